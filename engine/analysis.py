@@ -1,0 +1,310 @@
+"""Hand analysis on 34-entry count arrays: win check, decompositions, waits and shanten.
+
+Every function works for any hand size of the form 3k+1 / 3k+2 (13-tile and 16-tile rule sets
+alike): the number of sets to find is derived from the number of concealed tiles, so declared
+melds are simply left out of the counts.
+
+Speed comes from per-suit memo tables keyed by the suit's 9 counts as ``bytes``: a hand is four
+dictionary look-ups plus a tiny combination step, and a suit pattern seen once is never analysed
+again. The tables fill lazily and are bounded by the number of distinct suit patterns.
+
+    >>> from engine.tiles import parse_tiles, to_counts
+    >>> is_complete(to_counts(parse_tiles("123456789m 123p 55z")))
+    True
+    >>> shanten(to_counts(parse_tiles("123456789m 12p 55z 1s")))
+    0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .tiles import NUM_KINDS
+
+# ---------------------------------------------------------------- win check per suit
+
+# value: 0 → the pattern is not sets(+pair); 1 → sets only; 2 → sets plus exactly one pair
+_SUIT_WIN: dict[bytes, int] = {}
+_HONOR_WIN: dict[bytes, int] = {}
+
+
+def _suit_sets_only(c: list[int]) -> bool:
+    """Can the 9 counts be split into chows and pungs only? (first tile must start a set)"""
+    for i in range(9):
+        n = c[i]
+        if n == 0:
+            continue
+        if n >= 3:
+            c2 = c[:]
+            c2[i] -= 3
+            if _suit_sets_only(c2):
+                return True
+        if i <= 6 and c[i + 1] and c[i + 2]:
+            c2 = c[:]
+            c2[i] -= 1
+            c2[i + 1] -= 1
+            c2[i + 2] -= 1
+            return _suit_sets_only(c2)
+        return False
+    return True
+
+
+def _suit_win_value(key: bytes) -> int:
+    c = list(key)
+    total = sum(c)
+    if total % 3 == 0:
+        return 1 if _suit_sets_only(c) else 0
+    if total % 3 == 1:
+        return 0
+    for i in range(9):
+        if c[i] >= 2:
+            c[i] -= 2
+            ok = _suit_sets_only(c)
+            c[i] += 2
+            if ok:
+                return 2
+    return 0
+
+
+def _honor_win_value(key: bytes) -> int:
+    pairs = 0
+    for n in key:
+        if n == 2:
+            pairs += 1
+        elif n not in (0, 3):
+            return 0
+    return 0 if pairs > 1 else (2 if pairs else 1)
+
+
+def is_complete(counts: list[int]) -> bool:
+    """True when the concealed tiles form sets plus one pair (the regular winning shape)."""
+    pairs = 0
+    for lo in (0, 9, 18):
+        key = bytes(counts[lo : lo + 9])
+        v = _SUIT_WIN.get(key)
+        if v is None:
+            v = _SUIT_WIN[key] = _suit_win_value(key)
+        if v == 0:
+            return False
+        if v == 2:
+            pairs += 1
+    key = bytes(counts[27:34])
+    v = _HONOR_WIN.get(key)
+    if v is None:
+        v = _HONOR_WIN[key] = _honor_win_value(key)
+    if v == 0:
+        return False
+    if v == 2:
+        pairs += 1
+    return pairs == 1
+
+
+# ---------------------------------------------------------------- decompositions
+
+
+class Group(NamedTuple):
+    """One set of a decomposition: ``kind`` is ``"chi"`` (tile = lowest) or ``"pon"``."""
+
+    kind: str
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class Decomposition:
+    """One reading of a complete concealed hand: a pair and the concealed sets."""
+
+    pair: int
+    groups: tuple[Group, ...]
+
+
+def _split_sets(c: list[int], start: int, acc: list[Group], out: list[tuple[Group, ...]]) -> None:
+    i = start
+    while i < NUM_KINDS and c[i] == 0:
+        i += 1
+    if i == NUM_KINDS:
+        out.append(tuple(acc))
+        return
+    if c[i] >= 3:
+        c[i] -= 3
+        acc.append(Group("pon", i))
+        _split_sets(c, i, acc, out)
+        acc.pop()
+        c[i] += 3
+    if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        acc.append(Group("chi", i))
+        _split_sets(c, i, acc, out)
+        acc.pop()
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+
+
+def decompositions(counts: list[int]) -> list[Decomposition]:
+    """Every distinct (pair, sets) reading of a complete concealed hand; empty if none."""
+    if not is_complete(counts):
+        return []
+    c = list(counts)
+    result: list[Decomposition] = []
+    for pair in range(NUM_KINDS):
+        if c[pair] < 2:
+            continue
+        c[pair] -= 2
+        found: list[tuple[Group, ...]] = []
+        _split_sets(c, 0, [], found)
+        c[pair] += 2
+        result.extend(Decomposition(pair, groups) for groups in found)
+    return result
+
+
+# ---------------------------------------------------------------- waits
+
+
+def waits(counts: list[int]) -> list[int]:
+    """Tiles that complete a 3k+1 hand (a tile all four of which the hand holds is no wait)."""
+    result = []
+    c = list(counts)
+    for t in range(NUM_KINDS):
+        if c[t] >= 4:
+            continue
+        # a tile far from everything in its suit cannot help unless it is a single wait
+        c[t] += 1
+        if is_complete(c):
+            result.append(t)
+        c[t] -= 1
+    return result
+
+
+def unseen_counts(tiles_seen: list[int]) -> list[int]:
+    """How many of each kind are still unseen, given the 34 counts of every tile the viewer sees."""
+    return [max(0, 4 - n) for n in tiles_seen]
+
+
+# ---------------------------------------------------------------- shanten
+
+# A suit's cost vector: entry k (no pair) / 6+k (with one pair) is the minimum number of tiles that
+# must be added for the suit to hold k sets (and the pair). Shanten = min total cost - 1.
+_INF = 99
+_MAX_SETS = 5
+_SUIT_COST: dict[bytes, tuple[int, ...]] = {}
+_HONOR_COST: dict[bytes, tuple[int, ...]] = {}
+_EMPTY_COST = tuple(3 * k for k in range(6)) + tuple(3 * k + 2 for k in range(6))
+
+
+def _shift(vec: tuple[int, ...], dk: int, dp: int, add: int, best: list[int]) -> None:
+    """Fold ``vec`` (the rest) plus one more set/pair costing ``add`` into ``best``."""
+    for p in range(dp, 2):
+        src = (p - dp) * 6
+        dst = p * 6
+        for k in range(dk, 6):
+            v = vec[src + k - dk] + add
+            if v < best[dst + k]:
+                best[dst + k] = v
+
+
+def _cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
+    table = _HONOR_COST if honors else _SUIT_COST
+    cached = table.get(key)
+    if cached is not None:
+        return cached
+    c = bytearray(key)
+    n = len(c)
+    i = 0
+    while i < n and c[i] == 0:
+        i += 1
+    if i == n:
+        return _EMPTY_COST
+    # (a) leave one copy of tile i unused
+    c[i] -= 1
+    best = list(_cost_vector(bytes(c), honors))
+    c[i] += 1
+    # (b) a pung and (c) a pair of tile i
+    have = c[i]
+    for size, dk, dp in ((3, 1, 0), (2, 0, 1)):
+        used = min(have, size)
+        c[i] -= used
+        _shift(_cost_vector(bytes(c), honors), dk, dp, size - used, best)
+        c[i] += used
+    # (d) each chow through tile i (tiles below i are absent, so they cost one each)
+    if not honors:
+        for lo in (i - 2, i - 1, i):
+            if lo < 0 or lo + 2 > 8:
+                continue
+            missing = 0
+            taken = []
+            for t in (lo, lo + 1, lo + 2):
+                if c[t]:
+                    c[t] -= 1
+                    taken.append(t)
+                else:
+                    missing += 1
+            _shift(_cost_vector(bytes(c), honors), 1, 0, missing, best)
+            for t in taken:
+                c[t] += 1
+    result = tuple(best)
+    table[key] = result
+    return result
+
+
+def _combine(a: tuple[int, ...] | list[int], b: tuple[int, ...], top: int) -> list[int]:
+    out = [_INF] * 12
+    for k in range(top + 1):
+        n = w = _INF
+        for i in range(k + 1):
+            j = k - i
+            v = a[i] + b[j]
+            if v < n:
+                n = v
+            v = a[6 + i] + b[j]
+            if v < w:
+                w = v
+            v = a[i] + b[6 + j]
+            if v < w:
+                w = v
+        out[k] = n
+        out[6 + k] = w
+    return out
+
+
+def shanten(counts: list[int], sets_needed: int | None = None) -> int:
+    """Tiles away from ready: -1 complete, 0 ready (聽), 1 one tile away, ...
+
+    Works for 13- and 16-tile hands alike (``sets_needed`` defaults to concealed tiles // 3).
+    """
+    if sets_needed is None:
+        sets_needed = sum(counts) // 3
+    top = sets_needed
+    get = _SUIT_COST.get
+    km = bytes(counts[0:9])
+    vm = get(km) or _cost_vector(km, False)
+    kp = bytes(counts[9:18])
+    vp = get(kp) or _cost_vector(kp, False)
+    ks = bytes(counts[18:27])
+    vs = get(ks) or _cost_vector(ks, False)
+    kz = bytes(counts[27:34])
+    vz = _HONOR_COST.get(kz) or _cost_vector(kz, True)
+    ab = _combine(vm, vp, top)
+    abc = _combine(ab, vs, top)
+    best = _INF
+    for i in range(top + 1):
+        j = top - i
+        v = abc[6 + i] + vz[j]
+        if v < best:
+            best = v
+        v = abc[i] + vz[6 + j]
+        if v < best:
+            best = v
+    return best - 1
+
+
+def table_sizes() -> dict[str, int]:
+    """Entries in the memo tables (for benchmarks and memory checks)."""
+    return {
+        "suit_win": len(_SUIT_WIN),
+        "honor_win": len(_HONOR_WIN),
+        "suit_cost": len(_SUIT_COST),
+        "honor_cost": len(_HONOR_COST),
+    }
