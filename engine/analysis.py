@@ -269,6 +269,55 @@ def _combine(a: tuple[int, ...] | list[int], b: tuple[int, ...], top: int) -> li
     return out
 
 
+# Cost vectors are interned: the number of distinct vectors is small, so combining two of them is
+# memoised by their ids and a warm shanten is a handful of dictionary look-ups.
+_VEC_IDS: dict[tuple[int, ...], int] = {}
+_VECS: list[tuple[int, ...]] = []
+_SUIT_VEC_ID: dict[bytes, int] = {}
+_HONOR_VEC_ID: dict[bytes, int] = {}
+_PAIR_ID: dict[int, int] = {}
+_FINAL: dict[int, int] = {}
+_ID_BITS = 24
+
+
+def _intern(vec: tuple[int, ...]) -> int:
+    vid = _VEC_IDS.get(vec)
+    if vid is None:
+        vid = _VEC_IDS[vec] = len(_VECS)
+        _VECS.append(vec)
+    return vid
+
+
+def _suit_id(key: bytes) -> int:
+    vid = _SUIT_VEC_ID[key] = _intern(_cost_vector(key, False))
+    return vid
+
+
+def _honor_id(key: bytes) -> int:
+    vid = _HONOR_VEC_ID[key] = _intern(_cost_vector(key, True))
+    return vid
+
+
+def _pair_id(key: int) -> int:
+    a = _VECS[key >> _ID_BITS]
+    b = _VECS[key & ((1 << _ID_BITS) - 1)]
+    vid = _PAIR_ID[key] = _intern(tuple(_combine(a, b, _MAX_SETS)))
+    return vid
+
+
+def _final(key: int) -> int:
+    top = key & 7
+    rest = key >> 3
+    abc = _VECS[rest >> _ID_BITS]
+    z = _VECS[rest & ((1 << _ID_BITS) - 1)]
+    best = _INF
+    for i in range(top + 1):
+        j = top - i
+        best = min(best, abc[6 + i] + z[j], abc[i] + z[6 + j])
+    _FINAL[key] = best - 1
+    return best - 1
+
+
 def shanten(counts: list[int], sets_needed: int | None = None) -> int:
     """Tiles away from ready: -1 complete, 0 ready (聽), 1 one tile away, ...
 
@@ -276,28 +325,37 @@ def shanten(counts: list[int], sets_needed: int | None = None) -> int:
     """
     if sets_needed is None:
         sets_needed = sum(counts) // 3
-    top = sets_needed
-    get = _SUIT_COST.get
-    km = bytes(counts[0:9])
-    vm = get(km) or _cost_vector(km, False)
-    kp = bytes(counts[9:18])
-    vp = get(kp) or _cost_vector(kp, False)
-    ks = bytes(counts[18:27])
-    vs = get(ks) or _cost_vector(ks, False)
-    kz = bytes(counts[27:34])
-    vz = _HONOR_COST.get(kz) or _cost_vector(kz, True)
-    ab = _combine(vm, vp, top)
-    abc = _combine(ab, vs, top)
-    best = _INF
-    for i in range(top + 1):
-        j = top - i
-        v = abc[6 + i] + vz[j]
-        if v < best:
-            best = v
-        v = abc[i] + vz[6 + j]
-        if v < best:
-            best = v
-    return best - 1
+    suit = _SUIT_VEC_ID
+    k = bytes(counts[0:9])
+    a = suit.get(k)
+    if a is None:
+        a = _suit_id(k)
+    k = bytes(counts[9:18])
+    b = suit.get(k)
+    if b is None:
+        b = _suit_id(k)
+    k = bytes(counts[18:27])
+    c = suit.get(k)
+    if c is None:
+        c = _suit_id(k)
+    k = bytes(counts[27:34])
+    z = _HONOR_VEC_ID.get(k)
+    if z is None:
+        z = _honor_id(k)
+    pairs = _PAIR_ID
+    key = (a << _ID_BITS) | b
+    ab = pairs.get(key)
+    if ab is None:
+        ab = _pair_id(key)
+    key = (ab << _ID_BITS) | c
+    abc = pairs.get(key)
+    if abc is None:
+        abc = _pair_id(key)
+    key = (((abc << _ID_BITS) | z) << 3) | sets_needed
+    result = _FINAL.get(key)
+    if result is None:
+        result = _final(key)
+    return result
 
 
 def table_sizes() -> dict[str, int]:
@@ -307,4 +365,7 @@ def table_sizes() -> dict[str, int]:
         "honor_win": len(_HONOR_WIN),
         "suit_cost": len(_SUIT_COST),
         "honor_cost": len(_HONOR_COST),
+        "vectors": len(_VECS),
+        "vector_pairs": len(_PAIR_ID),
+        "finals": len(_FINAL),
     }

@@ -1,0 +1,787 @@
+"""One hand (局) of mahjong as a state machine, in the style of a python-chess board.
+
+    >>> game = Game("taiwan16", seed=7)
+    >>> seat = game.to_act()[0]
+    >>> action = game.legal_actions(seat)[-1]
+    >>> events = game.apply(action)
+
+The game is deterministic given its seed and replayable from its action log. Moves that leave a
+player no choice (a 聽 hand's auto-discard, a win the table forces, flower replacement) are made
+by the engine itself and are not in the log. Time is injected: a ``timeout`` action lets the
+auto-play policy (代打) decide for a player whose clock ran out.
+
+Rule references (行動限制 n, 聽牌 n) are to docs/rules/taiwan16.md and the taiwan16 rule document.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from . import analysis
+from .actions import CLAIM_RANK, Action, Kind
+from .meld import Meld, MeldKind
+from .rules import RuleProfile, TableOptions, get_profile
+from .tiles import NUM_KINDS, from_counts, is_flower, sorted_tiles, tile_to_str
+from .view import GameView, SeatPublic
+from .wall import Wall
+
+
+class IllegalActionError(ValueError):
+    """The action is not legal now; the game state is unchanged."""
+
+
+class Phase(Enum):
+    TURN = "turn"  # ``turn`` holds its tiles plus one and must discard (or kong / win)
+    CLAIM = "claim"  # the others may claim the discard on the table
+    ROB_KONG = "rob_kong"  # the others may rob an added kong (搶槓)
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``private`` events (a draw) concern only ``seat``."""
+
+    kind: str
+    seat: int | None = None
+    tile: int | None = None
+    tiles: tuple[int, ...] = ()
+    private: bool = False
+    detail: str = ""
+
+    def __str__(self) -> str:
+        parts = [self.kind]
+        if self.seat is not None:
+            parts.append(f"seat={self.seat}")
+        if self.tile is not None:
+            parts.append(tile_to_str(self.tile))
+        if self.tiles:
+            parts.append(" ".join(tile_to_str(t) for t in self.tiles))
+        if self.detail:
+            parts.append(self.detail)
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the hand ended; what the scorer needs besides the winner's tiles."""
+
+    winner: int | None  # None: draw game (流局)
+    loser: int | None = None  # the discarder (or the robbed kong's owner); None for self-draw
+    win_tile: int | None = None
+    self_drawn: bool = False
+    last_tile: bool = False  # 海底
+    kong_replacement: bool = False  # won on a replacement draw (kong or flower)
+    robbing_kong: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    flower_win: str | None = None  # 八仙過海 / 七搶一
+
+
+@dataclass(slots=True)
+class _TurnState:
+    """Flags that live for one player's turn."""
+
+    claimed: int | None = None  # tile just taken by 吃/碰: no kong now, may not discard it (行動限制1, 4)
+    no_tsumo: bool = False  # after a 明槓 replacement, and 暗槓s that follow it (行動限制2, 3)
+    replacement: bool = False  # the tile in hand was drawn from the back (槓上開花)
+    last_tile: bool = False  # the tile in hand was the last live tile (海底撈月)
+
+
+@dataclass(slots=True)
+class _ClaimState:
+    tile: int
+    discarder: int
+    options: dict[int, list[Action]] = field(default_factory=dict)
+    responses: dict[int, Action] = field(default_factory=dict)
+    rob_kong: bool = False
+
+
+class Game:
+    """A hand of mahjong: seats 0-3 in turn order (seat + 1 is the 下家)."""
+
+    def __init__(
+        self,
+        rules: str | RuleProfile = "taiwan16",
+        *,
+        seed: int = 0,
+        dealer: int = 0,
+        round_wind: int = 0,
+        dealer_streak: int = 0,
+        hand_number: int = 1,
+        options: TableOptions | None = None,
+        scores: tuple[int, int, int, int] = (0, 0, 0, 0),
+    ) -> None:
+        profile = get_profile(rules)
+        if options is not None:
+            profile = replace(profile, options=options)
+        self.profile = profile
+        self.options = profile.options
+        self.seed = seed
+        self.dealer = dealer
+        self.round_wind = round_wind
+        self.dealer_streak = dealer_streak
+        self.hand_number = hand_number
+        self.scores = scores
+        self.rng = random.Random(seed)
+
+        self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
+        self.drawn: list[int | None] = [None] * 4
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.flowers: list[list[int]] = [[] for _ in range(4)]
+        self.rivers: list[list[int]] = [[] for _ in range(4)]
+        self.last_own_discard: list[int | None] = [None] * 4
+        self.ready: list[bool] = [False] * 4
+        self.ready_waits: list[tuple[int, ...]] = [()] * 4
+        self.passed_win: list[bool] = [False] * 4  # 過水
+        self.first_go: list[bool] = [True] * 4  # has not discarded yet (天胡/地胡)
+        self.claims_made = False  # any 吃/碰/槓 this hand
+        self.kongs = 0
+        self.timeouts: list[int] = [0] * 4
+        self.auto: list[bool] = [False] * 4
+        self.phase = Phase.TURN
+        self.turn = dealer
+        self.ts = _TurnState()
+        self.claim: _ClaimState | None = None
+        self.rob_kong_from: int | None = None
+        self.outcome: Outcome | None = None
+        self.log: list[Action] = []
+        self.events: list[Event] = []
+        self._turn_cache: list[Action] | None = None
+        self.win_filter = None  # optional callable(game, seat, tile, self_drawn, flags) -> bool (三台起胡)
+
+        self.dice = tuple(self.rng.randint(1, 6) for _ in range(3))
+        self.wall = Wall.build(self.rng, flowers=profile.flowers, dealer=dealer, dice_total=sum(self.dice))
+        self._emit(Event("dice", dealer, tiles=(), detail=f"{self.dice} break seat {self.wall.break_side}"))
+        self._deal()
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def drawable(self) -> int:
+        """Live draws left before the draw game (16 tiles + one per kong stay behind)."""
+        return self.wall.remaining - self.profile.reserve - self.profile.reserve_per_kong * self.kongs
+
+    def to_act(self) -> list[int]:
+        """Seats that owe a decision now."""
+        if self.phase is Phase.TURN:
+            return [self.turn]
+        if self.claim is not None:
+            return [s for s in self.claim.options if s not in self.claim.responses]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it is not their decision)."""
+        if self.phase is Phase.TURN:
+            return list(self._turn_actions(seat)) if seat == self.turn else []
+        if self.claim is not None and seat in self.claim.options and seat not in self.claim.responses:
+            return list(self.claim.options[seat])
+        return []
+
+    def is_legal(self, action: Action) -> bool:
+        if action.kind is Kind.TIMEOUT:
+            return action.seat in self.to_act()
+        return action in self.legal_actions(action.seat)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Play ``action``; returns the events it caused. Raises IllegalActionError, state unchanged."""
+        if self.phase is Phase.OVER:
+            raise IllegalActionError("the hand is over")
+        if not self.is_legal(action):
+            whose = ", ".join(map(str, self.to_act())) or "nobody"
+            raise IllegalActionError(f"illegal action {action} (phase {self.phase.value}, to act: {whose})")
+        start = len(self.events)
+        self.log.append(action)
+        if action.kind is Kind.TIMEOUT:
+            self.timeouts[action.seat] += 1
+            if self.timeouts[action.seat] >= 3 and not self.auto[action.seat]:
+                self.auto[action.seat] = True
+                self._emit(Event("auto_on", action.seat))
+            action = auto_play_choice(self, action.seat)
+        else:
+            self.timeouts[action.seat] = 0
+            if self.auto[action.seat]:
+                self.auto[action.seat] = False
+                self._emit(Event("auto_off", action.seat))
+        self._play(action)
+        self._run_forced()
+        return self.events[start:]
+
+    def hand(self, seat: int) -> list[int]:
+        """``seat``'s concealed tiles, sorted (for that player's own eyes only)."""
+        return sorted_tiles(from_counts(self.hands[seat]))
+
+    def view(self, viewer: int | None) -> GameView:
+        """What ``viewer`` may see (None: the public table). Concealed tiles only for the viewer."""
+        seats = tuple(
+            SeatPublic(
+                seat=s,
+                wind=self.seat_wind(s),
+                melds=tuple(self.melds[s]),
+                flowers=tuple(self.flowers[s]),
+                discards=tuple(self.rivers[s]),
+                concealed_count=sum(self.hands[s]),
+                ready=self.ready[s],
+                auto=self.auto[s],
+                score=self.scores[s],
+            )
+            for s in range(4)
+        )
+        concealed: tuple[int, ...] = ()
+        drawn = None
+        waits: tuple[tuple[int, int], ...] = ()
+        if viewer is not None:
+            counts = list(self.hands[viewer])
+            drawn = self.drawn[viewer]
+            if drawn is not None and self.phase is Phase.TURN and self.turn == viewer and counts[drawn]:
+                counts[drawn] -= 1
+            else:
+                drawn = None
+            concealed = tuple(sorted_tiles(from_counts(counts)))
+            if sum(counts) % 3 == 1:
+                unseen = self.unseen_counts(viewer)
+                waits = tuple((t, unseen[t]) for t in analysis.waits(counts))
+        last = None
+        if self.claim is not None:
+            last = (self.claim.discarder, self.claim.tile)
+        revealed = {}
+        if self.phase is Phase.OVER:
+            revealed = {s: tuple(self.hand(s)) for s in range(4)}
+        return GameView(
+            viewer=viewer,
+            rules=self.profile.id,
+            round_wind=self.round_wind,
+            hand_number=self.hand_number,
+            dealer=self.dealer,
+            dealer_streak=self.dealer_streak,
+            wall_remaining=max(0, self.drawable),
+            seats=seats,
+            turn=self.turn,
+            phase=self.phase.value,
+            last_discard=last,
+            concealed=concealed,
+            drawn=drawn,
+            waits=waits,
+            revealed=revealed,
+        )
+
+    def seat_wind(self, seat: int) -> int:
+        return (seat - self.dealer) % 4
+
+    def unseen_counts(self, viewer: int) -> list[int]:
+        """Per kind, copies ``viewer`` has not seen (own hand, all melds and rivers are seen)."""
+        seen = list(self.hands[viewer])
+        for s in range(4):
+            for meld in self.melds[s]:
+                if meld.kind is MeldKind.ANKONG and s != viewer:
+                    continue
+                for t in meld.tiles:
+                    seen[t] += 1
+            for t in self.rivers[s]:
+                seen[t] += 1
+        if self.claim is not None and self.claim.rob_kong:
+            seen[self.claim.tile] += 1
+        return [max(0, 4 - n) for n in seen]
+
+    def header(self) -> dict:
+        """Everything needed, with ``log``, to replay this hand."""
+        return {
+            "rules": self.profile.id,
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "round_wind": self.round_wind,
+            "dealer_streak": self.dealer_streak,
+            "hand_number": self.hand_number,
+        }
+
+    @classmethod
+    def replay(cls, header: dict, actions: list[Action | str], options: TableOptions | None = None) -> Game:
+        game = cls(header["rules"], seed=header["seed"], dealer=header["dealer"],
+                   round_wind=header["round_wind"], dealer_streak=header["dealer_streak"],
+                   hand_number=header.get("hand_number", 1), options=options)
+        for action in actions:
+            game.apply(Action.from_str(action) if isinstance(action, str) else action)
+        return game
+
+    # ------------------------------------------------------------------ dealing
+
+    def _deal(self) -> None:
+        order = [(self.dealer + i) % 4 for i in range(4)]
+        size = self.profile.hand_size
+        dealt = 0
+        while dealt < size:
+            chunk = 4 if size - dealt >= 4 else 1
+            for seat in order:
+                for _ in range(chunk):
+                    self._take(seat, self.wall.draw_front())
+            dealt += chunk
+        opener = self.wall.draw_front()  # 開門: the dealer's 17th tile
+        self._take(self.dealer, opener)
+        self.drawn[self.dealer] = None if is_flower(opener) else opener
+        self._emit(Event("deal", None, detail=f"{size} tiles each, dealer opens"))
+        self._initial_flowers(order)
+        self.turn = self.dealer
+        self.phase = Phase.TURN
+        self._run_forced()
+
+    def _take(self, seat: int, tile: int) -> None:
+        """Put a dealt tile in hand; flowers wait in ``_pending_flowers`` for the 補花 rounds."""
+        if is_flower(tile):
+            self.flowers[seat].append(tile)
+            self._emit(Event("flower", seat, tile))
+        else:
+            self.hands[seat][tile] += 1
+
+    def _initial_flowers(self, order: list[int]) -> None:
+        """補花 from the dealer in turn order; a replacement that is itself a flower waits for the
+        next round, so every player has replaced once before anyone replaces again."""
+        owed = [len(self.flowers[s]) for s in range(4)]
+        while any(owed) and self.outcome is None:
+            next_owed = [0] * 4
+            for seat in order:
+                for _ in range(owed[seat]):
+                    tile = self.wall.draw_back()
+                    if is_flower(tile):
+                        self.flowers[seat].append(tile)
+                        self._emit(Event("flower", seat, tile))
+                        next_owed[seat] += 1
+                    else:
+                        self.hands[seat][tile] += 1
+                        if seat == self.dealer:
+                            self.drawn[seat] = tile
+                self._check_flower_win(seat)
+                if self.outcome is not None:
+                    return
+            owed = next_owed
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        """Cached until the state changes: the forced-move check and the player both ask."""
+        if self._turn_cache is None:
+            self._turn_cache = self._compute_turn_actions(seat)
+        return self._turn_cache
+
+    def _compute_turn_actions(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        ts = self.ts
+        actions: list[Action] = []
+        if ts.claimed is None and self._may_tsumo(seat):
+            actions.append(Action(seat, Kind.WIN))
+            if not self.options.may_pass_win:
+                return actions  # the table wins for you (不可過水)
+        kong_ok = ts.claimed is None and self.drawable >= 2
+        if self.ready[seat]:
+            drawn = self.drawn[seat]
+            if kong_ok:
+                for t in range(NUM_KINDS):
+                    if hand[t] == 4 and self._ankong_keeps_waits(seat, t):
+                        actions.append(Action(seat, Kind.ANKONG, t))
+            if drawn is not None and hand[drawn]:
+                actions.append(Action(seat, Kind.DISCARD, drawn))
+            else:  # a ready hand always has its drawn tile; keep a way out if state is odd
+                actions.extend(Action(seat, Kind.DISCARD, t) for t in range(NUM_KINDS) if hand[t])
+            return actions
+        if kong_ok:
+            for t in range(NUM_KINDS):
+                if hand[t] == 4:
+                    actions.append(Action(seat, Kind.ANKONG, t))
+            for meld in self.melds[seat]:
+                if meld.kind is MeldKind.PON and hand[meld.first]:
+                    actions.append(Action(seat, Kind.ADDKONG, meld.first))
+        discards = [t for t in range(NUM_KINDS) if hand[t] and t != ts.claimed]
+        if not discards:  # 行動限制4 cannot be kept (every tile is the claimed kind)
+            discards = [t for t in range(NUM_KINDS) if hand[t]]
+        actions.extend(Action(seat, Kind.DISCARD, t) for t in discards)
+        if self.profile.ready_declaration and analysis.shanten(hand) <= 0:
+            for t in discards:
+                hand[t] -= 1
+                if analysis.waits(hand):
+                    actions.append(Action(seat, Kind.READY, t))
+                hand[t] += 1
+        return actions
+
+    def _may_tsumo(self, seat: int) -> bool:
+        if self.ts.no_tsumo or self.passed_win[seat]:
+            return False
+        if not analysis.is_complete(self.hands[seat]):
+            return False
+        return self._win_allowed(seat, None, True)
+
+    def _may_ron(self, seat: int, tile: int, robbing: bool = False) -> bool:
+        if self.options.self_draw_only or self.passed_win[seat]:
+            return False
+        hand = self.hands[seat]
+        if hand[tile] >= 4:
+            return False
+        hand[tile] += 1
+        ok = analysis.is_complete(hand)
+        hand[tile] -= 1
+        return ok and self._win_allowed(seat, tile, False, robbing)
+
+    def _win_allowed(self, seat: int, tile: int | None, self_drawn: bool, robbing: bool = False) -> bool:
+        """Table minimums (三台起胡): a hand that may not win is not offered 胡."""
+        if self.win_filter is None:
+            return True
+        return bool(self.win_filter(self, seat, tile, self_drawn, robbing))
+
+    def _ankong_keeps_waits(self, seat: int, tile: int) -> bool:
+        """聽牌3: after 聽 a concealed kong is allowed only if the waits stay the same."""
+        hand = self.hands[seat]
+        hand[tile] -= 4
+        same = tuple(analysis.waits(hand)) == self.ready_waits[seat]
+        hand[tile] += 4
+        return same
+
+    def _claim_options(self, seat: int, tile: int, discarder: int) -> list[Action]:
+        options: list[Action] = []
+        if self._may_ron(seat, tile):
+            options.append(Action(seat, Kind.WIN))
+            if not self.options.may_pass_win:
+                return options
+        hand = self.hands[seat]
+        blocked = (
+            self.ready[seat]  # 聽牌2: the hand is fixed
+            or (self.profile.no_claim_last_round and self.drawable < 4)  # 行動限制5
+            or (self.profile.no_reclaim_own_discard_kind and self.last_own_discard[seat] == tile)  # 行動限制9
+        )
+        if not blocked:
+            is_next = seat == (discarder + 1) % 4
+            if hand[tile] >= 3 and self.drawable >= 2:
+                if not (is_next and not self.profile.exposed_kong_from_previous):  # 行動限制6
+                    options.append(Action(seat, Kind.KONG, tile))
+            if hand[tile] >= 2:
+                options.append(Action(seat, Kind.PON, tile))
+            if is_next and self.profile.chi and tile < 27:
+                pos = tile % 9
+                for lo in (tile - 2, tile - 1, tile):
+                    lo_pos = pos - (tile - lo)
+                    if lo_pos < 0 or lo_pos > 6:
+                        continue
+                    if all(hand[t] for t in (lo, lo + 1, lo + 2) if t != tile):
+                        options.append(Action(seat, Kind.CHI, lo))
+        if options:
+            options.append(Action(seat, Kind.PASS))
+        return options
+
+    # ------------------------------------------------------------------ playing
+
+    def _play(self, action: Action) -> None:
+        self._turn_cache = None
+        kind = action.kind
+        if self.phase is Phase.TURN:
+            if kind is Kind.WIN:
+                self._win(action.seat, None, self_drawn=True)
+            elif kind in (Kind.DISCARD, Kind.READY):
+                self._discard(action.seat, action.tile, declare=kind is Kind.READY)
+            elif kind is Kind.ANKONG:
+                self._concealed_kong(action.seat, action.tile)
+            elif kind is Kind.ADDKONG:
+                self._added_kong(action.seat, action.tile)
+            return
+        # claim window: record the response, resolve when nothing better can still come
+        claim = self.claim
+        assert claim is not None
+        claim.responses[action.seat] = action
+        if kind is Kind.PASS and any(a.kind is Kind.WIN for a in claim.options[action.seat]):
+            self._pass_win(action.seat)
+        self._resolve_claims_if_ready()
+
+    def _pass_win(self, seat: int) -> None:
+        self.passed_win[seat] = True
+        self._emit(Event("pass_win", seat, detail="過水"))
+
+    def _discard(self, seat: int, tile: int, declare: bool) -> None:
+        hand = self.hands[seat]
+        if self.ts.claimed is None and self._may_tsumo(seat):
+            self._pass_win(seat)  # declined a self-drawn win (only possible with 可過水)
+        hand[tile] -= 1
+        self.drawn[seat] = None
+        self.rivers[seat].append(tile)
+        self.last_own_discard[seat] = tile
+        self.first_go[seat] = False
+        if self.passed_win[seat] and tile not in analysis.waits(hand):
+            self.passed_win[seat] = False  # a non-winning discard lifts 過水
+            self._emit(Event("pass_win_lifted", seat))
+        self._emit(Event("discard", seat, tile))
+        if declare:
+            self.ready[seat] = True
+            self.ready_waits[seat] = tuple(analysis.waits(hand))
+            self._emit(Event("ready", seat, tile, detail="聽"))
+        self.ts = _TurnState()
+        self._open_claims(tile, seat)
+
+    def _open_claims(self, tile: int, discarder: int, rob_kong: bool = False) -> None:
+        claim = _ClaimState(tile, discarder, rob_kong=rob_kong)
+        for i in (1, 2, 3):
+            seat = (discarder + i) % 4
+            if rob_kong:
+                options = [Action(seat, Kind.WIN), Action(seat, Kind.PASS)] if self._may_ron(seat, tile, True) else []
+                if options and not self.options.may_pass_win:
+                    options = options[:1]
+            else:
+                options = self._claim_options(seat, tile, discarder)
+            if options:
+                claim.options[seat] = options
+        self.claim = claim
+        self.phase = Phase.ROB_KONG if rob_kong else Phase.CLAIM
+        self._resolve_claims_if_ready()
+
+    def _resolve_claims_if_ready(self) -> None:
+        claim = self.claim
+        if claim is None:
+            return
+
+        def rank(action: Action) -> tuple[int, int]:
+            distance = (action.seat - claim.discarder) % 4
+            return (CLAIM_RANK.get(action.kind, -1), -distance)
+
+        best = max((a for a in claim.responses.values() if a.kind is not Kind.PASS), key=rank, default=None)
+        for seat, options in claim.options.items():
+            if seat in claim.responses:
+                continue
+            could = max((rank(a) for a in options if a.kind is not Kind.PASS), default=(-1, 0))
+            if best is None or could > rank(best):
+                return  # someone who could still outrank the best claim has not answered
+        self.claim = None
+        if best is None:
+            self._after_no_claim(claim)
+        elif best.kind is Kind.WIN:
+            self._win(best.seat, claim.tile, self_drawn=False, loser=claim.discarder, robbing=claim.rob_kong)
+        elif best.kind is Kind.KONG:
+            self._exposed_kong(best.seat, claim)
+        else:
+            self._pon_or_chi(best, claim)
+
+    def _after_no_claim(self, claim: _ClaimState) -> None:
+        if claim.rob_kong:
+            self._emit(Event("kong_stands", claim.discarder, claim.tile))
+            self.phase = Phase.TURN
+            self.turn = claim.discarder
+            self._draw(claim.discarder, back=True)
+            return
+        nxt = (claim.discarder + 1) % 4
+        if self.drawable <= 0:
+            self._end_draw_game()
+            return
+        self.phase = Phase.TURN
+        self.turn = nxt
+        self._draw(nxt)
+
+    def _take_from_river(self, claim: _ClaimState) -> None:
+        river = self.rivers[claim.discarder]
+        river.pop()
+        self.claims_made = True
+
+    def _pon_or_chi(self, action: Action, claim: _ClaimState) -> None:
+        seat, tile = action.seat, claim.tile
+        hand = self.hands[seat]
+        self._take_from_river(claim)
+        if action.kind is Kind.PON:
+            hand[tile] -= 2
+            meld = Meld(MeldKind.PON, (tile,) * 3, tile, claim.discarder)
+        else:
+            lo = action.tile
+            for t in (lo, lo + 1, lo + 2):
+                if t != tile:
+                    hand[t] -= 1
+            meld = Meld(MeldKind.CHI, (lo, lo + 1, lo + 2), tile, claim.discarder)
+        self.melds[seat].append(meld)
+        self._emit(Event(action.kind.value, seat, tile, tiles=meld.tiles))
+        self.phase = Phase.TURN
+        self.turn = seat
+        self.ts = _TurnState(claimed=tile)
+
+    def _exposed_kong(self, seat: int, claim: _ClaimState) -> None:
+        tile = claim.tile
+        self._take_from_river(claim)
+        self.hands[seat][tile] -= 3
+        self.melds[seat].append(Meld(MeldKind.KONG, (tile,) * 4, tile, claim.discarder))
+        self.kongs += 1
+        self._emit(Event("kong", seat, tile, tiles=(tile,) * 4))
+        self.phase = Phase.TURN
+        self.turn = seat
+        self.ts = _TurnState(no_tsumo=self.profile.kong_replacement_no_tsumo)
+        self._draw(seat, back=True)
+        if self.ts.no_tsumo and analysis.is_complete(self.hands[seat]) and not self.passed_win[seat]:
+            self._pass_win(seat)  # 明槓's replacement would win: forced 過水
+
+    def _concealed_kong(self, seat: int, tile: int) -> None:
+        self.hands[seat][tile] -= 4
+        self.melds[seat].append(Meld(MeldKind.ANKONG, (tile,) * 4))
+        self.kongs += 1
+        self.claims_made = True
+        self.drawn[seat] = None
+        self._emit(Event("ankong", seat, None))  # the tile stays hidden from the table
+        self.ts = _TurnState(no_tsumo=self.ts.no_tsumo)  # 行動限制3 carries through
+        self._draw(seat, back=True)
+
+    def _added_kong(self, seat: int, tile: int) -> None:
+        hand = self.hands[seat]
+        hand[tile] -= 1
+        self.drawn[seat] = None
+        if self.passed_win[seat] and tile not in analysis.waits(hand):
+            self.passed_win[seat] = False  # an added kong of a non-winning tile lifts 過水
+            self._emit(Event("pass_win_lifted", seat))
+        melds = self.melds[seat]
+        for i, meld in enumerate(melds):
+            if meld.kind is MeldKind.PON and meld.first == tile:
+                melds[i] = Meld(MeldKind.ADDKONG, (tile,) * 4, meld.claimed, meld.source)
+                break
+        self.kongs += 1
+        self.claims_made = True
+        self._emit(Event("addkong", seat, tile, tiles=(tile,) * 4))
+        self.ts = _TurnState()
+        self._open_claims(tile, seat, rob_kong=True)  # 搶槓 window, then the replacement draw
+
+    def _draw(self, seat: int, back: bool = False) -> None:
+        tile = self.wall.draw_back() if back else self.wall.draw_front()
+        replacement = back
+        while is_flower(tile):
+            self.flowers[seat].append(tile)
+            self._emit(Event("flower", seat, tile))
+            self._check_flower_win(seat)
+            if self.outcome is not None:
+                return
+            tile = self.wall.draw_back()
+            replacement = True
+        self.hands[seat][tile] += 1
+        self.drawn[seat] = tile
+        self.ts.replacement = replacement
+        self.ts.last_tile = self.drawable <= 0
+        self._emit(Event("draw", seat, tile, private=True, detail="replacement" if replacement else ""))
+
+    def _check_flower_win(self, seat: int) -> None:
+        """八仙過海 (all eight) and 七搶一 (seven, while another player shows the eighth)."""
+        counts = [len(f) for f in self.flowers]
+        if counts[seat] == 8:
+            self._finish(Outcome(seat, None, None, self_drawn=True, flower_win="八仙過海"))
+        elif sorted(counts)[-2:] == [1, 7]:
+            winner = counts.index(7)
+            self._finish(Outcome(winner, counts.index(1), None, self_drawn=False, flower_win="七搶一"))
+
+    def _win(self, seat: int, tile: int | None, *, self_drawn: bool, loser: int | None = None,
+             robbing: bool = False) -> None:
+        if tile is not None:
+            self.hands[seat][tile] += 1
+            if robbing:  # the robbed kong goes back to a pon
+                melds = self.melds[loser]
+                for i, meld in enumerate(melds):
+                    if meld.kind is MeldKind.ADDKONG and meld.first == tile:
+                        melds[i] = Meld(MeldKind.PON, (tile,) * 3, meld.claimed, meld.source)
+                self.kongs -= 1
+            else:
+                self.rivers[loser].pop()
+        else:
+            tile = self.drawn[seat]
+        first = self.first_go[seat] and not self.claims_made
+        outcome = Outcome(
+            winner=seat,
+            loser=None if self_drawn else loser,
+            win_tile=tile,
+            self_drawn=self_drawn,
+            last_tile=self_drawn and self.ts.last_tile,
+            kong_replacement=self_drawn and self.ts.replacement,
+            robbing_kong=robbing,
+            heavenly=self_drawn and first and seat == self.dealer,
+            earthly=first and seat != self.dealer,
+        )
+        self._finish(outcome)
+
+    def _end_draw_game(self) -> None:
+        self._finish(Outcome(None))
+
+    def _finish(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self.phase = Phase.OVER
+        self.claim = None
+        if outcome.winner is None:
+            self._emit(Event("draw_game", None, detail="流局"))
+        else:
+            self._emit(Event("win", outcome.winner, outcome.win_tile,
+                             detail=outcome.flower_win or ("自摸" if outcome.self_drawn else "胡")))
+
+    def _run_forced(self) -> None:
+        """Make the moves that leave no choice: forced wins, a 聽 hand's auto-discard."""
+        while self.phase is not Phase.OVER:
+            if self.phase is Phase.TURN:
+                actions = self._turn_actions(self.turn)
+                if len(actions) == 1 and (actions[0].kind is Kind.WIN or self.ready[self.turn]):
+                    self._play(actions[0])
+                    continue
+                return
+            claim = self.claim
+            assert claim is not None
+            forced = [s for s, opts in claim.options.items()
+                      if s not in claim.responses and len(opts) == 1 and opts[0].kind is Kind.WIN]
+            if not forced:
+                self._resolve_claims_if_ready()
+                if self.claim is claim:
+                    return
+                continue
+            for seat in forced:
+                claim.responses[seat] = claim.options[seat][0]
+            self._resolve_claims_if_ready()
+            if self.claim is claim:
+                return
+
+    def _emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    # ------------------------------------------------------------------ invariants
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if tiles were created, lost or doubled, or a hand has a wrong size."""
+        counts = [0] * 42
+        for s in range(4):
+            for t in range(NUM_KINDS):
+                counts[t] += self.hands[s][t]
+            for meld in self.melds[s]:
+                for t in meld.tiles:
+                    counts[t] += 1
+            for t in self.flowers[s]:
+                counts[t] += 1
+            for t in self.rivers[s]:
+                counts[t] += 1
+        for t in self.wall.remaining_tiles():
+            counts[t] += 1
+        for t in range(NUM_KINDS):
+            assert counts[t] == 4, f"tile {tile_to_str(t)} appears {counts[t]} times"
+        for t in range(34, 42):
+            assert counts[t] == (1 if self.profile.flowers else 0), f"flower {tile_to_str(t)} count {counts[t]}"
+        assert sum(counts) == self.profile.wall_size
+        size = self.profile.hand_size
+        for s in range(4):
+            held = sum(self.hands[s]) + 3 * len(self.melds[s])
+            outcome = self.outcome
+            if outcome is not None and outcome.flower_win:
+                # a flower win can interrupt the deal or a turn: only bound the size
+                assert held <= size + 1, f"seat {s} holds {held} tiles"
+                continue
+            extra = 1 if (self.phase is Phase.TURN and s == self.turn) else 0
+            if outcome is not None and outcome.winner == s:
+                extra = 1
+            assert held == size + extra, f"seat {s} holds {held} tiles (expected {size + extra})"
+            assert all(0 <= n <= 4 for n in self.hands[s])
+
+
+def auto_play_choice(game: Game, seat: int) -> Action:
+    """代打: win whenever possible (聽 → auto-win), never kong, otherwise discard what was drawn."""
+    actions = game.legal_actions(seat)
+    for a in actions:
+        if a.kind is Kind.WIN:
+            return a
+    for a in actions:
+        if a.kind is Kind.PASS:
+            return a
+    drawn = game.drawn[seat]
+    discards = [a for a in actions if a.kind is Kind.DISCARD]
+    for a in discards:
+        if a.tile == drawn:
+            return a
+    return discards[-1]

@@ -1,0 +1,302 @@
+"""The 台數 calculator: ``python -m engine.score`` reads one JSON object on stdin and prints one JSON
+object on stdout. The work is done by :func:`calculate`, a pure function the Discord command calls
+too; :func:`main` only moves text in and out.
+
+In (every field but ``win_tile`` optional)::
+
+    {"rules": "taiwan16", "concealed": "123456789m456p3455s", "melds": ["pon:555z", "chi:123m"],
+     "flowers": "f1f3", "win_tile": "2s", "self_drawn": false, "seat_wind": "E", "round_wind": "E",
+     "dealer": false, "dealer_streak": 0, "last_tile": false, "kong_replacement": false,
+     "robbing_kong": false, "heavenly": false, "earthly": false, "eye_declared": false,
+     "miji": false, "flower_win": null, "options": {"三台起胡": true, "見字見花": true}}
+
+Out: ``{"valid": true, "total": 3, "unit": "tai", "items": [{"name": "門清", "tai": 1}, ...]}``
+(``total`` before the cap; ``capped_total`` is added when the options ask for a cap), or
+``{"valid": false, "reason": "..."}`` for a hand that may not win. Malformed input: one line on
+stderr, exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from .meld import Meld, parse_melds
+from .scoring import ScoringError, TableOptions, WinContext, score_win
+from .scoring.taiwan16 import FLOWER_WINS, SEE_WIND_SEE_FLOWER, SELF_DRAW_ONLY
+from .tiles import HONOR_NAMES, NotationError, is_flower, parse_tiles, tile_from_str
+
+DEFAULT_CAP = 16
+
+
+class RequestError(ValueError):
+    """The request is malformed (not the hand: a non-winning hand is a valid request)."""
+
+
+_BOOL_FIELDS = (
+    "self_drawn",
+    "dealer",
+    "last_tile",
+    "kong_replacement",
+    "robbing_kong",
+    "heavenly",
+    "earthly",
+    "declared_ready",
+    "eye_declared",
+    "miji",
+)
+_KNOWN_FIELDS = {
+    "rules",
+    "concealed",
+    "melds",
+    "flowers",
+    "win_tile",
+    "seat_wind",
+    "round_wind",
+    "dealer_streak",
+    "flower_win",
+    "options",
+    *_BOOL_FIELDS,
+}
+_FIELD_ALIASES = {
+    "hand": "concealed",
+    "win": "win_tile",
+    "winning_tile": "win_tile",
+    "tsumo": "self_drawn",
+    "zimo": "self_drawn",
+    "streak": "dealer_streak",
+    "seat": "seat_wind",
+    "round": "round_wind",
+    "眼牌": "eye_declared",
+    "eye": "eye_declared",
+}
+
+# option spellings (lower-cased) -> canonical option
+_OPTION_ALIASES = {
+    "見字見花": SEE_WIND_SEE_FLOWER,
+    "see_wind_see_flower": SEE_WIND_SEE_FLOWER,
+    "jian_zi_jian_hua": SEE_WIND_SEE_FLOWER,
+    "限自摸": SELF_DRAW_ONLY,
+    "self_draw_only": SELF_DRAW_ONLY,
+    "zimo_only": SELF_DRAW_ONLY,
+    "三台起胡": "min3",
+    "min3": "min3",
+    "min_tai": "min_tai",
+    "min": "min_tai",
+    "minimum": "min_tai",
+    "滿台": "cap",
+    "cap": "cap",
+    "cap_tai": "cap",
+    "cap16": "cap",
+}
+
+
+def _bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "1", "0"):
+        return value.strip().lower() in ("true", "yes", "1")
+    raise RequestError(f"{name} must be true or false, got {value!r}")
+
+
+def _int(name: str, value: Any, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise RequestError(f"{name} must be an integer, got {value!r}")
+    try:
+        n = int(value)
+    except ValueError:
+        raise RequestError(f"{name} must be an integer, got {value!r}") from None
+    if n < low:
+        raise RequestError(f"{name} must be at least {low}, got {n}")
+    return n
+
+
+def _wind(name: str, value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+        return value
+    if isinstance(value, str):
+        v = value.strip()
+        if v.upper() in ("E", "S", "W", "N"):
+            return "ESWN".index(v.upper())
+        if v in HONOR_NAMES[:4]:
+            return HONOR_NAMES.index(v)
+        if v.lower() in ("east", "south", "west", "north"):
+            return ("east", "south", "west", "north").index(v.lower())
+    raise RequestError(f"{name} must be one of E S W N, got {value!r}")
+
+
+def _tiles_text(name: str, value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(x, str) for x in value):
+        return " ".join(value)
+    raise RequestError(f"{name} must be tile notation like \"123m456p\", got {value!r}")
+
+
+def parse_options(value: Any) -> TableOptions:
+    """Table options, liberally: an object (``{"min_tai": 3}``, ``{"三台起胡": true}``,
+    ``{"見字見花": true}``, ``{"cap": 16}``), a list of names (``["三台起胡", "見字見花"]``) or a
+    comma-separated string. Names: 三台起胡/min3, min_tai/min (an integer), 見字見花 /
+    see_wind_see_flower, 限自摸/self_draw_only, 滿台/cap/cap16 (true → 16, or an integer)."""
+    if value is None:
+        return TableOptions()
+    if isinstance(value, str):
+        value = [x for x in value.replace(",", " ").split() if x]
+    if isinstance(value, list):
+        if not all(isinstance(x, str) for x in value):
+            raise RequestError("options list must hold option names")
+        value = {x: True for x in value}
+    if not isinstance(value, Mapping):
+        raise RequestError(f"options must be an object or a list of names, got {value!r}")
+    flags: set[str] = set()
+    min_tai = 0
+    cap: int | None = None
+    for key, v in value.items():
+        canon = _OPTION_ALIASES.get(str(key).strip().lower())
+        if canon is None:
+            known = ", ".join(sorted(set(_OPTION_ALIASES)))
+            raise RequestError(f"unknown table option {key!r} (known: {known})")
+        if canon in (SEE_WIND_SEE_FLOWER, SELF_DRAW_ONLY):
+            if _bool(str(key), v):
+                flags.add(canon)
+        elif canon == "min3":
+            if isinstance(v, int) and not isinstance(v, bool):
+                min_tai = max(min_tai, _int(str(key), v))
+            elif _bool(str(key), v):
+                min_tai = max(min_tai, 3)
+        elif canon == "min_tai":
+            min_tai = max(min_tai, _int(str(key), v))
+        elif canon == "cap":
+            if isinstance(v, int) and not isinstance(v, bool):
+                cap = _int(str(key), v)
+            elif _bool(str(key), v):
+                cap = DEFAULT_CAP
+    return TableOptions(frozenset(flags), min_tai, cap)
+
+
+def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str]]:
+    """Turn a request object into ``(rules, WinContext, warnings)``; :class:`RequestError` or
+    :class:`~engine.tiles.NotationError` when malformed."""
+    if not isinstance(request, Mapping):
+        raise RequestError("input must be one JSON object")
+    data: dict[str, Any] = {}
+    warnings: list[str] = []
+    for key, value in request.items():
+        k = _FIELD_ALIASES.get(key, key)
+        if k not in _KNOWN_FIELDS:
+            warnings.append(f"ignoring unknown field {key!r}")
+            continue
+        if k in data:
+            raise RequestError(f"field {k!r} given twice")
+        data[k] = value
+    rules = data.get("rules", "taiwan16")
+    if not isinstance(rules, str):
+        raise RequestError("rules must be a rule-set id like \"taiwan16\"")
+
+    concealed = parse_tiles(_tiles_text("concealed", data.get("concealed", "")))
+    flowers_in_hand = [t for t in concealed if is_flower(t)]
+    if flowers_in_hand:
+        raise RequestError("flowers go in 'flowers', not in the concealed hand")
+    melds_value = data.get("melds", [])
+    if melds_value is None:
+        melds_value = []
+    if not isinstance(melds_value, list | str) or (
+        isinstance(melds_value, list) and not all(isinstance(x, str) for x in melds_value)
+    ):
+        raise RequestError("melds must be a list like [\"pon:555z\", \"chi:123m\"]")
+    melds: list[Meld] = parse_melds(melds_value)
+    flowers = parse_tiles(_tiles_text("flowers", data.get("flowers", "") or ""))
+    if not all(is_flower(f) for f in flowers):
+        raise RequestError("flowers must be flower tiles f1..f8")
+
+    flower_win = data.get("flower_win")
+    if flower_win is not None and flower_win not in FLOWER_WINS:
+        aliases = {"eight_immortals": "八仙過海", "seven_rob_one": "七搶一"}
+        if flower_win not in aliases:
+            raise RequestError(f"flower_win must be one of {', '.join(FLOWER_WINS)}, got {flower_win!r}")
+        flower_win = aliases[flower_win]
+
+    win_value = data.get("win_tile")
+    if win_value is None:
+        if flower_win is None:
+            raise RequestError("win_tile is required (e.g. \"5m\")")
+        win_tile = None
+    else:
+        if not isinstance(win_value, str):
+            raise RequestError(f"win_tile must be one tile like \"5m\", got {win_value!r}")
+        win_tile = tile_from_str(win_value)
+        if is_flower(win_tile) and flower_win is None:
+            raise RequestError("the winning tile cannot be a flower")
+
+    ctx = WinContext(
+        concealed=tuple(concealed),
+        melds=tuple(melds),
+        flowers=tuple(flowers),
+        win_tile=win_tile if win_tile is None or not is_flower(win_tile) else None,
+        seat_wind=_wind("seat_wind", data.get("seat_wind", "E")),
+        round_wind=_wind("round_wind", data.get("round_wind", "E")),
+        dealer_streak=_int("dealer_streak", data.get("dealer_streak", 0)),
+        flower_win=flower_win,
+        options=parse_options(data.get("options")),
+        **{f: _bool(f, data.get(f, False)) for f in _BOOL_FIELDS},
+    )
+    return rules, ctx, warnings
+
+
+def calculate(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Score one request (the parsed JSON object) and return the response object.
+
+    Raises :class:`RequestError`, :class:`~engine.tiles.NotationError` or
+    :class:`~engine.scoring.ScoringError` (all ``ValueError``) for malformed input.
+    """
+    rules, ctx, _ = build_context(request)
+    return respond(rules, ctx)
+
+
+def respond(rules: str, ctx: WinContext) -> dict[str, Any]:
+    """The response object for a built context."""
+    result = score_win(ctx, rules)
+    if not result.valid:
+        return {"valid": False, "reason": result.reason}
+    out: dict[str, Any] = {
+        "valid": True,
+        "total": result.total,
+        "unit": result.unit,
+        "items": [{"name": i.name, result.unit: i.value} for i in result.items],
+    }
+    if ctx.options.cap_tai is not None:
+        out["capped_total"] = result.capped_total(ctx.options.cap_tai)
+    return out
+
+
+def main(stdin: Any = None, stdout: Any = None, stderr: Any = None) -> int:
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    try:
+        request = json.loads(stdin.read())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        print(f"error: input is not valid JSON: {exc}", file=stderr)
+        return 2
+    try:
+        rules, ctx, warnings = build_context(request)
+        for w in warnings:
+            print(f"warning: {w}", file=stderr)
+        response = respond(rules, ctx)
+    except (RequestError, NotationError, ScoringError, ValueError) as exc:
+        print(f"error: {exc}", file=stderr)
+        return 2
+    except Exception as exc:  # never a traceback for a command-line user
+        print(f"error: internal error ({type(exc).__name__}: {exc})", file=stderr)
+        return 1
+    json.dump(response, stdout, ensure_ascii=False)
+    stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""Scoring per rule set: one declarative table module per rule set, one evaluation loop.
+
+    >>> from engine.scoring import WinContext, score_win
+    >>> from engine.tiles import parse_tiles
+    >>> ctx = WinContext(concealed=tuple(parse_tiles("123456789m 456p 3455s")),
+    ...                  win_tile=parse_tiles("2s")[0])
+    >>> result = score_win(ctx, "taiwan16")
+    >>> result.total, [i.name for i in result.items]
+    (3, ['門清', '平胡'])
+
+Adding a rule set: write ``engine/scoring/<id>.py`` exposing ``RULES: RuleSet`` (its table of
+:class:`Item` rows, and hooks such as ``readings`` for special hand forms), then add one line to
+:data:`RULE_MODULES`.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from .core import (
+    HandSet,
+    Item,
+    Reading,
+    RuleSet,
+    ScoreResult,
+    ScoringError,
+    TableOptions,
+    UnknownRules,
+    WinContext,
+    evaluate,
+    meets_minimum,
+    score_with,
+    validate_context,
+)
+
+# rule-set id -> module holding ``RULES`` (imported on first use)
+RULE_MODULES: dict[str, str] = {
+    "taiwan16": "engine.scoring.taiwan16",
+}
+
+
+def get_rules(name: str) -> RuleSet:
+    """The scoring profile registered under ``name``; :class:`UnknownRules` otherwise."""
+    module = RULE_MODULES.get(name)
+    if module is None:
+        known = ", ".join(sorted(RULE_MODULES))
+        raise UnknownRules(f"unknown rules {name!r} (known: {known})")
+    return import_module(module).RULES
+
+
+def score_win(ctx: WinContext, rules: str | RuleSet = "taiwan16") -> ScoreResult:
+    """Score one win. ``valid`` is False (with ``reason``) for a hand that is not a winning hand,
+    or that a requested table option refuses (minimum 台, 限自摸). Raises :class:`ScoringError` for
+    an impossible context (bad counts, wrong hand size, contradictory flags)."""
+    table = rules if isinstance(rules, RuleSet) else get_rules(rules)
+    return score_with(table, ctx)
+
+
+__all__ = [
+    "RULE_MODULES",
+    "HandSet",
+    "Item",
+    "Reading",
+    "RuleSet",
+    "ScoreResult",
+    "ScoringError",
+    "TableOptions",
+    "UnknownRules",
+    "WinContext",
+    "evaluate",
+    "get_rules",
+    "meets_minimum",
+    "score_win",
+    "validate_context",
+]

@@ -1,0 +1,443 @@
+"""The rule-set-neutral part of scoring: the win context, hand readings, the item table format and
+the evaluation loop ("best total over every reading of the hand").
+
+A rule set is data: a :class:`RuleSet` holding a tuple of :class:`Item` rows. Each row is one line
+of the document's table — a name written exactly as the document writes it, a value per
+occurrence, a predicate that counts occurrences on a :class:`Reading` and the :class:`WinContext`,
+and the names of the items it excludes (``不計三暗刻`` is data beside 四暗刻, not an if-statement).
+
+    >>> from engine.scoring import WinContext, score_win
+    >>> from engine.tiles import parse_tiles, tile_from_str
+    >>> ctx = WinContext(concealed=tuple(parse_tiles("123456789m 123p 456s 7p")), win_tile=tile_from_str("7p"))
+    >>> result = score_win(ctx)
+    >>> result.valid, [(i.name, i.value) for i in result.items]
+    (True, [('門清', 1), ('獨聽', 1)])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from ..analysis import decompositions, waits
+from ..meld import Meld, MeldKind
+from ..tiles import NUM_KINDS, is_flower, to_counts
+from ..view import ScoreItem
+
+
+class ScoringError(ValueError):
+    """The win context is impossible (bad tile counts, wrong hand size, contradictory flags)."""
+
+
+class UnknownRules(ScoringError):
+    """No scoring table is registered under that rule-set id."""
+
+
+# ---------------------------------------------------------------- table options
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """Table options that change scoring. ``flags`` holds option names as the document writes
+    them (``"見字見花"``, ``"限自摸"``); ``min_tai`` is the table minimum (``三台起胡`` → 3, 0 = none);
+    ``cap_tai`` asks the calculator to also report the capped total (滿台, e.g. 16)."""
+
+    flags: frozenset[str] = frozenset()
+    min_tai: int = 0
+    cap_tai: int | None = None
+
+    def enabled(self, name: str) -> bool:
+        return name in self.flags
+
+
+# ---------------------------------------------------------------- the win context
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Everything the scorer needs to know about one win.
+
+    ``concealed`` is the hand WITHOUT the winning tile; ``win_tile`` is the tile won on (drawn or
+    discarded). Winds are 0=E .. 3=N. ``flower_win`` names an instant flower win (八仙過海 /
+    七搶一) for which the hand need not be complete.
+    """
+
+    concealed: tuple[int, ...] = ()
+    melds: tuple[Meld, ...] = ()
+    flowers: tuple[int, ...] = ()
+    win_tile: int | None = None
+    self_drawn: bool = False
+    seat_wind: int = 0
+    round_wind: int = 0
+    dealer: bool = False
+    dealer_streak: int = 0
+    last_tile: bool = False
+    kong_replacement: bool = False  # the winning tile is a replacement draw (after a kong or a flower)
+    robbing_kong: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    declared_ready: bool = False  # 聽 declared; not an item in taiwan16
+    eye_declared: bool = False  # 眼牌
+    miji: bool = False
+    flower_win: str | None = None
+    options: TableOptions = field(default_factory=TableOptions)
+
+
+# ---------------------------------------------------------------- readings
+
+
+@dataclass(frozen=True, slots=True)
+class HandSet:
+    """One set of a reading. ``kind`` is ``"chi"``, ``"pon"`` or ``"kong"``; ``tile`` is the lowest
+    tile. ``concealed`` is True for sets formed in hand without a claimed tile (暗刻, 暗槓);
+    ``melded`` is True for declared sets (吃 碰 明槓 加槓 暗槓)."""
+
+    kind: str
+    tile: int
+    concealed: bool
+    melded: bool
+
+    @property
+    def is_triplet(self) -> bool:
+        return self.kind != "chi"
+
+    @classmethod
+    def from_meld(cls, meld: Meld) -> HandSet:
+        if meld.kind is MeldKind.CHI:
+            return cls("chi", meld.first, concealed=False, melded=True)
+        if meld.kind is MeldKind.PON:
+            return cls("pon", meld.first, concealed=False, melded=True)
+        return cls("kong", meld.first, concealed=meld.kind is MeldKind.ANKONG, melded=True)
+
+
+# how the winning tile completed the hand
+SINGLE, EDGE, CLOSED, TWO_SIDED, DUAL_PON = "single", "edge", "closed", "two_sided", "dual_pon"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read a winning hand: the pair, every set (concealed groups then declared melds),
+    where the winning tile sits (``win_in`` indexes ``sets``; -1 is the pair), the wait shape it
+    completed, and the hand's whole wait set (``waits``, before the winning tile)."""
+
+    pair: int
+    sets: tuple[HandSet, ...]
+    win_in: int
+    wait: str
+    waits: tuple[int, ...]
+    tiles: tuple[int, ...]  # every tile of the hand (concealed, melds, winning tile); no flowers
+
+    @property
+    def triplets(self) -> tuple[HandSet, ...]:
+        return tuple(s for s in self.sets if s.is_triplet)
+
+    @property
+    def concealed_triplets(self) -> int:
+        return sum(1 for s in self.sets if s.is_triplet and s.concealed)
+
+
+def _wait_shape(kind: str, low: int, win: int) -> str:
+    if kind == "pon":
+        return DUAL_PON
+    if win == low + 1:
+        return CLOSED
+    if (win == low + 2 and low % 9 == 0) or (win == low and low % 9 == 6):
+        return EDGE
+    return TWO_SIDED
+
+
+def standard_readings(ctx: WinContext) -> list[Reading]:
+    """Readings of a regular hand (sets + one pair). For a win on a discard, a triplet the winning
+    tile completed is not concealed; when the tile could sit in several sets every placement is a
+    separate reading, so the scorer can take the one the player would choose."""
+    assert ctx.win_tile is not None
+    win = ctx.win_tile
+    counts = to_counts((*ctx.concealed, win))
+    decs = decompositions(counts)
+    if not decs:
+        return []
+    hand_waits = tuple(waits(to_counts(ctx.concealed)))
+    melded = tuple(HandSet.from_meld(m) for m in ctx.melds)
+    tiles = (*ctx.concealed, win, *(t for m in ctx.melds for t in m.tiles))
+    out: list[Reading] = []
+    for dec in decs:
+        slots: list[int] = [-1] if dec.pair == win else []
+        seen: set[tuple[str, int]] = set()
+        for i, g in enumerate(dec.groups):
+            holds = g.tile == win if g.kind == "pon" else g.tile <= win <= g.tile + 2
+            if holds and (g.kind, g.tile) not in seen:
+                seen.add((g.kind, g.tile))
+                slots.append(i)
+        for slot in slots:
+            sets = tuple(
+                HandSet(
+                    g.kind,
+                    g.tile,
+                    concealed=not (i == slot and g.kind == "pon" and not ctx.self_drawn),
+                    melded=False,
+                )
+                for i, g in enumerate(dec.groups)
+            )
+            if slot == -1:
+                wait = SINGLE
+            else:
+                g = dec.groups[slot]
+                wait = _wait_shape(g.kind, g.tile, win)
+            out.append(Reading(dec.pair, sets + melded, slot, wait, hand_waits, tiles))
+    return out
+
+
+# ---------------------------------------------------------------- the table format
+
+Count = Callable[[Reading | None, WinContext], int]
+
+# item tags
+DEALER = "dealer"  # 莊家 / 連莊: settled as the dealer's extra, outside any cap and minimum
+NO_MIN = "no_min"  # not counted toward the table minimum (三台起胡)
+NO_CAP = "no_cap"  # added on top of the capped rest (滿台 exceptions)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One row of a scoring table.
+
+    ``count(reading, ctx)`` says how many times the item applies (0: absent, 1 for yes/no items);
+    the item is worth ``value * count``. ``reading`` is None for an instant win without a complete
+    hand; only rows with ``needs_hand=False`` are evaluated then. ``option`` puts the row in play only
+    when that table option is on, ``unless_option`` takes it out when it is on. ``excludes`` names
+    the items not counted when this one is counted (an item that is itself excluded excludes
+    nothing).
+    """
+
+    name: str
+    value: int
+    count: Count
+    excludes: frozenset[str] = frozenset()
+    tags: frozenset[str] = frozenset()
+    needs_hand: bool = True
+    option: str | None = None
+    unless_option: str | None = None
+    note: str = ""
+
+
+def item(
+    name: str,
+    value: int,
+    count: Count,
+    excludes: Iterable[str] = (),
+    tags: Iterable[str] = (),
+    **kw: object,
+) -> Item:
+    """Table-row shorthand: ``item("四暗刻", 5, lambda h, c: ..., excludes=["三暗刻"])``."""
+    return Item(name, value, count, frozenset(excludes), frozenset(tags), **kw)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """A rule set's scoring profile: its table and the hooks the loop needs."""
+
+    name: str
+    unit: str
+    items: tuple[Item, ...]
+    hand_size: int = 16  # concealed + 3 per meld, winning tile excluded
+    readings: Callable[[WinContext], list[Reading]] = standard_readings
+    # extra validation / refusal for a context: returns a reason the win is refused, or "".
+    refuse: Callable[[WinContext], str] | None = None
+    order: tuple[Item, ...] = ()  # evaluation order (filled in by __post_init__)
+
+    def __post_init__(self) -> None:
+        names = [i.name for i in self.items]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.name}: duplicate item names")
+        unknown = {x for i in self.items for x in i.excludes} - set(names)
+        if unknown:
+            raise ValueError(f"{self.name}: items exclude unknown names {sorted(unknown)}")
+        object.__setattr__(self, "order", _exclusion_order(self.items))
+
+    def find(self, name: str) -> Item:
+        for i in self.items:
+            if i.name == name:
+                return i
+        raise KeyError(name)
+
+
+def _exclusion_order(items: tuple[Item, ...]) -> tuple[Item, ...]:
+    """Excluders before the items they exclude (table order otherwise), so that an item removed by
+    an exclusion never removes anything itself. A cycle is a table bug."""
+    by_name = {i.name: i for i in items}
+    excluded_by: dict[str, set[str]] = {i.name: set() for i in items}
+    for i in items:
+        for x in i.excludes:
+            excluded_by[x].add(i.name)
+    done: list[Item] = []
+    placed: set[str] = set()
+    while len(done) < len(items):
+        ready = [i for i in items if i.name not in placed and excluded_by[i.name] <= placed]
+        if not ready:
+            raise ValueError("exclusion cycle in scoring table")
+        done.append(ready[0])
+        placed.add(ready[0].name)
+    assert set(placed) == set(by_name)
+    return tuple(done)
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """The score of one win. ``items`` are in table order; ``total`` is before any cap.
+
+    ``dealer`` is the part from 莊家/連莊 items, ``uncapped`` the other items outside the cap
+    (taiwan16: 門清自摸, 眼牌) and ``countable`` the part that counts toward the table minimum.
+    """
+
+    valid: bool
+    reason: str
+    items: tuple[ScoreItem, ...]
+    total: int
+    unit: str
+    rules: str
+    dealer: int = 0
+    uncapped: int = 0
+    countable: int = 0
+    reading: Reading | None = None
+    flower_win: str | None = None
+
+    def capped_total(self, cap: int | None) -> int:
+        """Total after the cap: the capped part is limited, dealer and uncapped items added on top."""
+        if cap is None:
+            return self.total
+        rest = self.total - self.dealer - self.uncapped
+        return min(rest, cap) + self.dealer + self.uncapped
+
+    def meets_minimum(self, min_tai: int) -> bool:
+        return self.valid and self.countable >= min_tai
+
+
+def meets_minimum(result: ScoreResult, options: TableOptions | int) -> bool:
+    """Whether a scored win may be declared at a table with a minimum (三台起胡). The game calls
+    this before offering 胡; an invalid result never meets it."""
+    min_tai = options if isinstance(options, int) else options.min_tai
+    return result.meets_minimum(min_tai)
+
+
+def _invalid(rules: RuleSet, reason: str, **kw: object) -> ScoreResult:
+    return ScoreResult(False, reason, (), 0, rules.unit, rules.name, **kw)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- validation
+
+
+def validate_context(ctx: WinContext, hand_size: int = 16) -> None:
+    """Raise :class:`ScoringError` for a context no real table can produce."""
+    for t in ctx.concealed:
+        if not 0 <= t < NUM_KINDS:
+            raise ScoringError(f"concealed hand holds a non-hand tile {t} (flowers go in 'flowers')")
+    if len(set(ctx.flowers)) != len(ctx.flowers) or not all(is_flower(f) and f < 42 for f in ctx.flowers):
+        raise ScoringError("flowers must be distinct flower tiles f1..f8")
+    if ctx.flower_win is None and (ctx.win_tile is None or not 0 <= ctx.win_tile < NUM_KINDS):
+        raise ScoringError("the winning tile must be a suited or honour tile")
+    for w, name in ((ctx.seat_wind, "seat_wind"), (ctx.round_wind, "round_wind")):
+        if w not in (0, 1, 2, 3):
+            raise ScoringError(f"{name} must be 0..3 (E S W N)")
+    if ctx.dealer_streak < 0:
+        raise ScoringError("dealer_streak cannot be negative")
+    counts = to_counts(ctx.concealed)
+    if ctx.win_tile is not None and ctx.win_tile < NUM_KINDS:
+        counts[ctx.win_tile] += 1
+    for m in ctx.melds:
+        m.validate()
+        for t in m.tiles:
+            counts[t] += 1
+    for t, n in enumerate(counts):
+        if n > 4:
+            raise ScoringError(f"impossible hand: {n} copies of one tile (kind {t})")
+    if ctx.flower_win is None:
+        size = len(ctx.concealed) + 3 * len(ctx.melds)
+        if size != hand_size:
+            raise ScoringError(
+                f"wrong hand size: concealed {len(ctx.concealed)} + 3 x {len(ctx.melds)} melds = {size}, "
+                f"expected {hand_size} tiles plus the winning tile"
+            )
+    if ctx.heavenly and not (ctx.dealer and ctx.self_drawn):
+        raise ScoringError("heavenly (天胡) is the dealer's self-drawn win")
+    if ctx.earthly and ctx.dealer:
+        raise ScoringError("earthly (地胡) is a non-dealer's win")
+    if (ctx.heavenly or ctx.earthly) and ctx.melds:
+        raise ScoringError("天胡/地胡 happen before any 吃碰槓")
+    if ctx.robbing_kong and ctx.self_drawn:
+        raise ScoringError("robbing a kong (搶槓) is not a self-draw")
+    if ctx.kong_replacement and not ctx.self_drawn:
+        raise ScoringError("a replacement draw (槓上開花) is a self-draw")
+
+
+# ---------------------------------------------------------------- the evaluation loop
+
+
+def evaluate(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> list[tuple[Item, int]]:
+    """The counted items of one reading, in table order, with exclusions applied."""
+    present: dict[str, int] = {}
+    for it in rules.order:
+        if reading is None and it.needs_hand:
+            continue
+        if it.option is not None and not ctx.options.enabled(it.option):
+            continue
+        if it.unless_option is not None and ctx.options.enabled(it.unless_option):
+            continue
+        n = it.count(reading, ctx)
+        if n > 0:
+            present[it.name] = n
+    counted: dict[str, int] = {}
+    removed: set[str] = set()
+    for it in rules.order:  # excluders come first
+        if it.name in present and it.name not in removed:
+            counted[it.name] = present[it.name]
+            removed |= it.excludes
+    return [(it, counted[it.name] * it.value) for it in rules.items if it.name in counted]
+
+
+def _result(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> ScoreResult:
+    scored = evaluate(rules, reading, ctx)
+    items = tuple(ScoreItem(it.name, v) for it, v in scored)
+    total = sum(v for _, v in scored)
+    dealer = sum(v for it, v in scored if DEALER in it.tags)
+    uncapped = sum(v for it, v in scored if NO_CAP in it.tags and DEALER not in it.tags)
+    countable = sum(v for it, v in scored if NO_MIN not in it.tags and DEALER not in it.tags)
+    return ScoreResult(
+        True, "", items, total, rules.unit, rules.name, dealer, uncapped, countable, reading, ctx.flower_win
+    )
+
+
+def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
+    """Score ``ctx`` with a rule set: the best total over every reading (ties: more countable).
+
+    Raises :class:`ScoringError` for impossible contexts; returns ``valid=False`` with a reason for
+    a hand that is not a winning hand or that the requested table options refuse.
+    """
+    validate_context(ctx, rules.hand_size)
+    if ctx.flower_win is not None:
+        best = _result(rules, None, ctx)
+        if not best.items:
+            return _invalid(rules, f"{ctx.flower_win} does not apply to these flowers")
+    else:
+        readings = rules.readings(ctx)
+        if not readings:
+            return _invalid(rules, "not a winning hand: the tiles do not form sets and a pair")
+        minimum = ctx.options.min_tai
+        best = max(
+            (_result(rules, r, ctx) for r in readings),
+            key=lambda s: (s.countable >= minimum, s.total, s.countable),
+        )
+    if rules.refuse is not None:
+        reason = rules.refuse(ctx)
+        if reason:
+            return replace(best, valid=False, reason=reason)
+    if ctx.options.min_tai and best.countable < ctx.options.min_tai:
+        return replace(
+            best,
+            valid=False,
+            reason=f"below the table minimum: {best.countable} countable {rules.unit}, "
+            f"{ctx.options.min_tai} needed",
+        )
+    return best

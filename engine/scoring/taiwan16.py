@@ -1,0 +1,175 @@
+"""Taiwanese 16-tile 台 table (rule document 000, "名稱 台數 說明").
+
+One row per item, in the document's order: name exactly as the document writes it (搶摃 with 摃),
+台 per occurrence, a predicate counting occurrences on a reading + context, and what it excludes.
+Interpretations are listed in docs/rules/taiwan16.md ("Scoring and settlement").
+
+    >>> from engine.scoring import WinContext, score_win
+    >>> from engine.tiles import parse_tiles
+    >>> ctx = WinContext(concealed=tuple(parse_tiles("111444777m 222555p 9s")),
+    ...                  win_tile=parse_tiles("9s")[0], self_drawn=True)
+    >>> [(i.name, i.value) for i in score_win(ctx).items]
+    [('門清自摸', 3), ('獨聽', 1), ('五暗刻', 16)]
+"""
+
+from __future__ import annotations
+
+from ..meld import MeldKind
+from ..tiles import DRAGONS, WINDS, flower_wind
+from .core import DEALER, NO_CAP, NO_MIN, TWO_SIDED, Reading, RuleSet, WinContext, item
+
+SEE_WIND_SEE_FLOWER = "見字見花"
+SELF_DRAW_ONLY = "限自摸"
+EIGHT_IMMORTALS = "八仙過海"
+SEVEN_ROB_ONE = "七搶一"
+FLOWER_WINS = (EIGHT_IMMORTALS, SEVEN_ROB_ONE)
+MAX_STREAK = 8  # 最多連莊八
+
+# ---------------------------------------------------------------- facts the predicates share
+
+
+def _concealed_hand(c: WinContext) -> bool:
+    """門清: nothing claimed (暗槓 does not break it)."""
+    return all(m.kind is MeldKind.ANKONG for m in c.melds)
+
+
+def _winds(h: Reading) -> list[int]:
+    return [s.tile for s in h.triplets if s.tile in WINDS]
+
+
+def _dragons(h: Reading) -> list[int]:
+    return [s.tile for s in h.triplets if s.tile in DRAGONS]
+
+
+def _suits(h: Reading) -> set[int]:
+    return {t // 9 for t in h.tiles if t < 27}
+
+
+def _has_honour(h: Reading) -> bool:
+    return any(27 <= t < 34 for t in h.tiles)
+
+
+def _seat_and_round_winds(h: Reading, c: WinContext) -> int:
+    winds = _winds(h)
+    return winds.count(WINDS[c.seat_wind]) + winds.count(WINDS[c.round_wind])
+
+
+def _full_flower_sets(c: WinContext) -> int:
+    fs = set(c.flowers)
+    return sum(1 for group in (range(34, 38), range(38, 42)) if fs.issuperset(group))
+
+
+def _ping_hu(h: Reading, c: WinContext) -> bool:
+    """平胡: 有眼睛、無花、無字、無刻、無獨聽、無自摸、聽二洞 — the winning tile completes a two-sided
+    chow of a hand waiting on exactly two tiles; a pair already in hand; no pung or kong anywhere."""
+    return (
+        not c.self_drawn
+        and not c.flowers
+        and not _has_honour(h)
+        and not h.triplets
+        and h.wait == TWO_SIDED
+        and len(h.waits) == 2
+    )
+
+
+def _quan_qiu_ren(c: WinContext) -> bool:
+    """全求人: one tile left in hand (a single wait), won on a discard, every set claimed."""
+    return len(c.concealed) == 1 and not c.self_drawn and not any(m.is_concealed for m in c.melds)
+
+
+def _flower_win(name: str, flowers: int):
+    return lambda h, c: c.flower_win == name and len(set(c.flowers)) == flowers
+
+
+# the exclusions the document writes (or that we chose, see docs/rules/taiwan16.md)
+_WIND_TAI = ("風牌", "見風有台")  # 風台
+_ANKE = ("三暗刻", "四暗刻", "五暗刻")  # 3.4.5暗刻
+_FLOWER_WIN_EXCLUDES = (
+    *("花牌", "花槓", "自摸", "天胡", "地胡"),  # the document
+    *("見花有台", "莊家", "連莊", "眼牌", "Miji"),  # ours: a flower win is settled 一底八台 flat
+)
+
+ITEMS = (
+    item("眼牌", 1, lambda h, c: c.eye_declared, tags=[NO_MIN, NO_CAP], needs_hand=False),
+    item("莊家", 1, lambda h, c: c.dealer, tags=[DEALER, NO_MIN, NO_CAP], needs_hand=False),
+    item(
+        "連莊",
+        2,
+        lambda h, c: min(c.dealer_streak, MAX_STREAK) if c.dealer else 0,
+        tags=[DEALER, NO_MIN, NO_CAP],
+        needs_hand=False,
+        note="連n拉n: 2 per 連莊, up to 連莊八",
+    ),
+    item("自摸", 1, lambda h, c: c.self_drawn, needs_hand=False),
+    item("門清", 1, lambda h, c: _concealed_hand(c)),
+    item(
+        "門清自摸",
+        3,
+        lambda h, c: _concealed_hand(c) and c.self_drawn,
+        excludes=["門清", "自摸"],
+        tags=[NO_CAP],
+        note="門清 1 + 自摸 1 + 1 more: listed as one item of 3 instead of 門清 and 自摸",
+    ),
+    item("風牌", 1, _seat_and_round_winds, unless_option=SEE_WIND_SEE_FLOWER),
+    item("見風有台", 1, lambda h, c: len(_winds(h)), option=SEE_WIND_SEE_FLOWER),
+    item(
+        "花牌",
+        1,
+        lambda h, c: sum(1 for f in c.flowers if flower_wind(f) == c.seat_wind),
+        tags=[NO_MIN],
+        needs_hand=False,
+        unless_option=SEE_WIND_SEE_FLOWER,
+    ),
+    item("見花有台", 1, lambda h, c: len(c.flowers), tags=[NO_MIN], needs_hand=False, option=SEE_WIND_SEE_FLOWER),
+    item("三元牌", 1, lambda h, c: len(_dragons(h))),
+    item("海底撈月", 1, lambda h, c: c.last_tile and c.self_drawn),
+    item("槓上開花", 1, lambda h, c: c.kong_replacement and c.self_drawn),
+    item("搶摃", 1, lambda h, c: c.robbing_kong and not c.self_drawn),
+    item("獨聽", 1, lambda h, c: len(h.waits) == 1),
+    item("花槓", 1, lambda h, c: _full_flower_sets(c), tags=[NO_MIN], needs_hand=False),
+    item("平胡", 2, _ping_hu),
+    item("三暗刻", 2, lambda h, c: h.concealed_triplets >= 3),
+    item("全求人", 2, lambda h, c: _quan_qiu_ren(c), excludes=["獨聽"]),
+    item("碰碰胡", 4, lambda h, c: all(s.is_triplet for s in h.sets)),
+    item("小三元", 4, lambda h, c: len(_dragons(h)) == 2 and h.pair in DRAGONS, excludes=["三元牌"]),
+    item("混一色", 4, lambda h, c: len(_suits(h)) == 1 and _has_honour(h)),
+    item("四暗刻", 5, lambda h, c: h.concealed_triplets >= 4, excludes=["三暗刻"]),
+    item("Miji", 8, lambda h, c: c.miji, excludes=["門清", "門清自摸", "眼牌"], needs_hand=False),
+    item("清一色", 8, lambda h, c: len(_suits(h)) == 1 and not _has_honour(h)),
+    item("大三元", 8, lambda h, c: len(_dragons(h)) == 3, excludes=["三元牌"]),
+    item(
+        SEVEN_ROB_ONE,
+        8,
+        _flower_win(SEVEN_ROB_ONE, 7),
+        excludes=_FLOWER_WIN_EXCLUDES,
+        needs_hand=False,
+    ),
+    item(
+        EIGHT_IMMORTALS,
+        8,
+        _flower_win(EIGHT_IMMORTALS, 8),
+        excludes=_FLOWER_WIN_EXCLUDES,
+        needs_hand=False,
+    ),
+    item("地胡", 8, lambda h, c: c.earthly, excludes=["門清", "自摸", "門清自摸"], needs_hand=False),
+    item("五暗刻", 16, lambda h, c: h.concealed_triplets >= 5, excludes=["三暗刻", "四暗刻", "碰碰胡"]),
+    item("字一色", 16, lambda h, c: not _suits(h), excludes=["三元牌", "碰碰胡", *_WIND_TAI]),
+    item("小四喜", 16, lambda h, c: len(_winds(h)) == 3 and h.pair in WINDS, excludes=[*_WIND_TAI, *_ANKE]),
+    item("大四喜", 16, lambda h, c: len(_winds(h)) == 4, excludes=[*_WIND_TAI, *_ANKE]),
+    item(
+        "天胡",
+        16,
+        lambda h, c: c.heavenly,
+        excludes=["門清", "自摸", "門清自摸", "獨聽"],
+        needs_hand=False,
+    ),
+)
+
+
+def _refuse(c: WinContext) -> str:
+    if c.options.enabled(SELF_DRAW_ONLY) and not c.self_drawn and c.flower_win is None:
+        return "this table only allows self-drawn wins (限自摸)"
+    return ""
+
+
+RULES = RuleSet(name="taiwan16", unit="tai", items=ITEMS, hand_size=16, refuse=_refuse)

@@ -1,0 +1,100 @@
+"""Self-play: four policy players play N hands, checking the invariants after every step.
+
+    python -m engine.selfplay --rules taiwan16 --hands 1000 --seed 1 --policy random
+
+The last stdout line is one JSON object (hands, wins, self_drawn, draw_games, hands_per_sec, ...).
+Exit code 1 on any invariant violation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+
+from .game import Game
+from .policy import Policy, make_policy
+from .rules import get_profile
+
+MAX_STEPS = 5000  # far above any real hand; guards against a stuck state machine
+
+
+class InvariantError(AssertionError):
+    pass
+
+
+def play_hand(game: Game, policies: Sequence[Policy], check: bool = True) -> Game:
+    """Drive ``game`` to its end, asking each seat's policy in turn."""
+    steps = 0
+    if check:
+        game.check_invariants()
+    while not game.is_over:
+        seats = game.to_act()
+        if not seats:
+            raise InvariantError(f"nobody to act in phase {game.phase.value}")
+        seat = seats[0]
+        game.apply(policies[seat].choose(game, seat))
+        if check:
+            game.check_invariants()
+        steps += 1
+        if steps > MAX_STEPS:
+            raise InvariantError("hand did not end")
+    return game
+
+
+def run(rules: str, hands: int, seed: int, policy: str, check: bool = True) -> dict:
+    get_profile(rules)
+    master = random.Random(seed)
+    policies = [make_policy(policy, random.Random(master.random())) for _ in range(4)]
+    stats = {"hands": 0, "wins": 0, "self_drawn": 0, "draw_games": 0, "flower_wins": 0, "claims": 0}
+    dealer, streak = 0, 0
+    start = time.perf_counter()
+    for n in range(hands):
+        game = Game(rules, seed=master.getrandbits(32), dealer=dealer, dealer_streak=streak,
+                    round_wind=(n // 4) % 4, hand_number=n + 1)
+        play_hand(game, policies, check)
+        out = game.outcome
+        stats["hands"] += 1
+        stats["claims"] += sum(1 for e in game.events if e.kind in ("chi", "pon", "kong"))
+        if out.winner is None:
+            stats["draw_games"] += 1
+        else:
+            stats["wins"] += 1
+            stats["self_drawn"] += int(out.self_drawn)
+            stats["flower_wins"] += int(out.flower_win is not None)
+        if out.winner is None or out.winner == dealer:
+            streak += 1
+        else:
+            dealer, streak = (dealer + 1) % 4, 0
+    elapsed = time.perf_counter() - start
+    stats["seconds"] = round(elapsed, 3)
+    stats["hands_per_sec"] = round(hands / elapsed, 1) if elapsed else None
+    stats.update({"rules": rules, "seed": seed, "policy": policy, "checked": check})
+    return stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.selfplay", description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="taiwan16")
+    parser.add_argument("--hands", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--policy", choices=["random", "ai", "auto"], default="random")
+    parser.add_argument("--no-check", action="store_true", help="skip invariant checks (for speed)")
+    args = parser.parse_args(argv)
+    try:
+        stats = run(args.rules, args.hands, args.seed, args.policy, check=not args.no_check)
+    except (AssertionError, InvariantError) as exc:
+        print(json.dumps({"error": f"invariant violated: {exc}"}, ensure_ascii=False))
+        return 1
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(stats, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+"""Settlement of a taiwan16 hand (document 000, 胡牌後各方計算 / 滿台計算): pure functions from a
+scored win to point deltas for the four seats. Every result sums to zero.
+
+Every payer pays ``底 + 台數 × 台``, plus the dealer's ``[2n+1]`` 台 (莊家 1 + 連莊 2n) when the
+payer or the winner is the dealer:
+
+==========================  =======================================================
+閒家胡閒家                  discarder pays 底 + 台數
+閒家自摸 (莊家連n)          each of three pays 底 + 台數; the dealer also pays [2n+1]
+閒家胡莊家 (dealer discards) dealer pays 底 + 台數 + [2n+1]
+莊家自摸                    each of three pays 底 + 台數 + [2n+1]
+莊家胡                      discarder pays 底 + 台數 + [2n+1]
+==========================  =======================================================
+
+``台數`` here never contains 莊家/連莊: for a dealer winner the scorer lists them as items, and
+:func:`settle_win` takes them out of the total before applying the formula (so they are not
+counted twice); for a non-dealer winner it adds them to the score sheet as the dealer's extras.
+
+    >>> settle(5, winner=1, dealer=0, dealer_streak=0, discarder=2).deltas
+    (0, 800, -800, 0)
+    >>> settle(5, winner=1, dealer=0, dealer_streak=2, discarder=None).deltas
+    (-1300, 2900, -800, -800)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .scoring.core import ScoreResult
+from .view import ScoreItem
+
+MAX_STREAK = 8  # 最多連莊八
+FLOWER_WIN_TAI = 8  # 七搶一 / 八仙過海: 一底八台
+
+
+@dataclass(frozen=True, slots=True)
+class TableStakes:
+    """What 底 and one 台 are worth at a table, and the limits.
+
+    ``cap_tai``: 滿台 (16); 莊家/連莊, 門清自摸 and 眼牌 are added on top of the capped rest.
+    ``bankroll_tai``: the 24-台 rule (players sit down with 24 台 worth of points and a winner only
+    wins what the loser has): when set, no payer pays more than ``底 + bankroll_tai × 台`` for a hand.
+    """
+
+    base: int = 300  # 底
+    tai: int = 100  # one 台
+    cap_tai: int | None = 16
+    bankroll_tai: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.base < 0 or self.tai < 0:
+            raise ValueError("底 and 台 must not be negative")
+        if self.cap_tai is not None and self.cap_tai < 0:
+            raise ValueError("cap_tai must not be negative")
+        if self.bankroll_tai is not None and self.bankroll_tai < 0:
+            raise ValueError("bankroll_tai must not be negative")
+
+    @classmethod
+    def base_equals_tai(cls, tai: int = 100, **kw: int | None) -> TableStakes:
+        """The other usual preset: 底 worth one 台 (e.g. 100/100)."""
+        return cls(base=tai, tai=tai, **kw)  # type: ignore[arg-type]
+
+    def payment_limit(self) -> int | None:
+        if self.bankroll_tai is None:
+            return None
+        return self.base + self.bankroll_tai * self.tai
+
+
+STAKE_PRESETS: dict[str, TableStakes] = {
+    "300/100": TableStakes(),
+    "100/100": TableStakes.base_equals_tai(100),
+    "300/100 (24台)": TableStakes(bankroll_tai=24),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    payer: int
+    payee: int
+    tai: int  # 台 charged (after the cap; the dealer's [2n+1] included when it applies)
+    amount: int  # points actually paid
+    reason: str  # "胡", "自摸", "眼牌", "七搶一", "八仙過海"
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    deltas: tuple[int, int, int, int]
+    payments: tuple[Payment, ...]
+    items: tuple[ScoreItem, ...] = ()  # the score sheet: the winner's items + the dealer's extras
+
+
+def dealer_extra(dealer_streak: int) -> int:
+    """[2n+1] in 台: 莊家 1 + 連莊 2n (n capped at 連莊八)."""
+    return 2 * min(max(dealer_streak, 0), MAX_STREAK) + 1
+
+
+def dealer_items(dealer_streak: int) -> tuple[ScoreItem, ...]:
+    """The dealer's extras as score-sheet items: 莊家 1 and, when n > 0, 連莊 2n."""
+    n = min(max(dealer_streak, 0), MAX_STREAK)
+    return (ScoreItem("莊家", 1),) + ((ScoreItem("連莊", 2 * n),) if n else ())
+
+
+def capped_tai(tai: int, uncapped: int, cap: int | None) -> int:
+    """滿台: the part of ``tai`` outside ``uncapped`` is limited to ``cap``."""
+    if cap is None:
+        return tai
+    return min(tai - uncapped, cap) + uncapped
+
+
+def _check_seats(*seats: int | None) -> None:
+    for s in seats:
+        if s is not None and s not in (0, 1, 2, 3):
+            raise ValueError(f"seat must be 0..3, got {s}")
+
+
+def _deltas(payments: Iterable[Payment]) -> tuple[int, int, int, int]:
+    d = [0, 0, 0, 0]
+    for p in payments:
+        d[p.payer] -= p.amount
+        d[p.payee] += p.amount
+    return (d[0], d[1], d[2], d[3])
+
+
+def settle(
+    tai: int,
+    *,
+    winner: int,
+    dealer: int,
+    dealer_streak: int,
+    discarder: int | None,
+    stakes: TableStakes = TableStakes(),
+    uncapped: int = 0,
+) -> Settlement:
+    """The document's formula. ``tai`` is the hand's 台數 WITHOUT 莊家/連莊 (the formula adds
+    [2n+1] itself); ``uncapped`` is the part of ``tai`` that 滿台 does not limit (門清自摸, 眼牌).
+    ``discarder`` None means a self-draw, paid by all three."""
+    _check_seats(winner, dealer, discarder)
+    if discarder == winner:
+        raise ValueError("the winner cannot have discarded the winning tile")
+    if tai < 0 or not 0 <= uncapped <= tai:
+        raise ValueError("tai must be >= 0 and uncapped within it")
+    hand = capped_tai(tai, uncapped, stakes.cap_tai)
+    extra = dealer_extra(dealer_streak)
+    limit = stakes.payment_limit()
+    payers = [discarder] if discarder is not None else [s for s in range(4) if s != winner]
+    reason = "胡" if discarder is not None else "自摸"
+    payments = []
+    for p in payers:
+        t = hand + (extra if dealer in (winner, p) else 0)
+        amount = stakes.base + t * stakes.tai
+        if limit is not None:
+            amount = min(amount, limit)
+        payments.append(Payment(p, winner, t, amount, reason))
+    items = dealer_items(dealer_streak) if winner != dealer and dealer in payers else ()
+    return Settlement(_deltas(payments), tuple(payments), items)
+
+
+def settle_win(
+    result: ScoreResult,
+    *,
+    winner: int,
+    dealer: int,
+    dealer_streak: int,
+    discarder: int | None,
+    stakes: TableStakes = TableStakes(),
+    eye_declarers: Iterable[int] = (),
+    single_flower_holder: int | None = None,
+) -> Settlement:
+    """Settle a scored taiwan16 win.
+
+    The scorer's 莊家/連莊 items (present when the winner is the dealer) are taken out of the total
+    and paid as [2n+1] by the formula; when a non-dealer wins and the dealer pays, the returned
+    ``items`` (the score sheet) gain 莊家/連莊 items showing the dealer's extras. ``eye_declarers``
+    are the seats that declared 眼牌/Miji: every one of them who is not the winner pays the 眼牌
+    penalty. ``single_flower_holder`` is the seat that pays a 七搶一.
+    """
+    if not result.valid:
+        raise ValueError(f"cannot settle an invalid win: {result.reason}")
+    _check_seats(winner, dealer, discarder, single_flower_holder)
+    if result.flower_win is not None:
+        settlement = settle_flower_win(
+            result.flower_win, winner=winner, single_flower_holder=single_flower_holder, stakes=stakes
+        )
+        sheet = result.items
+    else:
+        expected = dealer_extra(dealer_streak) if winner == dealer else 0
+        if result.dealer != expected:
+            raise ValueError(
+                f"scored with 莊家/連莊 worth {result.dealer} 台 but winner={winner}, dealer={dealer}, "
+                f"streak={dealer_streak} gives {expected}"
+            )
+        settlement = settle(
+            result.total - result.dealer,
+            winner=winner,
+            dealer=dealer,
+            dealer_streak=dealer_streak,
+            discarder=discarder,
+            stakes=stakes,
+            uncapped=result.uncapped,
+        )
+        sheet = result.items + settlement.items
+    penalty = eye_penalty(eye_declarers, winner=winner, stakes=stakes)
+    payments = settlement.payments + penalty.payments
+    return Settlement(_deltas(payments), payments, sheet)
+
+
+def settle_flower_win(
+    kind: str, *, winner: int, single_flower_holder: int | None = None, stakes: TableStakes = TableStakes()
+) -> Settlement:
+    """八仙過海: the other three each pay 一底八台. 七搶一: the player holding the single flower
+    pays 一底八台. No dealer extras, no cap (8 台 is below it)."""
+    _check_seats(winner, single_flower_holder)
+    amount = stakes.base + FLOWER_WIN_TAI * stakes.tai
+    if kind == "八仙過海":
+        payers = [s for s in range(4) if s != winner]
+    elif kind == "七搶一":
+        if single_flower_holder is None or single_flower_holder == winner:
+            raise ValueError("七搶一 needs the seat holding the single flower")
+        payers = [single_flower_holder]
+    else:
+        raise ValueError(f"unknown flower win {kind!r}")
+    payments = tuple(Payment(p, winner, FLOWER_WIN_TAI, amount, kind) for p in payers)
+    return Settlement(_deltas(payments), payments)
+
+
+def eye_penalty(declarers: Iterable[int], *, winner: int, stakes: TableStakes = TableStakes()) -> Settlement:
+    """眼牌 (and Miji) penalty: a declarer who does not win, when someone else wins (胡 or 自摸),
+    pays one 台 to the winner. A draw game has no winner and no penalty — do not call this then."""
+    _check_seats(winner)
+    payers = sorted({d for d in declarers if d != winner})
+    _check_seats(*payers)
+    payments = tuple(Payment(p, winner, 1, stakes.tai, "眼牌") for p in payers)
+    return Settlement(_deltas(payments), payments)
