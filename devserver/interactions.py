@@ -1,0 +1,174 @@
+"""Interactions a simulated user started: their tokens, deadlines and responses, and what a test awaits."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .errors import UNKNOWN_INTERACTION, UNKNOWN_WEBHOOK, DiscordError
+from .recorder import Message
+
+if TYPE_CHECKING:
+    from .server import DevServer
+
+APPLICATION_COMMAND = 2
+COMPONENT = 3
+MODAL_SUBMIT = 5
+
+CHANNEL_MESSAGE = 4
+DEFERRED_CHANNEL_MESSAGE = 5
+DEFERRED_UPDATE = 6
+UPDATE_MESSAGE = 7
+MODAL = 9
+ALLOWED_RESPONSES = {
+    APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, MODAL},
+    COMPONENT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
+    MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
+}
+
+
+@dataclass
+class Response:
+    """The initial response: its type, and the message it created or updated (or the modal it opened)."""
+
+    type: int
+    message: Message | None = None
+    modal: dict[str, Any] | None = None
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.message is not None and self.message.ephemeral
+
+
+class Interaction:
+    """One interaction: the server's record of it, and the test's handle to await what the bot did."""
+
+    def __init__(
+        self,
+        server: DevServer,
+        *,
+        id: int,
+        type: int,
+        user_id: int,
+        channel_id: int,
+        data: dict[str, Any],
+        source_message_id: int | None = None,
+    ) -> None:
+        self.server = server
+        self.id = id
+        self.token = f"tok{id}"
+        self.type = type
+        self.user_id = user_id
+        self.channel_id = channel_id
+        self.data = data
+        self.source_message_id = source_message_id
+        self.created_at = asyncio.get_running_loop().time()
+        self.initial: Response | None = None
+        self.original_message_id: int | None = None
+        self.followup_ids: list[int] = []
+        self.deadline_missed = False
+        self._timer: asyncio.TimerHandle | None = None
+
+    def __repr__(self) -> str:
+        what = self.data.get("name") or self.data.get("custom_id")
+        return f"<Interaction {self.id} type={self.type} {what!r} by {self.user_id}>"
+
+    # lifetime ------------------------------------------------------------
+    @property
+    def age(self) -> float:
+        return asyncio.get_running_loop().time() - self.created_at
+
+    def token_alive(self) -> bool:
+        return self.age <= self.server.config.token_lifetime
+
+    # what the test awaits ------------------------------------------------
+    async def response(self, timeout: float | None = None) -> Response:
+        """The initial response, once the bot has sent it."""
+        return await self.server.recorder.wait_until(
+            lambda: self.initial, self.server.timeout(timeout), lambda: f"a response to {self!r}"
+        )
+
+    async def message(self, timeout: float | None = None) -> Message:
+        """The message the response shows: created, or updated for components; deferred ones once filled in."""
+
+        def check() -> Message | None:
+            if self.initial is None:
+                return None
+            if self.initial.type in (DEFERRED_UPDATE, UPDATE_MESSAGE) and self.source_message_id is not None:
+                if self.initial.type == DEFERRED_UPDATE and self.original_message_id is None:
+                    return None  # nothing visible changed until the bot edits the original
+                message = self.server.recorder.get(self.source_message_id)
+            elif self.original_message_id is not None:
+                message = self.server.recorder.get(self.original_message_id)
+            else:
+                return None
+            return message if message is not None and not message.loading else None
+
+        return await self.server.recorder.wait_until(
+            check, self.server.timeout(timeout), lambda: f"the response message of {self!r}"
+        )
+
+    async def followup(self, index: int = 0, timeout: float | None = None) -> Message:
+        """The index-th follow-up message the bot sent on this interaction's token."""
+
+        def check() -> Message | None:
+            if len(self.followup_ids) > index:
+                return self.server.recorder.get(self.followup_ids[index])
+            return None
+
+        return await self.server.recorder.wait_until(
+            check, self.server.timeout(timeout), lambda: f"follow-up #{index} of {self!r}"
+        )
+
+    async def modal(self, timeout: float | None = None) -> dict[str, Any]:
+        """The modal the bot opened in response (response type 9)."""
+        response = await self.response(timeout)
+        if response.modal is None:
+            raise AssertionError(f"{self!r} was answered with type {response.type}, not a modal")
+        return response.modal
+
+
+class InteractionBook:
+    """All interactions by id and token; arms the 3-second timer that catches a bot that never answers."""
+
+    def __init__(self, server: DevServer) -> None:
+        self.server = server
+        self.by_id: dict[int, Interaction] = {}
+        self.by_token: dict[str, Interaction] = {}
+
+    def add(self, interaction: Interaction) -> Interaction:
+        self.by_id[interaction.id] = interaction
+        self.by_token[interaction.token] = interaction
+        loop = asyncio.get_running_loop()
+        interaction._timer = loop.call_later(
+            self.server.config.response_deadline, self._deadline, interaction
+        )
+        return interaction
+
+    def _deadline(self, interaction: Interaction) -> None:
+        if interaction.initial is None:
+            interaction.deadline_missed = True
+            self.server.recorder.violation(
+                "response_deadline",
+                UNKNOWN_INTERACTION,
+                f"{interaction!r}: no response within {self.server.config.response_deadline}s "
+                "(Discord shows 'The application did not respond')",
+            )
+
+    def for_callback(self, interaction_id: int, token: str) -> Interaction:
+        interaction = self.by_id.get(interaction_id)
+        if interaction is None or interaction.token != token:
+            raise DiscordError(404, UNKNOWN_INTERACTION, detail=f"interaction {interaction_id}")
+        return interaction
+
+    def for_webhook(self, application_id: int, token: str) -> Interaction:
+        interaction = self.by_token.get(token)
+        if interaction is None or application_id != self.server.world.application_id:
+            raise DiscordError(404, UNKNOWN_WEBHOOK, detail=f"webhook {application_id}/{token}")
+        return interaction
+
+    def close(self) -> None:
+        for interaction in self.by_id.values():
+            if interaction._timer is not None:
+                interaction._timer.cancel()

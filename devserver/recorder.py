@@ -1,0 +1,302 @@
+"""What everyone saw: every message with its edits, who could see it, and the rule violations, plus waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .limits import BUTTON, SELECT_TYPES
+from .snowflake import Snowflakes
+
+EPHEMERAL = 64
+LOADING = 128
+
+
+@dataclass
+class Attachment:
+    """An uploaded file; `data` holds its bytes (PNG images stay PNG bytes)."""
+
+    id: int
+    filename: str
+    data: bytes
+    content_type: str | None = None
+    description: str | None = None
+
+    @property
+    def is_png(self) -> bool:
+        return self.data.startswith(b"\x89PNG\r\n\x1a\n")
+
+    def payload(self, base_url: str, channel_id: int) -> dict[str, Any]:
+        url = f"{base_url}/attachments/{channel_id}/{self.id}/{self.filename}"
+        out: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": url,
+            "proxy_url": url,
+        }
+        if self.content_type:
+            out["content_type"] = self.content_type
+        if self.description:
+            out["description"] = self.description
+        return out
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str | None
+    custom_id: str | None
+    disabled: bool
+    style: int
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class Select:
+    custom_id: str
+    options: tuple[dict[str, Any], ...]
+    disabled: bool
+    min_values: int
+    max_values: int
+    placeholder: str | None = None
+    type: int = 3
+
+    @property
+    def values(self) -> list[str]:
+        return [o["value"] for o in self.options]
+
+
+def _walk(components: Iterable[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+    for component in components:
+        yield component
+        yield from _walk(component.get("components") or [])
+        if isinstance(component.get("component"), dict):
+            yield from _walk([component["component"]])
+
+
+@dataclass
+class Message:
+    """A message as it stands now (edits applied); `history` keeps each earlier version."""
+
+    id: int
+    channel_id: int
+    author: dict[str, Any]
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    guild_id: int | None = None
+    dm_with: int | None = None  # the user whose DM channel holds it
+    ephemeral_to: int | None = None  # the only user who sees it
+    interaction_id: int | None = None
+    webhook_id: int | None = None
+    deleted: bool = False
+    history: list[dict[str, Any]] = field(default_factory=list)
+    created_seq: int = 0
+    updated_seq: int = 0
+    edited: bool = False
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """A deferred 'is thinking…' response not yet filled in."""
+        return bool(self.flags & LOADING)
+
+    def visible_to(self, user_id: int) -> bool:
+        if self.deleted:
+            return False
+        if self.dm_with is not None:
+            return self.dm_with == user_id
+        return self.ephemeral_to is None or self.ephemeral_to == user_id
+
+    # components ---------------------------------------------------------
+    def buttons(self) -> list[Button]:
+        return [
+            Button(
+                c.get("label"), c.get("custom_id"), bool(c.get("disabled")), c.get("style", 1), c.get("url")
+            )
+            for c in _walk(self.components)
+            if c.get("type") == BUTTON
+        ]
+
+    def selects(self) -> list[Select]:
+        return [
+            Select(
+                c["custom_id"],
+                tuple(c.get("options") or ()),
+                bool(c.get("disabled")),
+                c.get("min_values", 1),
+                c.get("max_values", 1),
+                c.get("placeholder"),
+                c.get("type", 3),
+            )
+            for c in _walk(self.components)
+            if c.get("type") in SELECT_TYPES
+        ]
+
+    def button(self, label_or_custom_id: str) -> Button:
+        for b in self.buttons():
+            if label_or_custom_id in (b.label, b.custom_id):
+                return b
+        names = [b.label or b.custom_id for b in self.buttons()]
+        raise LookupError(f"no button {label_or_custom_id!r} on message {self.id}; buttons: {names}")
+
+    def select(self, custom_id: str | None = None) -> Select:
+        for s in self.selects():
+            if custom_id is None or s.custom_id == custom_id:
+                return s
+        raise LookupError(
+            f"no select {custom_id!r} on message {self.id}; selects: {[s.custom_id for s in self.selects()]}"
+        )
+
+    @property
+    def text(self) -> str:
+        """Content plus embed titles and descriptions: what a reader takes in at a glance."""
+        parts = [self.content]
+        for e in self.embeds:
+            parts += [e.get("title") or "", e.get("description") or ""]
+            parts += [f"{f.get('name')}: {f.get('value')}" for f in e.get("fields") or []]
+        return "\n".join(p for p in parts if p)
+
+    def snapshot(self) -> dict[str, Any]:
+        return copy.deepcopy(
+            {
+                "content": self.content,
+                "embeds": self.embeds,
+                "components": self.components,
+                "attachments": [a.filename for a in self.attachments],
+                "flags": self.flags,
+            }
+        )
+
+    def payload(self, base_url: str) -> dict[str, Any]:
+        """The message object as the REST API and the gateway return it."""
+        out: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "type": 0 if self.interaction_id is None else 20,
+            "author": self.author,
+            "content": self.content,
+            "timestamp": Snowflakes.timestamp(self.id),
+            "edited_timestamp": Snowflakes.timestamp(self.id) if self.edited else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [a.payload(base_url, self.channel_id) for a in self.attachments],
+            "embeds": copy.deepcopy(self.embeds),
+            "components": copy.deepcopy(self.components),
+            "pinned": False,
+            "flags": self.flags,
+        }
+        if self.guild_id is not None:
+            out["guild_id"] = str(self.guild_id)
+        if self.webhook_id is not None:
+            out["webhook_id"] = str(self.webhook_id)
+            out["application_id"] = str(self.webhook_id)
+        return out
+
+    def __repr__(self) -> str:
+        where = f"dm:{self.dm_with}" if self.dm_with else f"#{self.channel_id}"
+        eph = f" ephemeral->{self.ephemeral_to}" if self.ephemeral_to else ""
+        files = f" files={[a.filename for a in self.attachments]}" if self.attachments else ""
+        return f"<Message {self.id} {where}{eph} {self.text[:60]!r} buttons={[b.label for b in self.buttons()]}{files}>"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A Discord rule the bot broke (the request Discord would have refused, or a missed deadline)."""
+
+    rule: str
+    code: int | None
+    detail: str
+    route: str = ""
+
+
+class Recorder:
+    """Stores messages and violations, and wakes waiters whenever anything changes."""
+
+    def __init__(self) -> None:
+        self.messages: dict[int, Message] = {}
+        self.violations: list[Violation] = []
+        self.log: list[str] = []  # one line per request, for failure messages
+        self._seq = 0
+        self._tick = asyncio.Event()
+
+    # writing -------------------------------------------------------------
+    def bump(self) -> int:
+        self._seq += 1
+        self._tick.set()
+        self._tick = asyncio.Event()
+        return self._seq
+
+    def add(self, message: Message) -> Message:
+        message.created_seq = message.updated_seq = self.bump()
+        self.messages[message.id] = message
+        return message
+
+    def touched(self, message: Message) -> None:
+        message.updated_seq = self.bump()
+
+    def violation(self, rule: str, code: int | None, detail: str, route: str = "") -> None:
+        self.violations.append(Violation(rule, code, detail, route))
+        self.bump()
+
+    # reading -------------------------------------------------------------
+    def mark(self) -> int:
+        """A point in time: waiters given since=mark only consider what changed after it."""
+        return self._seq
+
+    def get(self, message_id: int) -> Message | None:
+        return self.messages.get(message_id)
+
+    def seen_by(self, user_id: int) -> list[Message]:
+        return [m for m in self.messages.values() if m.visible_to(user_id)]
+
+    def in_channel(self, channel_id: int) -> list[Message]:
+        return [m for m in self.messages.values() if m.channel_id == channel_id and not m.deleted]
+
+    async def wait_until(self, check: Callable[[], Any], timeout: float, describe: Callable[[], str]) -> Any:
+        """Re-run check after every change until it returns something truthy; no polling, no sleeps."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = check()
+            if result:
+                return result
+            tick = self._tick
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"gave up after {timeout}s waiting for {describe()}")
+            try:
+                await asyncio.wait_for(tick.wait(), remaining)
+            except TimeoutError:
+                pass
+
+    def find(
+        self,
+        *,
+        channel_id: int | None = None,
+        user_id: int | None = None,
+        predicate: Callable[[Message], bool] | None = None,
+        since: int = 0,
+        include_loading: bool = False,
+    ) -> Message | None:
+        """The earliest live message that matches (changed after `since`)."""
+        for m in self.messages.values():
+            if m.deleted or m.updated_seq <= since or (m.loading and not include_loading):
+                continue
+            if channel_id is not None and m.channel_id != channel_id:
+                continue
+            if user_id is not None and not m.visible_to(user_id):
+                continue
+            if predicate is None or predicate(m):
+                return m
+        return None

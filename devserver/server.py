@@ -1,0 +1,200 @@
+"""DevServer: wires world, recorder, interactions, REST and gateway together on 127.0.0.1, port 0."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+from .app import Api
+from .commands import CommandRegistry
+from .config import Config
+from .faults import RateLimitFault
+from .gateway import Gateway
+from .interactions import Interaction, InteractionBook
+from .messages import Messages
+from .recorder import Message, Recorder, Violation
+from .snowflake import Snowflakes
+from .state import Channel, World
+from .users import SimUser
+
+
+class DevServer:
+    """A local Discord for one test: start() it, point discord.py at it, drive it through SimUsers."""
+
+    def __init__(
+        self,
+        config: Config | None = None,
+        *,
+        channels: tuple[str, ...] = ("general",),
+        members: tuple[str, ...] = (),
+    ) -> None:
+        self.config = config or Config()
+        self.ids = Snowflakes()
+        self.world = World(self.ids)
+        self.recorder = Recorder()
+        self.commands = CommandRegistry(self.ids.next, self.world.application_id)
+        self.interactions = InteractionBook(self)
+        self.messages = Messages(self)
+        self.gateway = Gateway(self)
+        self.faults: list[RateLimitFault] = []
+        self.refused_dms: set[int] = set()
+        self._users: dict[int, SimUser] = {}
+        self._pending_events: list[tuple[str, dict[str, Any]]] = []
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        for name in channels:
+            self.world.add_channel(name)
+        for name in members:
+            self.member(name)
+
+    # lifecycle -------------------------------------------------------------
+    async def start(self) -> DevServer:
+        self._runner = web.AppRunner(Api(self).build(), handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        return self
+
+    async def close(self) -> None:
+        self.interactions.close()
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> DevServer:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_url(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def timeout(self, value: float | None) -> float:
+        return self.config.wait_timeout if value is None else value
+
+    # the simulated world ---------------------------------------------------
+    def member(self, name: str) -> SimUser:
+        """The member called name, joining the guild (GUILD_MEMBER_ADD) if new."""
+        record = self.world.member_by_name(name)
+        if record is None:
+            record = self.world.add_member(name)
+            if self.gateway.identified.is_set():
+                payload = self.world.member_payload(record.id) | {"guild_id": str(self.world.guild_id)}
+                self._pending_events.append(("GUILD_MEMBER_ADD", payload))
+        if record.id not in self._users:
+            self._users[record.id] = SimUser(self, record)
+        return self._users[record.id]
+
+    def members(self, *names: str) -> list[SimUser]:
+        return [self.member(n) for n in names]
+
+    def channel(self, name: str = "general") -> Channel:
+        """The guild text channel called name, created (CHANNEL_CREATE) if new."""
+        channel = self.world.channel_by_name(name)
+        if channel is None:
+            channel = self.world.add_channel(name)
+            if self.gateway.identified.is_set():
+                self._pending_events.append(("CHANNEL_CREATE", channel.payload(self.world)))
+        return channel
+
+    def refuse_dms(self, *users: SimUser | str) -> None:
+        """These users have DMs closed: the bot's DM sends fail with 403 / 50007."""
+        for user in users:
+            self.refused_dms.add((self.member(user) if isinstance(user, str) else user).id)
+
+    def inject_429(
+        self, method: str, route: str, *, times: int = 1, retry_after: float = 0.05
+    ) -> RateLimitFault:
+        """The next `times` requests to METHOD route (a template like /channels/{channel_id}/messages) get 429."""
+        fault = RateLimitFault(method, route, times, retry_after)
+        self.faults.append(fault)
+        return fault
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a gateway event, after any member/channel events still waiting to go out."""
+        while self._pending_events:
+            await self.gateway.dispatch(*self._pending_events.pop(0))
+        await self.gateway.dispatch(event, data)
+
+    async def wait_until_connected(self, timeout: float | None = None) -> None:
+        await self.recorder.wait_until(
+            self.gateway.identified.is_set,
+            self.timeout(timeout),
+            lambda: "the bot to IDENTIFY on the gateway",
+        )
+
+    # what happened -----------------------------------------------------------
+    def mark(self) -> int:
+        return self.recorder.mark()
+
+    def seen_by(self, user: SimUser) -> list[Message]:
+        return self.recorder.seen_by(user.id)
+
+    def channel_messages(self, channel: Channel | str = "general") -> list[Message]:
+        """Messages everyone in the channel sees (ephemeral ones excluded)."""
+        target = self.channel(channel) if isinstance(channel, str) else channel
+        return [m for m in self.recorder.in_channel(target.id) if m.ephemeral_to is None and not m.loading]
+
+    async def wait_for_message(
+        self,
+        *,
+        channel: Channel | str | None = None,
+        user: SimUser | None = None,
+        predicate: Callable[[Message], bool] | None = None,
+        since: int = 0,
+        timeout: float | None = None,
+    ) -> Message:
+        """The earliest message matching everything given (visible to user, in channel, changed after since)."""
+        target = self.channel(channel) if isinstance(channel, str) else channel
+        channel_id = target.id if target is not None else None
+
+        def check() -> Message | None:
+            return self.recorder.find(
+                channel_id=channel_id, user_id=user.id if user else None, predicate=predicate, since=since
+            )
+
+        def describe() -> str:
+            seen = (
+                self.recorder.in_channel(channel_id) if channel_id else list(self.recorder.messages.values())
+            )
+            return f"a message (channel={channel_id}, user={user}, since={since}); messages so far: {seen}"
+
+        return await self.recorder.wait_until(check, self.timeout(timeout), describe)
+
+    @property
+    def violations(self) -> list[Violation]:
+        return list(self.recorder.violations)
+
+    def take_violations(self, rule: str | None = None, *, code: int | None = None) -> list[Violation]:
+        """Remove and return the violations a test expected, so the teardown check ignores them."""
+        taken = [
+            v
+            for v in self.recorder.violations
+            if (rule is None or v.rule == rule) and (code is None or v.code == code)
+        ]
+        self.recorder.violations = [v for v in self.recorder.violations if v not in taken]
+        return taken
+
+    async def wait_for_violation(self, rule: str, timeout: float | None = None) -> Violation:
+        return await self.recorder.wait_until(
+            lambda: next((v for v in self.recorder.violations if v.rule == rule), None),
+            self.timeout(timeout),
+            lambda: f"a {rule!r} violation; violations so far: {self.recorder.violations}",
+        )
+
+    def interaction(self, interaction_id: int) -> Interaction:
+        return self.interactions.by_id[interaction_id]

@@ -1,0 +1,214 @@
+"""The simulated world: bot and application identity, one guild, its channels, members and DM channels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import UNKNOWN_CHANNEL, UNKNOWN_USER, DiscordError
+from .snowflake import Snowflakes
+
+TEXT_CHANNEL = 0
+DM_CHANNEL = 1
+# Everything but administrator: enough for a bot or a member to do what the tests need.
+ALL_PERMISSIONS = str((1 << 50) - 1 - 8)
+
+
+@dataclass
+class UserRecord:
+    """A Discord account (a person or the bot)."""
+
+    id: int
+    name: str
+    bot: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+
+@dataclass
+class Channel:
+    """A guild text channel or a DM channel with one recipient."""
+
+    id: int
+    name: str
+    type: int = TEXT_CHANNEL
+    guild_id: int | None = None
+    recipient_id: int | None = None
+    position: int = 0
+
+    def payload(self, world: World) -> dict[str, Any]:
+        if self.type == DM_CHANNEL:
+            assert self.recipient_id is not None
+            return {
+                "id": str(self.id),
+                "type": DM_CHANNEL,
+                "last_message_id": None,
+                "recipients": [world.user(self.recipient_id).payload()],
+            }
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "parent_id": None,
+        }
+
+
+@dataclass
+class World:
+    """Who and where: the guild, its text channels, every user, and DM channels opened so far."""
+
+    ids: Snowflakes
+    guild_name: str = "Mahjong Club"
+    bot_name: str = "mahjong-bot"
+    guild_id: int = 0
+    bot: UserRecord = field(init=False)
+    application_id: int = field(init=False)
+    owner: UserRecord = field(init=False)
+    users: dict[int, UserRecord] = field(default_factory=dict)
+    members: list[int] = field(default_factory=list)
+    channels: dict[int, Channel] = field(default_factory=dict)
+    dm_by_user: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.guild_id = self.ids.next()
+        self.application_id = self.ids.next()
+        self.bot = UserRecord(self.application_id, self.bot_name, bot=True)
+        self.users[self.bot.id] = self.bot
+        self.owner = self.add_member("owner")
+
+    # people and places -------------------------------------------------
+    def add_member(self, name: str) -> UserRecord:
+        user = UserRecord(self.ids.next(), name)
+        self.users[user.id] = user
+        self.members.append(user.id)
+        return user
+
+    def add_channel(self, name: str) -> Channel:
+        channel = Channel(self.ids.next(), name, guild_id=self.guild_id, position=len(self.channels))
+        self.channels[channel.id] = channel
+        return channel
+
+    def member_by_name(self, name: str) -> UserRecord | None:
+        return next((self.users[i] for i in self.members if self.users[i].name == name), None)
+
+    def channel_by_name(self, name: str) -> Channel | None:
+        return next((c for c in self.channels.values() if c.type == TEXT_CHANNEL and c.name == name), None)
+
+    def user(self, user_id: int) -> UserRecord:
+        try:
+            return self.users[user_id]
+        except KeyError:
+            raise DiscordError(404, UNKNOWN_USER, detail=str(user_id)) from None
+
+    def channel(self, channel_id: int) -> Channel:
+        try:
+            return self.channels[channel_id]
+        except KeyError:
+            raise DiscordError(404, UNKNOWN_CHANNEL, detail=str(channel_id)) from None
+
+    def dm_channel(self, user_id: int) -> Channel:
+        """The bot's DM channel with a user, opened on first use as Discord does."""
+        self.user(user_id)
+        if user_id not in self.dm_by_user:
+            channel = Channel(self.ids.next(), f"dm-{user_id}", type=DM_CHANNEL, recipient_id=user_id)
+            self.channels[channel.id] = channel
+            self.dm_by_user[user_id] = channel.id
+        return self.channels[self.dm_by_user[user_id]]
+
+    # payloads ----------------------------------------------------------
+    def member_payload(self, user_id: int, *, with_user: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "roles": [],
+            "joined_at": "2025-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+            "communication_disabled_until": None,
+            "premium_since": None,
+        }
+        if with_user:
+            out["user"] = self.user(user_id).payload()
+        return out
+
+    def guild_payload(self) -> dict[str, Any]:
+        """GUILD_CREATE: roles, channels and every member, each member carrying flags."""
+        member_ids = [self.bot.id, *self.members]
+        return {
+            "id": str(self.guild_id),
+            "name": self.guild_name,
+            "icon": None,
+            "owner_id": str(self.owner.id),
+            "unavailable": False,
+            "large": False,
+            "member_count": len(member_ids),
+            "roles": [
+                {
+                    "id": str(self.guild_id),
+                    "name": "@everyone",
+                    "permissions": ALL_PERMISSIONS,
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "channels": [c.payload(self) for c in self.channels.values() if c.type == TEXT_CHANNEL],
+            "members": [self.member_payload(i) for i in member_ids],
+            "threads": [],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "system_channel_id": None,
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "joined_at": "2025-01-01T00:00:00+00:00",
+        }
+
+    def application_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.application_id),
+            "name": self.bot_name,
+            "description": "",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.owner.payload(),
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "team": None,
+            "summary": "",
+            "rpc_origins": [],
+        }
