@@ -134,7 +134,7 @@ def _tiles_text(name: str, value: Any) -> str:
         return value
     if isinstance(value, list) and all(isinstance(x, str) for x in value):
         return " ".join(value)
-    raise RequestError(f"{name} must be tile notation like \"123m456p\", got {value!r}")
+    raise RequestError(f'{name} must be tile notation like "123m456p", got {value!r}')
 
 
 def parse_options(value: Any) -> TableOptions:
@@ -195,7 +195,7 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
         data[k] = value
     rules = data.get("rules", "taiwan16")
     if not isinstance(rules, str):
-        raise RequestError("rules must be a rule-set id like \"taiwan16\"")
+        raise RequestError('rules must be a rule-set id like "taiwan16"')
 
     concealed = parse_tiles(_tiles_text("concealed", data.get("concealed", "")))
     flowers_in_hand = [t for t in concealed if is_flower(t)]
@@ -207,7 +207,7 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
     if not isinstance(melds_value, list | str) or (
         isinstance(melds_value, list) and not all(isinstance(x, str) for x in melds_value)
     ):
-        raise RequestError("melds must be a list like [\"pon:555z\", \"chi:123m\"]")
+        raise RequestError('melds must be a list like ["pon:555z", "chi:123m"]')
     melds: list[Meld] = parse_melds(melds_value)
     flowers = parse_tiles(_tiles_text("flowers", data.get("flowers", "") or ""))
     if not all(is_flower(f) for f in flowers):
@@ -223,11 +223,11 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
     win_value = data.get("win_tile")
     if win_value is None:
         if flower_win is None:
-            raise RequestError("win_tile is required (e.g. \"5m\")")
+            raise RequestError('win_tile is required (e.g. "5m")')
         win_tile = None
     else:
         if not isinstance(win_value, str):
-            raise RequestError(f"win_tile must be one tile like \"5m\", got {win_value!r}")
+            raise RequestError(f'win_tile must be one tile like "5m", got {win_value!r}')
         win_tile = tile_from_str(win_value)
         if is_flower(win_tile) and flower_win is None:
             raise RequestError("the winning tile cannot be a flower")

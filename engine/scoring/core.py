@@ -418,7 +418,7 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
     validate_context(ctx, rules.hand_size)
     if ctx.flower_win is not None:
         best = _result(rules, None, ctx)
-        if not best.items:
+        if not any(i.name == ctx.flower_win for i in best.items):
             return _invalid(rules, f"{ctx.flower_win} does not apply to these flowers")
     else:
         readings = rules.readings(ctx)
