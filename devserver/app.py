@@ -263,7 +263,7 @@ class Api:
         data = body.get("data") or {}
         response = self._respond(interaction, kind, data, uploads)
         interaction.initial = response
-        server.recorder.bump()
+        interaction.response_seq = server.recorder.bump()
         return json_response(self._callback_payload(interaction, response))
 
     def _respond(

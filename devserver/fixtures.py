@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import discord
@@ -33,12 +34,21 @@ def pointed_at(server: DevServer) -> Iterator[None]:
 class ErrorLog(logging.Handler):
     """Collects ERROR records from every logger: discord's on_error, tree.on_error, View.on_error, the bot's."""
 
-    def __init__(self) -> None:
+    def __init__(self, notify: Callable[[], object] = lambda: None) -> None:
         super().__init__(level=logging.ERROR)
         self.records: list[logging.LogRecord] = []
+        self._notify = notify
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        if threading.get_ident() == getattr(loop, "_thread_id", None):
+            self._notify()  # wake waiters (wait_for_error) in the loop's own thread
+        else:
+            loop.call_soon_threadsafe(self._notify)
 
     def take(self, contains: str = "") -> list[logging.LogRecord]:
         """Remove and return the records a test expected (matching text in message or exception)."""
@@ -47,6 +57,8 @@ class ErrorLog(logging.Handler):
         return taken
 
     def __enter__(self) -> ErrorLog:
+        with contextlib.suppress(RuntimeError):
+            self._loop = asyncio.get_running_loop()
         logging.getLogger().addHandler(self)
         return self
 
@@ -79,7 +91,7 @@ class Harness:
 
     def __init__(self, server: DevServer) -> None:
         self.server = server
-        self.errors = ErrorLog()
+        self.errors = ErrorLog(server.recorder.bump)
         self._bots: list[tuple[commands.Bot, asyncio.Task[None]]] = []
         self._stack = contextlib.ExitStack()
 
@@ -128,6 +140,16 @@ class Harness:
                     )
                 )
         self._bots.clear()
+
+    async def wait_for_error(self, contains: str, timeout: float | None = None) -> logging.LogRecord:
+        """The first ERROR record whose text contains `contains` (for tests that expect the bot to fail)."""
+        return await self.server.recorder.wait_until(
+            lambda: next((r for r in self.errors.records if contains in _describe(r)), None),
+            self.server.timeout(timeout),
+            lambda: (
+                f"an error log containing {contains!r}; errors so far: {[_describe(r) for r in self.errors.records]}"
+            ),
+        )
 
     def problems(self) -> list[str]:
         """Unexpected violations and logged errors; empty means the run was clean."""

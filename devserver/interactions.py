@@ -67,6 +67,7 @@ class Interaction:
         self.initial: Response | None = None
         self.original_message_id: int | None = None
         self.followup_ids: list[int] = []
+        self.response_seq = 0  # recorder sequence when the initial response landed
         self.deadline_missed = False
         self._timer: asyncio.TimerHandle | None = None
 
@@ -96,9 +97,13 @@ class Interaction:
             if self.initial is None:
                 return None
             if self.initial.type in (DEFERRED_UPDATE, UPDATE_MESSAGE) and self.source_message_id is not None:
-                if self.initial.type == DEFERRED_UPDATE and self.original_message_id is None:
-                    return None  # nothing visible changed until the bot edits the original
                 message = self.server.recorder.get(self.source_message_id)
+                if (
+                    self.initial.type == DEFERRED_UPDATE
+                    and message
+                    and message.updated_seq <= self.response_seq
+                ):
+                    return None  # nothing visible changed until the bot edits the original
             elif self.original_message_id is not None:
                 message = self.server.recorder.get(self.original_message_id)
             else:
