@@ -17,6 +17,7 @@ _log = logging.getLogger(__name__)
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, REQUEST_MEMBERS = 0, 1, 2, 6, 8
 RECONNECT, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 7, 9, 10, 11
 AUTHENTICATION_FAILED = 4004
+GUILD_MEMBERS_INTENT = 1 << 1
 
 
 class Gateway:
@@ -63,7 +64,9 @@ class Gateway:
             self.seq = 0
             shard = data.get("shard")
             await self.dispatch("READY", self._ready_payload(shard))
-            await self.dispatch("GUILD_CREATE", self.server.world.guild_payload())
+            await self.dispatch(
+                "GUILD_CREATE", self.server.world.guild_payload(with_members=self.members_intent)
+            )
             self.identified.set()
         elif op == RESUME:
             if data.get("session_id") != self.session_id:
@@ -80,6 +83,11 @@ class Gateway:
                 chunk["nonce"] = data["nonce"]
             await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
         # presence (3) and voice (4) updates need no answer
+
+    @property
+    def members_intent(self) -> bool:
+        """Discord lists other members and sends member events only to bots with the GUILD_MEMBERS intent."""
+        return bool((self.intents or 0) & GUILD_MEMBERS_INTENT)
 
     def _ready_payload(self, shard: list[int] | None) -> dict[str, Any]:
         world = self.server.world

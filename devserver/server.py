@@ -92,7 +92,7 @@ class DevServer:
         record = self.world.member_by_name(name)
         if record is None:
             record = self.world.add_member(name)
-            if self.gateway.identified.is_set():
+            if self.gateway.identified.is_set() and self.gateway.members_intent:
                 payload = self.world.member_payload(record.id) | {"guild_id": str(self.world.guild_id)}
                 self._pending_events.append(("GUILD_MEMBER_ADD", payload))
         if record.id not in self._users:
@@ -124,10 +124,14 @@ class DevServer:
         self.faults.append(fault)
         return fault
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway event, after any member/channel events still waiting to go out."""
+    async def flush(self) -> None:
+        """Send member/channel events queued by member() and channel() since the bot connected."""
         while self._pending_events:
             await self.gateway.dispatch(*self._pending_events.pop(0))
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a gateway event, after any member/channel events still waiting to go out."""
+        await self.flush()
         await self.gateway.dispatch(event, data)
 
     async def wait_until_connected(self, timeout: float | None = None) -> None:

@@ -149,9 +149,10 @@ class World:
             out["user"] = self.user(user_id).payload()
         return out
 
-    def guild_payload(self) -> dict[str, Any]:
-        """GUILD_CREATE: roles, channels and every member, each member carrying flags."""
+    def guild_payload(self, *, with_members: bool = True) -> dict[str, Any]:
+        """GUILD_CREATE: roles, channels and members (all of them only with the members intent), with flags."""
         member_ids = [self.bot.id, *self.members]
+        listed = member_ids if with_members else [self.bot.id]
         return {
             "id": str(self.guild_id),
             "name": self.guild_name,
@@ -174,7 +175,7 @@ class World:
                 }
             ],
             "channels": [c.payload(self) for c in self.channels.values() if c.type == TEXT_CHANNEL],
-            "members": [self.member_payload(i) for i in member_ids],
+            "members": [self.member_payload(i) for i in listed],
             "threads": [],
             "emojis": [],
             "stickers": [],

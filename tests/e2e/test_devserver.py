@@ -27,6 +27,7 @@ async def test_bot_logs_in_and_syncs_commands(bot: commands.Bot, devserver: DevS
     assert bot.user is not None and bot.user.id == devserver.world.application_id
     guild = bot.get_guild(devserver.world.guild_id)
     assert guild is not None and guild.get_channel(devserver.channel("general").id) is not None
+    assert guild.get_member(devserver.member("alice").id) is None  # no members intent, no member list
     assert {"table", "slow", "twice", "hand", "name", "think"} <= set(devserver.commands.names())
     table = devserver.commands.find("table", None)
     assert [o["name"] for o in table["options"]] == ["open", "post"]
@@ -99,6 +100,44 @@ async def test_dm_with_png_and_deferred_ephemeral_followup(bot: commands.Bot, de
     [dm] = bob.dms()
     assert dm.content == "Your hand" and dm.attachments[0].filename == "hand.png"
     assert dm.attachments[0].is_png and dm not in alice.seen()
+
+
+async def test_button_on_a_dm_replaces_the_image(bot: commands.Bot, devserver: DevServer) -> None:
+    alice, bob = devserver.members("alice", "bob")
+    await (await alice.slash("hand", player=bob)).message()
+    [dm] = bob.dms()
+    before = dm.attachments[0].data
+    sorted_ = await bob.click(dm, "Sort")
+    assert (await sorted_.response()).type == 7
+    assert (
+        dm.content == "Your hand (sorted)" and dm.attachments[0].is_png and dm.attachments[0].data != before
+    )
+    assert [a.filename for a in dm.attachments] == ["hand.png"]
+    with pytest.raises(PermissionError):
+        await alice.click(dm, "Sort")  # someone else's DM
+
+
+async def test_members_are_listed_only_with_the_members_intent(
+    harness: Harness, devserver: DevServer
+) -> None:
+    intents = discord.Intents.default()
+    intents.members = True
+    nosy = await harness.start(make_bot(intents=intents, member_cache_flags=discord.MemberCacheFlags.all()))
+    guild = nosy.get_guild(devserver.world.guild_id)
+    assert guild is not None and guild.get_member(devserver.member("alice").id) is not None
+    joined = nosy.wait_for("member_join", timeout=5)
+    zed = devserver.member("zed")  # joins now: GUILD_MEMBER_ADD goes out before the next event
+    await devserver.flush()
+    assert (await joined).id == zed.id
+
+
+async def test_unimplemented_routes_are_reported(bot: commands.Bot, devserver: DevServer) -> None:
+    guild = bot.get_guild(devserver.world.guild_id)
+    assert guild is not None
+    with pytest.raises(discord.NotFound):
+        await guild.fetch_roles()
+    [violation] = devserver.take_violations("unsupported_route")
+    assert "/roles" in violation.detail
 
 
 async def test_view_timeout_disables_the_components(harness: Harness, devserver: DevServer) -> None:

@@ -65,6 +65,15 @@ class TableView(discord.ui.View):
             await self.message.edit(content="Table closed", view=self)
 
 
+class HandView(discord.ui.View):
+    """Sits on a DM: a click re-renders the hand, replacing the image (a multipart UPDATE_MESSAGE)."""
+
+    @discord.ui.button(label="Sort", custom_id="hand:sort")
+    async def sort(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        picture = discord.File(io.BytesIO(png_bytes(16)), "hand.png")
+        await interaction.response.edit_message(content="Your hand (sorted)", attachments=[picture])
+
+
 class NameModal(discord.ui.Modal, title="Your name"):
     name = discord.ui.TextInput(label="Name", custom_id="name", max_length=32)
 
@@ -115,7 +124,8 @@ def build_bot(
     async def hand(interaction: discord.Interaction, player: discord.Member) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            await player.send("Your hand", file=discord.File(io.BytesIO(png_bytes()), "hand.png"))
+            picture = discord.File(io.BytesIO(png_bytes()), "hand.png")
+            await player.send("Your hand", file=picture, view=HandView())
         except discord.Forbidden as error:
             await interaction.followup.send(f"DM refused: {error.code}", ephemeral=True)
         else:
