@@ -72,8 +72,7 @@ def position(
         if seat in hands:
             continue
         need = size - 3 * len(game.melds[seat]) + (1 if seat == turn else 0)
-        fill = [t for t in pool if t < 34][:need]
-        for t in take(fill):
+        for t in take(_filler(pool, need, seat)):
             game.hands[seat][t] += 1
     rest_flowers = [t for t in pool if t >= 34]
     rest = [t for t in pool if t < 34]
@@ -111,3 +110,20 @@ def position(
     game._turn_cache = None
     game.check_invariants()
     return game
+
+
+def _filler(pool: list[int], need: int, seat: int) -> list[int]:
+    """Junk tiles for a seat the test does not care about: one of each kind, three apart in
+    each suit, so the filler hand is far from ready and rarely claims anything."""
+    shift = seat % 3
+    pattern = [s * 9 + (i * 3 + shift + s) % 9 for s in range(3) for i in range(3)] + list(range(27, 34))
+    pattern += [t for t in range(34) if t not in pattern]
+    available = list(pool)
+    chosen = []
+    for t in pattern * 4:
+        if len(chosen) == need:
+            break
+        if t in available:
+            available.remove(t)
+            chosen.append(t)
+    return chosen

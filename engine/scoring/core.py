@@ -49,6 +49,20 @@ class TableOptions:
     def enabled(self, name: str) -> bool:
         return name in self.flags
 
+    @classmethod
+    def of(cls, value: TableOptions | Iterable[str] | None) -> TableOptions:
+        """Options from names: ``{"見字見花", "三台起胡"}`` (三台起胡 → ``min_tai=3``, 滿台 → cap 16)."""
+        if value is None:
+            return cls()
+        if isinstance(value, TableOptions):
+            return value
+        if isinstance(value, str):
+            value = [value]
+        names = set(value)
+        min_tai = 3 if names & {"三台起胡", "min3"} else 0
+        cap = 16 if names & {"滿台", "cap16"} else None
+        return cls(frozenset(names - {"三台起胡", "min3", "滿台", "cap16"}), min_tai, cap)
+
 
 # ---------------------------------------------------------------- the win context
 
@@ -81,6 +95,10 @@ class WinContext:
     miji: bool = False
     flower_win: str | None = None
     options: TableOptions = field(default_factory=TableOptions)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.options, TableOptions):  # accept a set of option names too
+            object.__setattr__(self, "options", TableOptions.of(self.options))
 
 
 # ---------------------------------------------------------------- readings

@@ -23,3 +23,10 @@ def tiles(text: str) -> list[int]:
 
 def tile(text: str) -> int:
     return parse_tiles(text)[0]
+
+
+def pass_all(game: Game) -> None:
+    """Everyone declines the discard on the table (or the kong that may be robbed)."""
+    while game.phase.value in ("claim", "rob_kong"):
+        seat = game.to_act()[0]
+        game.apply(Action(seat, Kind.PASS))
