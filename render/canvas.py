@@ -1,0 +1,51 @@
+"""A drawing surface that pastes cached sprites and remembers what it pasted.
+
+The record is how tests prove that a public image holds no concealed tile: they read which
+sprites went onto the picture instead of guessing from pixels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from . import fonts, sprites
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One sprite on the picture: ``tile`` is ``sprites.BACK`` for a face-down tile."""
+
+    tile: int
+    x: int
+    y: int
+    scale: float
+    variant: str
+    rotation: int
+
+
+class Canvas:
+    def __init__(self, background: Image.Image) -> None:
+        self.im = background.copy()
+        self.draw = ImageDraw.Draw(self.im)
+        self.placed: list[Placed] = []
+
+    def tile(
+        self, tile: int, x: int, y: int, scale: float, variant: str = sprites.PLAIN, rotation: int = 0
+    ) -> tuple[int, int]:
+        """Paste one tile with its top-left corner at (x, y); returns its pixel size."""
+        im = sprites.sprite(tile, scale, variant, rotation)
+        self.im.paste(im, (x, y), im)
+        self.placed.append(Placed(tile, x, y, scale, variant, rotation))
+        return im.size
+
+    def text(self, xy: tuple[float, float], text: str, size: int, fill, anchor: str = "lm") -> int:
+        return fonts.draw_text(self.draw, xy, text, size, fill, anchor)
+
+    def paste(self, im: Image.Image, xy: tuple[int, int]) -> None:
+        self.im.paste(im, xy, im if im.mode == "RGBA" else None)
+
+    @property
+    def faces(self) -> list[int]:
+        """Tiles shown face up, in paste order."""
+        return [p.tile for p in self.placed if p.tile != sprites.BACK]

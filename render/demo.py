@@ -1,0 +1,233 @@
+"""Write the three pictures for a seeded mid-game state, to look at them and time them.
+
+    python -m render.demo OUTDIR [--seed N] [--source game|synthetic]
+
+With ``--source game`` (the default when engine.game works) a seeded taiwan16 hand is played
+partway by the engine's own policies; ``synthetic`` builds the views straight from a seeded deal,
+which is what the tests and the benchmark use because it does not move when the engine does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from engine import analysis
+from engine.meld import Meld, MeldKind
+from engine.tiles import FLOWERS, full_set, sorted_tiles, to_counts
+from engine.view import GameView, HandResult, ScoreItem, SeatPublic
+
+from . import hand, scoresheet, table
+
+NAMES = ("阿明 Ming", "小美", "Dragon🐉King", "Tanaka 田中")
+
+
+@dataclass(frozen=True, slots=True)
+class DemoState:
+    public: GameView  # the table view (viewer None)
+    mine: GameView  # seat ``mine.viewer``'s own view, for the hand image
+    result: HandResult
+    names: tuple[str, ...]
+
+
+def _take(wall: list[int], tiles: list[int]) -> list[int]:
+    for t in tiles:
+        wall.remove(t)
+    return tiles
+
+
+def _random_set(rng: random.Random, wall: list[int]) -> list[int]:
+    """A chow or pung that the remaining wall can still supply."""
+    counts = to_counts(wall)
+    while True:
+        if rng.random() < 0.6:
+            start = rng.randrange(27)
+            if start % 9 <= 6 and all(counts[start + i] for i in range(3)):
+                return _take(wall, [start, start + 1, start + 2])
+        else:
+            t = rng.randrange(34)
+            if counts[t] >= 3:
+                return _take(wall, [t] * 3)
+
+
+def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> DemoState:
+    """A mid-game taiwan16 table from a seeded deal: melds of every kind, flowers, rivers, and a
+    viewer whose hand is 聽 (so the waits show), plus a win for the score sheet."""
+    rng = random.Random(seed)
+    wall = [t for t in full_set(flowers=False)]
+    rng.shuffle(wall)
+    flowers = list(FLOWERS)
+    rng.shuffle(flowers)
+
+    meld_plan = {
+        0: [MeldKind.CHI, MeldKind.ANKONG],
+        1: [MeldKind.PON],
+        2: [MeldKind.KONG, MeldKind.CHI],
+        3: [],
+    }
+    seats, hands = [], {}
+    for s in range(4):
+        melds = []
+        for kind in meld_plan[(s - viewer) % 4]:
+            if kind is MeldKind.CHI:
+                counts = to_counts(wall)
+                start = rng.choice(
+                    [t for t in range(27) if t % 9 <= 6 and all(counts[t + i] for i in range(3))]
+                )
+                tiles = _take(wall, [start, start + 1, start + 2])
+                melds.append(Meld(kind, tuple(tiles), claimed=tiles[rng.randrange(3)], source=(s - 1) % 4))
+            else:
+                counts = to_counts(wall)
+                t = rng.choice([k for k in range(34) if counts[k] == 4])
+                tiles = _take(wall, [t] * 4 if kind.is_kong else [t] * 3)
+                claimed = None if kind is MeldKind.ANKONG else t
+                source = None if kind is MeldKind.ANKONG else rng.choice([x for x in range(4) if x != s])
+                melds.append(Meld(kind, tuple(tiles), claimed=claimed, source=source))
+        need = 16 - 3 * len(melds)
+        if s == viewer:  # a ready hand: sets, a pair and a two-sided wait
+            concealed: list[int] = []
+            while len(concealed) < need - 4:
+                concealed += _random_set(rng, wall)
+            counts = to_counts(wall)
+            pair = rng.choice([k for k in range(34) if counts[k] >= 2])
+            concealed += _take(wall, [pair, pair])
+            counts = to_counts(wall)
+            start = rng.choice([t for t in range(27) if 0 < t % 9 < 7 and counts[t] and counts[t + 1]])
+            concealed += _take(wall, [start, start + 1])
+        else:
+            concealed = [wall.pop() for _ in range(need)]
+        hands[s] = concealed
+        seat_flowers = tuple(sorted(flowers.pop() for _ in range(rng.randrange(0, 3))))
+        discards = tuple(wall.pop() for _ in range(rng.randrange(8, 13)))
+        seats.append(
+            SeatPublic(
+                seat=s,
+                wind=(s - 1) % 4,  # seat 1 deals
+                melds=tuple(melds),
+                flowers=seat_flowers,
+                discards=discards,
+                concealed_count=len(concealed),
+                ready=s == viewer,
+                auto=s == (viewer + 3) % 4,
+                score=rng.randrange(-40, 41) * 50,
+            )
+        )
+    drawn = wall.pop()
+    turn = viewer
+    seats[turn] = replace(seats[turn], concealed_count=seats[turn].concealed_count + 1)
+    last_seat = (turn + 3) % 4
+    last = (last_seat, seats[last_seat].discards[-1])
+    public = GameView(
+        viewer=None,
+        rules=rules,
+        round_wind=1,
+        hand_number=6,
+        dealer=1,
+        dealer_streak=2,
+        wall_remaining=len(wall) - 16,
+        seats=tuple(seats),
+        turn=turn,
+        phase="turn",
+        last_discard=last,
+    )
+    counts = to_counts(hands[viewer])
+    seen = list(counts)
+    for seat in seats:
+        for m in seat.melds:
+            if m.kind is not MeldKind.ANKONG or seat.seat == viewer:
+                for t in m.tiles:
+                    seen[t] += 1
+        for t in seat.discards:
+            seen[t] += 1
+    waits = tuple((t, max(0, 4 - seen[t])) for t in analysis.waits(counts))
+    mine = replace(
+        public, viewer=viewer, concealed=tuple(sorted_tiles(hands[viewer])), drawn=drawn, waits=waits
+    )
+
+    win_tile = waits[0][0] if waits else drawn
+    result = HandResult(
+        winner=viewer,
+        loser=last_seat,
+        self_drawn=False,
+        win_tile=win_tile,
+        concealed=tuple(sorted_tiles(hands[viewer])),
+        melds=seats[viewer].melds,
+        flowers=seats[viewer].flowers,
+        items=(
+            ScoreItem("莊家", 1),
+            ScoreItem("連莊", 4),
+            ScoreItem("花牌", 1),
+            ScoreItem("三元牌", 1),
+            ScoreItem("聽牌", 1),
+        ),
+        total=8,
+        unit="tai",
+        deltas=_deltas(viewer, last_seat, 800),
+    )
+    return DemoState(public, mine, result, NAMES)
+
+
+def _deltas(winner: int, loser: int, amount: int) -> tuple[int, int, int, int]:
+    out = [0, 0, 0, 0]
+    out[winner], out[loser] = amount, -amount
+    return (out[0], out[1], out[2], out[3])
+
+
+def from_game(seed: int = 7, viewer: int = 0, steps: int = 90) -> DemoState:
+    """Play a seeded taiwan16 hand partway with the engine's AI and take its views."""
+    from engine.game import Game
+    from engine.policy import make_policy
+
+    rng = random.Random(seed)
+    game = Game("taiwan16", seed=seed, dealer=1, round_wind=1, dealer_streak=2, hand_number=6)
+    policies = [make_policy("ai", random.Random(rng.random())) for _ in range(4)]
+    for _ in range(steps):
+        if game.is_over:
+            break
+        seat = game.to_act()[0]
+        game.apply(policies[seat].choose(game, seat))
+    # Stop on the viewer's turn, so the drawn tile shows.
+    for _ in range(40):
+        if game.is_over or (game.phase.value == "turn" and game.turn == viewer):
+            break
+        seat = game.to_act()[0]
+        game.apply(policies[seat].choose(game, seat))
+    base = synthetic(seed, viewer)
+    return DemoState(game.view(None), game.view(viewer), base.result, NAMES)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Write hand.png, table.png and score.png for a demo state.")
+    parser.add_argument("outdir", type=Path)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--source", choices=("game", "synthetic"), default="game")
+    args = parser.parse_args(argv)
+    args.outdir.mkdir(parents=True, exist_ok=True)
+    state = None
+    if args.source == "game":
+        try:
+            state = from_game(args.seed)
+        except Exception as exc:  # the engine is young: fall back rather than fail the demo
+            print(f"engine game unavailable ({exc!r}); using a synthetic deal", file=sys.stderr)
+    if state is None:
+        state = synthetic(args.seed)
+    jobs = {
+        "hand.png": lambda: hand.render_hand(state.mine),
+        "table.png": lambda: table.render_table(state.public, state.names),
+        "score.png": lambda: scoresheet.render_score(state.result, state.names, state.public),
+    }
+    for name, job in jobs.items():
+        start = time.perf_counter()
+        data = job()
+        ms = (time.perf_counter() - start) * 1000
+        (args.outdir / name).write_bytes(data)
+        print(f"{name}: {ms:.1f} ms (cold), {len(data) / 1024:.1f} KB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

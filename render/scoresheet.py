@@ -1,0 +1,176 @@
+"""The score sheet after a hand: the winning hand, each 台/番 item with its value, the total and
+every player's point change; a draw game (流局) shows only the point changes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image
+
+from engine.meld import MeldKind
+from engine.tiles import sorted_tiles
+from engine.view import GameView, HandResult
+
+from . import encode, fonts, sprites, theme
+from .canvas import Canvas
+
+UNITS = {"tai": "台", "fan": "番", "points": "分"}
+WIDTH = 760
+TILE_SCALE = 1.2
+
+
+def _hand_groups(result: HandResult) -> list[list[int]]:
+    groups: list[list[int]] = [sorted_tiles(result.concealed)]
+    for meld in result.melds:
+        if meld.kind is MeldKind.ANKONG:  # revealed at the end, but still marked as concealed
+            groups.append([sprites.BACK, meld.tiles[1], meld.tiles[2], sprites.BACK])
+        else:
+            groups.append(list(meld.tiles))
+    if result.flowers:
+        groups.append(sorted(result.flowers))
+    return [g for g in groups if g]
+
+
+def _title(result: HandResult, names: Sequence[str]) -> tuple[str, str]:
+    if result.winner is None:
+        return "流局", "荒莊 · 無人胡牌"
+    who = names[result.winner]
+    if result.self_drawn:
+        return "自摸", f"{who} 自摸"
+    loser = names[result.loser] if result.loser is not None else "?"
+    return "胡", f"{who} 胡 {loser} 放槍"
+
+
+def compose_score(
+    result: HandResult, names: Sequence[str], view: GameView | None = None, scale: float = 1.0
+) -> Canvas:
+    s = scale
+    width = round(WIDTH * s)
+    pad = round(24 * s)
+    tw, th = sprites.size(TILE_SCALE * s)
+    groups = _hand_groups(result) if result.winner is not None else []
+    gap = round(10 * s)
+    hand_w = (
+        sum(len(g) * tw for g in groups)
+        + gap * len(groups)
+        + (tw + gap if result.win_tile is not None else 0)
+    )
+    tile_scale = TILE_SCALE * s
+    if hand_w > width - 2 * pad:  # a long hand: smaller tiles
+        tile_scale = TILE_SCALE * s * (width - 2 * pad) / hand_w
+        tile_scale = int(tile_scale * 20) / 20
+        tw, th = sprites.size(tile_scale)
+    unit = UNITS.get(result.unit, result.unit)
+    items = list(result.items)
+    cols = 2 if len(items) > 6 else 1
+    per_col = -(-len(items) // cols) if items else 0
+    line = round(30 * s)
+
+    y_title = pad + round(20 * s)
+    y_hand = y_title + round(40 * s)
+    y_items = y_hand + (th + round(24 * s) if groups else 0)
+    y_total = y_items + per_col * line + (round(12 * s) if items else 0)
+    y_deltas = y_total + (round(52 * s) if result.winner is not None else 0)
+    height = y_deltas + round(84 * s) + pad
+
+    cv = Canvas(Image.new("RGB", (width, height), theme.PAPER))
+    d = cv.draw
+    d.rounded_rectangle(
+        (round(6 * s), round(6 * s), width - round(7 * s), height - round(7 * s)),
+        round(14 * s),
+        outline=theme.RULE,
+        width=max(1, round(2 * s)),
+    )
+    big, sub = _title(result, names)
+    colour = theme.INK_DIM if result.winner is None else (200, 32, 42)
+    x = pad + cv.text((pad, y_title), big, round(34 * s), colour) + round(14 * s)
+    cv.text((x, y_title + round(3 * s)), sub, round(19 * s), theme.INK)
+    if view is not None:
+        where = f"{theme.WIND_NAMES[view.round_wind]}風圈 第{view.hand_number}局"
+        cv.text((width - pad, y_title), where, round(16 * s), theme.INK_DIM, anchor="rm")
+
+    if groups:
+        x = pad
+        for group in groups:
+            for t in group:
+                cv.tile(t, x, y_hand, tile_scale)
+                x += tw
+            x += gap
+        if result.win_tile is not None:
+            cv.tile(result.win_tile, x + gap, y_hand, tile_scale, sprites.DRAWN)
+            label = "自摸" if result.self_drawn else "胡"
+            cv.text(
+                (x + gap + tw / 2, y_hand + th + round(10 * s)),
+                label,
+                round(13 * s),
+                (200, 32, 42),
+                anchor="mm",
+            )
+
+    col_w = (width - 2 * pad - round(30 * s) * (cols - 1)) // cols
+    size = round(18 * s)
+    for i, item in enumerate(items):
+        col, row = divmod(i, per_col)
+        x0 = pad + col * (col_w + round(30 * s))
+        y = y_items + row * line + line / 2
+        cv.text((x0, y), fonts.fit(item.name, size, col_w - round(70 * s)), size, theme.INK)
+        cv.text((x0 + col_w, y), f"{item.value} {unit}", size, theme.INK, anchor="rm")
+        d.line((x0, y + line / 2 - 1, x0 + col_w, y + line / 2 - 1), fill=theme.RULE, width=1)
+
+    if result.winner is not None:
+        d.line(
+            (pad, y_total - round(4 * s), width - pad, y_total - round(4 * s)),
+            fill=theme.INK_DIM,
+            width=max(1, round(1.5 * s)),
+        )
+        cv.text((pad, y_total + round(20 * s)), "合計", round(22 * s), theme.INK)
+        cv.text(
+            (width - pad, y_total + round(20 * s)),
+            f"{result.total} {unit}",
+            round(26 * s),
+            (200, 32, 42),
+            anchor="rm",
+        )
+
+    cell = (width - 2 * pad) // 4
+    d.rounded_rectangle(
+        (pad, y_deltas, width - pad, y_deltas + round(78 * s)), round(10 * s), fill=(242, 236, 220)
+    )
+    for seat, delta in enumerate(result.deltas):
+        cx = pad + cell * seat + cell / 2
+        tag = ""
+        if seat == result.winner:
+            tag = "胡 "
+        elif seat == result.loser:
+            tag = "放槍 "
+        name_size = round(15 * s)
+        cv.text(
+            (cx, y_deltas + round(22 * s)),
+            fonts.fit(tag + names[seat], name_size, cell - round(12 * s)),
+            name_size,
+            theme.INK_DIM,
+            anchor="mm",
+        )
+        colour = (30, 140, 70) if delta > 0 else (200, 40, 40) if delta < 0 else theme.INK_DIM
+        cv.text(
+            (cx, y_deltas + round(54 * s)),
+            f"{delta:+,}" if delta else "0",
+            round(24 * s),
+            colour,
+            anchor="mm",
+        )
+    return cv
+
+
+def score_image(
+    result: HandResult, names: Sequence[str], view: GameView | None = None, scale: float = 1.0
+) -> Image.Image:
+    """The score sheet as an RGB image (what tests inspect)."""
+    return compose_score(result, names, view, scale).im
+
+
+def render_score(
+    result: HandResult, names: Sequence[str], view: GameView | None = None, scale: float = 1.0
+) -> bytes:
+    """The score sheet as PNG bytes. ``view`` (optional) adds the round and hand number."""
+    return encode.to_png(score_image(result, names, view, scale))
