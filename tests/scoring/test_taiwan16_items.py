@@ -531,3 +531,35 @@ def test_table_values_match_the_document():
     values = {i.name: i.value for i in get_rules("taiwan16").items}
     assert values["連莊"] == 2 and values["門清自摸"] == 3 and values["平胡"] == 2
     assert values["四暗刻"] == 5 and values["五暗刻"] == 16 and values["天胡"] == 16 and values["地胡"] == 8
+
+
+def test_ba_xian_guo_hai_does_not_count_tian_hu():
+    got = items(
+        "",
+        None,
+        flowers="f1f2f3f4f5f6f7f8",
+        flower_win="八仙過海",
+        self_drawn=True,
+        dealer=True,
+        heavenly=True,
+    )
+    assert got == {"八仙過海": 8}
+
+
+def test_di_hu_not_counted_with_ba_xian_guo_hai():
+    got = items(
+        "", None, flowers="f1f2f3f4f5f6f7f8", flower_win="八仙過海", self_drawn=True, earthly=True, seat="S"
+    )
+    assert got == {"八仙過海": 8}
+
+
+def test_si_xi_does_not_count_jian_feng_you_tai():
+    opts = TableOptions(frozenset({"見字見花"}))
+    got = items("123m456p4z", "4z", ["pon:111z", "pon:222z", "pon:333z"], options=opts)
+    assert got == {"獨聽": 1, "小四喜": 16}
+    got = items("123m5p", "5p", ["pon:111z", "pon:222z", "pon:333z", "pon:444z"], options=opts)
+    assert got == {"獨聽": 1, "大四喜": 16}
+
+
+def test_qiang_gang_keeps_men_qing():
+    assert items("123p234m567m345s45s11z", "6s", seat="S", robbing_kong=True) == {"門清": 1, "搶摃": 1}

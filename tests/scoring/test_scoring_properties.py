@@ -1,0 +1,108 @@
+"""Properties of the scoring loop over random winning hands: exclusions hold, totals add up, the
+cap and minimum bookkeeping is consistent, and the table is well-formed."""
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from engine.meld import Meld, MeldKind
+from engine.scoring import TableOptions, WinContext, get_rules, score_win
+from engine.scoring.core import DEALER, NO_CAP, NO_MIN
+
+RULES = get_rules("taiwan16")
+BY_NAME = {i.name: i for i in RULES.items}
+
+
+SET_SPECS = st.one_of(
+    st.tuples(st.just("pon"), st.integers(0, 33)),
+    st.tuples(st.just("chi"), st.integers(0, 26).filter(lambda x: x % 9 <= 6)),
+)
+
+
+@st.composite
+def winning_hands(draw):
+    counts = [0] * 34
+    sets = draw(st.lists(SET_SPECS, min_size=5, max_size=5))
+    for kind, t in sets:
+        for x in (t, t, t) if kind == "pon" else (t, t + 1, t + 2):
+            counts[x] += 1
+    assume(max(counts) <= 4)
+    pair = draw(st.integers(0, 33).filter(lambda x: counts[x] <= 2))
+    counts[pair] += 2
+    melds = []
+    concealed = [pair, pair]
+    for kind, t in sets:
+        how = draw(st.sampled_from(["hand", "hand", "meld"]))
+        if how == "meld":
+            if kind == "chi":
+                melds.append(Meld(MeldKind.CHI, (t, t + 1, t + 2), t))
+            elif counts[t] == 3 and draw(st.booleans()):
+                counts[t] += 1
+                kk = draw(st.sampled_from([MeldKind.KONG, MeldKind.ADDKONG, MeldKind.ANKONG]))
+                melds.append(Meld(kk, (t,) * 4, None if kk is MeldKind.ANKONG else t))
+            else:
+                melds.append(Meld(MeldKind.PON, (t,) * 3, t))
+        else:
+            concealed.extend([t, t, t] if kind == "pon" else [t, t + 1, t + 2])
+    win = draw(st.sampled_from(sorted(set(concealed))))
+    concealed.remove(win)
+    flowers = draw(st.lists(st.integers(34, 41), unique=True, max_size=6))
+    dealer = draw(st.booleans())
+    self_drawn = draw(st.booleans())
+    return WinContext(
+        concealed=tuple(concealed),
+        melds=tuple(melds),
+        flowers=tuple(flowers),
+        win_tile=win,
+        self_drawn=self_drawn,
+        seat_wind=0 if dealer else draw(st.integers(1, 3)),
+        round_wind=draw(st.integers(0, 3)),
+        dealer=dealer,
+        dealer_streak=draw(st.integers(0, 10)) if dealer else 0,
+        eye_declared=draw(st.booleans()),
+        last_tile=draw(st.booleans()),
+        options=TableOptions(frozenset({"見字見花"})) if draw(st.booleans()) else TableOptions(),
+    )
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(winning_hands())
+def test_every_constructed_winning_hand_scores_valid_and_consistent(ctx):
+    result = score_win(ctx)
+    assert result.valid, result.reason
+    names = [i.name for i in result.items]
+    assert len(names) == len(set(names))
+    assert result.total == sum(i.value for i in result.items)
+    assert all(i.value > 0 for i in result.items)
+    # no counted item excludes another counted item
+    for n in names:
+        assert not BY_NAME[n].excludes & set(names), n
+    dealer = sum(i.value for i in result.items if DEALER in BY_NAME[i.name].tags)
+    assert result.dealer == dealer == ((1 + 2 * min(ctx.dealer_streak, 8)) if ctx.dealer else 0)
+    no_min = sum(i.value for i in result.items if NO_MIN in BY_NAME[i.name].tags)
+    assert result.countable == result.total - no_min
+    assert result.uncapped == sum(
+        i.value for i in result.items if NO_CAP in BY_NAME[i.name].tags and DEALER not in BY_NAME[i.name].tags
+    )
+    assert result.capped_total(16) <= result.total
+    assert result.capped_total(16) <= 16 + result.dealer + result.uncapped
+    # 見字見花 replaces 風牌/花牌
+    if ctx.options.enabled("見字見花"):
+        assert not {"風牌", "花牌"} & set(names)
+    else:
+        assert not {"見風有台", "見花有台"} & set(names)
+
+
+def test_table_is_well_formed():
+    names = {i.name for i in RULES.items}
+    for it in RULES.items:
+        assert it.excludes <= names and it.name not in it.excludes
+        assert it.value > 0
+    order = [i.name for i in RULES.order]
+    for it in RULES.items:  # excluders are evaluated before what they exclude
+        for x in it.excludes:
+            assert order.index(it.name) < order.index(x)
+
+
+def test_options_can_be_given_as_names():
+    ctx = WinContext(concealed=(), win_tile=0, options=frozenset({"見字見花", "三台起胡"}))
+    assert ctx.options == TableOptions(frozenset({"見字見花"}), min_tai=3)
