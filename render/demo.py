@@ -177,27 +177,25 @@ def _deltas(winner: int, loser: int, amount: int) -> tuple[int, int, int, int]:
     return (out[0], out[1], out[2], out[3])
 
 
-def from_game(seed: int = 7, viewer: int = 0, steps: int = 90) -> DemoState:
-    """Play a seeded taiwan16 hand partway with the engine's AI and take its views."""
+def from_game(seed: int = 7, viewer: int = 0, wall_left: int = 40) -> DemoState:
+    """Play a seeded taiwan16 hand with the engine's AI until about ``wall_left`` tiles remain
+    and it is ``viewer``'s turn (trying the next seeds if a hand ends sooner), and take its views."""
     from engine.game import Game
     from engine.policy import make_policy
 
-    rng = random.Random(seed)
-    game = Game("taiwan16", seed=seed, dealer=1, round_wind=1, dealer_streak=2, hand_number=6)
-    policies = [make_policy("ai", random.Random(rng.random())) for _ in range(4)]
-    for _ in range(steps):
-        if game.is_over:
-            break
-        seat = game.to_act()[0]
-        game.apply(policies[seat].choose(game, seat))
-    # Stop on the viewer's turn, so the drawn tile shows.
-    for _ in range(40):
-        if game.is_over or (game.phase.value == "turn" and game.turn == viewer):
-            break
-        seat = game.to_act()[0]
-        game.apply(policies[seat].choose(game, seat))
-    base = synthetic(seed, viewer)
-    return DemoState(game.view(None), game.view(viewer), base.result, NAMES)
+    for attempt in range(50):
+        rng = random.Random(seed + attempt)
+        game = Game("taiwan16", seed=seed + attempt, dealer=1, round_wind=1, dealer_streak=2, hand_number=6)
+        policies = [make_policy("ai", random.Random(rng.random())) for _ in range(4)]
+        for _ in range(2000):
+            if game.is_over:
+                break
+            if game.drawable <= wall_left and game.phase.value == "turn" and game.turn == viewer:
+                base = synthetic(seed, viewer)
+                return DemoState(game.view(None), game.view(viewer), base.result, NAMES)
+            seat = game.to_act()[0]
+            game.apply(policies[seat].choose(game, seat))
+    raise RuntimeError("no seeded hand lasted long enough")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,10 +11,10 @@ threads, so every FreeType call goes through one lock.
 from __future__ import annotations
 
 import threading
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 TILE_FONT = FONT_DIR / "tiles.otf"
@@ -104,6 +104,7 @@ def text_width(text: str, size: int) -> int:
         return round(sum(font.getlength(t) for t, font in _runs(text, size)))
 
 
+@lru_cache(maxsize=1024)
 def fit(text: str, size: int, max_width: int) -> str:
     """``text`` shortened with an ellipsis so that it fits in ``max_width`` pixels."""
     if text_width(text, size) <= max_width:
@@ -145,13 +146,3 @@ def draw_text(
             draw.text((x, y), t, font=font, fill=fill, anchor="ls")
             x += w
     return round(total)
-
-
-@cache
-def label(text: str, size: int, fill: tuple[int, ...], pad: int = 0) -> Image.Image:
-    """A cached RGBA image of a short fixed text (winds, 莊, digits), to paste rather than draw."""
-    w = text_width(text, size) + 2 * pad + 2
-    h = round(size * 1.3) + 2 * pad
-    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    draw_text(ImageDraw.Draw(im), (w / 2, h / 2), text, size, fill, anchor="mm")
-    return im

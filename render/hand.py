@@ -18,8 +18,8 @@ MELD_CAPTIONS = {MeldKind.CHI: "吃", MeldKind.PON: "碰", MeldKind.KONG: "明�
 WAIT_SCALE = 0.75  # waits are a reminder, smaller than the hand
 
 
-def meld_tiles(meld: Meld, *, owner: bool) -> list[int]:
-    """What a meld shows: 暗槓 as four backs; its owner sees which tile in the caption."""
+def meld_tiles(meld: Meld) -> list[int]:
+    """What a meld shows: 暗槓 as four backs (its owner reads which tile in the caption)."""
     if meld.kind is MeldKind.ANKONG:
         return [sprites.BACK] * len(meld.tiles)
     return list(meld.tiles)
@@ -57,7 +57,7 @@ def compose_hand(view: GameView, scale: float = 2) -> Canvas:
     concealed = sorted_tiles(view.concealed)
     n_row1 = max(len(concealed) + 1, 14 if view.rules in ("taiwan13", "guangdong") else 17)
     row1_w = n_row1 * (tw + gap) + drawn_gap
-    groups = [(meld_tiles(m, owner=True), meld_caption(m, owner=True)) for m in me.melds]
+    groups = [(meld_tiles(m), meld_caption(m, owner=True)) for m in me.melds]
     if me.flowers:
         groups.append((list(me.flowers), "花"))
     row2_w = sum(len(t) * (tw + gap) for t, _ in groups) + group_gap * max(0, len(groups) - 1)

@@ -140,7 +140,7 @@ def compose_score(
         cx = pad + cell * seat + cell / 2
         tag = ""
         if seat == result.winner:
-            tag = "胡 "
+            tag = "自摸 " if result.self_drawn else "胡 "
         elif seat == result.loser:
             tag = "放槍 "
         name_size = round(15 * s)

@@ -240,9 +240,8 @@ def _one_pin(pen: _Pen) -> None:
     pen.circle(x, y, 1.5, fill=IVORY)
 
 
-def _stick_image(k: float, length: float, colour, tilt: float) -> Image.Image:
+def _stick_image(k: float, length: float, colour, tilt: float, w: float = 5.0) -> Image.Image:
     """One bamboo stick: rounded body, lighter centre line, joints at the ends and middle."""
-    w = 4.3
     im = Image.new("RGBA", (round(w * k) + 2, round(length * k) + 2), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     r = round(w * k / 2)
@@ -261,9 +260,9 @@ def _stick_image(k: float, length: float, colour, tilt: float) -> Image.Image:
     return im
 
 
-def _sticks(pen: _Pen, sticks: Iterable[Stick], length: float) -> None:
+def _sticks(pen: _Pen, sticks: Iterable[Stick], length: float, width: float = 5.0) -> None:
     for x, y, colour, tilt in sticks:
-        pen.paste(_stick_image(pen.k, length, colour, tilt), x, y)
+        pen.paste(_stick_image(pen.k, length, colour, tilt, width), x, y)
 
 
 def _bird(pen: _Pen) -> None:
@@ -303,7 +302,7 @@ def _face(pen: _Pen, tile: int) -> None:
         if n == 1:
             _bird(pen)
         elif n == 8:
-            _sticks(pen, _SOU_EIGHT, 12.0)
+            _sticks(pen, _SOU_EIGHT, 12.0, 4.4)
         else:
             length, sticks = _SOU_LAYOUTS[n]
             _sticks(pen, ((x, y, c, 0.0) for x, y, c in sticks), length)
@@ -373,11 +372,11 @@ def sprite(tile: int, scale: float = 1, variant: str = PLAIN, rotation: int = 0)
     return im
 
 
-def sheet(scale: int = 2, columns: int = 9) -> Image.Image:
+def sheet(scale: float = 2, columns: int = 9) -> Image.Image:
     """All 42 tiles plus the back and the highlights on one image, for eyeballing the art."""
     keys = [(t, PLAIN) for t in range(42)] + [(BACK, PLAIN), (0, DRAWN), (9, LAST)]
     w, h = size(scale)
-    gap = 4 * scale
+    gap = round(4 * scale)
     rows = -(-len(keys) // columns)
     im = Image.new("RGBA", (columns * (w + gap) + gap, rows * (h + gap) + gap), (20, 90, 60, 255))
     for i, (t, v) in enumerate(keys):
