@@ -18,6 +18,8 @@ DISPATCH, HEARTBEAT, IDENTIFY, RESUME, REQUEST_MEMBERS = 0, 1, 2, 6, 8
 RECONNECT, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 7, 9, 10, 11
 AUTHENTICATION_FAILED = 4004
 GUILD_MEMBERS_INTENT = 1 << 1
+GUILD_MESSAGES_INTENT = 1 << 9
+DIRECT_MESSAGES_INTENT = 1 << 12
 
 
 class Gateway:
@@ -31,6 +33,8 @@ class Gateway:
         self.session_id = "devserver-session"
         self.identified = asyncio.Event()
         self.intents: int | None = None
+        self._send_lock = asyncio.Lock()  # one event at a time, in the order they were raised
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True)
@@ -84,6 +88,23 @@ class Gateway:
             await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
         # presence (3) and voice (4) updates need no answer
 
+    def wants(self, intent: int) -> bool:
+        return bool((self.intents or 0) & intent)
+
+    def emit(self, event: str, data: dict[str, Any]) -> None:
+        """Queue an event raised by a REST call (MESSAGE_CREATE…) without blocking the reply; dropped offline."""
+        if self.ws is None or self.ws.closed:
+            return
+        task = asyncio.create_task(self._emit(event, data), name=f"devserver-{event}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _emit(self, event: str, data: dict[str, Any]) -> None:
+        try:
+            await self.dispatch(event, data)
+        except (RuntimeError, ConnectionError):
+            pass  # the bot went away meanwhile: Discord would not deliver it either
+
     @property
     def members_intent(self) -> bool:
         """Discord lists other members and sends member events only to bots with the GUILD_MEMBERS intent."""
@@ -114,11 +135,16 @@ class Gateway:
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send one event to the connected bot."""
-        if self.ws is None or self.ws.closed:
-            raise RuntimeError(f"cannot dispatch {event}: no bot is connected to the gateway")
-        self.seq += 1
-        await self._send(self.ws, {"op": DISPATCH, "t": event, "s": self.seq, "d": data})
+        async with self._send_lock:
+            if self.ws is None or self.ws.closed:
+                raise RuntimeError(f"cannot dispatch {event}: no bot is connected to the gateway")
+            self.seq += 1
+            await self._send(self.ws, {"op": DISPATCH, "t": event, "s": self.seq, "d": data})
 
     async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
         for ws in list(self.sockets):
             await ws.close(code=1000)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .errors import CANNOT_DM_USER, UNKNOWN_MESSAGE, DiscordError, form_error
+from .gateway import DIRECT_MESSAGES_INTENT, GUILD_MESSAGES_INTENT
 from .limits import check_message
 from .recorder import EPHEMERAL, LOADING, Attachment, Message
 from .state import DM_CHANNEL, Channel
@@ -128,7 +129,9 @@ class Messages:
             interaction_id=interaction_id,
             webhook_id=world.application_id if interaction_id is not None else None,
         )
-        return self.server.recorder.add(message)
+        self.server.recorder.add(message)
+        self._announce("MESSAGE_CREATE", message)
+        return message
 
     def edit(self, message: Message, payload: dict[str, Any], uploads: list[Upload]) -> Message:
         """Apply a PATCH: only the fields sent change; the earlier version goes to history."""
@@ -151,11 +154,27 @@ class Messages:
         message.flags &= ~LOADING
         message.edited = not was_loading
         self.server.recorder.touched(message)
+        self._announce("MESSAGE_UPDATE", message)
         return message
 
     def delete(self, message: Message) -> None:
         message.deleted = True
         self.server.recorder.touched(message)
+        self._announce("MESSAGE_DELETE", message)
+
+    def _announce(self, event: str, message: Message) -> None:
+        """The gateway event Discord sends for this change: never for ephemerals, only with the intent."""
+        gateway = self.server.gateway
+        intent = DIRECT_MESSAGES_INTENT if message.dm_with is not None else GUILD_MESSAGES_INTENT
+        if message.ephemeral or not gateway.wants(intent):
+            return
+        if event == "MESSAGE_DELETE":
+            data = {"id": str(message.id), "channel_id": str(message.channel_id)}
+            if message.guild_id is not None:
+                data["guild_id"] = str(message.guild_id)
+        else:
+            data = message.payload(self.server.base_url)
+        gateway.emit(event, data)
 
     def in_channel(self, channel: Channel, message_id: int) -> Message:
         """A message the bot may address through the channel routes (ephemeral ones are not there)."""

@@ -60,6 +60,16 @@ async def test_slash_with_options_then_buttons_edit_the_message(
     assert [m.content for m in alice.seen()] == ["Players: none"]
 
 
+async def test_bot_hears_message_events_on_the_gateway(bot: commands.Bot, devserver: DevServer) -> None:
+    created = bot.wait_for("message", check=lambda m: m.content.startswith("Table"), timeout=5)
+    edited = bot.wait_for("raw_message_edit", timeout=5)
+    alice = devserver.member("alice")
+    table = await (await alice.slash("table open", rules="taiwan16")).message()
+    assert (await created).id == table.id
+    await alice.click(table, "Join")
+    assert (await edited).message_id == table.id
+
+
 async def test_select_answer_is_ephemeral_to_the_chooser(bot: commands.Bot, devserver: DevServer) -> None:
     alice, carol = devserver.members("alice", "carol")
     table = await (await alice.slash("table open", rules="hongkong")).message()
