@@ -171,7 +171,7 @@ def _plate(cv: Canvas, lay: Layout, p: int, seat: SeatPublic, view: GameView, na
     score = f"{seat.score:+,}" if seat.score else "0"
     status = " ".join(x for x, on in (("聽", seat.ready), ("代打", seat.auto), ("▶ 輪到", turn)) if on)
     status_colour = theme.GOLD if turn else theme.RED
-    name_size = round(17 * s)
+    name_size = round(20 * s)
     if p % 2 == 0:  # wide: wind and dealer tag on the left, name, score and status on the right
         lx = x0 + round(42 * s)
         cy = (y0 + y1) / 2
@@ -189,9 +189,9 @@ def _plate(cv: Canvas, lay: Layout, p: int, seat: SeatPublic, view: GameView, na
         cv.text(
             (rx, y0 + round(26 * s)), fonts.fit(name, name_size, room), name_size, theme.TEXT, anchor="mm"
         )
-        cv.text((rx, y0 + round(56 * s)), score, round(21 * s), score_colour, anchor="mm")
+        cv.text((rx, y0 + round(58 * s)), score, round(25 * s), score_colour, anchor="mm")
         if status:
-            cv.text((rx, y0 + round(84 * s)), status, round(14 * s), status_colour, anchor="mm")
+            cv.text((rx, y0 + round(88 * s)), status, round(16 * s), status_colour, anchor="mm")
     else:  # tall: everything stacked
         cx = (x0 + x1) / 2
         room = x1 - x0 - round(12 * s)
@@ -207,9 +207,9 @@ def _plate(cv: Canvas, lay: Layout, p: int, seat: SeatPublic, view: GameView, na
             theme.TEXT,
             anchor="mm",
         )
-        cv.text((cx, y0 + round(114 * s)), score, round(19 * s), score_colour, anchor="mm")
+        cv.text((cx, y0 + round(116 * s)), score, round(22 * s), score_colour, anchor="mm")
         if status:
-            cv.text((cx, y0 + round(142 * s)), status, round(13 * s), status_colour, anchor="mm")
+            cv.text((cx, y0 + round(146 * s)), status, round(15 * s), status_colour, anchor="mm")
 
 
 def _centre(cv: Canvas, lay: Layout, view: GameView, bottom: int) -> None:
