@@ -167,7 +167,7 @@ ITEMS = (
         "天胡",
         16,
         lambda h, c: c.heavenly,
-        excludes=["門清", "自摸", "門清自摸", "獨聽"],
+        excludes=["門清", "自摸", "門清自摸", "獨聽", "槓上開花"],
         needs_hand=False,
     ),
 )

@@ -563,3 +563,17 @@ def test_si_xi_does_not_count_jian_feng_you_tai():
 
 def test_qiang_gang_keeps_men_qing():
     assert items("123p234m567m345s45s11z", "6s", seat="S", robbing_kong=True) == {"門清": 1, "搶摃": 1}
+
+
+def test_tian_hu_after_the_opening_flower_replacement_is_no_gang_shang_kai_hua():
+    got = items(
+        "123p234m567m345s45s11z",
+        "6s",
+        flowers="f1",
+        seat="E",
+        dealer=True,
+        self_drawn=True,
+        heavenly=True,
+        kong_replacement=True,
+    )
+    assert got == {"莊家": 1, "花牌": 1, "天胡": 16}
