@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -162,7 +161,7 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> Dem
             ScoreItem("連莊", 4),
             ScoreItem("花牌", 1),
             ScoreItem("三元牌", 1),
-            ScoreItem("聽牌", 1),
+            ScoreItem("門清", 1),
         ),
         total=8,
         unit="tai",
@@ -178,24 +177,31 @@ def _deltas(winner: int, loser: int, amount: int) -> tuple[int, int, int, int]:
 
 
 def from_game(seed: int = 7, viewer: int = 0, wall_left: int = 40) -> DemoState:
-    """Play a seeded taiwan16 hand with the engine's AI until about ``wall_left`` tiles remain
-    and it is ``viewer``'s turn (trying the next seeds if a hand ends sooner), and take its views."""
-    from engine.game import Game
-    from engine.policy import make_policy
+    """Play a seeded taiwan16 match hand with the engine's AI; the pictures show ``viewer``'s turn
+    when about ``wall_left`` live tiles remain, and the score sheet is that hand's real result
+    (the next seeds are tried until a hand both lasts that long and ends in a win)."""
+    from engine.match import Match
+    from engine.policy import SimpleAI
 
     for attempt in range(50):
-        rng = random.Random(seed + attempt)
-        game = Game("taiwan16", seed=seed + attempt, dealer=1, round_wind=1, dealer_streak=2, hand_number=6)
-        policies = [make_policy("ai", random.Random(rng.random())) for _ in range(4)]
-        for _ in range(2000):
-            if game.is_over:
-                break
-            if game.drawable <= wall_left and game.phase.value == "turn" and game.turn == viewer:
-                base = synthetic(seed, viewer)
-                return DemoState(game.view(None), game.view(viewer), base.result, NAMES)
+        match = Match("taiwan16", seed=seed + attempt)
+        game = match.new_hand()
+        ai = SimpleAI()
+        snapshot = None
+        while not game.is_over:
+            if (
+                snapshot is None
+                and game.drawable <= wall_left
+                and game.phase.value == "turn"
+                and game.turn == viewer
+            ):
+                snapshot = (game.view(None), game.view(viewer))
             seat = game.to_act()[0]
-            game.apply(policies[seat].choose(game, seat))
-    raise RuntimeError("no seeded hand lasted long enough")
+            game.apply(ai.choose(game, seat))
+        result = match.finish_hand(game)
+        if snapshot is not None and result.winner is not None:
+            return DemoState(snapshot[0], snapshot[1], result, NAMES)
+    raise RuntimeError("no seeded hand lasted long enough and ended in a win")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,14 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", choices=("game", "synthetic"), default="game")
     args = parser.parse_args(argv)
     args.outdir.mkdir(parents=True, exist_ok=True)
-    state = None
-    if args.source == "game":
-        try:
-            state = from_game(args.seed)
-        except Exception as exc:  # the engine is young: fall back rather than fail the demo
-            print(f"engine game unavailable ({exc!r}); using a synthetic deal", file=sys.stderr)
-    if state is None:
-        state = synthetic(args.seed)
+    state = from_game(args.seed) if args.source == "game" else synthetic(args.seed)
     jobs = {
         "hand.png": lambda: hand.render_hand(state.mine),
         "table.png": lambda: table.render_table(state.public, state.names),
