@@ -1,4 +1,5 @@
-"""Self-play: four policy players play N hands, checking the invariants after every step.
+"""Self-play: four policy players play N hands of full matches (claims, scoring, settlement),
+checking the invariants after every step.
 
     python -m engine.selfplay --rules taiwan16 --hands 1000 --seed 1 --policy random
 
@@ -16,6 +17,7 @@ import time
 from collections.abc import Sequence
 
 from .game import Game
+from .match import Match
 from .policy import Policy, make_policy
 from .rules import get_profile
 
@@ -49,13 +51,20 @@ def run(rules: str, hands: int, seed: int, policy: str, check: bool = True) -> d
     get_profile(rules)
     master = random.Random(seed)
     policies = [make_policy(policy, random.Random(master.random())) for _ in range(4)]
-    stats = {"hands": 0, "wins": 0, "self_drawn": 0, "draw_games": 0, "flower_wins": 0, "claims": 0}
-    dealer, streak = 0, 0
+    stats = {"hands": 0, "wins": 0, "self_drawn": 0, "draw_games": 0, "flower_wins": 0, "claims": 0,
+             "matches": 1, "max_tai": 0}
+    match = Match(rules, seed=master.getrandbits(32), rounds=4)
     start = time.perf_counter()
-    for n in range(hands):
-        game = Game(rules, seed=master.getrandbits(32), dealer=dealer, dealer_streak=streak,
-                    round_wind=(n // 4) % 4, hand_number=n + 1)
+    for _ in range(hands):
+        if match.is_over:
+            match = Match(rules, seed=master.getrandbits(32), rounds=4)
+            stats["matches"] += 1
+        game = match.new_hand()
         play_hand(game, policies, check)
+        result = match.finish_hand(game)  # scoring and settlement of every hand
+        if check and (sum(result.deltas) != 0 or sum(match.scores) != 0):
+            raise InvariantError(f"settlement is not zero-sum: {result.deltas}")
+        stats["max_tai"] = max(stats["max_tai"], result.total)
         out = game.outcome
         stats["hands"] += 1
         stats["claims"] += sum(1 for e in game.events if e.kind in ("chi", "pon", "kong"))
@@ -65,10 +74,6 @@ def run(rules: str, hands: int, seed: int, policy: str, check: bool = True) -> d
             stats["wins"] += 1
             stats["self_drawn"] += int(out.self_drawn)
             stats["flower_wins"] += int(out.flower_win is not None)
-        if out.winner is None or out.winner == dealer:
-            streak += 1
-        else:
-            dealer, streak = (dealer + 1) % 4, 0
     elapsed = time.perf_counter() - start
     stats["seconds"] = round(elapsed, 3)
     stats["hands_per_sec"] = round(hands / elapsed, 1) if elapsed else None
