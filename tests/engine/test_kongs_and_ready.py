@@ -120,7 +120,7 @@ def test_ready_concealed_kong_only_when_waits_unchanged():
 
 
 def test_no_exposed_kong_after_ready():
-    game = position(hands={0: S0, 2: "234m567m111z222z9z999s"[:0] + "234m567m111z222z4z999s"})
+    game = position(hands={0: S0, 2: "234m567m111z222z4z999s"})
     game.ready[2] = True
     game.ready_waits[2] = (tile("4z"),)
     game.apply(act("0 discard 9s"))
@@ -139,16 +139,18 @@ def test_pass_water_after_declining_a_win_until_a_non_winning_discard():
     assert "hu" in kinds(game, 2)
     game.apply(act("2 pass"))
     assert game.passed_win[2]
-    # seat 1 draws and discards; seat 0's next 5z: seat 2 is still 過水 and may not win
-    game.apply(act(f"1 discard {__import__('engine.tiles', fromlist=['x']).tile_to_str(game.drawn[1])}"))
-    for seat in game.to_act():
-        if seat != 2 and game.phase is Phase.CLAIM:
-            game.apply(act(f"{seat} pass"))
-    if game.phase is Phase.TURN and game.turn == 2:
-        drawn = game.drawn[2]
-        if drawn != tile("5z"):
-            game.apply(act(f"2 discard {__import__('engine.tiles', fromlist=['x']).tile_to_str(drawn)}"))
-            assert not game.passed_win[2]  # a non-winning discard lifts 過水
+    # seat 2 in turn again with a drawn tile: discarding its wait 5z keeps 過水, anything else lifts it
+    game2 = position(hands={0: "123m456m789m123p456p1s", 2: WAITS_5Z + "9p"}, turn=2, options=PASSABLE)
+    game2.passed_win[2] = True
+    game2.apply(act("2 discard 5z"))  # 5z is no wait of what remains (...333z9p waits 9p): lifted
+    assert not game2.passed_win[2]
+    # discarding a tile that still wins for the hand left (9p from ...333z9p9p) keeps 過水
+    game3 = position(
+        hands={0: "123m456m789m123p456p1s", 2: "234m567m111z222z333z9p9p"}, turn=2, options=PASSABLE
+    )
+    game3.passed_win[2] = True
+    game3.apply(act("2 discard 9p"))
+    assert game3.passed_win[2]
 
 
 def test_passing_water_blocks_ron():

@@ -44,7 +44,9 @@ def test_full_match_is_zero_sum_and_rotates_the_dealer():
             assert g2.dealer == (g1.dealer + 1) % 4 and g2.dealer_streak == 0
     # two rounds: the round wind went E then S and the match ended when the dealer came round twice
     assert {g.round_wind for g, _ in results} == {0, 1}
-    dealer_changes = sum(1 for (g1, _), (g2, _) in zip(results, results[1:], strict=False) if g1.dealer != g2.dealer)
+    dealer_changes = sum(
+        1 for (g1, _), (g2, _) in zip(results, results[1:], strict=False) if g1.dealer != g2.dealer
+    )
     assert dealer_changes == 7  # 8 dealerships in two rounds, the last one ends the match
 
 
