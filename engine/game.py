@@ -149,7 +149,13 @@ class Game:
         self.log: list[Action] = []
         self.events: list[Event] = []
         self._turn_cache: list[Action] | None = None
-        self.win_filter = None  # optional callable(game, seat, tile, self_drawn, flags) -> bool (三台起胡)
+        # 三台起胡: a callable(game, seat, tile, self_drawn, robbing) -> bool backed by the scorer
+        self.win_filter = None
+        if self.options.min_tai:
+            from .match import minimum_filter  # late import: match builds on game
+
+            self.win_filter = minimum_filter
+        self.last_discard: tuple[int, int] | None = None  # (seat, tile) still lying in a river
 
         self.dice = tuple(self.rng.randint(1, 6) for _ in range(3))
         self.wall = Wall.build(self.rng, flowers=profile.flowers, dealer=dealer, dice_total=sum(self.dice))
@@ -246,9 +252,6 @@ class Game:
             if sum(counts) % 3 == 1:
                 unseen = self.unseen_counts(viewer)
                 waits = tuple((t, unseen[t]) for t in analysis.waits(counts))
-        last = None
-        if self.claim is not None:
-            last = (self.claim.discarder, self.claim.tile)
         revealed = {}
         if self.phase is Phase.OVER:
             revealed = {s: tuple(self.hand(s)) for s in range(4)}
@@ -263,7 +266,7 @@ class Game:
             seats=seats,
             turn=self.turn,
             phase=self.phase.value,
-            last_discard=last,
+            last_discard=self.last_discard,
             concealed=concealed,
             drawn=drawn,
             waits=waits,
@@ -503,6 +506,7 @@ class Game:
         hand[tile] -= 1
         self.drawn[seat] = None
         self.rivers[seat].append(tile)
+        self.last_discard = (seat, tile)
         self.last_own_discard[seat] = tile
         self.first_go[seat] = False
         if self.passed_win[seat] and tile not in analysis.waits(hand):
@@ -574,8 +578,8 @@ class Game:
         self._draw(nxt)
 
     def _take_from_river(self, claim: _ClaimState) -> None:
-        river = self.rivers[claim.discarder]
-        river.pop()
+        self.rivers[claim.discarder].pop()
+        self.last_discard = None
         self.claims_made = True
 
     def _pon_or_chi(self, action: Action, claim: _ClaimState) -> None:
@@ -677,6 +681,7 @@ class Game:
                 self.kongs -= 1
             else:
                 self.rivers[loser].pop()
+                self.last_discard = None
         else:
             tile = self.drawn[seat]
         first = self.first_go[seat] and not self.claims_made

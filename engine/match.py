@@ -133,8 +133,6 @@ class Match:
             options=self.options,
             scores=tuple(self.scores),
         )
-        if self.options.min_tai:
-            game.win_filter = minimum_filter
         return game
 
     def finish_hand(self, game: Game) -> HandResult:

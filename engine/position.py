@@ -104,6 +104,7 @@ def position(
     if drawn is not None:
         game.drawn[turn] = parse_tiles(drawn)[0]
     game.claim = None
+    game.last_discard = None
     game.outcome = None
     game.events = []
     game.log = []

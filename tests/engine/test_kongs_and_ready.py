@@ -189,3 +189,24 @@ def test_added_kong_stands_when_nobody_robs():
     game.apply(act("0 addkong 5z"))
     assert game.phase is Phase.TURN and game.drawn[0] == tile("3s")
     assert game.legal_actions(0)[0].kind in (Kind.DISCARD, Kind.ANKONG, Kind.ADDKONG, Kind.READY)
+
+
+def test_three_tai_minimum_hand_below_it_is_not_offered_a_win():
+    # 234m567m345p678p123s + 9s on a discard: 門清 1 + 獨聽 1 = 2 台, below the minimum
+    cheap = position(
+        hands={0: S0, 2: "234m567m345p678p123s9s"}, options=TableOptions(min_tai=3, may_pass_win=True)
+    )
+    cheap.apply(act("0 discard 9s"))
+    assert "hu" not in kinds(cheap, 2)
+    # the same wait with three dragon pungs (三元 ×3 → more than 3 台) may win
+    rich = position(
+        hands={0: S0, 2: "234m567m555z666z777z9s"}, options=TableOptions(min_tai=3, may_pass_win=True)
+    )
+    rich.apply(act("0 discard 9s"))
+    assert "hu" in kinds(rich, 2)
+
+
+def test_last_discard_stays_marked_until_claimed():
+    game = position(hands={0: S0})
+    game.apply(act("0 discard 9s"))
+    assert game.view(None).last_discard == (0, tile("9s"))
