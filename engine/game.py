@@ -189,7 +189,14 @@ class Game:
             return list(self.claim.options[seat])
         return []
 
+    def _normalize(self, action: Action) -> Action:
+        """``"1 pon"`` means 碰 of the tile on the table: fill the tile in."""
+        if action.tile is None and action.kind in (Kind.PON, Kind.KONG) and self.claim is not None:
+            return Action(action.seat, action.kind, self.claim.tile)
+        return action
+
     def is_legal(self, action: Action) -> bool:
+        action = self._normalize(action)
         if action.kind is Kind.TIMEOUT:
             return action.seat in self.to_act()
         return action in self.legal_actions(action.seat)
@@ -198,6 +205,7 @@ class Game:
         """Play ``action``; returns the events it caused. Raises IllegalActionError, state unchanged."""
         if self.phase is Phase.OVER:
             raise IllegalActionError("the hand is over")
+        action = self._normalize(action)
         if not self.is_legal(action):
             whose = ", ".join(map(str, self.to_act())) or "nobody"
             raise IllegalActionError(f"illegal action {action} (phase {self.phase.value}, to act: {whose})")
@@ -228,7 +236,7 @@ class Game:
             SeatPublic(
                 seat=s,
                 wind=self.seat_wind(s),
-                melds=tuple(self.melds[s]),
+                melds=self._visible_melds(s, viewer),
                 flowers=tuple(self.flowers[s]),
                 discards=tuple(self.rivers[s]),
                 concealed_count=sum(self.hands[s]),
@@ -272,6 +280,12 @@ class Game:
             waits=waits,
             revealed=revealed,
         )
+
+    def _visible_melds(self, seat: int, viewer: int | None) -> tuple[Meld, ...]:
+        """Another player's 暗槓 is face down until the hand is over."""
+        if seat == viewer or self.phase is Phase.OVER:
+            return tuple(self.melds[seat])
+        return tuple(m.hidden() if m.kind is MeldKind.ANKONG else m for m in self.melds[seat])
 
     def seat_wind(self, seat: int) -> int:
         return (seat - self.dealer) % 4

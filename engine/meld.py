@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from .tiles import NotationError, format_tiles, parse_tiles
+from .tiles import HIDDEN, NotationError, format_tiles, parse_tiles
 
 
 class MeldKind(Enum):
@@ -77,7 +77,17 @@ class Meld:
         return self.tiles[0]
 
     def __str__(self) -> str:
+        if self.is_hidden:
+            return f"{self.kind.value}:hidden"
         return f"{self.kind.value}:{format_tiles(self.tiles)}"
+
+    @property
+    def is_hidden(self) -> bool:
+        """A 暗槓 as the other players see it: four face-down tiles."""
+        return bool(self.tiles) and self.tiles[0] == HIDDEN
+
+    def hidden(self) -> Meld:
+        return Meld(self.kind, (HIDDEN,) * len(self.tiles))
 
 
 def parse_melds(items: list[str] | str) -> list[Meld]:

@@ -34,6 +34,8 @@ FLOWERS = tuple(range(34, 42))
 
 WIND_LETTERS = "ESWN"
 
+HIDDEN = -1  # a face-down tile in someone else's view (another player's 暗槓)
+
 _SUIT_NAMES = {"m": "萬", "p": "筒", "s": "索"}
 _NUMERALS = "一二三四五六七八九"
 HONOR_NAMES = "東南西北白發中"

@@ -16,7 +16,7 @@ from math import cos, pi, sin
 
 from PIL import Image, ImageDraw
 
-from engine.tiles import number_of, suit_of
+from engine.tiles import HIDDEN, number_of, suit_of
 
 from . import fonts
 
@@ -24,7 +24,7 @@ W, H = 30, 40  # tile units, edge included
 FACE_BOTTOM = 35.0  # the face ends here; below is the tile's thickness
 SS = 4  # supersampling factor while drawing
 
-BACK = -1  # sprite key of a face-down tile
+BACK = HIDDEN  # sprite key of a face-down tile (the engine's own marker for hidden tiles)
 
 # Variants: a plain tile, the freshly drawn tile, and a claimable / last-discarded tile.
 PLAIN, DRAWN, LAST = "plain", "drawn", "last"

@@ -38,7 +38,7 @@ def test_pon_from_any_seat_and_claimer_must_discard():
     game = position(hands={0: S0, 2: "555z666z777z44z99s5s8p1m"})
     game.apply(act("0 discard 9s"))
     assert {"pon", "pass"} <= kinds(game, 2)
-    game.apply(act("2 pon 9s"))
+    game.apply(act("2 pon"))  # the tile on the table is implied
     assert str(game.melds[2][-1]) == "pon:999s"
     assert game.turn == 2
     assert kinds(game, 2) <= {"discard", "ting"}  # no draw after a pon

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action, Kind
-from engine.game import Game, Phase
+from engine.game import Game, Outcome, Phase
 from engine.policy import RandomPolicy, SimpleAI
 from engine.position import position
 from engine.selfplay import play_hand, run
@@ -223,3 +223,15 @@ def test_long_seeded_self_play_keeps_invariants():
 def test_simple_ai_discards_the_isolated_honour():
     game = position(hands={0: "123m456m789m123p45p11s7z"})
     assert SimpleAI().choose(game, 0) in (act("0 discard 7z"), act("0 hu"))
+
+
+def test_another_players_concealed_kong_is_face_down_in_views_until_the_end():
+    game = position(hands={0: "1111m56m789m123p456p1s9s"}, back="7z")
+    game.apply(act("0 ankong 1m"))
+    own = game.view(0).seats[0].melds[0]
+    assert str(own) == "ankong:1111m"
+    for viewer in (None, 1, 2, 3):
+        meld = game.view(viewer).seats[0].melds[0]
+        assert meld.is_hidden and tile("1m") not in meld.tiles
+    game._finish(Outcome(None))
+    assert str(game.view(None).seats[0].melds[0]) == "ankong:1111m"  # end-of-hand reveal
