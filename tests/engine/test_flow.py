@@ -235,3 +235,24 @@ def test_another_players_concealed_kong_is_face_down_in_views_until_the_end():
         assert meld.is_hidden and tile("1m") not in meld.tiles
     game._finish(Outcome(None))
     assert str(game.view(None).seats[0].melds[0]) == "ankong:1111m"  # end-of-hand reveal
+
+
+def test_simple_ai_prefers_a_safe_tile_against_a_declared_ready_player():
+    # 1z and 2z are equally useless to seat 0; seat 1 declared 聽 and has discarded 2z: 2z is safe
+    game = position(hands={0: "123m456m789m12p45p99s1z2z"}, rivers={1: "2z"})
+    game.ready[1] = True
+    assert SimpleAI().choose(game, 0) == act("0 discard 2z")
+    game.ready[1] = False
+    game.rivers[1] = []
+    game.rivers[3].append(tile("2z"))
+    game._turn_cache = None
+    assert SimpleAI().choose(game, 0).tile in (tile("1z"), tile("2z"))
+
+
+def test_simple_ai_claims_a_dragon_pung():
+    game = position(hands={0: "123m456m789m123p456p1s7z", 2: "55z234m567m345p678p2s8s"})
+    game.apply(act("0 discard 7z"))
+    assert "pon" not in kinds(game, 2)
+    game2 = position(hands={0: "123m456m789m123p456p1s5z", 2: "55z234m567m345p678p2s8s"})
+    game2.apply(act("0 discard 5z"))
+    assert SimpleAI().choose(game2, 2).kind is Kind.PON
