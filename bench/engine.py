@@ -102,11 +102,17 @@ def main(argv: list[str] | None = None) -> None:
     result["hands"] = args.hands
     result["memo_entries"] = sum(analysis.table_sizes().values())
 
-    print(f"win check, complete 17-tile hand : ours {result['win17_us']:6.2f} µs   mahjong {result['win17_mahjong_us']:6.2f} µs"
-          f"   → {result['win17_speedup_vs_mahjong']:.1f}× faster")
-    print(f"shanten, 14-tile hand            : ours {result['shanten14_us']:6.2f} µs   mahjong {result['shanten14_mahjong_us']:6.2f} µs"
-          f"   → {result['shanten14_speedup_vs_mahjong']:.1f}× faster")
-    print(f"shanten, 17-tile hand            : ours {result['shanten17_us']:6.2f} µs   (no peer; cold {result['shanten17_cold_us']:.1f} µs)")
+    print(
+        f"win check, complete 17-tile hand : ours {result['win17_us']:6.2f} µs   mahjong {result['win17_mahjong_us']:6.2f} µs"
+        f"   → {result['win17_speedup_vs_mahjong']:.1f}× faster"
+    )
+    print(
+        f"shanten, 14-tile hand            : ours {result['shanten14_us']:6.2f} µs   mahjong {result['shanten14_mahjong_us']:6.2f} µs"
+        f"   → {result['shanten14_speedup_vs_mahjong']:.1f}× faster"
+    )
+    print(
+        f"shanten, 17-tile hand            : ours {result['shanten17_us']:6.2f} µs   (no peer; cold {result['shanten17_cold_us']:.1f} µs)"
+    )
     print(json.dumps(result))
 
 

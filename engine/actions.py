@@ -64,7 +64,3 @@ class Action:
             else:
                 tile = tile_from_str(parts[2])
         return cls(seat, kind, tile)
-
-
-def discard(seat: int, tile: int) -> Action:
-    return Action(seat, Kind.DISCARD, tile)

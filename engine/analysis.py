@@ -178,11 +178,6 @@ def waits(counts: list[int]) -> list[int]:
     return result
 
 
-def unseen_counts(tiles_seen: list[int]) -> list[int]:
-    """How many of each kind are still unseen, given the 34 counts of every tile the viewer sees."""
-    return [max(0, 4 - n) for n in tiles_seen]
-
-
 # ---------------------------------------------------------------- shanten
 
 # A suit's cost vector: entry k (no pair) / 6+k (with one pair) is the minimum number of tiles that

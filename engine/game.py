@@ -318,9 +318,15 @@ class Game:
 
     @classmethod
     def replay(cls, header: dict, actions: list[Action | str], options: TableOptions | None = None) -> Game:
-        game = cls(header["rules"], seed=header["seed"], dealer=header["dealer"],
-                   round_wind=header["round_wind"], dealer_streak=header["dealer_streak"],
-                   hand_number=header.get("hand_number", 1), options=options)
+        game = cls(
+            header["rules"],
+            seed=header["seed"],
+            dealer=header["dealer"],
+            round_wind=header["round_wind"],
+            dealer_streak=header["dealer_streak"],
+            hand_number=header.get("hand_number", 1),
+            options=options,
+        )
         for action in actions:
             game.apply(Action.from_str(action) if isinstance(action, str) else action)
         return game
@@ -539,7 +545,11 @@ class Game:
         for i in (1, 2, 3):
             seat = (discarder + i) % 4
             if rob_kong:
-                options = [Action(seat, Kind.WIN), Action(seat, Kind.PASS)] if self._may_ron(seat, tile, True) else []
+                options = (
+                    [Action(seat, Kind.WIN), Action(seat, Kind.PASS)]
+                    if self._may_ron(seat, tile, True)
+                    else []
+                )
                 if options and not self.options.may_pass_win:
                     options = options[:1]
             else:
@@ -683,8 +693,15 @@ class Game:
             winner = counts.index(7)
             self._finish(Outcome(winner, counts.index(1), None, self_drawn=False, flower_win="七搶一"))
 
-    def _win(self, seat: int, tile: int | None, *, self_drawn: bool, loser: int | None = None,
-             robbing: bool = False) -> None:
+    def _win(
+        self,
+        seat: int,
+        tile: int | None,
+        *,
+        self_drawn: bool,
+        loser: int | None = None,
+        robbing: bool = False,
+    ) -> None:
         if tile is not None:
             self.hands[seat][tile] += 1
             if robbing:  # the robbed kong goes back to a pon
@@ -722,8 +739,14 @@ class Game:
         if outcome.winner is None:
             self._emit(Event("draw_game", None, detail="流局"))
         else:
-            self._emit(Event("win", outcome.winner, outcome.win_tile,
-                             detail=outcome.flower_win or ("自摸" if outcome.self_drawn else "胡")))
+            self._emit(
+                Event(
+                    "win",
+                    outcome.winner,
+                    outcome.win_tile,
+                    detail=outcome.flower_win or ("自摸" if outcome.self_drawn else "胡"),
+                )
+            )
 
     def _run_forced(self) -> None:
         """Make the moves that leave no choice: forced wins, a 聽 hand's auto-discard."""
@@ -736,8 +759,11 @@ class Game:
                 return
             claim = self.claim
             assert claim is not None
-            forced = [s for s, opts in claim.options.items()
-                      if s not in claim.responses and len(opts) == 1 and opts[0].kind is Kind.WIN]
+            forced = [
+                s
+                for s, opts in claim.options.items()
+                if s not in claim.responses and len(opts) == 1 and opts[0].kind is Kind.WIN
+            ]
             if not forced:
                 self._resolve_claims_if_ready()
                 if self.claim is claim:
@@ -772,7 +798,9 @@ class Game:
         for t in range(NUM_KINDS):
             assert counts[t] == 4, f"tile {tile_to_str(t)} appears {counts[t]} times"
         for t in range(34, 42):
-            assert counts[t] == (1 if self.profile.flowers else 0), f"flower {tile_to_str(t)} count {counts[t]}"
+            assert counts[t] == (1 if self.profile.flowers else 0), (
+                f"flower {tile_to_str(t)} count {counts[t]}"
+            )
         assert sum(counts) == self.profile.wall_size
         size = self.profile.hand_size
         for s in range(4):

@@ -31,8 +31,15 @@ def scoring_options(options: TableOptions) -> ScoringOptions:
     return ScoringOptions(frozenset(flags), options.min_tai, options.cap_tai)
 
 
-def win_context(game: Game, seat: int, win_tile: int | None, *, self_drawn: bool, robbing: bool = False,
-                after_win: bool = False) -> WinContext:
+def win_context(
+    game: Game,
+    seat: int,
+    win_tile: int | None,
+    *,
+    self_drawn: bool,
+    robbing: bool = False,
+    after_win: bool = False,
+) -> WinContext:
     """The scorer's view of ``seat`` winning on ``win_tile`` now (or, ``after_win``, as it ended)."""
     counts = list(game.hands[seat])
     if win_tile is not None and (self_drawn or after_win):
@@ -172,8 +179,17 @@ class Match:
             )
         for s in range(4):
             self.scores[s] += result.deltas[s]
-        self.history.append(HandRecord(len(self.history) + 1, game.dealer, game.round_wind, game.dealer_streak,
-                                       result, tuple(str(a) for a in game.log), game.seed))
+        self.history.append(
+            HandRecord(
+                len(self.history) + 1,
+                game.dealer,
+                game.round_wind,
+                game.dealer_streak,
+                result,
+                tuple(str(a) for a in game.log),
+                game.seed,
+            )
+        )
         self._rotate(out.winner)
         return result
 

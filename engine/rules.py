@@ -38,10 +38,6 @@ class RuleProfile:
     options: TableOptions = TableOptions()
 
     @property
-    def sets(self) -> int:
-        return self.hand_size // 3
-
-    @property
     def wall_size(self) -> int:
         return 144 if self.flowers else 136
 

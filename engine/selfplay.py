@@ -51,8 +51,16 @@ def run(rules: str, hands: int, seed: int, policy: str, check: bool = True) -> d
     get_profile(rules)
     master = random.Random(seed)
     policies = [make_policy(policy, random.Random(master.random())) for _ in range(4)]
-    stats = {"hands": 0, "wins": 0, "self_drawn": 0, "draw_games": 0, "flower_wins": 0, "claims": 0,
-             "matches": 1, "max_tai": 0}
+    stats = {
+        "hands": 0,
+        "wins": 0,
+        "self_drawn": 0,
+        "draw_games": 0,
+        "flower_wins": 0,
+        "claims": 0,
+        "matches": 1,
+        "max_tai": 0,
+    }
     match = Match(rules, seed=master.getrandbits(32), rounds=4)
     start = time.perf_counter()
     for _ in range(hands):
