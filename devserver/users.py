@@ -112,9 +112,8 @@ class SimUser:
         since: int = 0,
         timeout: float | None = None,
     ) -> Message:
-        return await self.server.wait_for_message(
-            user=self,
-            predicate=lambda m: m.dm_with == self.id and (predicate is None or predicate(m)),
+        return await self.wait_for_message(
+            lambda m: m.dm_with == self.id and (predicate is None or predicate(m)),
             since=since,
             timeout=timeout,
         )

@@ -495,18 +495,21 @@ class Game:
     # ------------------------------------------------------------------ playing
 
     def _play(self, action: Action) -> None:
-        self._turn_cache = None
         kind = action.kind
         if self.phase is Phase.TURN:
+            # the turn's legal actions (cached) already say whether a self-drawn win was on offer
+            win_offered = any(a.kind is Kind.WIN for a in self._turn_actions(action.seat))
+            self._turn_cache = None
             if kind is Kind.WIN:
                 self._win(action.seat, None, self_drawn=True)
             elif kind in (Kind.DISCARD, Kind.READY):
-                self._discard(action.seat, action.tile, declare=kind is Kind.READY)
+                self._discard(action.seat, action.tile, declare=kind is Kind.READY, declined_win=win_offered)
             elif kind is Kind.ANKONG:
                 self._concealed_kong(action.seat, action.tile)
             elif kind is Kind.ADDKONG:
                 self._added_kong(action.seat, action.tile)
             return
+        self._turn_cache = None
         # claim window: record the response, resolve when nothing better can still come
         claim = self.claim
         assert claim is not None
@@ -519,9 +522,9 @@ class Game:
         self.passed_win[seat] = True
         self._emit(Event("pass_win", seat, detail="過水"))
 
-    def _discard(self, seat: int, tile: int, declare: bool) -> None:
+    def _discard(self, seat: int, tile: int, declare: bool, declined_win: bool) -> None:
         hand = self.hands[seat]
-        if self.ts.claimed is None and self._may_tsumo(seat):
+        if declined_win:
             self._pass_win(seat)  # declined a self-drawn win (only possible with 可過水)
         hand[tile] -= 1
         self.drawn[seat] = None

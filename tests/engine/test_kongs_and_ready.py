@@ -210,3 +210,10 @@ def test_last_discard_stays_marked_until_claimed():
     game = position(hands={0: S0})
     game.apply(act("0 discard 9s"))
     assert game.view(None).last_discard == (0, tile("9s"))
+
+
+def test_declining_a_self_drawn_win_is_pass_water_too():
+    game = position(hands={0: "123m456m789m123p456p5z5z"}, options=PASSABLE)
+    assert "hu" in kinds(game, 0)
+    game.apply(act("0 discard 5z"))  # 5z still completes what is left: 過水 stays
+    assert game.passed_win[0]
