@@ -25,6 +25,7 @@ from typing import Any
 
 from .meld import Meld, parse_melds
 from .scoring import ScoringError, TableOptions, WinContext, score_win
+from .scoring.taiwan13 import FLOWER_WINS as TAIWAN13_FLOWER_WINS
 from .scoring.taiwan16 import FLOWER_WINS, SEE_WIND_SEE_FLOWER, SELF_DRAW_ONLY
 from .tiles import HONOR_NAMES, NotationError, is_flower, parse_tiles, tile_from_str
 
@@ -214,7 +215,7 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
         raise RequestError("flowers must be flower tiles f1..f8")
 
     flower_win = data.get("flower_win")
-    if flower_win is not None and flower_win not in FLOWER_WINS:
+    if flower_win is not None and flower_win not in FLOWER_WINS + TAIWAN13_FLOWER_WINS:
         aliases = {"eight_immortals": "八仙過海", "seven_rob_one": "七搶一"}
         if flower_win not in aliases:
             raise RequestError(f"flower_win must be one of {', '.join(FLOWER_WINS)}, got {flower_win!r}")

@@ -261,6 +261,7 @@ class RuleSet:
     readings: Callable[[WinContext], list[Reading]] = standard_readings
     # extra validation / refusal for a context: returns a reason the win is refused, or "".
     refuse: Callable[[WinContext], str] | None = None
+    min_tai: int = 0  # the rule set's own minimum, on every table (taiwan13: 1 台)
     order: tuple[Item, ...] = ()  # evaluation order (filled in by __post_init__)
 
     def __post_init__(self) -> None:
@@ -434,6 +435,7 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
     a hand that is not a winning hand or that the requested table options refuse.
     """
     validate_context(ctx, rules.hand_size)
+    minimum = max(ctx.options.min_tai, rules.min_tai)
     if ctx.flower_win is not None:
         best = _result(rules, None, ctx)
         if not any(i.name == ctx.flower_win for i in best.items):
@@ -442,7 +444,6 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
         readings = rules.readings(ctx)
         if not readings:
             return _invalid(rules, "not a winning hand: the tiles do not form sets and a pair")
-        minimum = ctx.options.min_tai
         best = max(
             (_result(rules, r, ctx) for r in readings),
             key=lambda s: (s.countable >= minimum, s.total, s.countable),
@@ -451,11 +452,10 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
         reason = rules.refuse(ctx)
         if reason:
             return replace(best, valid=False, reason=reason)
-    if ctx.options.min_tai and best.countable < ctx.options.min_tai:
+    if minimum and best.countable < minimum:
         return replace(
             best,
             valid=False,
-            reason=f"below the table minimum: {best.countable} countable {rules.unit}, "
-            f"{ctx.options.min_tai} needed",
+            reason=f"below the table minimum: {best.countable} countable {rules.unit}, {minimum} needed",
         )
     return best
