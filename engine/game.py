@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from . import analysis
+from . import analysis, forms
 from .actions import CLAIM_RANK, Action, Kind
 from .meld import Meld, MeldKind
 from .rules import RuleProfile, TableOptions, get_profile
@@ -259,7 +259,7 @@ class Game:
             concealed = tuple(sorted_tiles(from_counts(counts)))
             if sum(counts) % 3 == 1:
                 unseen = self.unseen_counts(viewer)
-                waits = tuple((t, unseen[t]) for t in analysis.waits(counts))
+                waits = tuple((t, unseen[t]) for t in self._waits(counts))
         revealed = {}
         if self.phase is Phase.OVER:
             revealed = {s: tuple(self.hand(s)) for s in range(4)}
@@ -421,10 +421,10 @@ class Game:
         if not discards:  # 行動限制4 cannot be kept (every tile is the claimed kind)
             discards = [t for t in range(NUM_KINDS) if hand[t]]
         actions.extend(Action(seat, Kind.DISCARD, t) for t in discards)
-        if self.profile.ready_declaration and analysis.shanten(hand) <= 0:
+        if self.profile.ready_declaration and (analysis.shanten(hand) <= 0 or self.profile.win_forms):
             for t in discards:
                 hand[t] -= 1
-                if analysis.waits(hand):
+                if self._waits(hand):
                     actions.append(Action(seat, Kind.READY, t))
                 hand[t] += 1
         return actions
@@ -432,7 +432,7 @@ class Game:
     def _may_tsumo(self, seat: int) -> bool:
         if self.ts.no_tsumo or self.passed_win[seat]:
             return False
-        if not analysis.is_complete(self.hands[seat]):
+        if not self._complete(self.hands[seat]):
             return False
         return self._win_allowed(seat, None, True)
 
@@ -443,7 +443,7 @@ class Game:
         if hand[tile] >= 4:
             return False
         hand[tile] += 1
-        ok = analysis.is_complete(hand)
+        ok = self._complete(hand)
         hand[tile] -= 1
         return ok and self._win_allowed(seat, tile, False, robbing)
 
@@ -453,11 +453,19 @@ class Game:
             return True
         return bool(self.win_filter(self, seat, tile, self_drawn, robbing))
 
+    def _complete(self, counts: list[int]) -> bool:
+        """A winning hand under this rule set (sets + pair, or one of ``profile.win_forms``)."""
+        return forms.is_winning(counts, self.profile.win_forms)
+
+    def _waits(self, counts: list[int]) -> list[int]:
+        """The tiles that would complete ``counts`` under this rule set."""
+        return forms.winning_tiles(counts, self.profile.win_forms)
+
     def _ankong_keeps_waits(self, seat: int, tile: int) -> bool:
         """聽牌3: after 聽 a concealed kong is allowed only if the waits stay the same."""
         hand = self.hands[seat]
         hand[tile] -= 4
-        same = tuple(analysis.waits(hand)) == self.ready_waits[seat]
+        same = tuple(self._waits(hand)) == self.ready_waits[seat]
         hand[tile] += 4
         return same
 
@@ -532,13 +540,13 @@ class Game:
         self.last_discard = (seat, tile)
         self.last_own_discard[seat] = tile
         self.first_go[seat] = False
-        if self.passed_win[seat] and tile not in analysis.waits(hand):
+        if self.passed_win[seat] and tile not in self._waits(hand):
             self.passed_win[seat] = False  # a non-winning discard lifts 過水
             self._emit(Event("pass_win_lifted", seat))
         self._emit(Event("discard", seat, tile))
         if declare:
             self.ready[seat] = True
-            self.ready_waits[seat] = tuple(analysis.waits(hand))
+            self.ready_waits[seat] = tuple(self._waits(hand))
             self._emit(Event("ready", seat, tile, detail="聽"))
         self.ts = _TurnState()
         self._open_claims(tile, seat)
@@ -639,7 +647,7 @@ class Game:
         self.turn = seat
         self.ts = _TurnState(no_tsumo=self.profile.kong_replacement_no_tsumo)
         self._draw(seat, back=True)
-        if self.ts.no_tsumo and analysis.is_complete(self.hands[seat]) and not self.passed_win[seat]:
+        if self.ts.no_tsumo and self._complete(self.hands[seat]) and not self.passed_win[seat]:
             self._pass_win(seat)  # 明槓's replacement would win: forced 過水
 
     def _concealed_kong(self, seat: int, tile: int) -> None:
@@ -656,7 +664,7 @@ class Game:
         hand = self.hands[seat]
         hand[tile] -= 1
         self.drawn[seat] = None
-        if self.passed_win[seat] and tile not in analysis.waits(hand):
+        if self.passed_win[seat] and tile not in self._waits(hand):
             self.passed_win[seat] = False  # an added kong of a non-winning tile lifts 過水
             self._emit(Event("pass_win_lifted", seat))
         melds = self.melds[seat]

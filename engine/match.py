@@ -15,10 +15,10 @@ import random
 from dataclasses import dataclass, field
 
 from .game import Game
-from .rules import TableOptions, get_profile
-from .scoring import ScoreResult, WinContext, get_rules, meets_minimum, score_win
+from .rules import TableOptions, get_profile, next_dealer
+from .scoring import ScoreResult, WinContext, get_rules, get_settle, meets_minimum, score_win
 from .scoring import TableOptions as ScoringOptions
-from .settlement import TableStakes, settle_win
+from .settlement import SettleContext
 from .tiles import from_counts
 from .view import HandResult
 
@@ -102,13 +102,13 @@ class Match:
     seed: int = 0
     rounds: int = 1  # 圈: 1-4
     options: TableOptions = field(default_factory=TableOptions)
-    stakes: TableStakes = field(default_factory=TableStakes)
 
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= 4:
             raise ValueError("a match is 1 to 4 rounds (圈)")
-        get_profile(self.rules)
+        self.profile = get_profile(self.rules)
         get_rules(self.rules)
+        self.settle = get_settle(self.rules)
         self.rng = random.Random(self.seed)
         # 抓位: the four wind tiles face down; player i takes the seat of the wind drawn
         winds = [0, 1, 2, 3]
@@ -120,6 +120,7 @@ class Match:
         self.dealer = self.first_dealer
         self.dealer_streak = 0
         self.round_wind = 0
+        self.dealer_changes = 0  # the round wind advances after every fourth change of dealer
         self.scores = [0, 0, 0, 0]
         self.history: list[HandRecord] = []
 
@@ -148,18 +149,22 @@ class Match:
         if out is None:
             raise ValueError("the hand is not over")
         if out.winner is None:
-            result = HandResult(None, None, False, None, (), (), (), (), 0, "tai", (0, 0, 0, 0))
+            unit = get_rules(self.rules).unit
+            result = HandResult(None, None, False, None, (), (), (), (), 0, unit, (0, 0, 0, 0))
         else:
             scored = score_outcome(game)
             assert scored is not None and scored.valid, scored and scored.reason
-            settlement = settle_win(
+            settlement = self.settle(
                 scored,
-                winner=out.winner,
-                dealer=game.dealer,
-                dealer_streak=game.dealer_streak,
-                discarder=out.loser if not out.flower_win else None,
-                stakes=self.stakes,
-                single_flower_holder=out.loser if out.flower_win == "七搶一" else None,
+                SettleContext(
+                    winner=out.winner,
+                    dealer=game.dealer,
+                    dealer_streak=game.dealer_streak,
+                    discarder=None if out.flower_win else out.loser,
+                    options=game.options,
+                    flower_payer=out.loser if out.flower_win else None,
+                    melds=tuple(tuple(m) for m in game.melds),
+                ),
             )
             concealed = list(game.hands[out.winner])
             if out.win_tile is not None:
@@ -174,8 +179,10 @@ class Match:
                 flowers=tuple(game.flowers[out.winner]),
                 items=tuple(settlement.items),
                 total=sum(i.value for i in settlement.items),
-                unit="tai",
+                unit=scored.unit,
                 deltas=settlement.deltas,
+                capped_total=settlement.capped_total,
+                limited=settlement.limited,
             )
         for s in range(4):
             self.scores[s] += result.deltas[s]
@@ -194,13 +201,15 @@ class Match:
         return result
 
     def _rotate(self, winner: int | None) -> None:
-        if winner is None or winner == self.dealer:
+        """Move the deal as the rule set says (``RuleProfile.rotation``); 連莊 when it stays."""
+        dealer = next_dealer(self.profile.rotation, self.dealer, winner)
+        if dealer == self.dealer:
             self.dealer_streak += 1  # 連莊 (a draw game too: 臭莊)
             return
-        self.dealer = (self.dealer + 1) % 4
+        self.dealer = dealer
         self.dealer_streak = 0
-        if self.dealer == self.first_dealer:
-            self.round_wind += 1
+        self.dealer_changes += 1
+        self.round_wind = self.dealer_changes // 4
 
     def standings(self) -> list[tuple[int, int]]:
         """(seat, score) from first place to last."""

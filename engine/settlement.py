@@ -25,8 +25,10 @@ counted twice); for a non-dealer winner it adds them to the score sheet as the d
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from .meld import Meld
+from .rules import TableOptions
 from .scoring.core import ScoreResult
 from .view import ScoreItem
 
@@ -88,6 +90,36 @@ class Settlement:
     deltas: tuple[int, int, int, int]
     payments: tuple[Payment, ...]
     items: tuple[ScoreItem, ...] = ()  # the score sheet: the winner's items + the dealer's extras
+    capped_total: int | None = None  # the hand's value after 滿台 when the cap changed it
+    limited: bool = False  # a payment was cut by the bankroll rule (24 台)
+
+
+@dataclass(frozen=True, slots=True)
+class SettleContext:
+    """What a rule set's ``settle(result, ctx)`` hook may need besides the scored win.
+
+    ``discarder`` is the seat that dealt in (the discarder, or the owner of a robbed kong); None
+    for a self-draw and for a flower win. ``flower_payer`` is the seat holding the single flower of
+    a 七搶一. ``melds`` are every seat's melds at the end of the hand (kong payments, e.g. guangdong).
+    """
+
+    winner: int
+    dealer: int
+    dealer_streak: int = 0
+    discarder: int | None = None
+    options: TableOptions = TableOptions()
+    flower_payer: int | None = None
+    eye_declarers: tuple[int, ...] = ()
+    melds: tuple[tuple[Meld, ...], ...] = field(default_factory=lambda: ((), (), (), ()))
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.discarder is None
+
+    def kong_counts(self) -> tuple[int, int, int, int]:
+        """Kongs (明槓, 加槓 and 暗槓) per seat."""
+        counts = [sum(1 for m in seat if m.is_kong) for seat in self.melds]
+        return (counts[0], counts[1], counts[2], counts[3])
 
 
 def dealer_extra(dealer_streak: int) -> int:
@@ -146,14 +178,16 @@ def settle(
     payers = [discarder] if discarder is not None else [s for s in range(4) if s != winner]
     reason = "胡" if discarder is not None else "自摸"
     payments = []
+    limited = False
     for p in payers:
         t = hand + (extra if dealer in (winner, p) else 0)
         amount = stakes.base + t * stakes.tai
-        if limit is not None:
-            amount = min(amount, limit)
+        if limit is not None and amount > limit:
+            amount = limit
+            limited = True
         payments.append(Payment(p, winner, t, amount, reason))
     items = dealer_items(dealer_streak) if winner != dealer and dealer in payers else ()
-    return Settlement(_deltas(payments), tuple(payments), items)
+    return Settlement(_deltas(payments), tuple(payments), items, limited=limited)
 
 
 def settle_win(
@@ -200,9 +234,11 @@ def settle_win(
             uncapped=result.uncapped,
         )
         sheet = result.items + settlement.items
+    reduction = result.total - result.capped_total(stakes.cap_tai)
+    capped = sum(i.value for i in sheet) - reduction if reduction > 0 else None
     penalty = eye_penalty(eye_declarers, winner=winner, stakes=stakes)
     payments = settlement.payments + penalty.payments
-    return Settlement(_deltas(payments), payments, sheet)
+    return Settlement(_deltas(payments), payments, sheet, capped, settlement.limited)
 
 
 def settle_flower_win(

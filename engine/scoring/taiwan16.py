@@ -15,15 +15,15 @@ Interpretations are listed in docs/rules/taiwan16.md ("Scoring and settlement").
 from __future__ import annotations
 
 from ..meld import MeldKind
+from ..settlement import MAX_STREAK, SettleContext, Settlement, TableStakes, settle_win
 from ..tiles import DRAGONS, WINDS, flower_wind
-from .core import DEALER, NO_CAP, NO_MIN, TWO_SIDED, Reading, RuleSet, WinContext, item
+from .core import DEALER, NO_CAP, NO_MIN, TWO_SIDED, Reading, RuleSet, ScoreResult, WinContext, item
 
 SEE_WIND_SEE_FLOWER = "見字見花"
 SELF_DRAW_ONLY = "限自摸"
 EIGHT_IMMORTALS = "八仙過海"
 SEVEN_ROB_ONE = "七搶一"
 FLOWER_WINS = (EIGHT_IMMORTALS, SEVEN_ROB_ONE)
-MAX_STREAK = 8  # 最多連莊八
 
 # ---------------------------------------------------------------- facts the predicates share
 
@@ -180,3 +180,18 @@ def _refuse(c: WinContext) -> str:
 
 
 RULES = RuleSet(name="taiwan16", unit="tai", items=ITEMS, hand_size=16, refuse=_refuse)
+
+
+def settle(result: ScoreResult, ctx: SettleContext) -> Settlement:
+    """The settle hook: document 000's formula (胡牌後各方計算, 滿台計算), see engine.settlement."""
+    o = ctx.options
+    return settle_win(
+        result,
+        winner=ctx.winner,
+        dealer=ctx.dealer,
+        dealer_streak=ctx.dealer_streak,
+        discarder=ctx.discarder,
+        stakes=TableStakes(o.base, o.tai, o.cap_tai, o.bankroll_tai),
+        eye_declarers=ctx.eye_declarers,
+        single_flower_holder=ctx.flower_payer,
+    )
