@@ -12,60 +12,19 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from .actions import Action
 from .game import Game
 from .rules import TableOptions, get_profile, next_dealer
-from .scoring import ScoreResult, WinContext, get_rules, get_settle, meets_minimum, score_win
-from .scoring import TableOptions as ScoringOptions
+from .scoring import ScoreResult, get_rules, get_settle, score_win
 from .settlement import SettleContext
 from .tiles import from_counts
 from .view import HandResult
 
-
-def scoring_options(options: TableOptions) -> ScoringOptions:
-    """The game's typed table options, as the scorer names them."""
-    flags = {"見字見花"} if options.see_wind_see_flower else set()
-    if options.self_draw_only:
-        flags.add("限自摸")
-    return ScoringOptions(frozenset(flags), options.min_tai, options.cap_tai)
-
-
-def win_context(
-    game: Game,
-    seat: int,
-    win_tile: int | None,
-    *,
-    self_drawn: bool,
-    robbing: bool = False,
-    after_win: bool = False,
-) -> WinContext:
-    """The scorer's view of ``seat`` winning on ``win_tile`` now (or, ``after_win``, as it ended)."""
-    counts = list(game.hands[seat])
-    if win_tile is not None and (self_drawn or after_win):
-        counts[win_tile] -= 1
-    out = game.outcome if after_win else None
-    ts = game.ts
-    first = game.first_go[seat] and not game.claims_made
-    return WinContext(
-        concealed=tuple(from_counts(counts)),
-        melds=tuple(game.melds[seat]),
-        flowers=tuple(game.flowers[seat]),
-        win_tile=win_tile,
-        self_drawn=self_drawn,
-        seat_wind=game.seat_wind(seat),
-        round_wind=game.round_wind,
-        dealer=seat == game.dealer,
-        dealer_streak=game.dealer_streak,
-        last_tile=out.last_tile if out else (self_drawn and ts.last_tile),
-        kong_replacement=out.kong_replacement if out else (self_drawn and ts.replacement),
-        robbing_kong=out.robbing_kong if out else robbing,
-        heavenly=out.heavenly if out else (self_drawn and first and seat == game.dealer),
-        earthly=out.earthly if out else (first and seat != game.dealer),
-        declared_ready=game.ready[seat],
-        flower_win=out.flower_win if out else None,
-        options=scoring_options(game.options),
-    )
+HEADER_VERSION = 1  # Match.header() format
 
 
 def score_outcome(game: Game) -> ScoreResult | None:
@@ -73,16 +32,8 @@ def score_outcome(game: Game) -> ScoreResult | None:
     out = game.outcome
     if out is None or out.winner is None:
         return None
-    ctx = win_context(game, out.winner, out.win_tile, self_drawn=out.self_drawn, after_win=True)
+    ctx = game.win_context(out.winner, out.win_tile, self_drawn=out.self_drawn, after_win=True)
     return score_win(ctx, game.profile.id)
-
-
-def minimum_filter(game: Game, seat: int, tile: int | None, self_drawn: bool, robbing: bool) -> bool:
-    """三台起胡: 胡 is offered only when the hand reaches the table minimum."""
-    win_tile = game.drawn[seat] if self_drawn else tile
-    ctx = win_context(game, seat, win_tile, self_drawn=self_drawn, robbing=robbing)
-    result = score_win(ctx, game.profile.id)
-    return result.valid and meets_minimum(result, game.options.min_tai)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +73,7 @@ class Match:
         self.round_wind = 0
         self.dealer_changes = 0  # the round wind advances after every fourth change of dealer
         self.scores = [0, 0, 0, 0]
+        self.auto_seats: set[int] = set()  # 代打 carries from hand to hand until the player is back
         self.history: list[HandRecord] = []
 
     @property
@@ -140,8 +92,51 @@ class Match:
             hand_number=len(self.history) + 1,
             options=self.options,
             scores=tuple(self.scores),
+            auto_seats=sorted(self.auto_seats),
         )
         return game
+
+    def header(self) -> dict[str, Any]:
+        """What decides the match besides its hands' action logs, JSON-safe (see :meth:`replay`)."""
+        return {
+            "version": HEADER_VERSION,
+            "rules": self.rules,
+            "seed": self.seed,
+            "rounds": self.rounds,
+            "options": self.options.to_dict(),
+        }
+
+    @classmethod
+    def replay(
+        cls, header: Mapping[str, Any], hand_logs: Sequence[Sequence[str]]
+    ) -> tuple[Match, Game | None]:
+        """Rebuild a match from :meth:`header` and every hand's log, in order (``str(action)`` each).
+
+        Finished hands are scored and settled again; the last hand, if its log does not finish it,
+        is returned mid-play (else None), ready for the next action.
+        """
+        version = header.get("version")
+        if version != HEADER_VERSION:
+            raise ValueError(f"unsupported match header version {version!r} (expected {HEADER_VERSION})")
+        match = cls(
+            header["rules"],
+            seed=header["seed"],
+            rounds=header["rounds"],
+            options=TableOptions.from_dict(header["options"]),
+        )
+        game: Game | None = None
+        for number, log in enumerate(hand_logs, 1):
+            if game is not None:
+                raise ValueError(
+                    f"hand {number - 1}'s log does not finish the hand, yet hand {number} follows"
+                )
+            game = match.new_hand()
+            for action in log:
+                game.apply(Action.from_str(action))
+            if game.is_over:
+                match.finish_hand(game)
+                game = None
+        return match, game
 
     def finish_hand(self, game: Game) -> HandResult:
         """Score and settle a finished hand, then rotate the dealer (連莊 on a dealer win or a draw)."""
@@ -161,7 +156,7 @@ class Match:
                     dealer=game.dealer,
                     dealer_streak=game.dealer_streak,
                     discarder=None if out.flower_win else out.loser,
-                    options=game.options,
+                    options=self.options,
                     flower_payer=out.loser if out.flower_win else None,
                     melds=tuple(tuple(m) for m in game.melds),
                 ),
@@ -186,6 +181,7 @@ class Match:
             )
         for s in range(4):
             self.scores[s] += result.deltas[s]
+        self.auto_seats = {s for s in range(4) if game.auto[s]}
         self.history.append(
             HandRecord(
                 len(self.history) + 1,

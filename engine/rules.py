@@ -60,7 +60,7 @@ class TableOptions:
             _check_int(name, getattr(self, name), low)
         for name in ("cap_tai", "bankroll_tai"):
             if getattr(self, name) is not None:
-                _check_int(name, getattr(self, name), 1)
+                _check_int(name, getattr(self, name), 0)
         for name, (low, high) in (("turn_seconds", TURN_SECONDS), ("claim_seconds", CLAIM_SECONDS)):
             _check_int(name, getattr(self, name), low, high)
 

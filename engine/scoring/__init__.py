@@ -21,6 +21,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
+from ..rules import TableOptions
 from .core import (
     HandSet,
     Item,
@@ -28,7 +29,6 @@ from .core import (
     RuleSet,
     ScoreResult,
     ScoringError,
-    TableOptions,
     UnknownRules,
     WinContext,
     evaluate,
