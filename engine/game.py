@@ -25,7 +25,7 @@ from . import analysis, forms
 from .actions import CLAIM_RANK, Action, Kind
 from .meld import Meld, MeldKind
 from .rules import RuleProfile, TableOptions, get_profile
-from .scoring import WinContext, score_win
+from .scoring import WinContext, rules_minimum, score_win
 from .tiles import NUM_KINDS, from_counts, is_flower, sorted_tiles, tile_to_str
 from .view import GameView, SeatPublic
 from .wall import Wall
@@ -124,6 +124,7 @@ class Game:
             profile = replace(profile, options=options)
         self.profile = profile
         self.options = profile.options
+        self.min_tai = max(self.options.min_tai, rules_minimum(profile.id))  # 台 a win needs
         self.seed = seed
         self.dealer = dealer
         self.round_wind = round_wind
@@ -503,13 +504,14 @@ class Game:
         return ok and self._win_allowed(seat, tile, False, robbing)
 
     def _win_allowed(self, seat: int, tile: int | None, self_drawn: bool, robbing: bool = False) -> bool:
-        """Table minimums (三台起胡): 胡 is offered only when the scorer says the hand reaches them."""
-        if not self.options.min_tai:
+        """Minimums (三台起胡, or the rule set's own): 胡 is offered only when the scorer says the
+        hand reaches them."""
+        if not self.min_tai:
             return True
         win_tile = self.drawn[seat] if self_drawn else tile
         ctx = self.win_context(seat, win_tile, self_drawn=self_drawn, robbing=robbing)
         result = score_win(ctx, self.profile.id)
-        return result.meets_minimum(self.options.min_tai)
+        return result.meets_minimum(self.min_tai)
 
     def _complete(self, counts: list[int]) -> bool:
         """A winning hand under this rule set (sets + pair, or one of ``profile.win_forms``)."""
@@ -754,13 +756,15 @@ class Game:
         self._emit(Event("draw", seat, tile, private=True, detail="replacement" if replacement else ""))
 
     def _check_flower_win(self, seat: int) -> None:
-        """八仙過海 (all eight) and 七搶一 (seven, while another player shows the eighth)."""
+        """All eight flowers (八仙過海, 大花胡) and seven while another player shows the eighth (七搶一),
+        under the names the profile gives them (None: no such win)."""
         counts = [len(f) for f in self.flowers]
-        if counts[seat] == 8:
-            self._finish(Outcome(seat, None, None, self_drawn=True, flower_win="八仙過海"))
-        elif sorted(counts)[-2:] == [1, 7]:
+        eight, seven = self.profile.flower_wins
+        if counts[seat] == 8 and eight:
+            self._finish(Outcome(seat, None, None, self_drawn=True, flower_win=eight))
+        elif sorted(counts)[-2:] == [1, 7] and seven:
             winner = counts.index(7)
-            self._finish(Outcome(winner, counts.index(1), None, self_drawn=False, flower_win="七搶一"))
+            self._finish(Outcome(winner, counts.index(1), None, self_drawn=False, flower_win=seven))
 
     def _win(
         self,

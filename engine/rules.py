@@ -27,7 +27,8 @@ from .forms import check_forms
 # dealer rotation rules (RuleProfile.rotation)
 DEALER_KEEPS = "dealer_keeps"  # taiwan: the dealer keeps the deal on their own win or a draw game
 WINNER_DEALS = "winner_deals"  # guangdong 谁胡谁庄: the winner deals next; a draw game keeps the dealer
-ROTATIONS = (DEALER_KEEPS, WINNER_DEALS)
+DEALER_WINS_KEEPS = "dealer_wins_keeps"  # taiwan13: only the dealer's own win keeps the deal
+ROTATIONS = (DEALER_KEEPS, WINNER_DEALS, DEALER_WINS_KEEPS)
 
 TURN_SECONDS = (4, 120)  # the document's tables use 4, 5, 6 or 8 s; Discord players need longer
 CLAIM_SECONDS = (2, 60)
@@ -105,6 +106,8 @@ class RuleProfile:
     # special winning forms beyond sets + pair, by name in engine.forms.FORMS ("seven_pairs", ...)
     win_forms: tuple[str, ...] = ()
     rotation: str = DEALER_KEEPS  # how the deal moves after a hand (ROTATIONS)
+    # instant flower wins, as the scorer names them: (all eight flowers, seven against the eighth)
+    flower_wins: tuple[str | None, str | None] = ("八仙過海", "七搶一")
     options: TableOptions = TableOptions()
 
     def __post_init__(self) -> None:
@@ -122,8 +125,28 @@ class RuleProfile:
 
 TAIWAN16 = RuleProfile(id="taiwan16", hand_size=16, flowers=True, reserve=16, reserve_per_kong=1)
 
+# document 001: 13 tiles with flowers, 七对子 and 国士无双, 明杠 of any discard, a 明杠's replacement
+# may win (杠上开花), no 聽 declaration, the deal passes unless the dealer wins; no 滿台 and no
+# 24-台 rule (its settle hook pays 20 points a 台, docs/rules/taiwan13.md)
+TAIWAN13 = RuleProfile(
+    id="taiwan13",
+    hand_size=13,
+    flowers=True,
+    reserve=16,
+    reserve_per_kong=1,
+    ready_declaration=False,
+    exposed_kong_from_previous=True,
+    no_claim_last_round=False,
+    no_reclaim_own_discard_kind=False,
+    kong_replacement_no_tsumo=False,
+    win_forms=("seven_pairs", "thirteen_orphans"),
+    rotation=DEALER_WINS_KEEPS,
+    flower_wins=("大花胡", None),
+    options=TableOptions(cap_tai=None, bankroll_tai=None, turn_seconds=15, claim_seconds=5),
+)
+
 # rule-set id -> profile; each rule set adds one entry here
-PROFILES: dict[str, RuleProfile] = {TAIWAN16.id: TAIWAN16}
+PROFILES: dict[str, RuleProfile] = {TAIWAN16.id: TAIWAN16, TAIWAN13.id: TAIWAN13}
 
 
 def get_profile(rules: str | RuleProfile) -> RuleProfile:
@@ -137,8 +160,8 @@ def get_profile(rules: str | RuleProfile) -> RuleProfile:
 
 def next_dealer(rotation: str, dealer: int, winner: int | None) -> int:
     """The seat that deals the next hand. The streak (連莊) grows when this returns ``dealer``."""
-    if winner is None or winner == dealer:
-        return dealer  # a draw game (臭莊) or the dealer's own win: 連莊
+    if winner == dealer or (winner is None and rotation != DEALER_WINS_KEEPS):
+        return dealer  # the dealer's own win or a draw game (臭莊): 連莊
     if rotation == WINNER_DEALS:
         return winner
     return (dealer + 1) % 4

@@ -57,6 +57,12 @@ def get_rules(name: str) -> RuleSet:
     return _module(name).RULES
 
 
+def rules_minimum(name: str) -> int:
+    """The 台 every win needs under rule set ``name`` whatever the table options (taiwan13: 1);
+    0 for a game profile without a scoring table (a test's toy profile)."""
+    return get_rules(name).min_tai if name in RULE_MODULES else 0
+
+
 def get_settle(name: str) -> Callable[[ScoreResult, Any], Any]:
     """The rule set's ``settle(result, ctx: SettleContext) -> Settlement`` hook (who pays whom).
 
@@ -89,6 +95,7 @@ __all__ = [
     "evaluate",
     "get_rules",
     "get_settle",
+    "rules_minimum",
     "meets_minimum",
     "score_win",
     "validate_context",

@@ -20,8 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from ..analysis import waits as standard_waits
+from ..forms import ORPHANS, is_seven_pairs, is_thirteen_orphans
 from ..meld import MeldKind
-from ..settlement import Payment, Settlement
+from ..settlement import Payment, SettleContext, Settlement
 from ..tiles import DRAGONS, GREEN, WINDS, to_counts
 from ..view import ScoreItem
 from .core import DEALER, NO_MIN, SINGLE, Reading, RuleSet, ScoreResult, WinContext, item, standard_readings
@@ -36,8 +37,7 @@ FLOWER_WINS = (BIG_FLOWER_WIN,)
 SEVEN_PAIRS = "seven_pairs"
 THIRTEEN_ORPHANS = "thirteen_orphans"
 
-TERMINALS = (0, 8, 9, 17, 18, 26)  # 1m 9m 1p 9p 1s 9s
-ORPHANS = (*TERMINALS, *range(27, 34))  # 么九 and 字牌: the tiles of 国士无双
+TERMINALS = ORPHANS[:6]  # 1m 9m 1p 9p 1s 9s; ORPHANS adds the 字牌 (the tiles of 国士无双)
 GREEN_TILES = frozenset((19, 20, 21, 23, 25, GREEN))  # 2 3 4 6 8 索 and 发
 BIG_WHEEL = tuple(range(10, 17))  # 2p..8p, the pairs of 大车轮
 
@@ -55,14 +55,9 @@ class FormReading(Reading):
 
 
 def seven_pairs(counts: list[int]) -> tuple[int, ...]:
-    """The seven different pairs of a 14-tile hand, or () (four of a kind is not two pairs)."""
+    """The seven different pairs of a 14-tile hand, or () (four of a kind is not two pairs here)."""
     pairs = tuple(t for t, n in enumerate(counts) if n == 2)
-    return pairs if len(pairs) == 7 and sum(counts) == 14 else ()
-
-
-def is_thirteen_orphans(counts: list[int]) -> bool:
-    """国士无双: every 么九 and 字牌 once, one of them twice, nothing else."""
-    return sum(counts) == 14 and all(counts[t] for t in ORPHANS) and sum(counts[t] for t in ORPHANS) == 14
+    return pairs if len(pairs) == 7 and is_seven_pairs(counts) else ()
 
 
 def form_readings(ctx: WinContext) -> list[FormReading]:
@@ -270,24 +265,19 @@ RULES = RuleSet(name="taiwan13", unit="tai", items=ITEMS, hand_size=13, readings
 # ---------------------------------------------------------------- settlement
 
 
-def settle(
-    result: ScoreResult,
-    *,
-    winner: int,
-    dealer: int,
-    discarder: int | None,
-    points_per_tai: int = POINTS_PER_TAI,
-) -> Settlement:
-    """Points for a scored taiwan13 win: 台 × 20, paid by the discarder alone (放枪) or by all
-    three on a self-draw (自摸) or 大花胡. 庄家: the dealer always counts one 台 more — as the
-    winner the scorer lists it; as a payer the dealer pays one 台 more and the sheet shows it.
+def settle(result: ScoreResult, ctx: SettleContext) -> Settlement:
+    """The settle hook: 台 × 20 points, paid by the discarder alone (放枪) or by all three on a
+    self-draw (自摸) and on 大花胡. 庄家: the dealer always counts one 台 more — as the winner the
+    scorer lists it; as a payer the dealer pays one 台 more and the sheet shows it. The table's
+    底/台/滿台/24-台 options are taiwan16's and do not apply (document 001 has none of them).
 
         >>> from engine.scoring import score_win
         >>> from engine.tiles import parse_tiles
         >>> hand = WinContext(concealed=tuple(parse_tiles("123m456m789m234p5s")), win_tile=22)
-        >>> settle(score_win(hand, "taiwan13"), winner=1, dealer=0, discarder=0).deltas
+        >>> settle(score_win(hand, "taiwan13"), SettleContext(winner=1, dealer=0, discarder=0)).deltas
         (-120, 120, 0, 0)
     """
+    winner, dealer, discarder = ctx.winner, ctx.dealer, ctx.discarder
     if not result.valid:
         raise ValueError(f"cannot settle an invalid win: {result.reason}")
     for s in (winner, dealer, discarder):
@@ -305,7 +295,7 @@ def settle(
     payments = []
     for p in payers:
         tai = result.total + (1 if p == dealer and not flower_win else 0)
-        payments.append(Payment(p, winner, tai, tai * points_per_tai, reason))
+        payments.append(Payment(p, winner, tai, tai * POINTS_PER_TAI, reason))
     extra = (ScoreItem("庄家", 1),) if winner != dealer and dealer in payers and not flower_win else ()
     return Settlement(_deltas(payments), tuple(payments), result.items + extra)
 
