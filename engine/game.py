@@ -146,6 +146,7 @@ class Game:
         self.passed_win: list[bool] = [False] * 4  # 過水
         self.first_go: list[bool] = [True] * 4  # has not discarded yet (天胡/地胡)
         self.claims_made = False  # any 吃/碰/槓 this hand
+        self.discards_made = 0  # discards this hand, claimed ones too (地胡's window)
         self.kongs = 0
         self.timeouts: list[int] = [0] * 4
         self.auto: list[bool] = [s in set(auto_seats) for s in range(4)]
@@ -381,7 +382,7 @@ class Game:
             kong_replacement=out.kong_replacement if out else (self_drawn and ts.replacement),
             robbing_kong=out.robbing_kong if out else robbing,
             heavenly=out.heavenly if out else (self_drawn and first and seat == self.dealer),
-            earthly=out.earthly if out else (first and seat != self.dealer),
+            earthly=out.earthly if out else self._earthly(seat),
             declared_ready=self.ready[seat],
             flower_win=out.flower_win if out else None,
             options=self.options,
@@ -597,6 +598,7 @@ class Game:
         hand[tile] -= 1
         self.drawn[seat] = None
         self.rivers[seat].append(tile)
+        self.discards_made += 1
         self.last_discard = (seat, tile)
         self.last_own_discard[seat] = tile
         self.first_go[seat] = False
@@ -798,9 +800,18 @@ class Game:
             kong_replacement=self_drawn and self.ts.replacement,
             robbing_kong=robbing,
             heavenly=self_drawn and first and seat == self.dealer,
-            earthly=first and seat != self.dealer,
+            earthly=self._earthly(seat),
         )
         self._finish(outcome)
+
+    def _earthly(self, seat: int) -> bool:
+        """地胡: a non-dealer's win while nobody has claimed, before their own first discard, or
+        within the hand's first ``profile.earthly_discards`` discards (document 001: 海底八张牌内)."""
+        if seat == self.dealer or self.claims_made:
+            return False
+        if self.profile.earthly_discards:
+            return self.discards_made <= self.profile.earthly_discards
+        return self.first_go[seat]
 
     def _end_draw_game(self) -> None:
         self._finish(Outcome(None))

@@ -82,6 +82,7 @@ def position(
     game.wall.front = 0
     game.wall.back = len(tiles)
     game.kongs = sum(1 for s in range(4) for m in game.melds[s] if m.is_kong)
+    game.discards_made = sum(len(r) for r in game.rivers)
     if live is not None:
         # drop tiles from the middle of the wall so that exactly ``live`` draws remain
         surplus = game.drawable - live

@@ -108,6 +108,7 @@ class RuleProfile:
     rotation: str = DEALER_KEEPS  # how the deal moves after a hand (ROTATIONS)
     # instant flower wins, as the scorer names them: (all eight flowers, seven against the eighth)
     flower_wins: tuple[str | None, str | None] = ("八仙過海", "七搶一")
+    earthly_discards: int = 0  # 地胡 within this many discards of the hand (0: before one's own first)
     options: TableOptions = TableOptions()
 
     def __post_init__(self) -> None:
@@ -142,6 +143,7 @@ TAIWAN13 = RuleProfile(
     win_forms=("seven_pairs", "thirteen_orphans"),
     rotation=DEALER_WINS_KEEPS,
     flower_wins=("大花胡", None),
+    earthly_discards=8,
     options=TableOptions(cap_tai=None, bankroll_tai=None, turn_seconds=15, claim_seconds=5),
 )
 

@@ -16,6 +16,7 @@ from engine.settlement import SettleContext
 from tests.engine.helpers import act, kinds, pass_all
 
 RULES = "taiwan13"
+MID_HAND = {2: "19m19p19s", 3: "258m"}  # nine discards made: past 地胡's window
 
 
 def names(game):
@@ -44,7 +45,8 @@ def test_seven_pairs_with_four_alike_is_not_a_win():
 
 
 def test_thirteen_orphans_wins_on_a_discard():
-    game = position(hands={0: "123m456m789m1234p7z", 1: "19m19p19s1234566z"}, rules=RULES)
+    hands = {0: "123m456m789m1234p7z", 1: "19m19p19s1234566z"}
+    game = position(hands=hands, rivers={2: "5m5p5s", 3: "258p258s"}, rules=RULES)
     game.apply(act("0 discard 7z"))
     assert game.is_over and game.outcome.winner == 1 and game.outcome.loser == 0
     assert names(game) == {"国士无双"}
@@ -58,9 +60,24 @@ def test_no_hu_offered_without_a_tai():
 
 
 def test_hu_with_one_tai_is_taken():
-    game = position(hands={0: "123m456m789m1234p6s", 1: "222p234m567m45s11z"}, rules=RULES)
+    game = position(hands={0: "123m456m789m1234p6s", 1: "222p234m567m45s11z"}, rivers=MID_HAND, rules=RULES)
     game.apply(act("0 discard 6s"))  # 门清: one 台
     assert game.is_over and game.outcome.winner == 1 and names(game) == {"门清"}
+
+
+def test_di_hu_within_the_first_eight_discards():
+    # 在起牌后海底八张牌内，且在四家不碰牌吃牌的情况下胡牌: seat 1 has discarded once already
+    hands = {0: "123m456m789m1234p6s", 1: "222p234m567m45s11z"}
+    game = position(hands=hands, rivers={1: "9p", 2: "1s", 3: "9s", 0: "1m"}, rules=RULES)
+    game.apply(act("0 discard 6s"))  # the fifth discard of the hand
+    assert game.outcome.earthly and names(game) == {"地胡"}
+
+
+def test_di_hu_not_after_eight_discards():
+    hands = {0: "123m456m789m1234p6s", 1: "222p234m567m45s11z"}
+    game = position(hands=hands, rivers={1: "9p", 2: "1s9s", 3: "9m1p", 0: "1m7p8p"}, rules=RULES)
+    game.apply(act("0 discard 6s"))  # the ninth
+    assert not game.outcome.earthly and names(game) == {"门清"}
 
 
 def test_ming_gang_of_the_previous_players_discard():
