@@ -27,6 +27,9 @@ def test_profile_is_thirteen_tiles_with_flowers_and_the_special_forms():
     profile = PROFILES[RULES]
     assert (profile.hand_size, profile.flowers, profile.wall_size) == (13, True, 144)
     assert profile.win_forms == ("seven_pairs", "thirteen_orphans")
+    # claim window 3-5 s, a quick table's turn 10-15 s; no 滿台 and no 24-台 rule in document 001
+    opts = profile.options
+    assert (opts.claim_seconds, opts.turn_seconds, opts.cap_tai, opts.bankroll_tai) == (5, 15, None, None)
     game = Game(RULES, seed=5, dealer=2)
     held = [sum(game.hands[s]) + 3 * len(game.melds[s]) for s in range(4)]
     assert held == [13, 13, 14, 13]  # 庄家开始拿十四张，其余拿十三张
