@@ -206,7 +206,9 @@ class Game:
                 self.timeouts[seat] += 1
                 if self.timeouts[seat] >= AUTO_AFTER_TIMEOUTS:
                     self._set_auto(seat, True)
-            action = self.auto_action(seat)  # in a claim window this is 過, and no absence
+                action = self.auto_action(seat)
+            else:  # an unanswered claim window is 過 (a 可過水 win not taken is 過水) and no absence
+                action = Action(seat, Kind.PASS)
         else:
             self.timeouts[seat] = 0
         self._play(action)
@@ -293,6 +295,7 @@ class Game:
             drawn=drawn,
             waits=waits,
             revealed=revealed,
+            hand_size=self.profile.hand_size,
         )
 
     def _visible_melds(self, seat: int, viewer: int | None) -> tuple[Meld, ...]:

@@ -44,6 +44,7 @@ class GameView:
     drawn: int | None = None  # the viewer's freshly drawn tile, shown apart
     waits: tuple[tuple[int, int], ...] = ()  # (tile, unseen count) when the viewer is ready
     revealed: dict[int, tuple[int, ...]] = field(default_factory=dict)  # end-of-hand reveal only
+    hand_size: int = 16  # the rule set's tiles in hand before the draw (16, or 13)
 
 
 @dataclass(frozen=True, slots=True)

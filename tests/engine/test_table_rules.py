@@ -138,6 +138,14 @@ def test_a_timeout_in_a_claim_window_is_a_pass_and_not_an_absence():
     assert game.timeouts[2] == 0 and not game.auto[2]
 
 
+def test_a_timeout_on_a_possible_win_in_a_claim_window_is_a_pass_too():
+    game = position(hands={0: S0, 1: "234m567m111z222z333z9s"}, options=PASSABLE)
+    game.apply(act("0 discard 9s"))
+    assert "hu" in kinds(game, 1)
+    game.apply(Action(1, Kind.TIMEOUT))
+    assert not game.is_over and game.passed_win[1]
+
+
 def test_three_own_turns_timed_out_in_a_row_switch_on_auto_play_and_it_stays_until_back():
     for seed in range(40):
         game = own_turn_timeouts(seed, seat=1, count=3)
