@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .errors import INVALID_WEBHOOK_TOKEN, UNKNOWN_MESSAGE, UNKNOWN_WEBHOOK, DiscordError, form_error
+from .errors import (
+    INVALID_WEBHOOK_TOKEN,
+    OPENING_DMS_TOO_FAST,
+    UNKNOWN_MESSAGE,
+    UNKNOWN_WEBHOOK,
+    DiscordError,
+    form_error,
+)
 from .interactions import (
     ALLOWED_RESPONSES,
     CHANNEL_MESSAGE,
@@ -21,7 +28,7 @@ from .interactions import (
     Response,
 )
 from .limits import check_modal
-from .messages import read_body
+from .messages import read_body, unknown_message
 from .recorder import EPHEMERAL, LOADING, Message
 
 if TYPE_CHECKING:
@@ -33,10 +40,14 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 RULES = {
     10003: "unknown_channel",
+    10007: "unknown_member",
+    10004: "unknown_guild",
     10008: "unknown_message",
     10013: "unknown_user",
     10015: "unknown_webhook",
     10062: "unknown_interaction",
+    30046: "old_message_edit_limit",
+    40003: "dm_open_too_fast",
     40005: "attachment_too_large",
     40060: "already_acknowledged",
     50006: "empty_message",
@@ -45,10 +56,12 @@ RULES = {
 }
 
 
-def json_response(data: Any, status: int = 200) -> web.Response:
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     """JSON with Content-Type exactly application/json: discord.py parses nothing else."""
     return web.Response(
-        status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"}
+        status=status,
+        body=json.dumps(data).encode(),
+        headers={"Content-Type": "application/json", **(headers or {})},
     )
 
 
@@ -75,6 +88,9 @@ class Api:
         r.add_get(f"{API}/applications/{{application_id}}/guilds/{{guild_id}}/commands", self.get_commands)
         r.add_put(f"{API}/applications/{{application_id}}/guilds/{{guild_id}}/commands", self.put_commands)
         r.add_post(f"{API}/users/@me/channels", self.open_dm)
+        r.add_get(f"{API}/users/{{user_id}}", self.get_user)
+        r.add_get(f"{API}/guilds/{{guild_id}}", self.get_guild)
+        r.add_get(f"{API}/guilds/{{guild_id}}/members/{{user_id}}", self.get_member)
         r.add_get(f"{API}/channels/{{channel_id}}", self.get_channel)
         r.add_post(f"{API}/channels/{{channel_id}}/typing", self.typing)
         r.add_get(f"{API}/channels/{{channel_id}}/messages", self.get_messages)
@@ -112,13 +128,24 @@ class Api:
         unauthenticated = route.startswith(("/interactions/", "/webhooks/"))
         if not unauthenticated and request.headers.get("Authorization") != f"Bot {self.server.config.token}":
             return json_response({"message": "401: Unauthorized", "code": 0}, 401)
+        admission = self.server.limiter.admit(request.method, route, request.match_info)
+        if admission.refused is not None:
+            self.server.recorder.violation(
+                admission.rule, None, f"429 despite the headers: {admission.reason}", line
+            )
+            return admission.refused
+        response = await self._handle(request, handler, line)
+        response.headers.update(admission.headers)
+        return response
+
+    async def _handle(self, request: web.Request, handler: Handler, line: str) -> web.StreamResponse:
         try:
             return await handler(request)
         except DiscordError as error:
             if not error.expected:
                 rule = RULES.get(error.code, f"error_{error.code}")
                 self.server.recorder.violation(rule, error.code, error.detail or error.message, line)
-            return json_response(error.body(), error.status)
+            return json_response(error.body(), error.status, error.headers)
         except web.HTTPException:
             raise
         except Exception:
@@ -157,16 +184,43 @@ class Api:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
         return json_response({"url": self.server.gateway_url, "shards": 1, "session_start_limit": limit})
 
+    def _guild(self, request: web.Request) -> int:
+        guild_id = self._int(request, "guild_id")
+        if guild_id != self.server.world.guild_id:
+            raise DiscordError(404, 10004, detail=f"guild {guild_id}")
+        return guild_id
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        return json_response(self.server.world.user(self._int(request, "user_id")).payload())
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        world = self.server.world
+        guild = world.guild_payload(with_members=False)
+        for key in (
+            "members",
+            "channels",
+            "threads",
+            "voice_states",
+            "presences",
+            "joined_at",
+            "member_count",
+        ):
+            guild.pop(key, None)
+        return json_response(guild)
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        world = self.server.world
+        return json_response(world.member_payload(world.member(self._int(request, "user_id")).id))
+
     # commands --------------------------------------------------------------
     def _command_scope(self, request: web.Request) -> int | None:
         if self._int(request, "application_id") != self.server.world.application_id:
             raise DiscordError(403, 50001, detail="not this application")
         if "guild_id" not in request.match_info:
             return None
-        guild_id = self._int(request, "guild_id")
-        if guild_id != self.server.world.guild_id:
-            raise DiscordError(404, 10004, detail=f"guild {guild_id}")
-        return guild_id
+        return self._guild(request)
 
     async def get_commands(self, request: web.Request) -> web.Response:
         return json_response(self.server.commands.all(self._command_scope(request)))
@@ -183,6 +237,11 @@ class Api:
             user_id = int(body.get("recipient_id"))
         except (TypeError, ValueError):
             raise form_error("recipient_id", "This field is required", "BASE_TYPE_REQUIRED") from None
+        if self.server.limiter.hidden("dm_open", "") is not None:
+            window = self.server.config.rate_limits.dm_open
+            raise DiscordError(
+                403, OPENING_DMS_TOO_FAST, detail=f"more than {window.limit} in {window.seconds}s"
+            )
         channel = self.server.world.dm_channel(user_id)
         return json_response(channel.payload(self.server.world))
 
@@ -273,7 +332,7 @@ class Api:
         channel = server.world.channel(interaction.channel_id)
         if kind == CHANNEL_MESSAGE:
             message = server.messages.create(
-                channel, data, uploads, interaction_id=interaction.id, ephemeral_to=interaction.user_id
+                channel, data, uploads, interaction=interaction, ephemeral_to=interaction.user_id
             )
             interaction.original_message_id = message.id
             return Response(kind, message)
@@ -283,7 +342,7 @@ class Api:
                 channel,
                 {"flags": flags},
                 [],
-                interaction_id=interaction.id,
+                interaction=interaction,
                 ephemeral_to=interaction.user_id,
                 extra_flags=LOADING,
                 validate=False,
@@ -295,7 +354,7 @@ class Api:
             if source is None or source.deleted:
                 raise DiscordError(404, UNKNOWN_MESSAGE, detail="the component's message is gone")
             if kind == UPDATE_MESSAGE:
-                server.messages.edit(source, data, uploads)
+                server.messages.edit(source, data, uploads, by_request=False)
             return Response(kind, source)
         assert kind == MODAL
         check_modal(data)
@@ -346,22 +405,24 @@ class Api:
                 message_id = None
         message = self.server.recorder.get(message_id or 0)
         if message is None or message.deleted:
-            raise DiscordError(404, UNKNOWN_MESSAGE, detail=f"webhook message {raw} of {interaction!r}")
+            raise unknown_message(message, f"webhook message {raw} of {interaction!r}")
         return message
 
     async def followup(self, request: web.Request) -> web.Response:
         interaction = self._webhook_interaction(request)
         body, uploads = await read_body(request)
         original = self.server.recorder.get(interaction.original_message_id or 0)
+        if original is not None and original.loading and original.deleted:
+            raise unknown_message(original, f"the 'thinking…' placeholder of {interaction!r} is gone")
         if original is not None and original.loading:
             # The first follow-up after a deferred 'thinking' response replaces that placeholder.
-            message = self.server.messages.edit(original, body, uploads)
+            message = self.server.messages.edit(original, body, uploads, by_request=False)
         else:
             message = self.server.messages.create(
                 self.server.world.channel(interaction.channel_id),
                 body,
                 uploads,
-                interaction_id=interaction.id,
+                interaction=interaction,
                 ephemeral_to=interaction.user_id,
             )
         interaction.followup_ids.append(message.id)
