@@ -139,7 +139,9 @@ class RateLimiter:
             wait = self._global.take(now)
             if wait is not None:
                 return Admission(
-                    too_many_requests(wait, {}, is_global=True), f"global limit {self._global.window}"
+                    too_many_requests(wait, {}, is_global=True),
+                    "global_rate_limit",
+                    f"global limit {self._global.window}",
                 )
         wait = bucket.take(now)
         headers = bucket.headers(self.clock)
