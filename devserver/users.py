@@ -48,7 +48,7 @@ class SimUser:
         guild_id = target.guild_id if not in_dm else None
         definition = self.server.commands.find(name, guild_id)
         if in_dm and (
-            BOT_DM not in definition.get("contexts", [BOT_DM]) or definition.get("dm_permission") is False
+            BOT_DM not in (definition.get("contexts") or [BOT_DM]) or definition.get("dm_permission") is False
         ):
             raise PermissionError(f"/{name} is guild-only: the Discord client does not offer it in DMs")
         data = build_invocation(definition, path, options, self._resolve)
