@@ -23,8 +23,8 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 RULES = {
     10003: "unknown_channel",
-    10007: "unknown_member",
     10004: "unknown_guild",
+    10007: "unknown_member",
     10008: "unknown_message",
     10013: "unknown_user",
     10015: "unknown_webhook",
