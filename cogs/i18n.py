@@ -438,4 +438,11 @@ class CatalogueTranslator(app_commands.Translator):
         lang = locale_of(locale)
         if lang == DEFAULT:
             return None
-        return COMMAND_TEXT.get(string.message, {}).get(lang)
+        text = COMMAND_TEXT.get(string.message, {}).get(lang)
+        if text is None:  # choice names are catalogue strings (rule sets, levels)
+            key = _ENGLISH_KEYS.get(string.message)
+            text = STRINGS[lang].get(key) if key else None
+        return text
+
+
+_ENGLISH_KEYS = {text: key for key, text in STRINGS[DEFAULT].items() if "{" not in text}
