@@ -36,6 +36,7 @@ class Config:
     database: Path
     sync_guild: int | None = None  # sync commands to one guild at start (instant) instead of globally
     timing: Timing = field(default_factory=Timing)
+    seed: int | None = None  # seeds every match's shuffle (tests, the sandbox); None: unpredictable
 
     @classmethod
     def from_env(cls) -> Config:

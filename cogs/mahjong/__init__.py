@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -85,6 +86,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
         self.timing: Timing = getattr(bot, "timing", Timing())
+        seed = getattr(getattr(bot, "config", None), "seed", None)
+        self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
         self.tables: dict[int, TableRunner] = {}  # channel id → the channel's table
         self.by_id: dict[int, TableRunner] = {}  # table id → table
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -133,7 +132,7 @@ class TableRunner:
         """Seat draw, dealer dice, first hand. The lobby has already been moved to PLAYING."""
         state = self.state
         s = state.settings
-        self.match = Match(s.rules, seed=secrets.randbits(62), rounds=s.rounds, options=s.options)
+        self.match = Match(s.rules, seed=self.cog.rng.getrandbits(62), rounds=s.rounds, options=s.options)
         by_seat: list[Seat | None] = [None] * 4
         for player, seat in enumerate(self.match.seat_of_player):
             by_seat[seat] = state.seats[player]
