@@ -108,7 +108,7 @@ class RuleProfile:
     rotation: str = DEALER_KEEPS  # how the deal moves after a hand (ROTATIONS)
     # instant flower wins, as the scorer names them: (all eight flowers, seven against the eighth)
     flower_wins: tuple[str | None, str | None] = ("八仙過海", "七搶一")
-    earthly_discards: int = 0  # 地胡 within this many discards of the hand (0: before one's own first)
+    earthly_discards: int = 0  # 地胡 within this many discards of the hand (0: the first go-round)
     options: TableOptions = TableOptions()
 
     def __post_init__(self) -> None:
