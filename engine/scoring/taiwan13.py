@@ -25,7 +25,18 @@ from ..meld import MeldKind
 from ..settlement import Payment, SettleContext, Settlement
 from ..tiles import DRAGONS, GREEN, WINDS, to_counts
 from ..view import ScoreItem
-from .core import DEALER, NO_MIN, SINGLE, Reading, RuleSet, ScoreResult, WinContext, item, standard_readings
+from .core import (
+    DEALER,
+    NO_MIN,
+    SINGLE,
+    Item,
+    Reading,
+    RuleSet,
+    ScoreResult,
+    WinContext,
+    item,
+    standard_readings,
+)
 
 LIMIT_TAI = 13  # the 13-台 hands: limit hands, counted alone (see _limit below)
 MIN_TAI = 1  # 胡牌时请注意一定要有台数
@@ -36,6 +47,7 @@ FLOWER_WINS = (BIG_FLOWER_WIN,)
 
 SEVEN_PAIRS = "seven_pairs"
 THIRTEEN_ORPHANS = "thirteen_orphans"
+THIRTEEN_SIDED = "thirteen_sided"  # the wait of 国士无双 holding all thirteen kinds
 
 TERMINALS = ORPHANS[:6]  # 1m 9m 1p 9p 1s 9s; ORPHANS adds the 字牌 (the tiles of 国士无双)
 GREEN_TILES = frozenset((19, 20, 21, 23, 25, GREEN))  # 2 3 4 6 8 索 and 发
@@ -76,7 +88,7 @@ def form_readings(ctx: WinContext) -> list[FormReading]:
     if is_thirteen_orphans(counts):
         pair = next(t for t in ORPHANS if counts[t] == 2)
         missing = tuple(t for t in ORPHANS if not before[t])
-        wait = SINGLE if pair == ctx.win_tile and not missing else "thirteen"
+        wait = SINGLE if missing else THIRTEEN_SIDED  # all thirteen in hand: any of them wins
         out.append(FormReading(pair, (), -1, wait, missing or ORPHANS, tiles, THIRTEEN_ORPHANS))
     return out
 
@@ -187,7 +199,7 @@ def _nine_gates(h: Reading, c: WinContext) -> bool:
 
 # ---------------------------------------------------------------- the table
 
-ITEMS = (
+_ROWS = (
     item("门清", 1, lambda h, c: _concealed_hand(c)),
     item("庄家", 1, lambda h, c: c.dealer, tags=[DEALER, NO_MIN], needs_hand=False),
     item("自摸", 1, lambda h, c: c.self_drawn, needs_hand=False),
@@ -218,8 +230,8 @@ ITEMS = (
         excludes=["碰碰胡", "混全带么"],
         note="碰碰胡不计算在内 (document); 混全带么 is in its definition too",
     ),
-    item("清一色", 8, lambda h, c: len(_suits(h)) == 1 and not _has_honour(h) or not _suits(h)),
-    item("小四喜", LIMIT_TAI, lambda h, c: len(_winds(h)) == 4 or len(_winds(h)) == 3 and h.pair in WINDS),
+    item("清一色", 8, lambda h, c: (len(_suits(h)) == 1 and not _has_honour(h)) or not _suits(h)),
+    item("小四喜", LIMIT_TAI, lambda h, c: len(_winds(h)) == 4 or (len(_winds(h)) == 3 and h.pair in WINDS)),
     item(
         BIG_FLOWER_WIN,
         LIMIT_TAI,
@@ -239,7 +251,7 @@ ITEMS = (
 )
 
 
-def _with_limit_exclusions(items: tuple) -> tuple:
+def _with_limit_exclusions(items: tuple[Item, ...]) -> tuple[Item, ...]:
     """A 13-台 hand counts only the 13-台 items (they add up) and 庄家; 大花胡 counts alone."""
     below = [i.name for i in items if i.value < LIMIT_TAI and i.name != "庄家"]
     every = [i.name for i in items if i.name != BIG_FLOWER_WIN]
@@ -251,7 +263,7 @@ def _with_limit_exclusions(items: tuple) -> tuple:
     )
 
 
-ITEMS = _with_limit_exclusions(ITEMS)
+ITEMS = _with_limit_exclusions(_ROWS)
 LIMIT_ITEMS = tuple(i for i in ITEMS if i.value == LIMIT_TAI and i.needs_hand)
 
 
