@@ -30,6 +30,11 @@ def is_seven_pairs(counts: list[int]) -> bool:
     return sum(counts) == 14 and all(n % 2 == 0 for n in counts)
 
 
+def is_seven_different_pairs(counts: list[int]) -> bool:
+    """七对子 as taiwan13 counts it (document 001): seven pairs of seven different kinds."""
+    return sum(counts) == 14 and all(n in (0, 2) for n in counts)
+
+
 def is_thirteen_orphans(counts: list[int]) -> bool:
     """十三么: one of each terminal and honour plus a second copy of one of them, nothing else."""
     if sum(counts) != 14:
@@ -41,6 +46,7 @@ def is_thirteen_orphans(counts: list[int]) -> bool:
 
 FORMS: dict[str, Callable[[list[int]], bool]] = {
     "seven_pairs": is_seven_pairs,
+    "seven_different_pairs": is_seven_different_pairs,
     "thirteen_orphans": is_thirteen_orphans,
 }
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from ..analysis import waits as standard_waits
-from ..forms import ORPHANS, is_seven_pairs, is_thirteen_orphans
+from ..forms import ORPHANS, is_seven_different_pairs, is_thirteen_orphans
 from ..meld import MeldKind
 from ..settlement import Payment, SettleContext, Settlement
 from ..tiles import DRAGONS, GREEN, WINDS, to_counts
@@ -68,8 +68,7 @@ class FormReading(Reading):
 
 def seven_pairs(counts: list[int]) -> tuple[int, ...]:
     """The seven different pairs of a 14-tile hand, or () (four of a kind is not two pairs here)."""
-    pairs = tuple(t for t, n in enumerate(counts) if n == 2)
-    return pairs if len(pairs) == 7 and is_seven_pairs(counts) else ()
+    return tuple(t for t, n in enumerate(counts) if n == 2) if is_seven_different_pairs(counts) else ()
 
 
 def form_readings(ctx: WinContext) -> list[FormReading]:

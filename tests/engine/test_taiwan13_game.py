@@ -26,7 +26,7 @@ def names(game):
 def test_profile_is_thirteen_tiles_with_flowers_and_the_special_forms():
     profile = PROFILES[RULES]
     assert (profile.hand_size, profile.flowers, profile.wall_size) == (13, True, 144)
-    assert profile.win_forms == ("seven_pairs", "thirteen_orphans")
+    assert profile.win_forms == ("seven_different_pairs", "thirteen_orphans")
     # claim window 3-5 s, a quick table's turn 10-15 s; no 滿台 and no 24-台 rule in document 001
     opts = profile.options
     assert (opts.claim_seconds, opts.turn_seconds, opts.cap_tai, opts.bankroll_tai) == (5, 15, None, None)
@@ -45,6 +45,12 @@ def test_seven_pairs_wins_by_self_draw():
 def test_seven_pairs_with_four_alike_is_not_a_win():
     game = position(hands={0: "1111m3344p5566s77z"}, drawn="7z", rules=RULES)
     assert "hu" not in kinds(game, 0)
+
+
+def test_seven_pairs_wait_is_shown_only_with_different_pairs():
+    game = position(hands={1: "1122m3344p5566s7z", 2: "9999m6677p8899s1z"}, rules=RULES)
+    assert [t for t, _ in game.view(1).waits] == [33]  # 7z
+    assert game.view(2).waits == ()
 
 
 def test_thirteen_orphans_wins_on_a_discard():
