@@ -56,26 +56,19 @@ def test_hand_size_is_thirteen():
         score("234m567m345s45s11z", "6s", ["chi:123p"])
 
 
-def test_table_has_the_documents_items_in_its_order():
-    names = [i.name for i in get_rules("taiwan13").items]
-    assert (
-        names
-        == (
-            "门清 庄家 自摸 风牌 三元牌 海底捞月 杠上开花 断么九 一杯口 三色同顺 平胡 一条龙 三暗刻 七对子 混全带么 "
-            "双杯口 全求 三色同刻 碰碰胡 小三元 大三元 混一色 纯全带么 混老头 清一色 小四喜 大花胡 四暗刻 字一色 "
-            "国士无双 绿一色 九莲宝灯 清老头 大车轮 地胡 天胡"
-        ).split()
-    )
-    values = {i.name: i.value for i in get_rules("taiwan13").items}
-    assert [values[n] for n in ("门清", "平胡", "碰碰胡", "混老头", "清一色", "大三元", "四暗刻")] == [
-        1,
-        2,
-        4,
-        8,
-        8,
-        13,
-        13,
-    ]
+# 十三张麻将台数计算, row by row: 名称 台数
+DOCUMENT_TABLE = """
+门清 1 庄家 1 自摸 1 风牌 1 三元牌 1 海底捞月 1 杠上开花 1 断么九 1 一杯口 1 三色同顺 1 平胡 2 一条龙 2
+三暗刻 2 七对子 2 混全带么 2 双杯口 2 全求 2 三色同刻 2 碰碰胡 4 小三元 4 大三元 13 混一色 4 纯全带么 4
+混老头 8 清一色 8 小四喜 13 大花胡 13 四暗刻 13 字一色 13 国士无双 13 绿一色 13 九莲宝灯 13 清老头 13
+大车轮 13 地胡 13 天胡 13
+""".split()
+
+
+def test_table_is_the_documents_names_values_and_order():
+    expected = list(zip(DOCUMENT_TABLE[::2], map(int, DOCUMENT_TABLE[1::2]), strict=True))
+    assert [(i.name, i.value) for i in get_rules("taiwan13").items] == expected
+    assert len(expected) == 36
 
 
 # ---------------------------------------------------------------- 门清 庄家 自摸
