@@ -7,8 +7,9 @@
 
 The game is deterministic given its seed and replayable from its action log. Moves that leave a
 player no choice (a 聽 hand's auto-discard, a win the table forces, flower replacement) are made
-by the engine itself and are not in the log. Time is injected: a ``timeout`` action lets the
-auto-play policy (代打) decide for a player whose clock ran out.
+by the engine itself and are not in the log. Time is injected: a ``timeout`` action stands for a
+clock that ran out (代打 decides on the player's own turn; a claim window is passed), and
+``away`` / ``back`` switch a seat's 代打 on and off. ``header()`` + the log replay the hand.
 
 Rule references (行動限制 n, 聽牌 n) are to docs/rules/taiwan16.md and the taiwan16 rule document.
 """
@@ -78,7 +79,12 @@ class _ClaimState:
 
 
 class Game:
-    """A hand of mahjong: seats 0-3 in turn order (seat + 1 is the 下家)."""
+    """A hand of mahjong: seats 0-3 in turn order (seat + 1 is the 下家).
+
+    Callers read the public attributes (``hands``, ``melds``, ``rivers``, ``phase``, ``outcome``,
+    ``log``, ``events`` ...) but change the game only through :meth:`apply`; what a player may see
+    comes from :meth:`view`. ``options`` is the table's :class:`~engine.rules.TableOptions`.
+    """
 
     def __init__(
         self,
@@ -122,7 +128,10 @@ class Game:
         self.claims_made = False  # any 吃/碰/槓 this hand (暗槓 included)
         self.kongs = 0
         self.timeouts: list[int] = [0] * 4
-        self.auto: list[bool] = [s in set(auto_seats) for s in range(4)]
+        auto = set(auto_seats)
+        if not auto <= {0, 1, 2, 3}:
+            raise ValueError(f"auto_seats must be seats 0-3, got {sorted(auto)}")
+        self.auto: list[bool] = [s in auto for s in range(4)]  # 代打 (see auto_seats)
         self.phase = Phase.TURN
         self.turn = dealer
         self.ts = _TurnState()
