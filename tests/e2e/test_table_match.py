@@ -12,9 +12,6 @@ from devserver.people import Person
 from .tablebot import PrivacyWatch, build_bot, table_runner
 
 
-# Discord's counts, 50x shorter windows: with FAST timing the table bot edits per move (about 160 edits of
-# #general and 250 of the DM per match), which Discord's 5-per-5-s buckets stretch past 4 minutes.
-# Coalesce edits (Timing.edit_interval), then drop the time_scale.
 @pytest.mark.devserver(members=("alice",), rate_limits=RateLimits(time_scale=0.02))
 async def test_one_person_and_three_ai_play_a_whole_match(harness, devserver, monkeypatch):
     privacy = PrivacyWatch(monkeypatch)
