@@ -170,3 +170,15 @@ async def test_reopening_a_known_dm_is_not_opening_one(harness: Harness, devserv
         await (await second.fetch_user(devserver.member("carol").id)).create_dm()
     assert refused.value.code == 40003
     assert devserver.take_violations("dm_open_too_fast")
+
+
+async def test_other_routes_have_a_bucket_each(harness: Harness) -> None:
+    server = harness.server
+    alice = server.member("alice")
+    async with aiohttp.ClientSession() as session:
+        users = [await _post(session, server, f"/users/{alice.id}") for _ in range(11)]
+        channel = await _post(session, server, f"/channels/{server.channel('general').id}")
+    assert [status for status, _, _ in users] == [200] * 10 + [429]
+    assert channel[0] == 200 and channel[1]["X-RateLimit-Bucket"] != users[0][1]["X-RateLimit-Bucket"]
+    assert server.request_count("GET /users/{user_id}") == 10
+    assert server.take_violations("rate_limited")
