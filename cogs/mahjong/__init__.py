@@ -25,8 +25,6 @@ from .state import (
     AI_LEVELS,
     CLAIM_SECONDS,
     DEFAULT_AI,
-    DEFAULT_CLAIM,
-    DEFAULT_TURN,
     TURN_SECONDS,
     TableError,
     TablePhase,
@@ -41,6 +39,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+DEFAULTS = TableOptions()
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
@@ -168,8 +167,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         interaction: discord.Interaction,
         rules: str = "taiwan16",
         rounds: app_commands.Range[int, 1, 4] = 1,
-        turn_seconds: int = DEFAULT_TURN,
-        claim_seconds: int = DEFAULT_CLAIM,
+        turn_seconds: int = DEFAULTS.turn_seconds,
+        claim_seconds: int = DEFAULTS.claim_seconds,
         self_draw_only: bool = False,
         may_pass_win: bool = False,
         min3: bool = False,
@@ -179,15 +178,17 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         password: bool = False,
     ) -> None:
         self._check_free_channel(interaction)
-        options = table_options(
+        options = TableOptions(
             self_draw_only=self_draw_only,
             may_pass_win=may_pass_win,
             min_tai=3 if min3 else 0,
             see_wind_see_flower=see_wind_see_flower,
             base=base,
             tai=tai,
+            turn_seconds=turn_seconds,
+            claim_seconds=claim_seconds,
         )
-        settings = TableSettings(rules, rounds, turn_seconds, claim_seconds, options)
+        settings = TableSettings(rules, rounds, options)
         if password:
             loc = locale_of(interaction.locale)
 
@@ -422,12 +423,6 @@ def payload_builder(runner: TableRunner) -> Any:
         return await runner.repost_table()
 
     return build
-
-
-def table_options(**values: Any) -> TableOptions:
-    """The engine's options from the create command, keeping only fields this engine version has."""
-    fields = set(TableOptions.__dataclass_fields__)
-    return TableOptions(**{k: v for k, v in values.items() if k in fields})
 
 
 async def setup(bot: commands.Bot) -> None:

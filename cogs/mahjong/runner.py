@@ -162,9 +162,7 @@ class TableRunner:
         async with self.lock:
             assert self.match is not None
             self._close_hand_messages()
-            self.game = self.match.new_hand()
-            for seat in sorted(self.carry_auto - set(self.game.auto_seats())):
-                self.game.apply(Action(seat, Kind.AWAY))  # 代打 lasts until the player takes control back
+            self.game = self.match.new_hand()  # 代打 carries over (Match.auto_seats) until the player is back
             self.result = None
             self.prompted.clear()
             self.notes.clear()
@@ -327,11 +325,15 @@ class TableRunner:
         self.decision = len(game.events)
         humans = self._needs_buttons()
         if humans:
-            seconds = self.state.settings.turn_seconds if game.phase is Phase.TURN else self.state.settings.claim_seconds
+            seconds = self._seconds(game)
             self.deadline = time.time() + seconds * self.timing.timer_scale
         else:
             self.deadline = None
         self.ai_ready_at = time.monotonic() + (self.timing.ai_delay if game.phase is Phase.TURN else 0.0)
+
+    def _seconds(self, game: Game) -> int:
+        options = self.state.settings.options
+        return options.turn_seconds if game.phase is Phase.TURN else options.claim_seconds
 
     def _rearm_deadline(self) -> None:
         game = self.game
@@ -339,7 +341,7 @@ class TableRunner:
         if not self._needs_buttons():
             self.deadline = None
         elif self.deadline is None:
-            seconds = self.state.settings.turn_seconds if game.phase is Phase.TURN else self.state.settings.claim_seconds
+            seconds = self._seconds(game)
             self.deadline = time.time() + seconds * self.timing.timer_scale
 
     def _apply(self, action: Action, *, answering: int | None = None) -> list:
@@ -448,6 +450,8 @@ class TableRunner:
             assert game is not None
             if game.is_over and seat in self.carry_auto:  # between hands: the next hand starts in control
                 self.carry_auto.discard(seat)
+                assert self.match is not None
+                self.match.auto_seats.discard(seat)
                 self.version += 1
             elif seat not in game.auto_seats():
                 raise TableError("err.not_auto")
@@ -608,11 +612,12 @@ class TableRunner:
 
     async def _settle_messages(self) -> None:
         """Let the last edits of a finished hand land before its messages are dropped."""
-        waits = [slot.live.settle() for slot in self.dms.values() if slot.live is not None]
+        lives = [slot.live for slot in self.dms.values() if slot.live is not None]
         if self.table_msg is not None:
-            waits.append(self.table_msg.settle())
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.gather(*waits, return_exceptions=True), timeout=10)
+            lives.append(self.table_msg)
+        pending = [task for live in lives if (task := live.pending()) is not None]
+        if pending:
+            await asyncio.wait(pending, timeout=10)
 
     def _close_hand_messages(self) -> None:
         if self.table_msg is not None:
