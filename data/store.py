@@ -95,11 +95,13 @@ class Store:
         A file newer than this code raises :class:`SchemaTooNew` before anything is written to it.
         """
         name = str(path)
+        connection = aiosqlite.connect(
+            name, isolation_level=None, timeout=busy_timeout, uri=name.startswith("file:")
+        )
         try:
-            db = await aiosqlite.connect(
-                name, isolation_level=None, timeout=busy_timeout, uri=name.startswith("file:")
-            )
+            db = await connection
         except sqlite3.Error as error:
+            await _worker_stopped(connection)
             raise translate(error, name) from error
         try:
             db.row_factory = aiosqlite.Row
@@ -558,6 +560,15 @@ def _board(guild_id: int, rules: str | None, since: float | None) -> tuple[str, 
         " FROM totals)"
     )
     return sql, params
+
+
+async def _worker_stopped(connection: aiosqlite.Connection) -> None:
+    """After a failed connect aiosqlite stops its worker thread without waiting; wait for it here, so the
+    thread never reports to an event loop that has gone (seen as "Event loop is closed" in tests)."""
+    thread = getattr(connection, "_thread", None)
+    if thread is not None and thread.is_alive():
+        await asyncio.to_thread(thread.join, 1.0)
+    await asyncio.sleep(0)  # let the stop callback it scheduled on this loop run
 
 
 async def _close_quietly(db: aiosqlite.Connection) -> None:
