@@ -297,18 +297,22 @@ class Store:
             return cursor.lastrowid
 
     async def append_action(self, hand_id: int, move_no: int, action: str, deadline: float | None) -> None:
-        """Store one move (in notation) and the hand's deadline after it, in one transaction."""
-        async with self._write() as db:
+        """Store one move (in notation) and the hand's deadline after it.
+
+        One INSERT, hence one transaction and one trip to the database thread: this runs on every click.
+        """
+        async with self._lock:
             try:
-                await db.execute(
-                    "INSERT INTO moves (hand_id, move_no, action) VALUES (?, ?, ?)",
-                    (hand_id, move_no, action),
+                await self._db.execute(
+                    "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES (?, ?, ?, ?)",
+                    (hand_id, move_no, action, deadline),
                 )
             except sqlite3.IntegrityError as error:
                 if error.sqlite_errorcode == _PRIMARY_KEY:
                     raise DuplicateMove(self.path, hand_id, move_no) from error
                 raise StoreConflict(self.path, f"has no hand {hand_id}") from error
-            await db.execute("UPDATE hands SET deadline = ? WHERE id = ?", (deadline, hand_id))
+            except sqlite3.Error as error:
+                raise translate(error, self.path) from error
 
     async def set_deadline(self, hand_id: int, deadline: float | None) -> None:
         async with self._write() as db:

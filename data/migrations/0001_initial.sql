@@ -66,13 +66,20 @@ CREATE TABLE hands (
     UNIQUE (table_id, hand_no)
 );
 
--- The action log the engine replays a hand from, in notation ("0 discard 5m").
+-- The action log the engine replays a hand from, in notation ("0 discard 5m"), with the hand's
+-- deadline after each move. Storing a move is one INSERT; the trigger copies its deadline to the
+-- hand within the same statement, so the two can never disagree and a move costs one round trip.
 CREATE TABLE moves (
-    hand_id INTEGER NOT NULL REFERENCES hands (id) ON DELETE CASCADE,
-    move_no INTEGER NOT NULL,
-    action  TEXT    NOT NULL,
+    hand_id  INTEGER NOT NULL REFERENCES hands (id) ON DELETE CASCADE,
+    move_no  INTEGER NOT NULL,
+    action   TEXT    NOT NULL,
+    deadline REAL,
     PRIMARY KEY (hand_id, move_no)
 ) WITHOUT ROWID;
+CREATE TRIGGER moves_set_deadline AFTER INSERT ON moves
+BEGIN
+    UPDATE hands SET deadline = NEW.deadline WHERE id = NEW.hand_id;
+END;
 
 -- One row per seat of each finished hand. guild_id, rules, table_id and finished_at are copied
 -- from the table and hand so that leaderboards read one table through one index.
