@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 PHASES = ("lobby", "playing", "over", "closed")
-UNFINISHED = ("lobby", "playing")
 
 
 def dumps(value: Any) -> str:

@@ -39,7 +39,6 @@ from data.errors import (
 from data.migrate import MIGRATIONS, Migration, check_version, migrate, schema_version
 from data.records import (
     PHASES,
-    UNFINISHED,
     FinishedHand,
     LeaderRow,
     MatchSummary,
@@ -65,6 +64,8 @@ __all__ = [
     "DuplicateMove",
 ]
 
+# Written out, not bound: SQLite uses the partial index tables_unfinished only for this literal text.
+_UNFINISHED_SQL = "phase IN ('lobby', 'playing')"
 _PRIMARY_KEY = 1555  # SQLITE_CONSTRAINT_PRIMARYKEY
 _UNIQUE = 2067  # SQLITE_CONSTRAINT_UNIQUE
 
@@ -411,7 +412,7 @@ class Store:
     async def unfinished_tables(self) -> list[SavedTable]:
         """Tables in the lobby or playing, with everything needed to rebuild them after a restart."""
         async with self._read() as db:
-            tables = await self._all(db, "SELECT * FROM tables WHERE phase IN (?, ?) ORDER BY id", UNFINISHED)
+            tables = await self._all(db, f"SELECT * FROM tables WHERE {_UNFINISHED_SQL} ORDER BY id")
             saved = []
             for row in tables:
                 table = TableRecord.from_row(row, await self._seats(db, row["id"]))
@@ -433,8 +434,8 @@ class Store:
         async with self._read() as db:
             row = await self._one(
                 db,
-                "SELECT * FROM tables WHERE channel_id = ? AND phase IN (?, ?) ORDER BY id DESC LIMIT 1",
-                (channel_id, *UNFINISHED),
+                f"SELECT * FROM tables WHERE channel_id = ? AND {_UNFINISHED_SQL} ORDER BY id DESC LIMIT 1",
+                (channel_id,),
             )
             if row is None:
                 return None

@@ -207,3 +207,12 @@ def test_points_are_the_sum_of_each_players_changes(hands: list) -> None:
         await store.close()
 
     asyncio.run(check())
+
+
+async def test_a_channels_open_table_is_found_through_the_index(store: Store) -> None:
+    from data import store as store_module
+
+    sql = f"SELECT * FROM tables WHERE channel_id = ? AND {store_module._UNFINISHED_SQL} ORDER BY id DESC LIMIT 1"
+    async with store._db.execute(f"EXPLAIN QUERY PLAN {sql}", (5,)) as cursor:
+        plan = " | ".join(row[3] for row in await cursor.fetchall())
+    assert "INDEX tables_unfinished" in plan, plan
