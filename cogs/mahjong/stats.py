@@ -1,7 +1,8 @@
 """Leaderboard, player stats and match history as embeds: formatting only (no SQL, no I/O).
 
-The cog fetches records from ``data.Store`` and passes them here with ``t(key, **kw) -> str``, its
-translation function; ``STRINGS`` holds this module's catalogue entries for en, zh-TW and zh-CN.
+The cog fetches records from ``data.Store`` and passes them here with ``t(key, **kw) -> str``, e.g.
+``functools.partial(cogs.i18n.t, interaction.locale)``. ``STRINGS`` holds this module's entries for
+en, zh-TW and zh-CN, to merge into the catalogue in ``cogs/i18n.py`` (rule-set names come from there).
 Built for a phone: one short block per player, each line well under 40 columns of CJK text, and
 pages of ten.
 """
@@ -31,8 +32,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "lb.counts": "{matches} matches · {hands} hands · best {best}",
         "lb.page": "Page {page}/{pages}",
         "lb.empty": "No finished hands in this server yet.",
-        "tai": "{n} 台",
-        "none": "—",
+        "lb.tai": "{n} 台",
+        "lb.none": "—",
         "stats.title": "{name} · mahjong",
         "stats.none": "{name} has not finished a hand in this server yet.",
         "stats.rank": "Rank",
@@ -49,10 +50,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "hist.match": "#{table} · {rules} · {hands} hands",
         "hist.when": "ended {when}",
         "hist.ai": "(AI)",
-        "rules.taiwan16": "Taiwan 16",
-        "rules.taiwan13": "Taiwan 13",
-        "rules.hongkong": "Hong Kong",
-        "rules.guangdong": "Guangdong",
     },
     "zh-TW": {
         "lb.title": "🀄 排行榜",
@@ -64,8 +61,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "lb.counts": "{matches} 將 · {hands} 局 · 最大 {best}",
         "lb.page": "第 {page}/{pages} 頁",
         "lb.empty": "本伺服器還沒有打完的牌局。",
-        "tai": "{n} 台",
-        "none": "—",
+        "lb.tai": "{n} 台",
+        "lb.none": "—",
         "stats.title": "{name} 的戰績",
         "stats.none": "{name} 在本伺服器還沒有打完一局。",
         "stats.rank": "排名",
@@ -82,10 +79,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "hist.match": "#{table} · {rules} · {hands} 局",
         "hist.when": "結束於 {when}",
         "hist.ai": "（電腦）",
-        "rules.taiwan16": "台灣十六張",
-        "rules.taiwan13": "台灣十三張",
-        "rules.hongkong": "港式",
-        "rules.guangdong": "廣東推倒胡",
     },
     "zh-CN": {
         "lb.title": "🀄 排行榜",
@@ -97,8 +90,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "lb.counts": "{matches} 场 · {hands} 局 · 最大 {best}",
         "lb.page": "第 {page}/{pages} 页",
         "lb.empty": "本服务器还没有打完的牌局。",
-        "tai": "{n} 台",
-        "none": "—",
+        "lb.tai": "{n} 台",
+        "lb.none": "—",
         "stats.title": "{name} 的战绩",
         "stats.none": "{name} 在本服务器还没有打完一局。",
         "stats.rank": "排名",
@@ -115,10 +108,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "hist.match": "#{table} · {rules} · {hands} 局",
         "hist.when": "结束于 {when}",
         "hist.ai": "（电脑）",
-        "rules.taiwan16": "台湾十六张",
-        "rules.taiwan13": "台湾十三张",
-        "rules.hongkong": "港式",
-        "rules.guangdong": "广东推倒胡",
     },
 }
 
@@ -137,7 +126,7 @@ def _percent(rate: float) -> str:
 
 
 def _best(row: LeaderRow, t: Translate) -> str:
-    return t("none") if row.best_tai is None else t("tai", n=row.best_tai)
+    return t("lb.none") if row.best_tai is None else t("lb.tai", n=row.best_tai)
 
 
 def rules_label(rules: str, t: Translate) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from cogs import i18n
 from cogs.mahjong.stats import (
     STRINGS,
     history_embed,
@@ -20,11 +21,12 @@ from data.records import LeaderRow, MatchSummary, PlayerStats, Standing
 LANGUAGES = sorted(STRINGS)
 
 
-def translator(lang: str, used: set[str] | None = None) -> Callable[..., str]:
+def translator(lang: str) -> Callable[..., str]:
+    """The catalogue as the cog will have it: cogs/i18n.py's strings with this module's merged in."""
+    catalogue = {**i18n.STRINGS["en"], **i18n.STRINGS[lang], **STRINGS[lang]}
+
     def t(key: str, **kw: object) -> str:
-        if used is not None:
-            used.add(key)
-        return STRINGS[lang][key].format(**kw)
+        return catalogue[key].format(**kw)
 
     return t
 
@@ -43,6 +45,11 @@ def lines(embed) -> list[str]:
 
 def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_keys_merge_into_the_catalogue_without_clashing() -> None:
+    for lang in LANGUAGES:
+        assert not set(STRINGS[lang]) & set(i18n.STRINGS[lang]), lang
 
 
 def test_every_language_has_the_same_keys_and_placeholders() -> None:
@@ -65,7 +72,7 @@ def test_leaderboard_page_shows_each_player_compactly(lang: str) -> None:
     assert "Taiwan 16" in text and STRINGS[lang]["lb.all_time"] in text
     assert embed.footer.text == STRINGS[lang]["lb.page"].format(page=2, pages=3)
     assert "25%" in text and "40%" in text and "12%" in text  # win 10/40, self-draw 4/10, deal-in 5/40
-    assert STRINGS[lang]["tai"].format(n=8) in text
+    assert STRINGS[lang]["lb.tai"].format(n=8) in text
     assert len(embed) <= 6000 and len(text) <= 4096
     assert max(len(line) for line in lines(embed)) <= 48
 
@@ -103,8 +110,7 @@ def test_pages_for_counts_whole_pages() -> None:
 def test_stats_embed_lists_every_number(lang: str) -> None:
     base = row(2, "Mei", -250, hands=20, wins=5, self_draws=5, deal_ins=1, best_tai=None)
     stats = PlayerStats(**{f: getattr(base, f) for f in LeaderRow.__dataclass_fields__}, players=7)
-    used: set[str] = set()
-    embed = stats_embed(stats, "Mei", translator(lang, used))
+    embed = stats_embed(stats, "Mei", translator(lang))
     values = {f.name: f.value for f in embed.fields}
     s = STRINGS[lang]
     assert values[s["stats.rank"]] == s["stats.rank_value"].format(rank=2, players=7)
@@ -112,7 +118,7 @@ def test_stats_embed_lists_every_number(lang: str) -> None:
     assert values[s["stats.win_rate"]] == "25%"
     assert values[s["stats.self_draw_rate"]] == "100%"
     assert values[s["stats.deal_in_rate"]] == "5%"
-    assert values[s["stats.best"]] == s["none"]
+    assert values[s["stats.best"]] == s["lb.none"]
     assert len(embed.fields) == 8 and all(f.inline for f in embed.fields)
 
 
@@ -140,7 +146,7 @@ def test_history_shows_standings_best_first_and_marks_ai(lang: str) -> None:
     embed = history_embed([match], translator(lang))
     [field] = embed.fields
     assert field.name == STRINGS[lang]["hist.match"].format(
-        table=42, rules=STRINGS[lang]["rules.taiwan16"], hands=9
+        table=42, rules=i18n.STRINGS[lang]["rules.taiwan16"], hands=9
     )
     rows = field.value.splitlines()
     assert rows[0] == "🥇 Ann · 1,320"
@@ -161,4 +167,4 @@ def test_history_of_a_quiet_server_and_of_a_busy_one() -> None:
 
 def test_unknown_rules_show_their_id() -> None:
     assert rules_label("riichi", translator("en")) == "riichi"
-    assert rules_label("hongkong", translator("zh-CN")) == "港式"
+    assert rules_label("hongkong", translator("zh-CN")) == i18n.STRINGS["zh-CN"]["rules.hongkong"]
