@@ -107,7 +107,7 @@ class LeaderRow:
 
     rank: int
     user_id: int
-    name: str  # the name in the player's latest hand
+    name: str  # the name in the player's latest finished hand in this server
     points: int  # sum of point changes over finished hands
     matches: int  # tables with at least one finished hand
     hands: int

@@ -377,6 +377,11 @@ class Store:
                     for s, delta in zip(seats, deltas, strict=True)
                 ],
             )
+            await db.executemany(
+                "INSERT INTO player_names (guild_id, user_id, name, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at",
+                [(hand["guild_id"], s.user_id, s.name, now) for s in seats if s.user_id is not None],
+            )
 
     async def finish_match(self, table_id: int, scores: Sequence[int]) -> None:
         """Record each seat's final score; the table's phase becomes "over"."""
@@ -462,8 +467,8 @@ class Store:
         """This server's human players ranked by points (then wins, fewer hands, user id)."""
         board, params = _board(guild_id, rules, since)
         sql = (
-            f"{board} SELECT b.*, (SELECT name FROM hand_seats n WHERE n.guild_id = ? AND n.user_id = b.user_id"
-            " ORDER BY n.finished_at DESC, n.hand_id DESC LIMIT 1) AS name FROM board b ORDER BY b.rank LIMIT ? OFFSET ?"
+            f"{board} SELECT b.*, n.name FROM board b JOIN player_names n ON n.guild_id = ? AND n.user_id = b.user_id"
+            " ORDER BY b.rank LIMIT ? OFFSET ?"
         )
         async with self._read() as db:
             rows = await self._all(db, sql, (*params, guild_id, limit, offset))
@@ -484,9 +489,8 @@ class Store:
         """One player's numbers in this server and rank among its players; None if they have no finished hand."""
         board, params = _board(guild_id, rules, None)
         sql = (
-            f"{board} SELECT b.*, (SELECT COUNT(*) FROM board) AS players, (SELECT name FROM hand_seats n"
-            " WHERE n.guild_id = ? AND n.user_id = b.user_id ORDER BY n.finished_at DESC, n.hand_id DESC LIMIT 1)"
-            " AS name FROM board b WHERE b.user_id = ?"
+            f"{board} SELECT b.*, (SELECT COUNT(*) FROM board) AS players, n.name FROM board b"
+            " JOIN player_names n ON n.guild_id = ? AND n.user_id = b.user_id WHERE b.user_id = ?"
         )
         async with self._read() as db:
             row = await self._one(db, sql, (*params, guild_id, user_id))

@@ -99,5 +99,16 @@ CREATE TABLE hand_seats (
     finished_at REAL    NOT NULL,
     PRIMARY KEY (hand_id, seat)
 );
-CREATE INDEX hand_seats_player ON hand_seats (guild_id, user_id, rules, finished_at)
+-- Covering: a leaderboard reads only this index, in user order, never the table.
+CREATE INDEX hand_seats_player
+    ON hand_seats (guild_id, user_id, rules, finished_at, delta, won, self_drew, dealt_in, tai, table_id)
     WHERE user_id IS NOT NULL;
+
+-- Each player's latest name in each server, kept by finish_hand: what leaderboards show.
+CREATE TABLE player_names (
+    guild_id   INTEGER NOT NULL,
+    user_id    INTEGER NOT NULL,
+    name       TEXT    NOT NULL,
+    updated_at REAL    NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+) WITHOUT ROWID;
