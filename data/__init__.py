@@ -3,6 +3,7 @@
 from data.errors import (
     DuplicateMove,
     SchemaTooNew,
+    StoreClosed,
     StoreConflict,
     StoreCorrupt,
     StoreError,
@@ -35,6 +36,7 @@ __all__ = [
     "SeatRecord",
     "Standing",
     "Store",
+    "StoreClosed",
     "StoreConflict",
     "StoreCorrupt",
     "StoreError",

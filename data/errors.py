@@ -70,6 +70,15 @@ class SchemaTooNew(StoreError):
         )
 
 
+class StoreClosed(StoreError):
+    """The store was closed (the bot is shutting down); flush pending writes before closing it."""
+
+    retryable = False
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path, "is closed; nothing more can be stored until the bot opens it again")
+
+
 class StoreConflict(StoreError):
     """A write contradicts what is stored (unknown id, hand finished twice): a bug in the caller."""
 

@@ -28,6 +28,7 @@ import aiosqlite
 from data.errors import (
     DuplicateMove,
     SchemaTooNew,
+    StoreClosed,
     StoreConflict,
     StoreCorrupt,
     StoreError,
@@ -60,6 +61,7 @@ __all__ = [
     "StoreFull",
     "StoreCorrupt",
     "StoreConflict",
+    "StoreClosed",
     "SchemaTooNew",
     "DuplicateMove",
 ]
@@ -78,6 +80,7 @@ class Store:
         self.path = path
         self._clock = clock
         self._lock = asyncio.Lock()  # one transaction at a time on the one connection
+        self._closed = False
 
     # ------------------------------------------------------------------ open / close
 
@@ -132,7 +135,11 @@ class Store:
         return cls(db, name, clock)
 
     async def close(self) -> None:
+        """Close the file (later calls raise :class:`StoreClosed`). Closing twice is harmless."""
         async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
             try:
                 await self._db.close()
             except sqlite3.Error as error:
@@ -144,6 +151,7 @@ class Store:
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
         """One transaction: everything inside is stored, or (on any error) none of it."""
         async with self._lock:
+            self._check_open()
             db = self._db
             try:
                 await db.execute("BEGIN IMMEDIATE")
@@ -160,10 +168,15 @@ class Store:
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
+            self._check_open()
             try:
                 yield self._db
             except sqlite3.Error as error:
                 raise translate(error, self.path) from error
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreClosed(self.path)
 
     async def _one(
         self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
@@ -303,6 +316,7 @@ class Store:
         One INSERT, hence one transaction and one trip to the database thread: this runs on every click.
         """
         async with self._lock:
+            self._check_open()
             try:
                 await self._db.execute(
                     "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES (?, ?, ?, ?)",

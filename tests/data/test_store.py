@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from data import DuplicateMove, SeatRecord, Standing, StoreConflict
+from data import DuplicateMove, SeatRecord, Standing, StoreClosed, StoreConflict
 from data.store import Store
 from tests.data.conftest import Clock, new_table, play_hand, seats_for
 
@@ -224,3 +224,17 @@ async def test_data_survives_close_and_reopen(db_path: Path, clock: Clock) -> No
     store = await Store.open(db_path, clock=clock)
     assert await store.unfinished_tables() == before
     await store.close()
+
+
+async def test_a_closed_store_says_so_and_is_not_retried(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    table = await new_table(store, [1, 2, 3, 4])
+    await store.close()
+    await store.close()  # twice is harmless
+    with pytest.raises(StoreClosed) as caught:
+        await store.append_action(1, 0, "0 discard 1m", None)
+    assert not caught.value.retryable and "is closed" in str(caught.value)
+    with pytest.raises(StoreClosed):
+        await store.set_phase(table.id, "over")
+    with pytest.raises(StoreClosed):
+        await store.leaderboard(1)
