@@ -201,3 +201,27 @@ async def test_missing_folder_is_reported(tmp_path: Path) -> None:
     with pytest.raises(StoreError) as caught:
         await Store.open(path)
     assert_one_clear_line(caught.value, path, "cannot be opened", "folder")
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        (5, StoreLocked),  # SQLITE_BUSY
+        (517, StoreLocked),  # SQLITE_BUSY_SNAPSHOT
+        (6, StoreLocked),  # SQLITE_LOCKED
+        (8, StoreReadOnly),  # SQLITE_READONLY
+        (1032, StoreReadOnly),  # SQLITE_READONLY_DBMOVED
+        (13, StoreFull),  # SQLITE_FULL
+        (11, StoreCorrupt),  # SQLITE_CORRUPT
+        (26, StoreCorrupt),  # SQLITE_NOTADB
+        (778, StoreError),  # SQLITE_IOERR_WRITE, e.g. a checkpoint into a file made immutable under us
+    ],
+)
+def test_driver_errors_map_by_their_primary_code(code: int, kind: type[StoreError]) -> None:
+    from data.errors import translate
+
+    error = sqlite3.OperationalError("driver words")
+    error.sqlite_errorcode = code
+    translated = translate(error, "x.sqlite3")
+    assert type(translated) is kind and translated.retryable
+    assert "\n" not in str(translated) and str(translated).startswith("database x.sqlite3 ")
