@@ -20,13 +20,11 @@ from engine.rules import PROFILES, TableOptions
 from ..i18n import locale_of, t
 from .buttons import DYNAMIC_ITEMS
 from .live import LiveMessage, Payload
-from .runner import TableRunner, Timing
+from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
     AI_LEVELS,
     CLAIM_SECONDS,
     DEFAULT_AI,
-    DEFAULT_CLAIM,
-    DEFAULT_TURN,
     TURN_SECONDS,
     TableError,
     TablePhase,
@@ -41,6 +39,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+DEFAULTS = TableOptions()
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
@@ -91,6 +90,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self.tables: dict[int, TableRunner] = {}  # channel id → the channel's table
         self.by_id: dict[int, TableRunner] = {}  # table id → table
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
+        self._tasks: set[asyncio.Task[None]] = set()
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -133,8 +133,9 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         return runner
 
     def _check_host(self, interaction: discord.Interaction, runner: TableRunner) -> None:
-        perms = getattr(interaction.user, "guild_permissions", None)
-        if not runner.state.may_manage(interaction.user.id, manage_guild=bool(perms and perms.manage_guild)):
+        # the member's permissions in this channel, as Discord resolved them for this interaction
+        manager = interaction.guild_id is not None and interaction.permissions.manage_guild
+        if not runner.state.may_manage(interaction.user.id, manage_guild=manager):
             raise TableError("err.not_host")
 
     def table_finished(self, runner: TableRunner) -> None:
@@ -166,8 +167,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         interaction: discord.Interaction,
         rules: str = "taiwan16",
         rounds: app_commands.Range[int, 1, 4] = 1,
-        turn_seconds: int = DEFAULT_TURN,
-        claim_seconds: int = DEFAULT_CLAIM,
+        turn_seconds: int = DEFAULTS.turn_seconds,
+        claim_seconds: int = DEFAULTS.claim_seconds,
         self_draw_only: bool = False,
         may_pass_win: bool = False,
         min3: bool = False,
@@ -177,15 +178,17 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         password: bool = False,
     ) -> None:
         self._check_free_channel(interaction)
-        options = table_options(
+        options = TableOptions(
             self_draw_only=self_draw_only,
             may_pass_win=may_pass_win,
             min_tai=3 if min3 else 0,
             see_wind_see_flower=see_wind_see_flower,
             base=base,
             tai=tai,
+            turn_seconds=turn_seconds,
+            claim_seconds=claim_seconds,
         )
-        settings = TableSettings(rules, rounds, turn_seconds, claim_seconds, options)
+        settings = TableSettings(rules, rounds, options)
         if password:
             loc = locale_of(interaction.locale)
 
@@ -306,34 +309,49 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self._check_host(interaction, runner)
         runner.state.start()
         runner.lobby_changed()
-        runner.task = asyncio.create_task(self._start_match(runner), name=f"start-{runner.table_id}")
+        self._background(self._start_match(runner))
 
     async def _start_match(self, runner: TableRunner) -> None:
         try:
             await runner.start_match()
+        except NETWORK_ERRORS as error:
+            log.warning("table %s could not start: %r", runner.table_id, error)
         except Exception:
+            if runner.closed:  # shutting down while dealing
+                return
             log.exception("table %s could not start", runner.table_id)
 
     @app_commands.command(name=_("close"), description=_("Close this channel's table (host)"))
     async def close(self, interaction: discord.Interaction) -> None:
         runner = self.runner_here(interaction)
         self._check_host(interaction, runner)
-        await self._close(runner)
+        mid_match = self._shut(runner)
         await _answer(interaction, t(interaction.locale, "ok.closed"))
+        self._background(self._closing(runner, mid_match, edit_lobby=True))
 
-    async def _close(self, runner: TableRunner) -> None:
+    def _shut(self, runner: TableRunner) -> bool:
+        """Close the table at once (no I/O, so the click is answered in time); True if mid-match."""
         mid_match = runner.state.phase is TablePhase.PLAYING
         runner.state.phase = TablePhase.CLOSED
+        runner.closed = True
+        self.table_finished(runner)
+        return mid_match
+
+    async def _closing(self, runner: TableRunner, mid_match: bool, *, edit_lobby: bool) -> None:
         lobby = runner.lobby
         await runner.close()
-        self.table_finished(runner)
-        if lobby is not None:
+        if edit_lobby and lobby is not None:
             try:
                 await lobby.message.edit(**(await runner.lobby_payload()).edit_kwargs())
             except discord.HTTPException as error:
                 log.info("closing table %s: lobby edit failed: %s", runner.table_id, error)
         if mid_match:
             await runner._send_channel(content=t(runner.locale, "play.closed_mid"))
+
+    def _background(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     @app_commands.command(name=_("table"), description=_("Post the current table image again"))
     async def table(self, interaction: discord.Interaction) -> None:
@@ -390,8 +408,9 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             self._begin(interaction, runner)
         elif op == "close":
             self._check_host(interaction, runner)
-            await interaction.response.defer()
-            await self._close(runner)
+            mid_match = self._shut(runner)
+            await interaction.response.edit_message(**(await runner.lobby_payload()).edit_kwargs())
+            self._background(self._closing(runner, mid_match, edit_lobby=False))
             return
         payload = await runner.lobby_payload()
         await interaction.response.edit_message(**payload.edit_kwargs())
@@ -404,12 +423,6 @@ def payload_builder(runner: TableRunner) -> Any:
         return await runner.repost_table()
 
     return build
-
-
-def table_options(**values: Any) -> TableOptions:
-    """The engine's options from the create command, keeping only fields this engine version has."""
-    fields = set(TableOptions.__dataclass_fields__)
-    return TableOptions(**{k: v for k, v in values.items() if k in fields})
 
 
 async def setup(bot: commands.Bot) -> None:
