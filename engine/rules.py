@@ -144,7 +144,7 @@ TAIWAN13 = RuleProfile(
     rotation=DEALER_WINS_KEEPS,
     flower_wins=("大花胡", None),
     earthly_discards=8,
-    options=TableOptions(cap_tai=None, bankroll_tai=None, turn_seconds=15, claim_seconds=5),
+    options=TableOptions(cap_tai=None, bankroll_tai=None, base=0, tai=20, turn_seconds=15, claim_seconds=5),
 )
 
 # rule-set id -> profile; each rule set adds one entry here

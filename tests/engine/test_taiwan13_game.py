@@ -11,6 +11,7 @@ from engine.policy import make_policy
 from engine.position import position
 from engine.rules import DEALER_WINS_KEEPS, PROFILES, next_dealer
 from engine.scoring import get_settle
+from engine.scoring.taiwan13 import POINTS_PER_TAI
 from engine.selfplay import play_hand, run
 from engine.settlement import SettleContext
 from tests.engine.helpers import act, kinds, pass_all
@@ -30,6 +31,7 @@ def test_profile_is_thirteen_tiles_with_flowers_and_the_special_forms():
     # claim window 3-5 s, a quick table's turn 10-15 s; no 滿台 and no 24-台 rule in document 001
     opts = profile.options
     assert (opts.claim_seconds, opts.turn_seconds, opts.cap_tai, opts.bankroll_tai) == (5, 15, None, None)
+    assert (opts.base, opts.tai) == (0, POINTS_PER_TAI)  # the stakes a table shows: no 底, 20 a 台
     game = Game(RULES, seed=5, dealer=2)
     held = [sum(game.hands[s]) + 3 * len(game.melds[s]) for s in range(4)]
     assert held == [13, 13, 14, 13]  # 庄家开始拿十四张，其余拿十三张
