@@ -6,8 +6,11 @@ live in ``TableState`` (state.py) and the game rules in the engine.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import random
+import time
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,10 +18,13 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+import render
 from data import Store, StoreError
 from engine.rules import PROFILES, TableOptions
+from engine.view import HandResult
 
 from ..i18n import locale_of, t
+from . import stats
 from .buttons import DYNAMIC_ITEMS
 from .live import LiveMessage, Payload
 from .runner import NETWORK_ERRORS, TableRunner, Timing
@@ -41,6 +47,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULTS = TableOptions()
+PERIODS = {"today": 86_400, "week": 7 * 86_400, "month": 30 * 86_400}
+PERIOD_CHOICES = [
+    app_commands.Choice(name=_(t("en", f"period.{p}")), value=p) for p in ("all", *PERIODS)
+]
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
@@ -411,6 +421,66 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             if runner.lobby is not None:
                 runner.lobby.close()
             runner.lobby = live
+
+    # ------------------------------------------------------------------ leaderboards and history
+
+    @app_commands.command(name=_("leaderboard"), description=_("This server's players ranked by points"))
+    @app_commands.describe(rules=_("Rule set"), period=_("Time period"), page=_("Page"))
+    @app_commands.choices(rules=RULE_CHOICES, period=PERIOD_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        rules: str | None = None,
+        period: str = "all",
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
+        assert interaction.guild_id is not None
+        tr = partial(t, interaction.locale)
+        since = None if period == "all" else time.time() - PERIODS[period]
+        count = await self.store.leaderboard_count(interaction.guild_id, rules=rules, since=since)
+        pages = stats.pages_for(count)
+        page = min(page, pages)
+        rows = await self.store.leaderboard(
+            interaction.guild_id, rules=rules, since=since, limit=stats.PAGE_SIZE, offset=(page - 1) * stats.PAGE_SIZE
+        )
+        embed = stats.leaderboard_embed(
+            rows,
+            page=page,
+            pages=pages,
+            rules=stats.rules_label(rules, tr) if rules else None,
+            period=None if period == "all" else tr(f"period.{period}"),
+            t=tr,
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name=_("stats"), description=_("A player's numbers in this server"))
+    @app_commands.describe(member=_("Whose numbers (default: yours)"))
+    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        assert interaction.guild_id is not None
+        who = member or interaction.user
+        found = await self.store.player_stats(interaction.guild_id, who.id)
+        embed = stats.stats_embed(found, who.display_name, partial(t, interaction.locale))
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name=_("history"), description=_("Recent matches in this server"))
+    async def history(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        matches = await self.store.history(interaction.guild_id, limit=10)
+        await interaction.response.send_message(embed=stats.history_embed(matches, partial(t, interaction.locale)))
+
+    @app_commands.command(name=_("hand"), description=_("A finished hand's score sheet again"))
+    @app_commands.describe(hand_id=_("The hand's number in the history"))
+    async def hand(self, interaction: discord.Interaction, hand_id: app_commands.Range[int, 1]) -> None:
+        assert interaction.guild_id is not None
+        found = await self.store.finished_hand(interaction.guild_id, hand_id)
+        if found is None:
+            raise TableError("err.no_hand")
+        result = HandResult.from_dict(found.result)
+        png = await asyncio.to_thread(render.render_score, result, list(found.names))
+        await interaction.response.send_message(
+            content=t(interaction.locale, "hist.hand", id=found.id, hand=found.hand_no, table=found.table_id),
+            file=discord.File(io.BytesIO(png), "score.png"),
+        )
 
     # ------------------------------------------------------------------ buttons
 
