@@ -1,8 +1,8 @@
 """Leaderboard, player stats and match history as embeds: formatting only (no SQL, no I/O).
 
 The cog fetches records from ``data.Store`` and passes them here with ``t(key, **kw) -> str``, e.g.
-``functools.partial(cogs.i18n.t, interaction.locale)``. ``STRINGS`` holds this module's entries for
-en, zh-TW and zh-CN, to merge into the catalogue in ``cogs/i18n.py`` (rule-set names come from there).
+``functools.partial(cogs.i18n.t, interaction.locale)``; the strings (keys ``lb.*``, ``stats.*``,
+``hist.*``) live in the one catalogue, ``cogs/i18n.py``.
 Built for a phone: one short block per player, each line well under 40 columns of CJK text, and
 pages of ten.
 """
@@ -21,95 +21,6 @@ COLOUR = discord.Colour.from_rgb(0x1F, 0x7A, 0x4D)  # felt green
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 PAGE_SIZE = 10  # players per leaderboard page: 3 short lines each
 
-STRINGS: dict[str, dict[str, str]] = {
-    "en": {
-        "lb.title": "🀄 Leaderboard",
-        "lb.filters": "{rules} · {period}",
-        "lb.all_rules": "All rules",
-        "lb.all_time": "All time",
-        "lb.player": "{rank} **{name}** · **{points}**",
-        "lb.rates": "win {win} · self-draw {self_draw} · deal-in {deal_in}",
-        "lb.counts": "{matches} matches · {hands} hands · best {best}",
-        "lb.page": "Page {page}/{pages}",
-        "lb.empty": "No finished hands in this server yet.",
-        "lb.tai": "{n} 台",
-        "lb.none": "—",
-        "stats.title": "{name} · mahjong",
-        "stats.none": "{name} has not finished a hand in this server yet.",
-        "stats.rank": "Rank",
-        "stats.rank_value": "#{rank} of {players}",
-        "stats.points": "Points",
-        "stats.matches": "Matches",
-        "stats.hands": "Hands",
-        "stats.win_rate": "Win rate",
-        "stats.self_draw_rate": "Self-draw rate",
-        "stats.deal_in_rate": "Deal-in rate",
-        "stats.best": "Best hand",
-        "hist.title": "🀄 Recent matches",
-        "hist.empty": "No finished matches in this server yet.",
-        "hist.match": "#{table} · {rules} · {hands} hands",
-        "hist.when": "ended {when}",
-        "hist.ai": "(AI)",
-    },
-    "zh-TW": {
-        "lb.title": "🀄 排行榜",
-        "lb.filters": "{rules} · {period}",
-        "lb.all_rules": "全部規則",
-        "lb.all_time": "全部時間",
-        "lb.player": "{rank} **{name}** · **{points}**",
-        "lb.rates": "胡牌 {win} · 自摸 {self_draw} · 放槍 {deal_in}",
-        "lb.counts": "{matches} 將 · {hands} 局 · 最大 {best}",
-        "lb.page": "第 {page}/{pages} 頁",
-        "lb.empty": "本伺服器還沒有打完的牌局。",
-        "lb.tai": "{n} 台",
-        "lb.none": "—",
-        "stats.title": "{name} 的戰績",
-        "stats.none": "{name} 在本伺服器還沒有打完一局。",
-        "stats.rank": "排名",
-        "stats.rank_value": "第 {rank} 名（共 {players} 人）",
-        "stats.points": "積分",
-        "stats.matches": "將數",
-        "stats.hands": "局數",
-        "stats.win_rate": "胡牌率",
-        "stats.self_draw_rate": "自摸率",
-        "stats.deal_in_rate": "放槍率",
-        "stats.best": "最大胡牌",
-        "hist.title": "🀄 最近牌局",
-        "hist.empty": "本伺服器還沒有打完的一將。",
-        "hist.match": "#{table} · {rules} · {hands} 局",
-        "hist.when": "結束於 {when}",
-        "hist.ai": "（電腦）",
-    },
-    "zh-CN": {
-        "lb.title": "🀄 排行榜",
-        "lb.filters": "{rules} · {period}",
-        "lb.all_rules": "全部规则",
-        "lb.all_time": "全部时间",
-        "lb.player": "{rank} **{name}** · **{points}**",
-        "lb.rates": "胡牌 {win} · 自摸 {self_draw} · 点炮 {deal_in}",
-        "lb.counts": "{matches} 场 · {hands} 局 · 最大 {best}",
-        "lb.page": "第 {page}/{pages} 页",
-        "lb.empty": "本服务器还没有打完的牌局。",
-        "lb.tai": "{n} 台",
-        "lb.none": "—",
-        "stats.title": "{name} 的战绩",
-        "stats.none": "{name} 在本服务器还没有打完一局。",
-        "stats.rank": "排名",
-        "stats.rank_value": "第 {rank} 名（共 {players} 人）",
-        "stats.points": "积分",
-        "stats.matches": "场数",
-        "stats.hands": "局数",
-        "stats.win_rate": "胡牌率",
-        "stats.self_draw_rate": "自摸率",
-        "stats.deal_in_rate": "点炮率",
-        "stats.best": "最大胡牌",
-        "hist.title": "🀄 最近牌局",
-        "hist.empty": "本服务器还没有打完的一场。",
-        "hist.match": "#{table} · {rules} · {hands} 局",
-        "hist.when": "结束于 {when}",
-        "hist.ai": "（电脑）",
-    },
-}
 
 
 def pages_for(count: int, size: int = PAGE_SIZE) -> int:
