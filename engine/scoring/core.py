@@ -95,6 +95,7 @@ class WinContext:
     miji: bool = False
     flower_win: str | None = None
     options: TableOptions = field(default_factory=TableOptions)
+    bonus_tiles: tuple[int, ...] = ()  # 寶牌 (hongkong 翻寶牌): each copy in the hand is worth more
 
     def __post_init__(self) -> None:
         if not isinstance(self.options, TableOptions):  # accept a set of option names too
@@ -261,6 +262,8 @@ class RuleSet:
     readings: Callable[[WinContext], list[Reading]] = standard_readings
     # extra validation / refusal for a context: returns a reason the win is refused, or "".
     refuse: Callable[[WinContext], str] | None = None
+    # what one payer pays for a scored win, after any cap (hongkong: 2^番 with 爆和); None: no points
+    points: Callable[[ScoreResult], int] | None = None
     order: tuple[Item, ...] = ()  # evaluation order (filled in by __post_init__)
 
     def __post_init__(self) -> None:
