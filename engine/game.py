@@ -16,16 +16,21 @@ Rule references (行動限制 n, 聽牌 n) are to docs/rules/taiwan16.md and the
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import Any
 
-from . import analysis
+from . import analysis, forms
 from .actions import CLAIM_RANK, Action, Kind
 from .meld import Meld, MeldKind
 from .rules import RuleProfile, TableOptions, get_profile
+from .scoring import WinContext, score_win
 from .tiles import NUM_KINDS, from_counts, is_flower, sorted_tiles, tile_to_str
 from .view import GameView, SeatPublic
 from .wall import Wall
+
+HEADER_VERSION = 1  # Game.header() format
 
 
 class IllegalActionError(ValueError):
@@ -111,7 +116,8 @@ class Game:
         dealer_streak: int = 0,
         hand_number: int = 1,
         options: TableOptions | None = None,
-        scores: tuple[int, int, int, int] = (0, 0, 0, 0),
+        scores: Sequence[int] = (0, 0, 0, 0),
+        auto_seats: Iterable[int] = (),
     ) -> None:
         profile = get_profile(rules)
         if options is not None:
@@ -123,7 +129,9 @@ class Game:
         self.round_wind = round_wind
         self.dealer_streak = dealer_streak
         self.hand_number = hand_number
-        self.scores = scores
+        self.scores: tuple[int, ...] = tuple(scores)
+        if len(self.scores) != 4:
+            raise ValueError("scores holds one number per seat")
         self.rng = random.Random(seed)
 
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
@@ -139,7 +147,7 @@ class Game:
         self.claims_made = False  # any 吃/碰/槓 this hand
         self.kongs = 0
         self.timeouts: list[int] = [0] * 4
-        self.auto: list[bool] = [False] * 4
+        self.auto: list[bool] = [s in set(auto_seats) for s in range(4)]
         self.phase = Phase.TURN
         self.turn = dealer
         self.ts = _TurnState()
@@ -149,14 +157,9 @@ class Game:
         self.log: list[Action] = []
         self.events: list[Event] = []
         self._turn_cache: list[Action] | None = None
-        # 三台起胡: a callable(game, seat, tile, self_drawn, robbing) -> bool backed by the scorer
-        self.win_filter = None
-        if self.options.min_tai:
-            from .match import minimum_filter  # late import: match builds on game
-
-            self.win_filter = minimum_filter
         self.last_discard: tuple[int, int] | None = None  # (seat, tile) still lying in a river
 
+        self._auto_at_start = tuple(s for s in range(4) if self.auto[s])
         self.dice = tuple(self.rng.randint(1, 6) for _ in range(3))
         self.wall = Wall.build(self.rng, flowers=profile.flowers, dealer=dealer, dice_total=sum(self.dice))
         self._emit(Event("dice", dealer, tiles=(), detail=f"{self.dice} break seat {self.wall.break_side}"))
@@ -259,7 +262,7 @@ class Game:
             concealed = tuple(sorted_tiles(from_counts(counts)))
             if sum(counts) % 3 == 1:
                 unseen = self.unseen_counts(viewer)
-                waits = tuple((t, unseen[t]) for t in analysis.waits(counts))
+                waits = tuple((t, unseen[t]) for t in self._waits(counts))
         revealed = {}
         if self.phase is Phase.OVER:
             revealed = {s: tuple(self.hand(s)) for s in range(4)}
@@ -305,31 +308,83 @@ class Game:
             seen[self.claim.tile] += 1
         return [max(0, 4 - n) for n in seen]
 
-    def header(self) -> dict:
-        """Everything needed, with ``log``, to replay this hand."""
+    def header(self) -> dict[str, Any]:
+        """Everything that decides play, JSON-safe: with the action log it replays the hand.
+
+        >>> game = Game(seed=3)
+        >>> again = Game.replay(game.header(), [])
+        >>> again.hands == game.hands
+        True
+        """
         return {
+            "version": HEADER_VERSION,
             "rules": self.profile.id,
             "seed": self.seed,
             "dealer": self.dealer,
             "round_wind": self.round_wind,
             "dealer_streak": self.dealer_streak,
             "hand_number": self.hand_number,
+            "options": self.options.to_dict(),
+            "scores": list(self.scores),
+            "auto": list(self._auto_at_start),
         }
 
     @classmethod
-    def replay(cls, header: dict, actions: list[Action | str], options: TableOptions | None = None) -> Game:
+    def replay(cls, header: Mapping[str, Any], actions: Iterable[Action | str]) -> Game:
+        """Rebuild a hand from :meth:`header` and its log (actions or their notation)."""
+        version = header.get("version")
+        if version != HEADER_VERSION:
+            raise ValueError(f"unsupported game header version {version!r} (expected {HEADER_VERSION})")
         game = cls(
             header["rules"],
             seed=header["seed"],
             dealer=header["dealer"],
             round_wind=header["round_wind"],
             dealer_streak=header["dealer_streak"],
-            hand_number=header.get("hand_number", 1),
-            options=options,
+            hand_number=header["hand_number"],
+            options=TableOptions.from_dict(header["options"]),
+            scores=header["scores"],
+            auto_seats=header["auto"],
         )
         for action in actions:
             game.apply(Action.from_str(action) if isinstance(action, str) else action)
         return game
+
+    def win_context(
+        self,
+        seat: int,
+        win_tile: int | None,
+        *,
+        self_drawn: bool,
+        robbing: bool = False,
+        after_win: bool = False,
+    ) -> WinContext:
+        """The scorer's view of ``seat`` winning on ``win_tile`` now (or, ``after_win``, as it ended)."""
+        counts = list(self.hands[seat])
+        if win_tile is not None and (self_drawn or after_win):
+            counts[win_tile] -= 1
+        out = self.outcome if after_win else None
+        ts = self.ts
+        first = self.first_go[seat] and not self.claims_made
+        return WinContext(
+            concealed=tuple(from_counts(counts)),
+            melds=tuple(self.melds[seat]),
+            flowers=tuple(self.flowers[seat]),
+            win_tile=win_tile,
+            self_drawn=self_drawn,
+            seat_wind=self.seat_wind(seat),
+            round_wind=self.round_wind,
+            dealer=seat == self.dealer,
+            dealer_streak=self.dealer_streak,
+            last_tile=out.last_tile if out else (self_drawn and ts.last_tile),
+            kong_replacement=out.kong_replacement if out else (self_drawn and ts.replacement),
+            robbing_kong=out.robbing_kong if out else robbing,
+            heavenly=out.heavenly if out else (self_drawn and first and seat == self.dealer),
+            earthly=out.earthly if out else (first and seat != self.dealer),
+            declared_ready=self.ready[seat],
+            flower_win=out.flower_win if out else None,
+            options=self.options,
+        )
 
     # ------------------------------------------------------------------ dealing
 
@@ -421,10 +476,10 @@ class Game:
         if not discards:  # 行動限制4 cannot be kept (every tile is the claimed kind)
             discards = [t for t in range(NUM_KINDS) if hand[t]]
         actions.extend(Action(seat, Kind.DISCARD, t) for t in discards)
-        if self.profile.ready_declaration and analysis.shanten(hand) <= 0:
+        if self.profile.ready_declaration and (analysis.shanten(hand) <= 0 or self.profile.win_forms):
             for t in discards:
                 hand[t] -= 1
-                if analysis.waits(hand):
+                if self._waits(hand):
                     actions.append(Action(seat, Kind.READY, t))
                 hand[t] += 1
         return actions
@@ -432,7 +487,7 @@ class Game:
     def _may_tsumo(self, seat: int) -> bool:
         if self.ts.no_tsumo or self.passed_win[seat]:
             return False
-        if not analysis.is_complete(self.hands[seat]):
+        if not self._complete(self.hands[seat]):
             return False
         return self._win_allowed(seat, None, True)
 
@@ -443,21 +498,32 @@ class Game:
         if hand[tile] >= 4:
             return False
         hand[tile] += 1
-        ok = analysis.is_complete(hand)
+        ok = self._complete(hand)
         hand[tile] -= 1
         return ok and self._win_allowed(seat, tile, False, robbing)
 
     def _win_allowed(self, seat: int, tile: int | None, self_drawn: bool, robbing: bool = False) -> bool:
-        """Table minimums (三台起胡): a hand that may not win is not offered 胡."""
-        if self.win_filter is None:
+        """Table minimums (三台起胡): 胡 is offered only when the scorer says the hand reaches them."""
+        if not self.options.min_tai:
             return True
-        return bool(self.win_filter(self, seat, tile, self_drawn, robbing))
+        win_tile = self.drawn[seat] if self_drawn else tile
+        ctx = self.win_context(seat, win_tile, self_drawn=self_drawn, robbing=robbing)
+        result = score_win(ctx, self.profile.id)
+        return result.meets_minimum(self.options.min_tai)
+
+    def _complete(self, counts: list[int]) -> bool:
+        """A winning hand under this rule set (sets + pair, or one of ``profile.win_forms``)."""
+        return forms.is_winning(counts, self.profile.win_forms)
+
+    def _waits(self, counts: list[int]) -> list[int]:
+        """The tiles that would complete ``counts`` under this rule set."""
+        return forms.winning_tiles(counts, self.profile.win_forms)
 
     def _ankong_keeps_waits(self, seat: int, tile: int) -> bool:
         """聽牌3: after 聽 a concealed kong is allowed only if the waits stay the same."""
         hand = self.hands[seat]
         hand[tile] -= 4
-        same = tuple(analysis.waits(hand)) == self.ready_waits[seat]
+        same = tuple(self._waits(hand)) == self.ready_waits[seat]
         hand[tile] += 4
         return same
 
@@ -532,13 +598,13 @@ class Game:
         self.last_discard = (seat, tile)
         self.last_own_discard[seat] = tile
         self.first_go[seat] = False
-        if self.passed_win[seat] and tile not in analysis.waits(hand):
+        if self.passed_win[seat] and tile not in self._waits(hand):
             self.passed_win[seat] = False  # a non-winning discard lifts 過水
             self._emit(Event("pass_win_lifted", seat))
         self._emit(Event("discard", seat, tile))
         if declare:
             self.ready[seat] = True
-            self.ready_waits[seat] = tuple(analysis.waits(hand))
+            self.ready_waits[seat] = tuple(self._waits(hand))
             self._emit(Event("ready", seat, tile, detail="聽"))
         self.ts = _TurnState()
         self._open_claims(tile, seat)
@@ -639,7 +705,7 @@ class Game:
         self.turn = seat
         self.ts = _TurnState(no_tsumo=self.profile.kong_replacement_no_tsumo)
         self._draw(seat, back=True)
-        if self.ts.no_tsumo and analysis.is_complete(self.hands[seat]) and not self.passed_win[seat]:
+        if self.ts.no_tsumo and self._complete(self.hands[seat]) and not self.passed_win[seat]:
             self._pass_win(seat)  # 明槓's replacement would win: forced 過水
 
     def _concealed_kong(self, seat: int, tile: int) -> None:
@@ -656,7 +722,7 @@ class Game:
         hand = self.hands[seat]
         hand[tile] -= 1
         self.drawn[seat] = None
-        if self.passed_win[seat] and tile not in analysis.waits(hand):
+        if self.passed_win[seat] and tile not in self._waits(hand):
             self.passed_win[seat] = False  # an added kong of a non-winning tile lifts 過水
             self._emit(Event("pass_win_lifted", seat))
         melds = self.melds[seat]

@@ -16,7 +16,7 @@ from ._util import ctx
 def score(concealed, win, melds=(), *, seat="S", options=None, bonus="", **flags):
     bonus_tiles = tuple(parse_tiles(bonus))
     c = ctx(
-        concealed, win, melds, seat=seat, options=TableOptions.of(options), bonus_tiles=bonus_tiles, **flags
+        concealed, win, melds, seat=seat, options=options or TableOptions(), bonus_tiles=bonus_tiles, **flags
     )
     return score_win(c, "hongkong")
 
