@@ -47,6 +47,7 @@ _BOOL_FIELDS = (
     "declared_ready",
     "eye_declared",
     "miji",
+    "from_dealer",
 )
 _KNOWN_FIELDS = {
     "rules",
@@ -59,7 +60,7 @@ _KNOWN_FIELDS = {
     "dealer_streak",
     "flower_win",
     "options",
-    "bonus_tiles",
+    "bonus_indicators",
     *_BOOL_FIELDS,
 }
 _FIELD_ALIASES = {
@@ -73,7 +74,7 @@ _FIELD_ALIASES = {
     "round": "round_wind",
     "眼牌": "eye_declared",
     "eye": "eye_declared",
-    "寶牌": "bonus_tiles",
+    "翻寶牌": "bonus_indicators",
 }
 
 # option spellings (lower-cased) -> canonical option
@@ -256,7 +257,7 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
         dealer_streak=_int("dealer_streak", data.get("dealer_streak", 0)),
         flower_win=flower_win,
         options=parse_options(data.get("options")),
-        bonus_tiles=tuple(parse_tiles(_tiles_text("bonus_tiles", data.get("bonus_tiles", "") or ""))),
+        bonus_indicators=tuple(parse_tiles(_tiles_text("bonus_indicators", data.get("bonus_indicators") or ""))),
         **{f: _bool(f, data.get(f, False)) for f in _BOOL_FIELDS},
     )
     return rules, ctx, warnings

@@ -43,6 +43,7 @@ class GameView:
     drawn: int | None = None  # the viewer's freshly drawn tile, shown apart
     waits: tuple[tuple[int, int], ...] = ()  # (tile, unseen count) when the viewer is ready
     revealed: dict[int, tuple[int, ...]] = field(default_factory=dict)  # end-of-hand reveal only
+    bonus_indicator: int | None = None  # 翻寶牌: the face-up tile (the one after it is the 寶牌)
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,7 +65,8 @@ class WinContext:
     miji: bool = False
     flower_win: str | None = None
     options: TableOptions = field(default_factory=TableOptions)  # the table's (engine.rules)
-    bonus_tiles: tuple[int, ...] = ()  # 寶牌 (hongkong 翻寶牌): each copy in the hand is worth more
+    bonus_indicators: tuple[int, ...] = ()  # 翻寶牌: face-up tiles; the tile after each is a 寶牌 (hongkong)
+    from_dealer: bool = False  # the winning tile is the dealer's discard (hongkong 人和)
 
 
 # ---------------------------------------------------------------- readings

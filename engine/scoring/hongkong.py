@@ -21,7 +21,7 @@ exclude everything they outrank, so ``ScoreResult.capped_total(BAO_HE)`` is the 
 from __future__ import annotations
 
 from ..meld import MeldKind
-from ..settlement import Payment, Settlement
+from ..settlement import Payment, SettleContext, Settlement
 from ..tiles import DRAGONS, WINDS, is_terminal, to_counts
 from .core import (
     NO_CAP,
@@ -144,7 +144,7 @@ def _concealed_hand(c: WinContext) -> bool:
 
 
 def _bonus_count(h: Reading, c: WinContext) -> int:
-    return sum(h.tiles.count(b) for b in c.bonus_tiles)
+    return sum(h.tiles.count(bonus_tile(i)) for i in c.bonus_indicators)
 
 
 # ---------------------------------------------------------------- the table
@@ -196,7 +196,7 @@ ITEMS = (
     item("三元牌", 1, lambda h, c: len(_dragons(h))),
     item("門前清", 1, lambda h, c: _concealed_hand(c)),
     _first_go("天和", lambda h, c: c.heavenly),
-    _first_go("人和", lambda h, c: c.earthly and not c.self_drawn),
+    _first_go("人和", lambda h, c: c.earthly and not c.self_drawn and c.from_dealer),
     _first_go("地和", lambda h, c: c.earthly and c.self_drawn),
     item("海底撈月", 1, lambda h, c: c.last_tile and c.self_drawn),
     item("杠開", 1, lambda h, c: c.kong_replacement and c.self_drawn),
@@ -209,8 +209,8 @@ ITEMS = (
 def _refuse(c: WinContext) -> str:
     if c.flowers or c.flower_win is not None:
         raise ScoringError("hongkong is played with 13 tiles and no flowers (補花: 十六張麻將才有)")
-    if any(not 0 <= b < 34 for b in c.bonus_tiles):
-        raise ScoringError("寶牌 must be suited or honour tiles")
+    if any(not 0 <= b < 34 for b in c.bonus_indicators):
+        raise ScoringError("翻寶牌 indicators must be suited or honour tiles")
     return ""
 
 
@@ -240,7 +240,19 @@ def bonus_tile(indicator: int) -> int:
 # ---------------------------------------------------------------- settlement
 
 
-def settle(
+def settle(result: ScoreResult, ctx: SettleContext) -> Settlement:
+    """The settle hook (engine.scoring.get_settle): :func:`settle_win` with the match's facts; one
+    point is worth one point of the match score (the 分值 column is the payment)."""
+    return settle_win(
+        result,
+        winner=ctx.winner,
+        discarder=ctx.discarder,
+        robbing_kong=ctx.robbing_kong,
+        kong_discarder=ctx.kong_discarder,
+    )
+
+
+def settle_win(
     result: ScoreResult,
     *,
     winner: int,
@@ -262,7 +274,7 @@ def settle(
         >>> from engine.scoring import WinContext, score_win
         >>> from engine.tiles import parse_tiles, tile_from_str
         >>> ctx = WinContext(concealed=tuple(parse_tiles("19m19p19s1234567z")), win_tile=tile_from_str("7z"))
-        >>> settle(score_win(ctx, "hongkong"), winner=1, discarder=0).deltas
+        >>> settle_win(score_win(ctx, "hongkong"), winner=1, discarder=0).deltas
         (-512, 512, 0, 0)
     """
     if not result.valid:
@@ -292,7 +304,8 @@ def settle(
     for p in payments:
         deltas[p.payer] -= p.amount
         deltas[p.payee] += p.amount
-    return Settlement((deltas[0], deltas[1], deltas[2], deltas[3]), tuple(payments), result.items)
+    capped = fan if fan != result.total else None  # 爆和 paid less than the hand's 番
+    return Settlement((deltas[0], deltas[1], deltas[2], deltas[3]), tuple(payments), result.items, capped)
 
 
 RULES = RuleSet(

@@ -66,7 +66,7 @@ def test_server_names_parse_to_minimums():
 
 
 def test_bao_pai_field_adds_a_fan_per_copy():
-    out = calculate({**CHICKEN, "seat_wind": "S", "寶牌": "9p"})
+    out = calculate({**CHICKEN, "seat_wind": "S", "翻寶牌": "8p"})  # 8p flipped: 9p is the 寶牌
     assert out["items"] == [{"name": "雞糊", "fan": 0}, {"name": "寶牌", "fan": 3}]
     assert out["total"] == 3 and out["points"] == 8
 

@@ -13,10 +13,16 @@ from engine.tiles import parse_tiles, tile_from_str
 from ._util import ctx
 
 
-def score(concealed, win, melds=(), *, seat="S", options=None, bonus="", **flags):
-    bonus_tiles = tuple(parse_tiles(bonus))
+def score(concealed, win, melds=(), *, seat="S", options=None, flipped="", **flags):
+    indicators = tuple(parse_tiles(flipped))
     c = ctx(
-        concealed, win, melds, seat=seat, options=options or TableOptions(), bonus_tiles=bonus_tiles, **flags
+        concealed,
+        win,
+        melds,
+        seat=seat,
+        options=options or TableOptions(),
+        bonus_indicators=indicators,
+        **flags,
     )
     return score_win(c, "hongkong")
 
@@ -214,7 +220,12 @@ def test_tian_he_dealer_heavenly_hand_is_counted_as_shi_san_yao():
 
 
 def test_ren_he_win_on_the_dealers_first_discard_nine_fan():
-    assert items("123p234m567s999p4m", "4m", earthly=True) == {"人和": 9}
+    assert items("123p234m567s999p4m", "4m", earthly=True, from_dealer=True) == {"人和": 9}
+
+
+def test_ren_he_needs_the_dealers_discard():
+    # a first-round win on another non-dealer's first discard is an ordinary win
+    assert items("123p234m567s999p4m", "4m", earthly=True) == {"雞糊": 0, "門前清": 1}
 
 
 def test_di_he_non_dealer_self_draws_first_tile_nine_fan():
@@ -239,21 +250,21 @@ def test_qiang_gang_counts_as_zi_mo_without_the_extra_fan():
 
 
 def test_bao_pai_one_fan_per_copy_in_the_hand():
-    assert items(*CHICKEN, bonus="4m") == {"雞糊": 0, "寶牌": 3}  # 234m and the 44m pair
-    assert items(*CHICKEN, bonus="2m") == {"雞糊": 0, "寶牌": 1}
-    assert items(*CHICKEN, bonus="9p") == {"雞糊": 0, "寶牌": 3}
+    assert items(*CHICKEN, flipped="3m") == {"雞糊": 0, "寶牌": 3}  # 234m and the 44m pair
+    assert items(*CHICKEN, flipped="1m") == {"雞糊": 0, "寶牌": 1}
+    assert items(*CHICKEN, flipped="8p") == {"雞糊": 0, "寶牌": 3}
 
 
 def test_bao_pai_counts_in_melds():
-    assert items("234m567s999p4m", "4m", ["kong:1111p"], bonus="1p") == {"雞糊": 0, "寶牌": 4}
+    assert items("234m567s999p4m", "4m", ["kong:1111p"], flipped="9p") == {"雞糊": 0, "寶牌": 4}
 
 
 def test_bao_pai_absent_from_the_hand_is_nothing():
-    assert items(*CHICKEN, bonus="7z") == {"雞糊": 0}
+    assert items(*CHICKEN, flipped="6z") == {"雞糊": 0}
 
 
 def test_bao_pai_is_not_added_beyond_bao_he():
-    assert items("333m555m777m9m", "9m", ["pon:111m"], bonus="3m") == {"清碰": 6}
+    assert items("333m555m777m9m", "9m", ["pon:111m"], flipped="2m") == {"清碰": 6}
 
 
 @pytest.mark.parametrize(
@@ -281,7 +292,7 @@ def test_three_servers_refuse_hands_below_their_minimum(server, minimum):
 
 
 def test_bao_pai_does_not_count_toward_the_fan_minimum():
-    result = score(*CHICKEN, options=TableOptions(min_tai=1), bonus="9p")
+    result = score(*CHICKEN, options=TableOptions(min_tai=1), flipped="8p")
     assert not result.valid and "below the table minimum" in result.reason
 
 
