@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from .meld import Meld
 from .rules import TableOptions
-from .scoring.core import ScoreResult
+from .scoring.core import ScoreResult, apply_cap
 from .view import ScoreItem
 
 MAX_STREAK = 8  # 最多連莊八
@@ -113,13 +113,6 @@ def dealer_items(dealer_streak: int) -> tuple[ScoreItem, ...]:
     return (ScoreItem("莊家", 1),) + ((ScoreItem("連莊", 2 * n),) if n else ())
 
 
-def capped_tai(tai: int, uncapped: int, cap: int | None) -> int:
-    """滿台: the part of ``tai`` outside ``uncapped`` is limited to ``cap``."""
-    if cap is None:
-        return tai
-    return min(tai - uncapped, cap) + uncapped
-
-
 def _check_seats(*seats: int | None) -> None:
     for s in seats:
         if s is not None and s not in (0, 1, 2, 3):
@@ -152,7 +145,7 @@ def settle(
         raise ValueError("the winner cannot have discarded the winning tile")
     if tai < 0 or not 0 <= uncapped <= tai:
         raise ValueError("tai must be >= 0 and uncapped within it")
-    hand = capped_tai(tai, uncapped, options.cap_tai)
+    hand = apply_cap(tai, uncapped, options.cap_tai)
     extra = dealer_extra(dealer_streak)
     limit = payment_limit(options)
     payers = [discarder] if discarder is not None else [s for s in range(4) if s != winner]

@@ -277,6 +277,13 @@ def _exclusion_order(items: tuple[Item, ...]) -> tuple[Item, ...]:
 # ---------------------------------------------------------------- results
 
 
+def apply_cap(total: int, outside: int, cap: int | None) -> int:
+    """滿台: the part of ``total`` that is not ``outside`` the cap is limited to ``cap`` (None: no cap)."""
+    if cap is None:
+        return total
+    return min(total - outside, cap) + outside
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreResult:
     """The score of one win. ``items`` are in table order; ``total`` is before any cap.
@@ -299,10 +306,7 @@ class ScoreResult:
 
     def capped_total(self, cap: int | None) -> int:
         """Total after the cap: the capped part is limited, dealer and uncapped items added on top."""
-        if cap is None:
-            return self.total
-        rest = self.total - self.dealer - self.uncapped
-        return min(rest, cap) + self.dealer + self.uncapped
+        return apply_cap(self.total, self.dealer + self.uncapped, cap)
 
     def meets_minimum(self, min_tai: int) -> bool:
         return self.valid and self.countable >= min_tai
