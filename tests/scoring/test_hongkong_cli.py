@@ -79,3 +79,9 @@ def test_taiwan16_response_has_no_points_field():
 def test_flowers_are_malformed_for_hongkong():
     with pytest.raises(ScoringError):
         calculate({**CHICKEN, "flowers": "f1"})
+
+
+def test_ren_he_needs_the_dealers_discard_in_the_request():
+    hand = {"rules": "hongkong", "concealed": "123p234m567s999p4m", "win_tile": "4m", "earthly": True}
+    assert calculate({**hand, "from_dealer": True})["items"] == [{"name": "人和", "fan": 9}]
+    assert "人和" not in {i["name"] for i in calculate(hand)["items"]}
