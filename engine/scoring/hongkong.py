@@ -20,6 +20,7 @@ exclude everything they outrank, so ``ScoreResult.capped_total(BAO_HE)`` is the 
 
 from __future__ import annotations
 
+from ..forms import ORPHANS, is_thirteen_orphans
 from ..meld import MeldKind
 from ..settlement import Payment, SettleContext, Settlement
 from ..tiles import DRAGONS, WINDS, is_terminal, to_counts
@@ -41,22 +42,18 @@ from .core import (
 
 BAO_HE = 5  # 爆和為5番: the ceiling of an ordinary hand
 BONUS = "寶牌"
-ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)  # 1、9萬筒索，東南西北中發白
-MINIMUM_SERVERS = {"3番起和": 3, "1番起和": 1, "無番起和": 0}  # the document's three servers
 
 
 # ---------------------------------------------------------------- readings
 
 
 def thirteen_orphans_reading(ctx: WinContext) -> list[Reading]:
-    """十三幺: one of each of the 13 幺九 and honour tiles plus a second of any one; no sets, so
-    ``sets`` is empty and ``pair`` is the doubled tile."""
+    """十三幺 (1、9萬筒索，東南西北中發白, one doubled) as a reading: ``sets`` is empty and ``pair`` is
+    the doubled tile. The form itself is engine.forms', which the game's win check uses too."""
     assert ctx.win_tile is not None
-    if ctx.melds:
-        return []
     tiles = (*ctx.concealed, ctx.win_tile)
     counts = to_counts(tiles)
-    if len(tiles) != 14 or any(counts[t] == 0 for t in ORPHANS) or sum(counts[t] for t in ORPHANS) != 14:
+    if ctx.melds or not is_thirteen_orphans(counts):
         return []
     pair = next(t for t in ORPHANS if counts[t] == 2)
     held = to_counts(ctx.concealed)
