@@ -23,6 +23,7 @@ from typing import Any
 
 from ..rules import TableOptions
 from .core import (
+    REASON_CODES,
     HandSet,
     Item,
     Reading,
@@ -76,6 +77,7 @@ def score_win(ctx: WinContext, rules: str | RuleSet = "taiwan16") -> ScoreResult
 
 
 __all__ = [
+    "REASON_CODES",
     "RULE_MODULES",
     "HandSet",
     "Item",
