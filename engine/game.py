@@ -36,7 +36,16 @@ AUTO_AFTER_TIMEOUTS = 3  # 無動作3輪: own turns timed out in a row before �
 
 
 class IllegalActionError(ValueError):
-    """The action is not legal now; the game state is unchanged."""
+    """The action is not legal now; the game state is unchanged.
+
+    ``code`` names the reason for translated messages: ``"hand_over"``, ``"not_your_decision"``
+    (the seat owes no decision now), ``"already_away"`` / ``"not_away"`` (``away`` / ``back`` that
+    change nothing) or ``"not_legal"`` (the seat may act, but not this way).
+    """
+
+    def __init__(self, message: str, code: str = "not_legal") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class InvariantError(AssertionError):
@@ -205,11 +214,13 @@ class Game:
         clock ran out (see :meth:`auto_action`), ``away`` (代打 from now on) and ``back``.
         """
         if self.phase is Phase.OVER:
-            raise IllegalActionError("the hand is over")
+            raise IllegalActionError("the hand is over", "hand_over")
         action = self._normalize(action)
         if not self.is_legal(action):
             whose = ", ".join(map(str, self.to_act())) or "nobody"
-            raise IllegalActionError(f"illegal action {action} (phase {self.phase.value}, to act: {whose})")
+            raise IllegalActionError(
+                f"illegal action {action} (phase {self.phase.value}, to act: {whose})", self._refusal(action)
+            )
         start = len(self.events)
         self.log.append(action)
         seat = action.seat
@@ -230,6 +241,16 @@ class Game:
         self._run_forced()
         return self.events[start:]
 
+    def _refusal(self, action: Action) -> str:
+        """The :class:`IllegalActionError` code for an action :meth:`is_legal` refused."""
+        if action.kind is Kind.AWAY and self.auto[action.seat]:
+            return "already_away"
+        if action.kind is Kind.BACK and not self.auto[action.seat]:
+            return "not_away"
+        if action.kind not in (Kind.AWAY, Kind.BACK) and action.seat not in self.to_act():
+            return "not_your_decision"
+        return "not_legal"
+
     def auto_seats(self) -> list[int]:
         """Seats being played by 代打; the caller applies :meth:`auto_action` for them when they are
         in :meth:`to_act`."""
@@ -240,7 +261,7 @@ class Game:
         never kong, otherwise discard the drawn tile (after a 吃/碰, the last tile in hand order)."""
         actions = self.legal_actions(seat)
         if not actions:
-            raise IllegalActionError(f"seat {seat} has no decision to make now")
+            raise IllegalActionError(f"seat {seat} has no decision to make now", "not_your_decision")
         for kind in (Kind.WIN, Kind.PASS):
             for a in actions:
                 if a.kind is kind:

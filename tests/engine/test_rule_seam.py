@@ -146,3 +146,20 @@ def test_a_seven_pairs_win_scores_through_the_rule_sets_readings(toy13):
     result = Match("toy13", seed=1).finish_hand(game)
     assert result.winner == 1 and [i.name for i in result.items] == ["胡", "七對"]
     assert result.deltas == (-900, 900, 0, 0)
+
+
+def test_a_rule_sets_settle_draw_hook_pays_at_a_draw_game(toy13):
+    game = position(hands={0: "123m456m789m1234p7z"}, melds={2: ["kong:1111z"]}, rules=toy13.PROFILE, live=0)
+    game.apply(act("0 discard 7z"))
+    while not game.is_over:
+        game.apply(game.auto_action(game.to_act()[0]))
+    assert game.outcome.winner is None
+    assert Match("toy13", seed=1).finish_hand(game).deltas == (-300, -300, 900, -300)
+
+
+def test_taiwan16_draw_games_pay_nothing():
+    game = position(hands={0: "123m456m789m123p456p1s9s"}, melds={2: ["kong:1111z"]}, live=0)
+    game.apply(act("0 discard 9s"))
+    while not game.is_over:
+        game.apply(game.auto_action(game.to_act()[0]))
+    assert game.outcome.winner is None and Match(seed=1).finish_hand(game).deltas == (0, 0, 0, 0)

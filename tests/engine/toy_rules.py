@@ -50,3 +50,16 @@ def settle(result: ScoreResult, ctx: SettleContext) -> Settlement:
         deltas[p.payer] -= p.amount
         deltas[p.payee] += p.amount
     return Settlement((deltas[0], deltas[1], deltas[2], deltas[3]), payments, result.items)
+
+
+def settle_draw(ctx: SettleContext) -> Settlement:
+    """At a draw game every kong still pays: each other seat pays its owner one 底 per kong."""
+    deltas = [0, 0, 0, 0]
+    payments = []
+    for owner, kongs in enumerate(ctx.kong_counts()):
+        for payer in (s for s in range(4) if s != owner):
+            if kongs:
+                payments.append(Payment(payer, owner, 0, ctx.options.base * kongs, "kong"))
+                deltas[payer] -= ctx.options.base * kongs
+                deltas[owner] += ctx.options.base * kongs
+    return Settlement((deltas[0], deltas[1], deltas[2], deltas[3]), tuple(payments))
