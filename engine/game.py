@@ -66,6 +66,7 @@ class Outcome:
     heavenly: bool = False
     earthly: bool = False
     flower_win: str | None = None  # 八仙過海 / 七搶一
+    kong_source: int | None = None  # won on the replacement of a 明槓: whose discard was 槓'd (包牌)
 
 
 @dataclass(slots=True)
@@ -76,6 +77,7 @@ class _TurnState:
     no_tsumo: bool = False  # after a 明槓 replacement, and 暗槓s that follow it (行動限制2, 3)
     replacement: bool = False  # the tile in hand was drawn from the back (槓上開花)
     last_tile: bool = False  # the tile in hand was the last live tile (海底撈月)
+    kong_from: int | None = None  # the replacement follows a 明槓 of this seat's discard
 
 
 @dataclass(slots=True)
@@ -348,6 +350,7 @@ class Game:
             counts[win_tile] -= 1
         out = self.outcome if after_win else None
         ts = self.ts
+        discarder = out.loser if out else (self.claim.discarder if self.claim is not None else None)
         return WinContext(
             concealed=tuple(from_counts(counts)),
             melds=tuple(self.melds[seat]),
@@ -366,7 +369,15 @@ class Game:
             declared_ready=self.ready[seat],
             flower_win=out.flower_win if out else None,
             options=self.options,
+            bonus_indicators=() if self.bonus_indicator is None else (self.bonus_indicator,),
+            from_dealer=not self_drawn and discarder == self.dealer,
         )
+
+    @property
+    def bonus_indicator(self) -> int | None:
+        """翻寶牌 (option ``bonus_tile``): of the seven stacks kept back at the wall's end (王牌), the
+        top tile of the third from the end is turned face up (document 002); None without 寶牌."""
+        return self.wall.tiles[-5] if self.options.bonus_tile else None
 
     # ------------------------------------------------------------------ dealing
 
@@ -689,7 +700,7 @@ class Game:
         self._emit(Event(EventKind.KONG, seat, tile, tiles=(tile,) * 4))
         self.phase = Phase.TURN
         self.turn = seat
-        self.ts = _TurnState(no_tsumo=self.profile.kong_replacement_no_tsumo)
+        self.ts = _TurnState(no_tsumo=self.profile.kong_replacement_no_tsumo, kong_from=claim.discarder)
         self._draw(seat, back=True)
         if self.ts.no_tsumo and self._complete(self.hands[seat]) and not self.passed_win[seat]:
             self._pass_win(seat)  # 明槓's replacement would win: forced 過水
@@ -784,6 +795,7 @@ class Game:
             robbing_kong=robbing,
             heavenly=self._heavenly(seat, self_drawn),
             earthly=self._earthly(seat),
+            kong_source=self.ts.kong_from if self_drawn and self.ts.replacement else None,
         )
         self._finish(outcome)
 

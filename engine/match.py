@@ -200,6 +200,8 @@ class Match:
             options=self.options,
             flower_payer=out.loser if out.flower_win else None,
             melds=tuple(tuple(m) for m in game.melds),
+            robbing_kong=out.robbing_kong,
+            kong_discarder=out.kong_source,
         )
 
     def _rotate(self, winner: int | None) -> None:

@@ -43,8 +43,9 @@ class TableOptions:
 
     self_draw_only: bool = False  # 限自摸: only self-drawn wins
     may_pass_win: bool = False  # 可過水: a win may be declined (then 過水 until a non-winning discard)
-    min_tai: int = 0  # 三台起胡 → 3: the countable 台 a win needs
+    min_tai: int = 0  # 三台起胡 → 3: the countable 台 a win needs (hongkong: 番, 3/1/0番起和)
     see_wind_see_flower: bool = False  # 見字見花
+    bonus_tile: bool = False  # 翻寶牌 (hongkong, 13-tile play): a face-up tile names the 寶牌
     cap_tai: int | None = 16  # 滿台 (None: no cap)
     bankroll_tai: int | None = 24  # 24-台 rule: no payer pays more than 底 + 24 台 (None: off)
     base: int = 300  # 底, in points
@@ -53,7 +54,7 @@ class TableOptions:
     claim_seconds: int = 8  # time to answer a discard (吃/碰/槓/胡/過)
 
     def __post_init__(self) -> None:
-        for name in ("self_draw_only", "may_pass_win", "see_wind_see_flower"):
+        for name in ("self_draw_only", "may_pass_win", "see_wind_see_flower", "bonus_tile"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
         for name, low in (("min_tai", 0), ("base", 0), ("tai", 0)):
@@ -121,9 +122,23 @@ class RuleProfile:
 
 
 TAIWAN16 = RuleProfile(id="taiwan16", hand_size=16, flowers=True, reserve=16, reserve_per_kong=1)
+# document 002's 番 game: 13 tiles, no flowers, 十三幺, no 聽 declaration nor taiwan16's 行動限制 5/9;
+# a 明杠's replacement may win (杠開 包牌). Why: docs/rules/hongkong.md
+HONGKONG = RuleProfile(
+    id="hongkong",
+    hand_size=13,
+    flowers=False,
+    reserve=16,
+    reserve_per_kong=1,
+    ready_declaration=False,
+    no_claim_last_round=False,
+    no_reclaim_own_discard_kind=False,
+    kong_replacement_no_tsumo=False,
+    win_forms=("thirteen_orphans",),
+)
 
 # rule-set id -> profile; each rule set adds one entry here
-PROFILES: dict[str, RuleProfile] = {TAIWAN16.id: TAIWAN16}
+PROFILES: dict[str, RuleProfile] = {TAIWAN16.id: TAIWAN16, HONGKONG.id: HONGKONG}
 
 
 def get_profile(rules: str | RuleProfile) -> RuleProfile:

@@ -11,7 +11,8 @@ In (every field but ``win_tile`` optional)::
      "miji": false, "flower_win": null, "options": {"三台起胡": true, "見字見花": true}}
 
 Out: ``{"valid": true, "total": 3, "unit": "tai", "items": [{"name": "門清", "tai": 1}, ...]}``
-(``total`` before the cap; ``capped_total`` is added when the options ask for a cap), or
+(``total`` before the cap; ``capped_total`` is added when the options ask for a cap; ``points``, what a
+payer pays after the cap, for rule sets that pay points: hongkong's 2^番 with 爆和), or
 ``{"valid": false, "reason": "..."}`` for a hand that may not win. Malformed input: one line on
 stderr, exit code 2.
 """
@@ -24,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .meld import Meld, parse_melds
-from .scoring import ScoringError, TableOptions, WinContext, score_win
+from .scoring import ScoringError, TableOptions, WinContext, get_rules, score_win
 from .scoring.taiwan16 import FLOWER_WINS, SEE_WIND_SEE_FLOWER, SELF_DRAW_ONLY
 from .tiles import HONOR_NAMES, NotationError, is_flower, parse_tiles, tile_from_str
 
@@ -46,6 +47,7 @@ _BOOL_FIELDS = (
     "declared_ready",
     "eye_declared",
     "miji",
+    "from_dealer",
 )
 _KNOWN_FIELDS = {
     "rules",
@@ -58,6 +60,7 @@ _KNOWN_FIELDS = {
     "dealer_streak",
     "flower_win",
     "options",
+    "bonus_indicators",
     *_BOOL_FIELDS,
 }
 _FIELD_ALIASES = {
@@ -71,6 +74,7 @@ _FIELD_ALIASES = {
     "round": "round_wind",
     "眼牌": "eye_declared",
     "eye": "eye_declared",
+    "翻寶牌": "bonus_indicators",
 }
 
 # option spellings (lower-cased) -> canonical option
@@ -90,6 +94,9 @@ _OPTION_ALIASES = {
     "cap": "cap",
     "cap_tai": "cap",
     "cap16": "cap",
+    "3番起和": "min3",  # hongkong's three servers (document 002)
+    "1番起和": "min1",
+    "無番起和": "min0",
 }
 
 
@@ -168,6 +175,9 @@ def parse_options(value: Any) -> TableOptions:
                 min_tai = max(min_tai, _int(str(key), v))
             elif _bool(str(key), v):
                 min_tai = max(min_tai, 3)
+        elif canon in ("min1", "min0"):
+            if _bool(str(key), v):
+                min_tai = max(min_tai, int(canon[-1]))
         elif canon == "min_tai":
             min_tai = max(min_tai, _int(str(key), v))
         elif canon == "cap":
@@ -247,6 +257,7 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
         dealer_streak=_int("dealer_streak", data.get("dealer_streak", 0)),
         flower_win=flower_win,
         options=parse_options(data.get("options")),
+        bonus_indicators=tuple(parse_tiles(_tiles_text("bonus_indicators", data.get("bonus_indicators") or ""))),
         **{f: _bool(f, data.get(f, False)) for f in _BOOL_FIELDS},
     )
     return rules, ctx, warnings
@@ -275,6 +286,9 @@ def respond(rules: str, ctx: WinContext) -> dict[str, Any]:
     }
     if ctx.options.cap_tai is not None:
         out["capped_total"] = result.capped_total(ctx.options.cap_tai)
+    points = get_rules(rules).points
+    if points is not None:  # hongkong: 2^番 after 爆和
+        out["points"] = points(result)
     return out
 
 

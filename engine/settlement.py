@@ -90,6 +90,8 @@ class SettleContext:
     flower_payer: int | None = None
     eye_declarers: tuple[int, ...] = ()
     melds: tuple[tuple[Meld, ...], ...] = field(default_factory=lambda: ((), (), (), ()))
+    robbing_kong: bool = False  # 搶槓: ``discarder`` is the robbed kong's owner
+    kong_discarder: int | None = None  # won on a 明槓's replacement: whose discard was 槓'd (包牌)
 
     @property
     def self_drawn(self) -> bool:

@@ -51,6 +51,7 @@ class GameView:
     waits: tuple[tuple[int, int], ...] = ()  # (tile, unseen count) when the viewer is ready
     revealed: dict[int, tuple[int, ...]] = field(default_factory=dict)  # end-of-hand reveal only
     hand_size: int = 16  # the rule set's tiles in hand before the draw (16, or 13)
+    bonus_indicator: int | None = None  # 翻寶牌: the face-up tile (the one after it is the 寶牌)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +172,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         waits=waits,
         revealed=revealed,
         hand_size=game.profile.hand_size,
+        bonus_indicator=game.bonus_indicator,
     )
 
 

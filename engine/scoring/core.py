@@ -65,6 +65,8 @@ class WinContext:
     miji: bool = False
     flower_win: str | None = None
     options: TableOptions = field(default_factory=TableOptions)  # the table's (engine.rules)
+    bonus_indicators: tuple[int, ...] = ()  # 翻寶牌: face-up tiles; the tile after each is a 寶牌 (hongkong)
+    from_dealer: bool = False  # the winning tile is the dealer's discard (hongkong 人和)
 
 
 # ---------------------------------------------------------------- readings
@@ -228,6 +230,8 @@ class RuleSet:
     readings: Callable[[WinContext], list[Reading]] = standard_readings
     # extra validation / refusal for a context: returns a reason the win is refused, or "".
     refuse: Callable[[WinContext], str] | None = None
+    # what one payer pays for a scored win, after any cap (hongkong: 2^番 with 爆和); None: no points
+    points: Callable[[ScoreResult], int] | None = None
     order: tuple[Item, ...] = ()  # evaluation order (filled in by __post_init__)
 
     def __post_init__(self) -> None:
