@@ -57,6 +57,7 @@ class GameView:
 class ScoreItem:
     name: str  # exactly as the rule document writes it
     value: int  # 台 / 番 / multiplier, per ``unit``
+    seat: int | None = None  # a settlement line about one seat (a kong's owner, a horse's seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,7 @@ class HandResult:
     deltas: tuple[int, int, int, int]  # point change per seat; sums to zero
     capped_total: int | None = None  # the 台 paid when 滿台 limited the hand (None: no cap applied)
     limited: bool = False  # the 24-台 bankroll rule reduced at least one payment
+    extras: tuple[ScoreItem, ...] = ()  # points settled beside the hand (kongs, 买马), not in ``total``
 
 
 def build_view(game: Game, viewer: int | None) -> GameView:

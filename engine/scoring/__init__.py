@@ -41,6 +41,7 @@ from .core import (
 # rule-set id -> module holding ``RULES`` (imported on first use)
 RULE_MODULES: dict[str, str] = {
     "taiwan16": "engine.scoring.taiwan16",
+    "guangdong": "engine.scoring.guangdong",
 }
 
 

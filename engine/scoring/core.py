@@ -65,6 +65,7 @@ class WinContext:
     miji: bool = False
     flower_win: str | None = None
     options: TableOptions = field(default_factory=TableOptions)  # the table's (engine.rules)
+    from_dealer: bool = False  # the winning tile is the dealer's discard (hongkong 人和)
 
 
 # ---------------------------------------------------------------- readings
