@@ -350,7 +350,7 @@ class Game:
             counts[win_tile] -= 1
         out = self.outcome if after_win else None
         ts = self.ts
-        discarder = out.loser if out else (self.claim.discarder if self.claim is not None else None)
+        discarder = out.loser if out else self.turn  # in a claim window ``turn`` is the discarder
         return WinContext(
             concealed=tuple(from_counts(counts)),
             melds=tuple(self.melds[seat]),
