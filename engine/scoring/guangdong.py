@@ -32,7 +32,6 @@ UNIT = "multiplier"  # 倍
 POINTS_PER_MULTIPLIER = 1  # 抢杠's example: 普通胡牌 (2 倍) × 3 家 = 6 分
 CONCEALED_KONG = 2  # 暗杠: each of the other three pays 2
 EXPOSED_KONG = 1  # 明杠 (claimed, or added to a 碰): each of the other three pays 1
-HORSES = 4  # 买马规则：4 匹
 SEA_BOTTOM = "海底"
 
 # 有点炮: (what the discarder pays, what each of the other two pays); a 牌型 not listed 必须自摸
@@ -289,7 +288,7 @@ def horse_payments(
                 again.append(replace(p, payer=payer, payee=payee, reason="买马"))
         gain = _deltas(again)[dealer]
         payments.extend(again)
-        lines.append(ScoreItem(f"买马 {tile_name(tile)}", gain, seat))
+        lines.append(ScoreItem(f"庄家买马 {tile_name(tile)}", gain, seat))
     return tuple(payments), tuple(lines)
 
 

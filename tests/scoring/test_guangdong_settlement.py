@@ -124,7 +124,7 @@ def test_horses_map_to_seats_counted_from_the_dealer():
 def test_a_horse_on_the_dealer_settles_the_dealers_own_result_again():
     win = settle(ORDINARY, SettleContext(winner=0, dealer=0, horses=tuple(parse_tiles("5m"))))
     assert win.deltas == (12, -4, -4, -4)
-    assert [(i.name, i.value, i.seat) for i in win.extras] == [("买马 五萬", 6, 0)]
+    assert [(i.name, i.value, i.seat) for i in win.extras] == [("庄家买马 五萬", 6, 0)]
 
 
 def test_a_horse_on_the_winner_gives_the_dealer_the_winners_gains_from_the_others():
