@@ -100,6 +100,7 @@ class HandResult:
             "deltas": list(self.deltas),
             "capped_total": self.capped_total,
             "limited": self.limited,
+            "extras": [[i.name, i.value, i.seat] for i in self.extras],
         }
 
     @classmethod
@@ -119,6 +120,7 @@ class HandResult:
             deltas=tuple(data["deltas"]),  # type: ignore[arg-type]
             capped_total=data.get("capped_total"),
             limited=bool(data.get("limited", False)),
+            extras=tuple(ScoreItem(name, value, seat) for name, value, seat in data.get("extras", ())),
         )
 
 

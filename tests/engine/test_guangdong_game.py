@@ -3,6 +3,7 @@ most hands only by 自摸 (the scorer decides what the game offers), 地胡 on t
 discard, 抢杠 and 杠上开花, 谁胡谁庄 with 荒庄 passing the deal, and four horses (买马) set aside
 from the wall and revealed when the hand ends."""
 
+import json
 from dataclasses import replace
 
 from engine.game import Game
@@ -11,6 +12,7 @@ from engine.position import position
 from engine.rules import GUANGDONG, WINNER_DEALS_DRAW_PASSES, next_dealer
 from engine.selfplay import run
 from engine.tiles import parse_tiles
+from engine.view import HandResult
 from tests.engine.helpers import act, kinds
 
 NO_HORSES = replace(GUANGDONG, horses=0)  # to read a win's own settlement without the dealer's horses
@@ -138,6 +140,7 @@ def test_horses_on_the_dealer_settle_the_dealers_win_four_more_times():
     assert result.total == 2 and [(i.name, i.value) for i in result.items] == [("普通自摸胡", 2)]
     assert result.deltas == (30, -10, -10, -10)
     assert [(i.value, i.seat) for i in result.extras] == [(6, 0)] * 4
+    assert HandResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result  # stored with its horses
 
 
 def test_horses_that_miss_every_result_settle_nothing():
