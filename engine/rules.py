@@ -26,7 +26,7 @@ from .forms import check_forms
 
 # dealer rotation rules (RuleProfile.rotation)
 DEALER_KEEPS = "dealer_keeps"  # taiwan: the dealer keeps the deal on their own win or a draw game
-WINNER_DEALS = "winner_deals"  # guangdong 谁胡谁庄: the winner deals next; a draw game keeps the dealer
+WINNER_DEALS = "winner_deals"  # the winner deals next; a draw game keeps the dealer
 # guangdong 谁胡谁庄 (document 004): the winner deals next, and a draw game (荒庄) passes the deal to the 下家
 WINNER_DEALS_DRAW_PASSES = "winner_deals_draw_passes"
 ROTATIONS = (DEALER_KEEPS, WINNER_DEALS, WINNER_DEALS_DRAW_PASSES)

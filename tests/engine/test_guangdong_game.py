@@ -6,6 +6,8 @@ from the wall and revealed when the hand ends."""
 import json
 from dataclasses import replace
 
+import pytest
+
 from engine.game import Game
 from engine.match import Match, score_outcome
 from engine.position import position
@@ -36,6 +38,13 @@ def test_profile_deals_13_tiles_from_a_wall_without_flowers_and_sets_four_horses
     assert game.wall.back == len(game.wall.tiles) - 4  # no draw, live or replacement, reaches them
     assert game.outcome is None
     game.check_invariants()
+
+
+def test_a_profile_cannot_set_aside_a_negative_number_of_horses():
+    with pytest.raises(ValueError, match="horses"):
+        replace(GUANGDONG, horses=-1)
+    with pytest.raises(ValueError, match="horses"):
+        position(rules="guangdong", horses="1m2m3m4m5m")
 
 
 def test_the_wall_is_played_to_its_last_tile_and_the_horses_are_revealed_at_the_end():
@@ -166,3 +175,12 @@ def test_self_play_plays_whole_matches_with_invariants_and_replays():
         assert sum(result.deltas) == 0
     again, current = Match.replay(match.header(), [list(h.log) for h in match.history])
     assert current is None and again.scores == match.scores
+
+
+def test_with_may_pass_win_a_big_hand_may_let_a_discard_go_and_wait_for_the_self_draw():
+    options = replace(GUANGDONG.options, may_pass_win=True)
+    game = position(rules="guangdong", hands={0: FILLER + "5z", 1: "111z222z333z4445z"}, options=options)
+    game.apply(act("0 discard 5z"))
+    assert {"hu", "pass"} <= kinds(game, 1)
+    game.apply(act("1 pass"))
+    assert not game.is_over
