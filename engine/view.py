@@ -73,7 +73,7 @@ class HandResult:
     flowers: tuple[int, ...]
     items: tuple[ScoreItem, ...]
     total: int
-    unit: str  # "tai", "fan", "points"
+    unit: str  # "tai", "fan", "points", "multiplier"
     deltas: tuple[int, int, int, int]  # point change per seat; sums to zero
     capped_total: int | None = None  # the 台 paid when 滿台 limited the hand (None: no cap applied)
     limited: bool = False  # the 24-台 bankroll rule reduced at least one payment
