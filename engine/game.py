@@ -67,6 +67,7 @@ class Outcome:
     earthly: bool = False
     flower_win: str | None = None  # 八仙過海 / 七搶一
     kong_source: int | None = None  # won on the replacement of a 明槓: whose discard was 槓'd (包牌)
+    horses: tuple[int, ...] = ()  # 买马: the tiles set aside before the deal, revealed now
 
 
 @dataclass(slots=True)
@@ -157,6 +158,7 @@ class Game:
         self._auto_at_start = tuple(s for s in range(4) if self.auto[s])
         self.dice = tuple(self.rng.randint(1, 6) for _ in range(3))
         self.wall = Wall.build(self.rng, flowers=profile.flowers, dealer=dealer, dice_total=sum(self.dice))
+        self._horses = self.wall.set_aside(profile.horses)  # hidden until the hand ends (Outcome.horses)
         self._emit(
             Event(EventKind.DICE, dealer, tiles=(), detail=f"{self.dice} break seat {self.wall.break_side}")
         )
@@ -350,7 +352,7 @@ class Game:
             counts[win_tile] -= 1
         out = self.outcome if after_win else None
         ts = self.ts
-        discarder = out.loser if out else (self.claim.discarder if self.claim is not None else None)
+        discarder = out.loser if out else self.turn  # in a claim window ``turn`` is the discarder
         return WinContext(
             concealed=tuple(from_counts(counts)),
             melds=tuple(self.melds[seat]),
@@ -496,8 +498,9 @@ class Game:
         return ok and self._win_allowed(seat, tile, False, robbing)
 
     def _win_allowed(self, seat: int, tile: int | None, self_drawn: bool, robbing: bool = False) -> bool:
-        """Table minimums (三台起胡): 胡 is offered only when the scorer says the hand reaches them."""
-        if not self.options.min_tai:
+        """Table minimums (三台起胡): 胡 is offered only when the scorer says the hand reaches them;
+        with ``profile.scorer_vets_wins`` every win is put to the scorer (guangdong: 必须自摸)."""
+        if not self.options.min_tai and not self.profile.scorer_vets_wins:
             return True
         win_tile = self.drawn[seat] if self_drawn else tile
         ctx = self.win_context(seat, win_tile, self_drawn=self_drawn, robbing=robbing)
@@ -812,7 +815,7 @@ class Game:
         self._finish(Outcome(None))
 
     def _finish(self, outcome: Outcome) -> None:
-        self.outcome = outcome
+        self.outcome = replace(outcome, horses=self._horses)
         self.phase = Phase.OVER
         self.claim = None
         if outcome.winner is None:
@@ -872,7 +875,7 @@ class Game:
                 counts[t] += 1
             for t in self.rivers[s]:
                 counts[t] += 1
-        for t in self.wall.remaining_tiles():
+        for t in (*self.wall.remaining_tiles(), *self._horses):
             counts[t] += 1
         for t in range(NUM_KINDS):
             _require(counts[t] == 4, f"tile {tile_to_str(t)} appears {counts[t]} times")

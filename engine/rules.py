@@ -26,8 +26,10 @@ from .forms import check_forms
 
 # dealer rotation rules (RuleProfile.rotation)
 DEALER_KEEPS = "dealer_keeps"  # taiwan: the dealer keeps the deal on their own win or a draw game
-WINNER_DEALS = "winner_deals"  # guangdong 谁胡谁庄: the winner deals next; a draw game keeps the dealer
-ROTATIONS = (DEALER_KEEPS, WINNER_DEALS)
+WINNER_DEALS = "winner_deals"  # the winner deals next; a draw game keeps the dealer
+# guangdong 谁胡谁庄 (document 004): the winner deals next, and a draw game (荒庄) passes the deal to the 下家
+WINNER_DEALS_DRAW_PASSES = "winner_deals_draw_passes"
+ROTATIONS = (DEALER_KEEPS, WINNER_DEALS, WINNER_DEALS_DRAW_PASSES)
 
 TURN_SECONDS = (4, 120)  # the document's tables use 4, 5, 6 or 8 s; Discord players need longer
 CLAIM_SECONDS = (2, 60)
@@ -106,10 +108,15 @@ class RuleProfile:
     # special winning forms beyond sets + pair, by name in engine.forms.FORMS ("seven_pairs", ...)
     win_forms: tuple[str, ...] = ()
     rotation: str = DEALER_KEEPS  # how the deal moves after a hand (ROTATIONS)
+    robbed_kong_deals: bool = False  # the owner of a robbed kong (抢杠) deals the next hand (guangdong)
+    scorer_vets_wins: bool = False  # 胡 is offered only when the scorer accepts the win (guangdong: 必须自摸)
+    horses: int = 0  # 买马: tiles set aside from the wall's end before the deal, revealed when the hand ends
     options: TableOptions = TableOptions()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "win_forms", check_forms(self.win_forms))
+        if self.horses < 0:
+            raise ValueError(f"horses must be >= 0, got {self.horses}")
         if self.rotation not in ROTATIONS:
             raise ValueError(f"unknown rotation {self.rotation!r}; known: {', '.join(ROTATIONS)}")
 
@@ -137,8 +144,30 @@ HONGKONG = RuleProfile(
     win_forms=("thirteen_orphans",),
 )
 
+# document 004 (推倒胡): 13 tiles, no flowers, 碰/杠 but no 吃, the wall is played to its last tile, most
+# hands only by 自摸 (the scorer decides), 谁胡谁庄, four horses (买马). Why: docs/rules/guangdong.md
+GUANGDONG = RuleProfile(
+    id="guangdong",
+    hand_size=13,
+    flowers=False,
+    reserve=0,
+    reserve_per_kong=0,
+    chi=False,
+    ready_declaration=False,
+    exposed_kong_from_previous=True,
+    no_claim_last_round=False,
+    no_reclaim_own_discard_kind=False,
+    kong_replacement_no_tsumo=False,
+    win_forms=("seven_pairs", "thirteen_orphans"),
+    rotation=WINNER_DEALS_DRAW_PASSES,
+    robbed_kong_deals=True,
+    scorer_vets_wins=True,
+    horses=4,
+    options=TableOptions(cap_tai=None, bankroll_tai=None),
+)
+
 # rule-set id -> profile; each rule set adds one entry here
-PROFILES: dict[str, RuleProfile] = {TAIWAN16.id: TAIWAN16, HONGKONG.id: HONGKONG}
+PROFILES: dict[str, RuleProfile] = {p.id: p for p in (TAIWAN16, HONGKONG, GUANGDONG)}
 
 
 def get_profile(rules: str | RuleProfile) -> RuleProfile:
@@ -150,10 +179,15 @@ def get_profile(rules: str | RuleProfile) -> RuleProfile:
         raise ValueError(f"unknown rule set {rules!r}; known: {', '.join(sorted(PROFILES))}") from None
 
 
-def next_dealer(rotation: str, dealer: int, winner: int | None) -> int:
-    """The seat that deals the next hand. The streak (連莊) grows when this returns ``dealer``."""
+def next_dealer(rotation: str, dealer: int, winner: int | None, robbed: int | None = None) -> int:
+    """The seat that deals the next hand. The streak (連莊) grows when this returns ``dealer``.
+    ``robbed``: the owner of a robbed kong, passed when the profile says they deal next (抢杠)."""
+    if robbed is not None:
+        return robbed
+    if winner is None and rotation == WINNER_DEALS_DRAW_PASSES:
+        return (dealer + 1) % 4  # 荒庄: the 下家 deals
     if winner is None or winner == dealer:
         return dealer  # a draw game (臭莊) or the dealer's own win: 連莊
-    if rotation == WINNER_DEALS:
+    if rotation in (WINNER_DEALS, WINNER_DEALS_DRAW_PASSES):
         return winner
     return (dealer + 1) % 4

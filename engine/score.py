@@ -8,7 +8,8 @@ In (every field but ``win_tile`` optional)::
      "flowers": "f1f3", "win_tile": "2s", "self_drawn": false, "seat_wind": "E", "round_wind": "E",
      "dealer": false, "dealer_streak": 0, "last_tile": false, "kong_replacement": false,
      "robbing_kong": false, "heavenly": false, "earthly": false, "eye_declared": false,
-     "miji": false, "flower_win": null, "options": {"三台起胡": true, "見字見花": true}}
+     "miji": false, "flower_win": null, "from_dealer": false,
+     "options": {"三台起胡": true, "見字見花": true}}
 
 Out: ``{"valid": true, "total": 3, "unit": "tai", "items": [{"name": "門清", "tai": 1}, ...]}``
 (``total`` before the cap; ``capped_total`` is added when the options ask for a cap; ``points``, what a

@@ -58,6 +58,7 @@ class GameView:
 class ScoreItem:
     name: str  # exactly as the rule document writes it
     value: int  # 台 / 番 / multiplier, per ``unit``
+    seat: int | None = None  # a settlement line about one seat (a kong's owner, a horse's seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +74,11 @@ class HandResult:
     flowers: tuple[int, ...]
     items: tuple[ScoreItem, ...]
     total: int
-    unit: str  # "tai", "fan", "points"
+    unit: str  # "tai", "fan", "points", "multiplier"
     deltas: tuple[int, int, int, int]  # point change per seat; sums to zero
     capped_total: int | None = None  # the 台 paid when 滿台 limited the hand (None: no cap applied)
     limited: bool = False  # the 24-台 bankroll rule reduced at least one payment
+    extras: tuple[ScoreItem, ...] = ()  # points settled beside the hand (kongs, 买马), not in ``total``
 
     def to_dict(self) -> dict:
         """JSON-safe, in notation (tiles ``"5m"``, melds ``"pon:555z"``), for storage and history.
@@ -99,6 +101,7 @@ class HandResult:
             "deltas": list(self.deltas),
             "capped_total": self.capped_total,
             "limited": self.limited,
+            "extras": [[i.name, i.value, i.seat] for i in self.extras],
         }
 
     @classmethod
@@ -118,6 +121,7 @@ class HandResult:
             deltas=tuple(data["deltas"]),  # type: ignore[arg-type]
             capped_total=data.get("capped_total"),
             limited=bool(data.get("limited", False)),
+            extras=tuple(ScoreItem(name, value, seat) for name, value, seat in data.get("extras", ())),
         )
 
 

@@ -1,5 +1,7 @@
 """The score sheet after a hand: the winning hand, each 台/番 item with its value, the total and
-every player's point change; a draw game (流局) shows only the point changes.
+every player's point change; a draw game (流局) shows only the point changes. Lines settled beside
+the hand (``result.extras``: guangdong's kongs and 买马) follow the total, each naming its seat and the
+points it moved, so the point changes add up on the sheet.
 
 When 滿台 limited the hand the total reads ``32 台 → 滿台 16 台`` (what the hand is worth, then
 what was paid), and when the 24-台 rule cut a payment a note under the total says so, so that
@@ -18,7 +20,7 @@ from engine.view import GameView, HandResult
 from . import encode, fonts, sprites, theme
 from .canvas import Canvas
 
-UNITS = {"tai": "台", "fan": "番", "points": "分"}
+UNITS = {"tai": "台", "fan": "番", "points": "分", "multiplier": "倍"}
 WIDTH = 760
 TILE_SCALES = (
     1.2,
@@ -88,7 +90,8 @@ def compose_score(
     y_hand = y_title + round(40 * s)
     y_items = y_hand + (th + round(24 * s) if groups else 0)
     y_total = y_items + per_col * line + (round(12 * s) if items else 0)
-    y_note = y_total + (round(52 * s) if result.winner is not None else 0)
+    y_extras = y_total + (round(52 * s) if result.winner is not None else 0)
+    y_note = y_extras + len(result.extras) * line
     y_deltas = y_note + (round(34 * s) if result.limited else 0)
     height = y_deltas + round(84 * s) + pad
 
@@ -154,6 +157,11 @@ def compose_score(
                 theme.INK_DIM,
                 anchor="rm",
             )
+    for i, extra in enumerate(result.extras):
+        y = y_extras + i * line + line / 2
+        who = f" · {names[extra.seat]}" if extra.seat is not None else ""
+        cv.text((pad, y), fonts.fit(extra.name + who, size, width - 2 * pad - round(90 * s)), size, theme.INK)
+        cv.text((width - pad, y), f"{extra.value:+} 分" if extra.value else "0 分", size, theme.INK, anchor="rm")
     if result.limited:
         cv.text((width - pad, y_note + round(12 * s)), LIMIT_NOTE, round(18 * s), (200, 32, 42), anchor="rm")
 

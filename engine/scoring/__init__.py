@@ -42,6 +42,7 @@ from .core import (
 RULE_MODULES: dict[str, str] = {
     "taiwan16": "engine.scoring.taiwan16",
     "hongkong": "engine.scoring.hongkong",
+    "guangdong": "engine.scoring.guangdong",
 }
 
 
