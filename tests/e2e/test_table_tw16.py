@@ -10,7 +10,7 @@ from devserver.people import Person
 from engine.events import Phase
 from engine.tiles import format_tiles, parse_tiles
 
-from .tablebot import PrivacyWatch, build_bot
+from .tablebot import PrivacyWatch, build_bot, table_runner
 from .test_table_play import FOUR, QUICK, open_full_table, person_at, wait_seated
 
 OTHERS = "the other hands"  # the English line above the list of other hands
@@ -97,3 +97,29 @@ async def test_eye_button_lists_the_other_hands_in_the_declarers_dm_only(harness
     assert game.rivers[declarer] or game.is_over
     assert privacy.check(runner) > 0
     await runner.close()
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_exchange_select_posted_before_a_restart_still_exchanges(harness, devserver, monkeypatch, tmp_path):
+    privacy = PrivacyWatch(monkeypatch)
+    database = str(tmp_path / "mahjong.sqlite3")
+    first = await harness.start(build_bot(database=database, seed=5))
+    alice = devserver.member("alice")
+    lobby = await (await alice.slash("mahjong create", rounds=1, exchange=True)).message()
+    await (await alice.click(lobby, "Start")).response()  # three AI seats: they keep their hands
+    dm = await alice.wait_for_dm(lambda m: bool(m.selects()), timeout=10)
+    values = dm.select().values[:3]
+
+    await harness.stop(first)
+    second = await harness.start(build_bot(database=database, seed=5))
+    runner = table_runner(second, devserver)
+    game = runner.game
+    seat = runner.seating.seat_of_user(alice.id)
+    assert game.phase is Phase.EXCHANGE and seat in game.to_act()
+    answer = await (await alice.select(dm, None, values)).response()
+    assert answer.type == 7, "the old select still plays"
+    tiles = format_tiles(sorted(parse_tiles("".join(v.split(".")[0] for v in values))))
+    assert f"{seat} exchange {tiles}" in [str(a) for a in game.log]
+    await devserver.recorder.wait_until(lambda: game.phase is not Phase.EXCHANGE, 5, lambda: "the exchange")
+    assert privacy.check(runner) > 0
+    await harness.stop(second)
