@@ -123,3 +123,23 @@ async def test_exchange_select_posted_before_a_restart_still_exchanges(harness, 
     await devserver.recorder.wait_until(lambda: game.phase is not Phase.EXCHANGE, 5, lambda: "the exchange")
     assert privacy.check(runner) > 0
     await harness.stop(second)
+
+
+def test_eye_button_fits_beside_the_fullest_prompt():
+    """17 different tiles to discard, 自摸, two kongs and 聽… still leave room for 眼牌 on some row."""
+    from cogs.mahjong.prompts import action_view, add_eye_button
+    from engine.actions import Action, Kind
+
+    hand = parse_tiles("123456789m12345p9s")[:17]
+    legal = [Action(0, Kind.DISCARD, t) for t in hand] + [
+        Action(0, Kind.WIN),
+        Action(0, Kind.ANKONG, hand[0]),
+        Action(0, Kind.ADDKONG, hand[1]),
+        Action(0, Kind.READY, hand[2]),
+    ]
+    view = action_view(table=1, hand=1, seat=0, move=3, legal=legal, drawn=hand[-1], locale="en")
+    view = add_eye_button(view, 1, miji=True, locale="en")
+    rows = [item.row for item in view.children]
+    assert all(rows.count(r) <= 5 for r in range(5))
+    assert len(view.children) == 17 + 1 + 2 + 1 + 1  # discards, 自摸, kongs, 聽…, 眼牌
+    assert any(getattr(item, "custom_id", "") == "mj:t:1:eye" for item in view.children)
