@@ -130,7 +130,7 @@ def test_eye_button_fits_beside_the_fullest_prompt():
     from cogs.mahjong.prompts import action_view, add_eye_button
     from engine.actions import Action, Kind
 
-    hand = parse_tiles("123456789m12345p9s")[:17]
+    hand = parse_tiles("123456789m1234567p9s")
     legal = [Action(0, Kind.DISCARD, t) for t in hand] + [
         Action(0, Kind.WIN),
         Action(0, Kind.ANKONG, hand[0]),
