@@ -201,6 +201,7 @@ class Match:
             discarder=None if out.flower_win else out.loser,
             options=self.options,
             flower_payer=out.loser if out.flower_win else None,
+            eye_declarers=tuple(s for s in range(4) if game.eye[s]),
             melds=tuple(tuple(m) for m in game.melds),
             robbing_kong=out.robbing_kong,
             kong_discarder=out.kong_source,

@@ -54,9 +54,10 @@ class TableOptions:
     tai: int = 100  # one 台, in points
     turn_seconds: int = 20  # 出牌時間
     claim_seconds: int = 8  # time to answer a discard (吃/碰/槓/胡/過)
+    exchange: bool = False  # 換牌: after the deal and 補花 each player may give back 0-3 tiles
 
     def __post_init__(self) -> None:
-        for name in ("self_draw_only", "may_pass_win", "see_wind_see_flower", "bonus_tile"):
+        for name in ("self_draw_only", "may_pass_win", "see_wind_see_flower", "bonus_tile", "exchange"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
         for name, low in (("min_tai", 0), ("base", 0), ("tai", 0)):

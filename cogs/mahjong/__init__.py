@@ -186,6 +186,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         may_pass_win=_("A win may be declined (可過水)"),
         min3=_("Three 台 to win (三台起胡)"),
         see_wind_see_flower=_("Every wind and flower scores (見字見花)"),
+        exchange=_("Exchange 0-3 tiles after the deal (換牌)"),
         base=_("Points for 底"),
         tai=_("Points per 台"),
         password=_("Ask players for a 4-digit password"),
@@ -202,6 +203,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         may_pass_win: bool = False,
         min3: bool = False,
         see_wind_see_flower: bool = False,
+        exchange: bool = False,
         base: app_commands.Range[int, 0, 100_000] = 300,
         tai: app_commands.Range[int, 0, 100_000] = 100,
         password: bool = False,
@@ -212,6 +214,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             may_pass_win=may_pass_win,
             min_tai=3 if min3 else 0,
             see_wind_see_flower=see_wind_see_flower,
+            exchange=exchange,
             base=base,
             tai=tai,
             turn_seconds=turn_seconds,
@@ -495,9 +498,13 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             await runner.act(interaction, fields)
         elif kind == "ModeButton":
             await runner.switch_mode(interaction, fields)
+        elif kind == "ExchangeSelect":
+            await runner.exchange(interaction, fields)
         elif kind == "TableButton":
             if fields["op"] == "show":
                 await runner.show_hand(interaction)
+            elif fields["op"] == "eye":
+                await runner.declare_eye(interaction)
             else:
                 await runner.take_back(interaction)
         elif kind == "LobbyButton":
