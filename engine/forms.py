@@ -39,9 +39,16 @@ def is_thirteen_orphans(counts: list[int]) -> bool:
     return all(counts[t] >= 1 for t in ORPHANS) and sorted(counts[t] for t in ORPHANS)[-1] == 2
 
 
+def is_lugu(counts: list[int]) -> bool:
+    """嚦咕嚦咕 (a taiwan16 house rule): 17 concealed tiles in seven pairs and one triplet. Four of a
+    kind counts as two pairs, as in 七對子."""
+    return sum(counts) == 17 and sorted(n for n in counts if n % 2) == [3]
+
+
 FORMS: dict[str, Callable[[list[int]], bool]] = {
     "seven_pairs": is_seven_pairs,
     "thirteen_orphans": is_thirteen_orphans,
+    "lugu": is_lugu,
 }
 
 
@@ -63,7 +70,7 @@ def winning_tiles(counts: list[int], forms: Iterable[str] = ()) -> list[int]:
     """Tiles that complete a 3k+1 hand in any accepted form, sorted (the hand's waits)."""
     result = set(analysis.waits(counts))
     forms = tuple(forms)
-    if forms and sum(counts) == 13:
+    if forms and sum(counts) % 3 == 1:
         c = list(counts)
         for t in range(NUM_KINDS):
             if t in result or c[t] >= 4:
