@@ -195,14 +195,19 @@ class HouseRules(Mapping[str, Value]):
     def describe(self) -> list[str]:
         """The variants that are on, as players write them: ``["天胡 24", "河底撈魚 1", "平胡可有花"]``."""
         out = []
-        for name, value in self._changes:
+        changes = dict(self._changes)
+        for name, value in ((s.name, changes[s.name]) for s in SWITCHES if s.name in changes):
             label = BY_NAME[name].label
             out.append(label if isinstance(value, bool) and value else f"{label} {_show(value)}")
         return out
 
     def summary(self) -> str:
-        """One line for the lobby and the score sheet: the preset's name, or the variants."""
-        preset = self.preset_name()
-        if preset is not None:
-            return preset
-        return "custom: " + ", ".join(self.describe())
+        """One line for the lobby and the score sheet: the preset's name (or "custom") and the
+        variants that are on; "" at a document table.
+
+            >>> HouseRules.resolve("common", {"ready_tai": 1}).summary()[:28]
+            'custom: 天胡 24 · 地胡 16 · 人胡 8'
+        """
+        if self.is_document:
+            return ""
+        return f"{self.preset_name() or 'custom'}: {' · '.join(self.describe())}"

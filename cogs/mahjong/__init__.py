@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from engine.house_rules import PRESETS, HouseRules
 from engine.rules import PROFILES, TableOptions
 
 from ..i18n import locale_of, t
@@ -43,6 +44,7 @@ DEFAULTS = TableOptions()
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]  # house rules
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
 
 
@@ -159,9 +161,12 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         see_wind_see_flower=_("Every wind and flower scores (見字見花)"),
         base=_("Points for 底"),
         tai=_("Points per 台"),
+        preset=_("House rules preset (家規)"),
         password=_("Ask players for a 4-digit password"),
     )
-    @app_commands.choices(rules=RULE_CHOICES, turn_seconds=TURN_CHOICES, claim_seconds=CLAIM_CHOICES)
+    @app_commands.choices(
+        rules=RULE_CHOICES, turn_seconds=TURN_CHOICES, claim_seconds=CLAIM_CHOICES, preset=PRESET_CHOICES
+    )
     async def create(
         self,
         interaction: discord.Interaction,
@@ -175,6 +180,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         see_wind_see_flower: bool = False,
         base: app_commands.Range[int, 0, 100_000] = 300,
         tai: app_commands.Range[int, 0, 100_000] = 100,
+        preset: str = "document",
         password: bool = False,
     ) -> None:
         self._check_free_channel(interaction)
@@ -187,6 +193,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             tai=tai,
             turn_seconds=turn_seconds,
             claim_seconds=claim_seconds,
+            house_rules=HouseRules.resolve(preset),
         )
         settings = TableSettings(rules, rounds, options)
         if password:
