@@ -317,3 +317,18 @@ def test_common_preset_scores_the_published_values():
     assert got(FIVE_CONCEALED, common) == {"門清自摸": 3, "獨聽": 1, "碰碰胡": 4, "五暗刻": 8}
     assert got(PLAIN, common, flowers="f1f2f3f4", last_discard=True) == {"花牌": 1, "河底撈魚": 1, "花槓": 2}
     assert got(LUGU, common)["嚦咕嚦咕"] == 8
+
+
+def test_rules_notes_list_every_switch_with_its_document_and_common_values():
+    from pathlib import Path
+
+    notes = (Path(__file__).resolve().parents[2] / "docs/rules/taiwan16.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(" `"): line for line in notes.splitlines() if line.startswith("| `")}
+
+    def show(v):
+        return str(v).lower() if isinstance(v, bool) else str(v)
+
+    for s in SWITCHES:
+        cells = [c.strip() for c in rows[s.name].split("|")[1:-1]]
+        common = PRESETS["common"].get(s.name, s.default)
+        assert cells[1:] == [s.label, show(s.default), " / ".join(map(show, s.choices)), show(common)], s.name
