@@ -52,6 +52,20 @@ FORMS: dict[str, Callable[[list[int]], bool]] = {
 }
 
 
+# a cheap test that a hand may be one tile from a form (a 3k+1 hand waiting on it, or a 3k+2 hand
+# that could discard into such a wait); only forms that pass it are tried tile by tile. A form
+# without a test is always tried.
+NEAR: dict[str, Callable[[list[int]], bool]] = {
+    # seven pairs and a triplet: 16 or 17 tiles with at most three odd counts
+    "lugu": lambda counts: sum(counts) in (16, 17) and sum(n & 1 for n in counts) <= 3,
+}
+
+
+def near_forms(counts: list[int], forms: Iterable[str]) -> tuple[str, ...]:
+    """The ``forms`` this hand may be one tile from (see :data:`NEAR`)."""
+    return tuple(f for f in forms if f not in NEAR or NEAR[f](counts))
+
+
 def check_forms(forms: Iterable[str]) -> tuple[str, ...]:
     """``forms`` as a tuple, or ValueError naming a form nobody implements."""
     forms = tuple(forms)
@@ -69,7 +83,7 @@ def is_winning(counts: list[int], forms: Iterable[str] = ()) -> bool:
 def winning_tiles(counts: list[int], forms: Iterable[str] = ()) -> list[int]:
     """Tiles that complete a 3k+1 hand in any accepted form, sorted (the hand's waits)."""
     result = set(analysis.waits(counts))
-    forms = tuple(forms)
+    forms = near_forms(counts, forms)
     if forms and sum(counts) % 3 == 1:
         c = list(counts)
         for t in range(NUM_KINDS):

@@ -470,7 +470,8 @@ class Game:
         if not discards:  # 行動限制4 cannot be kept (every tile is the claimed kind)
             discards = [t for t in range(NUM_KINDS) if hand[t]]
         actions.extend(Action(seat, Kind.DISCARD, t) for t in discards)
-        if self.profile.ready_declaration and (analysis.shanten(hand) <= 0 or self.profile.win_forms):
+        forms_near = forms.near_forms(hand, self.profile.win_forms) if self.profile.win_forms else ()
+        if self.profile.ready_declaration and (analysis.shanten(hand) <= 0 or forms_near):
             for t in discards:
                 hand[t] -= 1
                 if self._waits(hand):
