@@ -183,7 +183,8 @@ class HouseRules(Mapping[str, Value]):
 
     def forms(self) -> tuple[str, ...]:
         """Winning forms the switches that are on add (e.g. ``("lugu",)`` for 嚦咕嚦咕)."""
-        return tuple(BY_NAME[n].adds_form for n, v in self._changes if v and BY_NAME[n].adds_form)  # type: ignore[misc]
+        forms = (BY_NAME[n].adds_form for n, v in self._changes if v)
+        return tuple(f for f in forms if f is not None)
 
     def preset_name(self) -> str | None:
         """The preset these values are exactly, or None for a custom mix."""

@@ -220,8 +220,8 @@ class Item:
 
     House rules (``ctx.options.house_rules``) are read here too, as data: ``value_from`` names the
     switch holding the item's value (0 takes the row out), ``keeps`` maps a switch to excluded
-    names that are counted after all while it is on, ``also_excludes`` to names excluded only
-    while it is on, and ``conditions`` are tests a switch lifts or adds (:class:`Condition`).
+    names that are counted after all while it is on, and ``conditions`` are tests a switch lifts
+    or adds (:class:`Condition`).
     """
 
     name: str
@@ -235,7 +235,6 @@ class Item:
     note: str = ""
     value_from: str | None = None
     keeps: tuple[tuple[str, frozenset[str]], ...] = ()
-    also_excludes: tuple[tuple[str, frozenset[str]], ...] = ()
     conditions: tuple[Condition, ...] = ()
 
     def value_for(self, house: HouseRules) -> int:
@@ -247,15 +246,13 @@ class Item:
         for switch, names in self.keeps:
             if house[switch]:
                 out = out - names
-        for switch, names in self.also_excludes:
-            if house[switch]:
-                out = out | names
         return out
 
     def switches(self) -> set[str]:
-        named = {self.value_from, *(s for s, _ in self.keeps), *(s for s, _ in self.also_excludes)}
-        named |= {c.waived_by for c in self.conditions} | {c.required_by for c in self.conditions}
-        return named - {None}  # type: ignore[return-value]
+        """The house-rule switches this row reads."""
+        named = [self.value_from, *(s for s, _ in self.keeps)]
+        named += [s for c in self.conditions for s in (c.waived_by, c.required_by)]
+        return {s for s in named if s is not None}
 
 
 def item(
@@ -265,12 +262,11 @@ def item(
     excludes: Iterable[str] = (),
     tags: Iterable[str] = (),
     keeps: dict[str, Iterable[str]] | None = None,
-    also_excludes: dict[str, Iterable[str]] | None = None,
     conditions: Iterable[Condition] = (),
     **kw: object,
 ) -> Item:
-    """Table-row shorthand: ``item("四暗刻", 5, lambda h, c: ..., excludes=["三暗刻"])``; ``keeps`` and
-    ``also_excludes`` map a house-rule switch to names (see :class:`Item`)."""
+    """Table-row shorthand: ``item("四暗刻", 5, lambda h, c: ..., excludes=["三暗刻"])``; ``keeps`` maps
+    a house-rule switch to excluded names it counts after all (see :class:`Item`)."""
     return Item(
         name,
         value,
@@ -278,7 +274,6 @@ def item(
         frozenset(excludes),
         frozenset(tags),
         keeps=tuple((k, frozenset(v)) for k, v in (keeps or {}).items()),
-        also_excludes=tuple((k, frozenset(v)) for k, v in (also_excludes or {}).items()),
         conditions=tuple(conditions),
         **kw,  # type: ignore[arg-type]
     )
@@ -304,7 +299,7 @@ class RuleSet:
         if len(set(names)) != len(names):
             raise ValueError(f"{self.name}: duplicate item names")
         named = {x for i in self.items for x in i.excludes}
-        named |= {x for i in self.items for _, xs in (*i.keeps, *i.also_excludes) for x in xs}
+        named |= {x for i in self.items for _, xs in i.keeps for x in xs}
         unknown = named - set(names)
         if unknown:
             raise ValueError(f"{self.name}: items exclude unknown names {sorted(unknown)}")
@@ -329,8 +324,8 @@ def _exclusion_order(items: tuple[Item, ...]) -> tuple[Item, ...]:
     an exclusion never removes anything itself. A cycle is a table bug."""
     by_name = {i.name: i for i in items}
     excluded_by: dict[str, set[str]] = {i.name: set() for i in items}
-    for i in items:  # every exclusion any house rule can make, so one order serves every table
-        for x in i.excludes.union(*(xs for _, xs in i.also_excludes)):
+    for i in items:  # house rules only lift exclusions, so this order serves every table
+        for x in i.excludes:
             excluded_by[x].add(i.name)
     done: list[Item] = []
     placed: set[str] = set()
