@@ -24,7 +24,7 @@ This module imports nothing from the engine: ``engine.rules`` holds a :class:`Ho
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,7 +109,7 @@ PRESETS: dict[str, dict[str, Value]] = {
 DEFAULT_PRESET = "document"
 
 
-def _known(kind: str, name: object, known: Iterator[str] | list[str]) -> str:
+def _known(kind: str, name: object, known: Iterable[str]) -> str:
     return f"unknown {kind} {name!r} (known: {', '.join(sorted(known))})"
 
 
@@ -121,23 +121,24 @@ class HouseRules(Mapping[str, Value]):
     switch or a value a switch does not offer raises ValueError listing what is known.
     """
 
-    __slots__ = ("_changes",)
+    __slots__ = ("_changes", "_values")
 
     def __init__(self, changes: Mapping[str, object] | None = None) -> None:
         checked: dict[str, Value] = {}
         for name, value in (changes or {}).items():
             switch = BY_NAME.get(name)
             if switch is None:
-                raise ValueError(_known("house rule", name, list(BY_NAME)))
+                raise ValueError(_known("house rule", name, BY_NAME))
             checked[name] = switch.check(value)
         self._changes = tuple(sorted((n, v) for n, v in checked.items() if v != BY_NAME[n].default))
+        self._values = {s.name: s.default for s in SWITCHES} | dict(self._changes)  # every switch
 
     @classmethod
     def resolve(cls, preset: str | None = None, overrides: Mapping[str, object] | None = None) -> HouseRules:
         """A preset (default: the document's) with single switches changed on top."""
         name = DEFAULT_PRESET if preset is None else preset
         if name not in PRESETS:
-            raise ValueError(_known("house-rules preset", name, list(PRESETS)))
+            raise ValueError(_known("house-rules preset", name, PRESETS))
         return cls({**PRESETS[name], **(overrides or {})})
 
     @classmethod
@@ -149,10 +150,7 @@ class HouseRules(Mapping[str, Value]):
         return dict(self._changes)
 
     def __getitem__(self, name: str) -> Value:
-        for n, v in self._changes:
-            if n == name:
-                return v
-        return BY_NAME[name].default
+        return self._values[name]
 
     def __iter__(self) -> Iterator[str]:
         return iter(BY_NAME)
