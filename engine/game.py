@@ -73,6 +73,9 @@ class Outcome:
     flower_win: str | None = None  # 八仙過海 / 七搶一
     kong_source: int | None = None  # won on the replacement of a 明槓: whose discard was 槓'd (包牌)
     horses: tuple[int, ...] = ()  # 买马: the tiles set aside before the deal, revealed now
+    human: bool = False  # 人胡: an earthly win on a discard before the winner's first draw
+    last_discard: bool = False  # 河底: won on the last discard
+    after_flower: bool = False  # the replacement draw won on was for a flower, not a kong
 
 
 @dataclass(slots=True)
@@ -82,6 +85,7 @@ class _TurnState:
     claimed: int | None = None  # tile just taken by 吃/碰: no kong now, may not discard it (行動限制1, 4)
     no_tsumo: bool = False  # after a 明槓 replacement, and 暗槓s that follow it (行動限制2, 3)
     replacement: bool = False  # the tile in hand was drawn from the back (槓上開花)
+    after_flower: bool = False  # ... for a flower, not for a kong (house rule 槓上開花限槓)
     last_tile: bool = False  # the tile in hand was the last live tile (海底撈月)
     kong_from: int | None = None  # the replacement follows a 明槓 of this seat's discard
 
@@ -119,6 +123,9 @@ class Game:
         profile = get_profile(rules)
         if options is not None:
             profile = replace(profile, options=options)
+        added = [f for f in profile.options.house_rules.forms() if f not in profile.win_forms]
+        if added:  # a house rule's winning form (嚦咕嚦咕) is accepted by the win check too
+            profile = replace(profile, win_forms=(*profile.win_forms, *added))
         self.profile = profile
         self.options = profile.options
         self.seed = seed
@@ -139,6 +146,7 @@ class Game:
         self.last_own_discard: list[int | None] = [None] * 4
         self.ready: list[bool] = [False] * 4
         self.ready_waits: list[tuple[int, ...]] = [()] * 4
+        self.ready_on_deal: list[bool] = [False] * 4  # 聽 with the first discard, no claims (天聽)
         self.passed_win: list[bool] = [False] * 4  # 過水
         self.first_go: list[bool] = [True] * 4  # has not discarded yet (天胡)
         self.first_round = True  # the first go-round: until the dealer's second live draw (地胡)
@@ -415,6 +423,10 @@ class Game:
             options=self.options,
             bonus_indicators=() if self.bonus_indicator is None else (self.bonus_indicator,),
             from_dealer=not self_drawn and discarder == self.dealer,
+            human=out.human if out else self._human(seat, self_drawn),
+            last_discard=out.last_discard if out else self._last_discard(self_drawn, robbing),
+            heavenly_ready=self.ready_on_deal[seat],
+            after_flower=out.after_flower if out else (self_drawn and ts.after_flower),
         )
 
     @property
@@ -525,7 +537,8 @@ class Game:
         if not discards:  # 行動限制4 cannot be kept (every tile is the claimed kind)
             discards = [t for t in range(NUM_KINDS) if hand[t]]
         actions.extend(Action(seat, Kind.DISCARD, t) for t in discards)
-        if self.profile.ready_declaration and (analysis.shanten(hand) <= 0 or self.profile.win_forms):
+        forms_near = forms.near_forms(hand, self.profile.win_forms) if self.profile.win_forms else ()
+        if self.profile.ready_declaration and (analysis.shanten(hand) <= 0 or forms_near):
             for t in discards:
                 hand[t] -= 1
                 if self._waits(hand):
@@ -737,6 +750,7 @@ class Game:
         self._emit(Event(EventKind.PASS_WIN, seat, detail="過水"))
 
     def _discard(self, seat: int, tile: int, declare: bool) -> None:
+        on_deal = self.first_go[seat] and not self.claims_made
         hand = self.hands[seat]
         hand[tile] -= 1
         self.drawn[seat] = None
@@ -750,6 +764,7 @@ class Game:
         self._emit(Event(EventKind.DISCARD, seat, tile))
         if declare:
             self.ready[seat] = True
+            self.ready_on_deal[seat] = on_deal
             self.ready_waits[seat] = tuple(self._waits(hand))
             self._emit(Event(EventKind.READY, seat, tile, detail="聽"))
         self.ts = _TurnState()
@@ -898,6 +913,7 @@ class Game:
         self.hands[seat][tile] += 1
         self.drawn[seat] = tile
         self.ts.replacement = replacement
+        self.ts.after_flower = replacement and not back
         self.ts.last_tile = self.drawable <= 0
         self._emit(
             Event(EventKind.DRAW, seat, tile, private=True, detail="replacement" if replacement else "")
@@ -945,6 +961,9 @@ class Game:
             heavenly=self._heavenly(seat, self_drawn),
             earthly=self._earthly(seat),
             kong_source=self.ts.kong_from if self_drawn and self.ts.replacement else None,
+            human=self._human(seat, self_drawn),
+            last_discard=self._last_discard(self_drawn, robbing),
+            after_flower=self_drawn and self.ts.after_flower,
         )
         self._finish(outcome)
 
@@ -956,6 +975,15 @@ class Game:
         """地胡 (非莊家在第一輪內胡牌或自摸，且四家沒有吃碰槓): a non-dealer's win, by 胡 or 自摸,
         before the dealer's second live draw, nobody having made any 吃/碰/槓 (暗槓 included)."""
         return seat != self.dealer and self.first_round and not self.claims_made
+
+    def _human(self, seat: int, self_drawn: bool) -> bool:
+        """人胡 (a house rule): an earthly win on a discard before the winner's own first draw —
+        with no claims, a seat that has not discarded yet has not drawn either."""
+        return not self_drawn and self._earthly(seat) and self.first_go[seat]
+
+    def _last_discard(self, self_drawn: bool, robbing: bool) -> bool:
+        """河底撈魚 (a house rule): a win on a discard made after the last live draw."""
+        return not self_drawn and not robbing and self.drawable <= 0
 
     def _end_draw_game(self) -> None:
         self._finish(Outcome(None))

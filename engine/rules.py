@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from .forms import check_forms
+from .house_rules import HouseRules
 
 # dealer rotation rules (RuleProfile.rotation)
 DEALER_KEEPS = "dealer_keeps"  # taiwan: the dealer keeps the deal on their own win or a draw game
@@ -55,8 +56,13 @@ class TableOptions:
     turn_seconds: int = 20  # 出牌時間
     claim_seconds: int = 8  # time to answer a discard (吃/碰/槓/胡/過)
     exchange: bool = False  # 換牌: after the deal and 補花 each player may give back 0-3 tiles
+    house_rules: HouseRules = HouseRules()  # the taiwan16 variants (engine.house_rules); default: the document
 
     def __post_init__(self) -> None:
+        if not isinstance(self.house_rules, HouseRules):
+            if not isinstance(self.house_rules, dict):
+                raise ValueError(f"house_rules must be an object of switches, got {self.house_rules!r}")
+            object.__setattr__(self, "house_rules", HouseRules(self.house_rules))
         for name in ("self_draw_only", "may_pass_win", "see_wind_see_flower", "bonus_tile", "exchange"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
@@ -69,8 +75,11 @@ class TableOptions:
             _check_int(name, getattr(self, name), low, high)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field, JSON-safe (``None`` for an option that is off)."""
-        return asdict(self)
+        """Every field, JSON-safe (``None`` for an option that is off; ``house_rules`` holds only
+        the switches that differ from the document)."""
+        data = asdict(self)
+        data["house_rules"] = self.house_rules.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableOptions:

@@ -9,7 +9,12 @@ In (every field but ``win_tile`` optional)::
      "dealer": false, "dealer_streak": 0, "last_tile": false, "kong_replacement": false,
      "robbing_kong": false, "heavenly": false, "earthly": false, "eye_declared": false,
      "miji": false, "flower_win": null, "from_dealer": false,
-     "options": {"三台起胡": true, "見字見花": true}}
+     "options": {"三台起胡": true, "見字見花": true},
+     "preset": "common", "house_rules": {"river_bottom_tai": 1}, "last_discard": false,
+     "human": false, "heavenly_ready": false, "after_flower": false}
+
+``preset`` and ``house_rules`` choose the table's house rules (engine.house_rules; default: the
+document's); single switches in ``house_rules`` override the preset.
 
 Out: ``{"valid": true, "total": 3, "unit": "tai", "items": [{"name": "門清", "tai": 1}, ...]}``
 (``total`` before the cap; ``capped_total`` is added when the options ask for a cap; ``points``, what a
@@ -23,8 +28,10 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
+from .house_rules import HouseRules
 from .meld import Meld, parse_melds
 from .scoring import ScoringError, TableOptions, WinContext, get_rules, score_win
 from .scoring.taiwan16 import FLOWER_WINS, SEE_WIND_SEE_FLOWER, SELF_DRAW_ONLY
@@ -49,6 +56,10 @@ _BOOL_FIELDS = (
     "eye_declared",
     "miji",
     "from_dealer",
+    "human",
+    "last_discard",
+    "heavenly_ready",
+    "after_flower",
 )
 _KNOWN_FIELDS = {
     "rules",
@@ -62,6 +73,8 @@ _KNOWN_FIELDS = {
     "flower_win",
     "options",
     "bonus_indicators",
+    "preset",
+    "house_rules",
     *_BOOL_FIELDS,
 }
 _FIELD_ALIASES = {
@@ -194,6 +207,20 @@ def parse_options(value: Any) -> TableOptions:
     )
 
 
+def parse_house_rules(preset: Any, switches: Any) -> HouseRules:
+    """``"preset": NAME`` and ``"house_rules": {switch: value}`` (switches override the preset)."""
+    if preset is not None and not isinstance(preset, str):
+        raise RequestError(f'preset must be a preset name like "common", got {preset!r}')
+    if switches is None:
+        switches = {}
+    if not isinstance(switches, Mapping):
+        raise RequestError(f'house_rules must be an object like {{"river_bottom_tai": 1}}, got {switches!r}')
+    try:
+        return HouseRules.resolve(preset, switches)
+    except ValueError as exc:
+        raise RequestError(str(exc)) from None
+
+
 def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str]]:
     """Turn a request object into ``(rules, WinContext, warnings)``; :class:`RequestError` or
     :class:`~engine.tiles.NotationError` when malformed."""
@@ -257,8 +284,11 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
         round_wind=_wind("round_wind", data.get("round_wind", "E")),
         dealer_streak=_int("dealer_streak", data.get("dealer_streak", 0)),
         flower_win=flower_win,
-        options=parse_options(data.get("options")),
         bonus_indicators=tuple(parse_tiles(_tiles_text("bonus_indicators", data.get("bonus_indicators") or ""))),
+        options=replace(
+            parse_options(data.get("options")),
+            house_rules=parse_house_rules(data.get("preset"), data.get("house_rules")),
+        ),
         **{f: _bool(f, data.get(f, False)) for f in _BOOL_FIELDS},
     )
     return rules, ctx, warnings

@@ -56,6 +56,7 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
         (o.min_tai >= 3, "三台起胡"),
         (o.see_wind_see_flower, "見字見花"),
         (o.exchange, "換牌"),
+        (not o.house_rules.is_document, f"家規 {o.house_rules.summary()}"),
     ) if on]
     settings = [
         t(locale, "lobby.rounds", n=s.rounds),

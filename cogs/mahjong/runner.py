@@ -728,7 +728,8 @@ class TableRunner:
         over = match.is_over
 
         async def show() -> None:
-            png = await asyncio.to_thread(render.render_score, result, names, view)
+            house = self.state.settings.options.house_rules.summary()
+            png = await asyncio.to_thread(render.render_score, result, names, view, house_rules=house)
             await self._send_channel_payload(Payload(content=text, png=png, filename="score.png"))
             await self._settle_messages()
             if over:
