@@ -42,6 +42,8 @@ from .core import (
 RULE_MODULES: dict[str, str] = {
     "taiwan16": "engine.scoring.taiwan16",
     "taiwan13": "engine.scoring.taiwan13",
+    "hongkong": "engine.scoring.hongkong",
+    "guangdong": "engine.scoring.guangdong",
 }
 
 
@@ -56,12 +58,6 @@ def _module(name: str) -> ModuleType:
 def get_rules(name: str) -> RuleSet:
     """The scoring profile registered under ``name``; :class:`UnknownRules` otherwise."""
     return _module(name).RULES
-
-
-def rules_minimum(name: str) -> int:
-    """The 台 every win needs under rule set ``name`` whatever the table options (taiwan13: 1);
-    0 for a game profile without a scoring table (a test's toy profile)."""
-    return get_rules(name).min_tai if name in RULE_MODULES else 0
 
 
 def get_settle(name: str) -> Callable[[ScoreResult, Any], Any]:
@@ -104,7 +100,6 @@ __all__ = [
     "get_rules",
     "get_settle",
     "get_settle_draw",
-    "rules_minimum",
     "meets_minimum",
     "score_win",
     "validate_context",
