@@ -34,6 +34,7 @@ async def test_a_taiwan13_table_is_created_and_played_to_the_standings(harness, 
     )
     done.set()
     await play
+    await runner.journal.flush()  # the match's last writes are stored before the bot shuts down
     history = runner.match.history
     assert len(history) >= 4 and sum(runner.match.scores) == 0
     wins = [record.result for record in history if record.result.winner is not None]
