@@ -156,25 +156,103 @@ def decompositions(counts: list[int]) -> list[Decomposition]:
         found: list[tuple[Group, ...]] = []
         _split_sets(c, 0, [], found)
         c[pair] += 2
-        result.extend(Decomposition(pair, groups) for groups in found)
+        # a pung and a chow on the same lowest tile are found in both orders: keep one reading
+        distinct = dict.fromkeys(tuple(sorted(groups)) for groups in found)
+        result.extend(Decomposition(pair, groups) for groups in distinct)
     return result
 
 
 # ---------------------------------------------------------------- waits
 
 
-def waits(counts: list[int]) -> list[int]:
-    """Tiles that complete a 3k+1 hand (a tile all four of which the hand holds is no wait)."""
-    result = []
-    c = list(counts)
-    for t in range(NUM_KINDS):
-        if c[t] >= 4:
+# per suit pattern: (win value, tiles whose addition makes the suit sets-only, ... sets plus a pair),
+# the last two as bit masks over the suit's positions. A tile held four times is never in a mask.
+_SUIT_WAIT: dict[bytes, tuple[int, int, int]] = {}
+_HONOR_WAIT: dict[bytes, tuple[int, int, int]] = {}
+_SUIT_STARTS = ((0, 9), (9, 9), (18, 9), (27, 7))
+
+
+def _win_value(key: bytes, honors: bool) -> int:
+    table = _HONOR_WIN if honors else _SUIT_WIN
+    v = table.get(key)
+    if v is None:
+        v = table[key] = (_honor_win_value if honors else _suit_win_value)(key)
+    return v
+
+
+def _wait_info(key: bytes, honors: bool) -> tuple[int, int, int]:
+    table = _HONOR_WAIT if honors else _SUIT_WAIT
+    info = table.get(key)
+    if info is not None:
+        return info
+    sets_mask = pair_mask = 0
+    c = bytearray(key)
+    for i in range(len(c)):
+        if c[i] >= 4:
             continue
-        # a tile far from everything in its suit cannot help unless it is a single wait
-        c[t] += 1
-        if is_complete(c):
-            result.append(t)
-        c[t] -= 1
+        c[i] += 1
+        v = _win_value(bytes(c), honors)
+        c[i] -= 1
+        if v == 1:
+            sets_mask |= 1 << i
+        elif v == 2:
+            pair_mask |= 1 << i
+    info = table[key] = (_win_value(key, honors), sets_mask, pair_mask)
+    return info
+
+
+def _waits_from(infos: list[tuple[int, int, int]]) -> list[int]:
+    """Combine four suits' wait infos: a wait completes its own suit while the others already are."""
+    broken = [j for j in range(4) if infos[j][0] == 0]
+    if len(broken) > 1:
+        return []
+    pairs = sum(1 for info in infos if info[0] == 2)
+    result: list[int] = []
+    for j in broken if broken else range(4):
+        v, sets_mask, pair_mask = infos[j]
+        others = pairs - (v == 2)
+        mask = pair_mask if others == 0 else sets_mask if others == 1 else 0
+        start = _SUIT_STARTS[j][0]
+        while mask:
+            low = mask & -mask
+            result.append(start + low.bit_length() - 1)
+            mask ^= low
+    result.sort()
+    return result
+
+
+def _infos(counts: list[int]) -> list[tuple[int, int, int]]:
+    return [_wait_info(bytes(counts[lo : lo + n]), lo == 27) for lo, n in _SUIT_STARTS]
+
+
+def waits(counts: list[int]) -> list[int]:
+    """Tiles that complete a 3k+1 hand (a tile all four of which the hand holds is no wait).
+
+    Each suit is looked up once: a hand with two incomplete suits is rejected at once.
+    """
+    return _waits_from(_infos(counts))
+
+
+def ready_discards(counts: list[int]) -> list[int]:
+    """The tiles a 3k+2 hand may discard and be ready (聽) afterwards, in tile order.
+
+    Only the discarded tile's suit changes, so each candidate costs one suit look-up.
+    """
+    infos = _infos(counts)
+    if sum(1 for info in infos if info[0] == 0) > 2:
+        return []
+    result = []
+    for j, (lo, n) in enumerate(_SUIT_STARTS):
+        key = bytearray(counts[lo : lo + n])
+        saved = infos[j]
+        for i in range(n):
+            if key[i]:
+                key[i] -= 1
+                infos[j] = _wait_info(bytes(key), lo == 27)
+                key[i] += 1
+                if _waits_from(infos):
+                    result.append(lo + i)
+        infos[j] = saved
     return result
 
 
@@ -200,11 +278,45 @@ def _shift(vec: tuple[int, ...], dk: int, dp: int, add: int, best: list[int]) ->
                 best[dst + k] = v
 
 
+def _exact_cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
+    """The cost vector when no kind may be used more than four times (needed when the suit holds
+    four of a kind: ``7777s`` is not ready, a fifth 7s does not exist).
+
+    Left to right over the suit; the state is how many chows still need this tile (started two
+    back, one back). A kind's use is the chows through it, a pung and the pair: at most four.
+    """
+    n = len(key)
+    start = [_INF] * 12
+    start[0] = 0
+    states: dict[tuple[int, int], list[int]] = {(0, 0): start}
+    for i in range(n):
+        have = key[i]
+        nxt: dict[tuple[int, int], list[int]] = {}
+        max_new = 0 if honors or i > n - 3 else 4
+        for (two_back, one_back), vec in states.items():
+            through = two_back + one_back
+            for new in range(max_new + 1):
+                for pung in (0, 1):
+                    for pair in (0, 1):
+                        used = through + new + 3 * pung + 2 * pair
+                        if used > 4:
+                            continue
+                        best = nxt.get((one_back, new))
+                        if best is None:
+                            best = nxt[(one_back, new)] = [_INF] * 12
+                        _shift(tuple(vec), new + pung, pair, max(0, used - have), best)
+        states = nxt
+    return tuple(states.get((0, 0), [_INF] * 12))
+
+
 def _cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
     table = _HONOR_COST if honors else _SUIT_COST
     cached = table.get(key)
     if cached is not None:
         return cached
+    if 4 in key:
+        result = table[key] = _exact_cost_vector(key, honors)
+        return result
     c = bytearray(key)
     n = len(c)
     i = 0

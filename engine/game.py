@@ -422,11 +422,8 @@ class Game:
             discards = [t for t in range(NUM_KINDS) if hand[t]]
         actions.extend(Action(seat, Kind.DISCARD, t) for t in discards)
         if self.profile.ready_declaration and analysis.shanten(hand) <= 0:
-            for t in discards:
-                hand[t] -= 1
-                if analysis.waits(hand):
-                    actions.append(Action(seat, Kind.READY, t))
-                hand[t] += 1
+            allowed = set(discards)
+            actions.extend(Action(seat, Kind.READY, t) for t in analysis.ready_discards(hand) if t in allowed)
         return actions
 
     def _may_tsumo(self, seat: int) -> bool:
