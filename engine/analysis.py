@@ -476,3 +476,89 @@ def table_sizes() -> dict[str, int]:
         "vector_pairs": len(_PAIR_ID),
         "finals": len(_FINAL),
     }
+
+
+# ---------------------------------------------------------------- incremental shanten (for players)
+
+
+def _vec_id(key: bytes, honors: bool) -> int:
+    table = _HONOR_VEC_ID if honors else _SUIT_VEC_ID
+    vid = table.get(key)
+    if vid is None:
+        vid = table[key] = _intern(_cost_vector(key, honors))
+    return vid
+
+
+def _shanten_of(ids: list[int], sets_needed: int) -> int:
+    pairs = _PAIR_ID
+    key = (ids[0] << _ID_BITS) | ids[1]
+    ab = pairs.get(key)
+    if ab is None:
+        ab = _pair_id(key)
+    key = (ab << _ID_BITS) | ids[2]
+    abc = pairs.get(key)
+    if abc is None:
+        abc = _pair_id(key)
+    key = (((abc << _ID_BITS) | ids[3]) << 3) | sets_needed
+    result = _FINAL.get(key)
+    if result is None:
+        result = _final(key)
+    return result
+
+
+# per suit pattern: (position, vector id) for each tile whose addition changes the suit's cost
+# vector; a tile that changes nothing can never lower the shanten
+_SUIT_GROW: dict[bytes, tuple[tuple[int, int], ...]] = {}
+_HONOR_GROW: dict[bytes, tuple[tuple[int, int], ...]] = {}
+
+
+def _growth(key: bytes, honors: bool) -> tuple[tuple[int, int], ...]:
+    table = _HONOR_GROW if honors else _SUIT_GROW
+    grow = table.get(key)
+    if grow is None:
+        base = _vec_id(key, honors)
+        c = bytearray(key)
+        out = []
+        for i in range(len(c)):
+            if c[i] < 4:
+                c[i] += 1
+                vid = _vec_id(bytes(c), honors)
+                c[i] -= 1
+                if vid != base:
+                    out.append((i, vid))
+        grow = table[key] = tuple(out)
+    return grow
+
+
+def discard_shanten(counts: list[int]) -> dict[int, int]:
+    """Shanten after discarding each held tile of a 3k+2 hand (only that tile's suit is redone)."""
+    sets_needed = (sum(counts) - 1) // 3
+    ids = [_vec_id(bytes(counts[lo : lo + n]), lo == 27) for lo, n in _SUIT_STARTS]
+    result = {}
+    for j, (lo, n) in enumerate(_SUIT_STARTS):
+        key = bytearray(counts[lo : lo + n])
+        saved = ids[j]
+        for i in range(n):
+            if key[i]:
+                key[i] -= 1
+                ids[j] = _vec_id(bytes(key), lo == 27)
+                key[i] += 1
+                result[lo + i] = _shanten_of(ids, sets_needed)
+        ids[j] = saved
+    return result
+
+
+def improving_tiles(counts: list[int]) -> list[int]:
+    """Tiles whose draw lowers the shanten of a 3k+1 hand (its 進張), in tile order."""
+    sets_needed = sum(counts) // 3
+    ids = [_vec_id(bytes(counts[lo : lo + n]), lo == 27) for lo, n in _SUIT_STARTS]
+    now = _shanten_of(ids, sets_needed)
+    result = []
+    for j, (lo, n) in enumerate(_SUIT_STARTS):
+        saved = ids[j]
+        for i, vid in _growth(bytes(counts[lo : lo + n]), lo == 27):
+            ids[j] = vid
+            if _shanten_of(ids, sets_needed) < now:
+                result.append(lo + i)
+        ids[j] = saved
+    return result

@@ -279,6 +279,7 @@ class Game:
             drawn=drawn,
             waits=waits,
             revealed=revealed,
+            options=self.options,
         )
 
     def _visible_melds(self, seat: int, viewer: int | None) -> tuple[Meld, ...]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .meld import Meld
+from .rules import TableOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,7 @@ class GameView:
     drawn: int | None = None  # the viewer's freshly drawn tile, shown apart
     waits: tuple[tuple[int, int], ...] = ()  # (tile, unseen count) when the viewer is ready
     revealed: dict[int, tuple[int, ...]] = field(default_factory=dict)  # end-of-hand reveal only
+    options: TableOptions = field(default_factory=TableOptions)  # the table's switches (三台起胡, 限自摸, ...)
 
 
 @dataclass(frozen=True, slots=True)

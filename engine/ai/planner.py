@@ -1,0 +1,224 @@
+"""The normal and strong AI: every option is scored as expected points, the chance to win times
+what the hand would be worth, minus the chance that the discard wins for someone else times what
+that would cost. Folding falls out of the same sum: when the hand is slow and a rival is likely
+ready, the safest tile scores best.
+
+Speed matters (a Discord table waits ≤ ~20 ms per decision, self-play wants thousands of hands):
+shanten after each discard and the improving tiles come from :mod:`engine.analysis`'s per-suit
+tables, and only discards within one step of the best are looked at in full.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .. import analysis
+from ..actions import Action, Kind
+from ..view import GameView
+from .table import (
+    SafeTiles,
+    claimed_tile,
+    deal_in_chance,
+    own_counts,
+    ready_chance,
+    unseen_counts,
+    visible_value,
+)
+from .value import SELF_DRAW_SHARE, Valuer, win_chance
+
+BASE_IN_TAI = 3.0  # 底 300 / 台 100: a payment is worth 3 + 台 台
+PAYERS = (1 - SELF_DRAW_SHARE) + 3 * SELF_DRAW_SHARE  # expected payers of a win
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How a level plays."""
+
+    name: str
+    defend: bool  # weigh the chance of dealing in (and remember 過水-safe tiles)
+    risk_weight: float  # how much a deal-in counts against the hand's own prospects
+    claim_margin: float  # a claim must beat passing by this much (expected 台)
+    declare_ready: bool  # declare 聽 when ready (it earns nothing in taiwan16 and warns the table)
+
+
+NORMAL = Style("normal", defend=False, risk_weight=0.0, claim_margin=0.05, declare_ready=True)
+STRONG = Style("strong", defend=True, risk_weight=1.0, claim_margin=0.02, declare_ready=False)
+
+
+class PlannerAI:
+    """Expected-value player; one instance per seat (it remembers what it saw during a hand)."""
+
+    def __init__(self, style: Style = STRONG) -> None:
+        self.style = style
+        self.memory = SafeTiles()
+
+    def choose(self, view: GameView, legal: Sequence[Action]) -> Action:
+        actions = list(legal)
+        for a in actions:
+            if a.kind is Kind.WIN:
+                return a
+        if len(actions) == 1:
+            return actions[0]
+        if self.style.defend:
+            self.memory.update(view)
+        ctx = _Decision(view, self.style, self.memory)
+        if actions[-1].kind is Kind.PASS:
+            return ctx.claim(actions)
+        return ctx.turn(actions)
+
+
+class _Decision:
+    """One decision's reading of the table."""
+
+    def __init__(self, view: GameView, style: Style, memory: SafeTiles) -> None:
+        self.view = view
+        self.style = style
+        self.me = view.viewer
+        self.hand = own_counts(view)
+        self.unseen = unseen_counts(view, self.hand)
+        self.unseen_total = sum(self.unseen)
+        self.draws_left = view.wall_remaining / 4
+        self.valuer = Valuer(view)
+        self.threats: list[tuple[int, float, float]] = []  # (seat, chance ready, cost of dealing in)
+        if style.defend:
+            for p in view.seats:
+                if p.seat == self.me:
+                    continue
+                chance = ready_chance(view, p.seat)
+                if chance >= 0.1:
+                    self.threats.append((p.seat, chance, BASE_IN_TAI + visible_value(view, p.seat)))
+        self.safe = memory.safe
+
+    # -- scoring pieces
+    def risk(self, tile: int) -> float:
+        total = 0.0
+        for seat, chance, cost in self.threats:
+            if tile in self.safe.get(seat, ()):
+                continue
+            total += chance * deal_in_chance(tile, self.view.seats[seat].discards, self.unseen) * cost
+        return total * self.style.risk_weight
+
+    def prospect(
+        self, counts: list[int], shanten: int, open_hand: bool | None = None, meld: int | None = None
+    ) -> float:
+        """Expected 台-points of a 3k+1 hand: chance to win times what the win pays."""
+        if shanten == 0:
+            waits = analysis.waits(counts)
+            ron, tsumo, tai = self.valuer.exact(counts, waits, self.unseen)
+            if self.view.options.self_draw_only:
+                ron = 0.0
+            live = ron + tsumo * SELF_DRAW_SHARE / (1 - SELF_DRAW_SHARE) if ron == 0 else (ron + tsumo) / 2
+            chance = win_chance(0, round(live), self.unseen_total, self.draws_left)
+            return chance * (BASE_IN_TAI + tai + self.valuer.extra) * PAYERS
+        improving = analysis.improving_tiles(counts)
+        live = sum(self.unseen[t] for t in improving)
+        chance = win_chance(shanten, live, self.unseen_total, self.draws_left)
+        tai = self.valuer.estimate(counts, open_hand, meld)
+        need = self.view.options.min_tai
+        if need and tai < need:
+            chance *= 0.4 ** (need - tai)  # it must still grow into a hand that may win
+        return chance * (BASE_IN_TAI + tai + self.valuer.extra) * PAYERS
+
+    def best_discard(
+        self, counts: list[int], allowed: set[int], open_hand: bool | None = None, meld: int | None = None
+    ) -> tuple[float, int]:
+        after = analysis.discard_shanten(counts)
+        options = [(s, t) for t, s in after.items() if t in allowed]
+        if not options:
+            return float("-inf"), -1
+        best_s = min(s for s, _ in options)
+        scored: list[tuple[float, float, int]] = []
+        for s, t in options:
+            danger = self.risk(t) if self.threats else 0.0
+            if s <= best_s + 1:
+                counts[t] -= 1
+                gain = self.prospect(counts, s, open_hand, meld)
+                counts[t] += 1
+            elif self.threats:
+                gain = 0.0  # only worth looking at as a way to fold
+            else:
+                continue
+            scored.append((gain - danger, -danger, t))
+        value, _, tile = max(scored)
+        return value, tile
+
+    # -- own turn
+    def turn(self, actions: list[Action]) -> Action:
+        hand = self.hand
+        discards = {a.tile for a in actions if a.kind is Kind.DISCARD}
+        if len(discards) == 1 and not any(a.kind in (Kind.ANKONG, Kind.ADDKONG) for a in actions):
+            return next(a for a in actions if a.kind is Kind.DISCARD)
+        value, tile = self.best_discard(hand, discards)
+        for a in actions:
+            if a.kind is Kind.ANKONG and self._kong_keeps_shape(a.tile, 4) and not self.threats:
+                return a
+            if a.kind is Kind.ADDKONG and (a.tile == tile or self._kong_keeps_shape(a.tile, 1)):
+                if self.risk(a.tile) < 0.05:
+                    return a
+        if self.style.declare_ready:
+            for a in actions:
+                if a.kind is Kind.READY and a.tile == tile and self._ready_may_win(tile):
+                    return a
+        return next(a for a in actions if a.kind is Kind.DISCARD and a.tile == tile)
+
+    def _kong_keeps_shape(self, tile: int, removed: int) -> bool:
+        hand = self.hand
+        now = analysis.shanten(hand)
+        hand[tile] -= removed
+        after = (
+            analysis.shanten(hand, (sum(hand) - (removed - 1)) // 3)
+            if removed == 1
+            else analysis.shanten(hand)
+        )
+        hand[tile] += removed
+        return after <= now
+
+    def _ready_may_win(self, tile: int) -> bool:
+        hand = self.hand
+        hand[tile] -= 1
+        waits = analysis.waits(hand)
+        ron, tsumo, _ = self.valuer.exact(hand, waits, self.unseen)
+        hand[tile] += 1
+        return ron + tsumo > 0
+
+    # -- claim window
+    def claim(self, actions: list[Action]) -> Action:
+        hand = self.hand
+        tile = claimed_tile(self.view, actions)
+        passing = actions[-1]
+        if tile is None:
+            return passing
+        now = analysis.shanten(hand)
+        base = self.prospect(hand, now)
+        best, best_value = passing, base + self.style.claim_margin
+        for a in actions:
+            if a.kind is Kind.PASS:
+                continue
+            if a.kind is Kind.KONG:
+                hand[tile] -= 3
+                after = analysis.shanten(hand)
+                value = (
+                    self.prospect(hand, after, open_hand=True, meld=tile) if after <= now else float("-inf")
+                )
+                hand[tile] += 3
+            else:
+                used = (
+                    [tile, tile]
+                    if a.kind is Kind.PON
+                    else [t for t in (a.tile, a.tile + 1, a.tile + 2) if t != tile]
+                )
+                for t in used:
+                    hand[t] -= 1
+                allowed = {t for t in range(34) if hand[t] and t != tile}
+                value, _ = self.best_discard(
+                    hand,
+                    allowed or {t for t in range(34) if hand[t]},
+                    True,
+                    tile if a.kind is Kind.PON else None,
+                )
+                for t in used:
+                    hand[t] += 1
+            if value > best_value:
+                best, best_value = a, value
+        return best

@@ -1,0 +1,147 @@
+"""What a hand is worth: a quick 台 estimate while it is being built, and the scorer's exact answer
+once it is ready (so a hand that cannot reach the table minimum is known to be dead)."""
+
+from __future__ import annotations
+
+import math
+
+from ..meld import MeldKind
+from ..scoring import TableOptions as ScoringOptions
+from ..scoring import WinContext, score_win
+from ..tiles import flower_wind
+from ..view import GameView
+
+# chance that a hand still holding n tiles outside its main suit ends as a flush
+_FLUSH_CHANCE = (1.0, 0.55, 0.3, 0.12, 0.04)
+# chance of 碰碰胡 by the number of kinds held two or more times (pungs and pairs)
+_PONGS_CHANCE = {4: 0.08, 5: 0.3, 6: 0.6}
+SELF_DRAW_SHARE = 0.3  # part of wins that are self-drawn (all three pay)
+
+
+def scoring_options(view: GameView) -> ScoringOptions:
+    """The table's switches as the scorer names them."""
+    o = view.options
+    flags = {"見字見花"} if o.see_wind_see_flower else set()
+    if o.self_draw_only:
+        flags.add("限自摸")
+    return ScoringOptions(frozenset(flags), o.min_tai, o.cap_tai)
+
+
+class Valuer:
+    """台 estimates for one seat's hand during one decision."""
+
+    def __init__(self, view: GameView) -> None:
+        me = view.seats[view.viewer]
+        self.view = view
+        self.seat_wind = me.wind
+        self.melds = me.melds
+        self.open = any(m.kind is not MeldKind.ANKONG for m in me.melds)
+        see = view.options.see_wind_see_flower
+        self.flowers = len(me.flowers) if see else sum(1 for f in me.flowers if flower_wind(f) == me.wind)
+        dealer = view.dealer == view.viewer
+        self.extra = self.flowers + ((1 + 2 * min(view.dealer_streak, 8)) if dealer else 0)
+        self.honour_worth = [0] * 7
+        for h in range(7):
+            if h >= 4:
+                self.honour_worth[h] = 1
+            elif see:
+                self.honour_worth[h] = 1
+            else:
+                self.honour_worth[h] = (h == me.wind) + (h == view.round_wind)
+        self.meld_counts = [0] * 34
+        self.chow_meld = False
+        for m in me.melds:
+            if m.kind is MeldKind.CHI:
+                self.chow_meld = True
+            for t in m.tiles:
+                self.meld_counts[t] += 1
+        self._exact: dict[tuple, tuple[float, float, float]] = {}
+
+    def estimate(
+        self, counts: list[int], open_hand: bool | None = None, extra_meld: int | None = None
+    ) -> float:
+        """Countable 台 the hand may reach (a smooth estimate, not a promise)."""
+        opened = self.open if open_hand is None else open_hand
+        total = 0.0
+        mc = self.meld_counts
+        for h in range(7):
+            worth = self.honour_worth[h]
+            if worth:
+                n = counts[27 + h] + mc[27 + h] + (3 if extra_meld == 27 + h else 0)
+                if n >= 3:
+                    total += worth
+                elif n == 2:
+                    total += 0.4 * worth
+        total += 0.35 if opened else 1.7  # 自摸 / 門清 and 門清自摸
+        honours = sum(counts[27:]) + sum(mc[27:])
+        suits = [sum(counts[s * 9 : s * 9 + 9]) + sum(mc[s * 9 : s * 9 + 9]) for s in range(3)]
+        if extra_meld is not None and extra_meld < 27:
+            suits[extra_meld // 9] += 3
+        main = max(suits)
+        off = sum(suits) - main
+        if off < len(_FLUSH_CHANCE):
+            total += _FLUSH_CHANCE[off] * (4 if honours else 8)
+        if not self.chow_meld:
+            pairs = sum(1 for t in range(34) if counts[t] >= 2) + sum(1 for m in self.melds if m.is_triplet)
+            total += 4 * _PONGS_CHANCE.get(min(pairs, 6), 0.0)
+        return total
+
+    def exact(self, counts: list[int], waits: list[int], unseen: list[int]) -> tuple[float, float, float]:
+        """For a ready hand: (weight of wins on discards allowed, weight of self-draws allowed, mean 台),
+        from the scorer. Weights are live copies of the waits that reach the table minimum."""
+        key = (tuple(counts), tuple(waits))
+        found = self._exact.get(key)
+        if found is not None:
+            return found
+        view = self.view
+        options = scoring_options(view)
+        concealed = tuple(t for t in range(34) for _ in range(counts[t]))
+        ron_ok = tsumo_ok = 0.0
+        tai = weight = 0.0
+        me = view.seats[view.viewer]
+        for w in waits:
+            live = unseen[w]
+            if not live:
+                continue
+            for self_drawn in (False, True):
+                ctx = WinContext(
+                    concealed=concealed,
+                    melds=tuple(self.melds),
+                    flowers=me.flowers,
+                    win_tile=w,
+                    self_drawn=self_drawn,
+                    seat_wind=me.wind,
+                    round_wind=view.round_wind,
+                    dealer=view.dealer == view.viewer,
+                    dealer_streak=view.dealer_streak,
+                    options=options,
+                )
+                result = score_win(ctx, view.rules)
+                if not result.meets_minimum(view.options.min_tai):
+                    continue
+                if self_drawn:
+                    tsumo_ok += live
+                else:
+                    ron_ok += live
+                share = SELF_DRAW_SHARE if self_drawn else 1 - SELF_DRAW_SHARE
+                tai += share * live * result.capped_total(view.options.cap_tai)
+                weight += share * live
+        found = (ron_ok, tsumo_ok, tai / weight if weight else 0.0)
+        self._exact[key] = found
+        return found
+
+
+def win_chance(shanten: int, live: int, unseen_total: int, draws_left: float, reach: float = 1.8) -> float:
+    """Chance to complete before the wall runs out: improvements arrive like a Poisson stream at the
+    rate of live tiles among the unseen ones, over own draws and usable discards (``reach``)."""
+    if shanten < 0:
+        return 1.0
+    if live <= 0 or draws_left <= 0:
+        return 0.0
+    lam = draws_left * reach * live / max(unseen_total, 1) * (0.75**shanten)
+    term = math.exp(-lam)
+    tail = 1.0 - term
+    for k in range(1, shanten + 1):
+        term *= lam / k
+        tail -= term
+    return max(0.0, tail)
