@@ -506,28 +506,38 @@ def _shanten_of(ids: list[int], sets_needed: int) -> int:
     return result
 
 
-# per suit pattern: (position, vector id) for each tile whose addition changes the suit's cost
-# vector; a tile that changes nothing can never lower the shanten
-_SUIT_GROW: dict[bytes, tuple[tuple[int, int], ...]] = {}
-_HONOR_GROW: dict[bytes, tuple[tuple[int, int], ...]] = {}
+# per suit pattern: (position, mask) for each tile whose addition lowers some entry of the suit's
+# cost vector; the mask says which (sets, pair) entries it lowers (by one: a tile saves one draw)
+_SUIT_LOWER: dict[bytes, tuple[tuple[int, int], ...]] = {}
+_HONOR_LOWER: dict[bytes, tuple[tuple[int, int], ...]] = {}
 
 
-def _growth(key: bytes, honors: bool) -> tuple[tuple[int, int], ...]:
-    table = _HONOR_GROW if honors else _SUIT_GROW
-    grow = table.get(key)
-    if grow is None:
-        base = _vec_id(key, honors)
+def _lowering(key: bytes, honors: bool) -> tuple[tuple[int, int], ...]:
+    table = _HONOR_LOWER if honors else _SUIT_LOWER
+    found = table.get(key)
+    if found is None:
+        base = _VECS[_vec_id(key, honors)]
         c = bytearray(key)
         out = []
         for i in range(len(c)):
             if c[i] < 4:
                 c[i] += 1
-                vid = _vec_id(bytes(c), honors)
+                vec = _VECS[_vec_id(bytes(c), honors)]
                 c[i] -= 1
-                if vid != base:
-                    out.append((i, vid))
-        grow = table[key] = tuple(out)
-    return grow
+                mask = 0
+                for e in range(12):
+                    if vec[e] < base[e]:
+                        mask |= 1 << e
+                if mask:
+                    out.append((i, mask))
+        found = table[key] = tuple(out)
+    return found
+
+
+def _pair(a: int, b: int) -> int:
+    key = (a << _ID_BITS) | b
+    vid = _PAIR_ID.get(key)
+    return _pair_id(key) if vid is None else vid
 
 
 def discard_shanten(counts: list[int]) -> dict[int, int]:
@@ -549,16 +559,31 @@ def discard_shanten(counts: list[int]) -> dict[int, int]:
 
 
 def improving_tiles(counts: list[int]) -> list[int]:
-    """Tiles whose draw lowers the shanten of a 3k+1 hand (its 進張), in tile order."""
+    """Tiles whose draw lowers the shanten of a 3k+1 hand (its 進張), in tile order.
+
+    A drawn tile lowers one suit's costs by at most one, so it helps exactly when it lowers an entry
+    that an optimal split of the sets between the suits uses: one rest-of-hand vector per suit and
+    a mask test per tile, instead of a shanten per tile.
+    """
     sets_needed = sum(counts) // 3
-    ids = [_vec_id(bytes(counts[lo : lo + n]), lo == 27) for lo, n in _SUIT_STARTS]
-    now = _shanten_of(ids, sets_needed)
+    keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
+    ids = [_vec_id(keys[j], j == 3) for j in range(4)]
+    total = _shanten_of(ids, sets_needed) + 1
     result = []
-    for j, (lo, n) in enumerate(_SUIT_STARTS):
-        saved = ids[j]
-        for i, vid in _growth(bytes(counts[lo : lo + n]), lo == 27):
-            ids[j] = vid
-            if _shanten_of(ids, sets_needed) < now:
-                result.append(lo + i)
-        ids[j] = saved
+    for j, (lo, _n) in enumerate(_SUIT_STARTS):
+        o = [ids[i] for i in range(4) if i != j]
+        rest = _VECS[_pair(_pair(o[0], o[1]), o[2])]
+        vec = _VECS[ids[j]]
+        optimal = 0
+        for k in range(sets_needed + 1):
+            r = sets_needed - k
+            if vec[k] + rest[6 + r] == total:
+                optimal |= 1 << k
+            if vec[6 + k] + rest[r] == total:
+                optimal |= 1 << (6 + k)
+        if optimal:
+            for i, mask in _lowering(keys[j], j == 3):
+                if mask & optimal:
+                    result.append(lo + i)
+    result.sort()
     return result

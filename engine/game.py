@@ -257,9 +257,9 @@ class Game:
             else:
                 drawn = None
             concealed = tuple(sorted_tiles(from_counts(counts)))
-            if sum(counts) % 3 == 1:
+            if sum(counts) % 3 == 1 and (ready_on := analysis.waits(counts)):
                 unseen = self.unseen_counts(viewer)
-                waits = tuple((t, unseen[t]) for t in analysis.waits(counts))
+                waits = tuple((t, unseen[t]) for t in ready_on)
         revealed = {}
         if self.phase is Phase.OVER:
             revealed = {s: tuple(self.hand(s)) for s in range(4)}

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .. import analysis
 from ..actions import Action, Kind
+from ..meld import Meld, MeldKind
 from ..view import GameView
 from .table import (
     SafeTiles,
@@ -99,13 +100,11 @@ class _Decision:
             total += chance * deal_in_chance(tile, self.view.seats[seat].discards, self.unseen) * cost
         return total * self.style.risk_weight
 
-    def prospect(
-        self, counts: list[int], shanten: int, open_hand: bool | None = None, meld: int | None = None
-    ) -> float:
+    def prospect(self, counts: list[int], shanten: int, claimed: Meld | None = None) -> float:
         """Expected 台-points of a 3k+1 hand: chance to win times what the win pays."""
         if shanten == 0:
             waits = analysis.waits(counts)
-            ron, tsumo, tai = self.valuer.exact(counts, waits, self.unseen)
+            ron, tsumo, tai = self.valuer.exact(counts, waits, self.unseen, claimed)
             if self.view.options.self_draw_only:
                 ron = 0.0
             live = ron + tsumo * SELF_DRAW_SHARE / (1 - SELF_DRAW_SHARE) if ron == 0 else (ron + tsumo) / 2
@@ -114,26 +113,31 @@ class _Decision:
         improving = analysis.improving_tiles(counts)
         live = sum(self.unseen[t] for t in improving)
         chance = win_chance(shanten, live, self.unseen_total, self.draws_left)
-        tai = self.valuer.estimate(counts, open_hand, meld)
+        tai = self.valuer.estimate(counts, claimed)
         need = self.view.options.min_tai
         if need and tai < need:
             chance *= 0.4 ** (need - tai)  # it must still grow into a hand that may win
         return chance * (BASE_IN_TAI + tai + self.valuer.extra) * PAYERS
 
     def best_discard(
-        self, counts: list[int], allowed: set[int], open_hand: bool | None = None, meld: int | None = None
+        self, counts: list[int], allowed: set[int], claimed: Meld | None = None
     ) -> tuple[float, int]:
         after = analysis.discard_shanten(counts)
         options = [(s, t) for t, s in after.items() if t in allowed]
         if not options:
             return float("-inf"), -1
         best_s = min(s for s, _ in options)
+        best_worth = max(self.valuer.estimate(_minus(counts, t), claimed) for s, t in options if s == best_s)
         scored: list[tuple[float, float, int]] = []
         for s, t in options:
             danger = self.risk(t) if self.threats else 0.0
-            if s <= best_s + 1:
+            look = s == best_s or (
+                s == best_s + 1
+                and (self.threats or self.valuer.estimate(_minus(counts, t), claimed) > best_worth + 0.5)
+            )
+            if look:
                 counts[t] -= 1
-                gain = self.prospect(counts, s, open_hand, meld)
+                gain = self.prospect(counts, s, claimed)
                 counts[t] += 1
             elif self.threats:
                 gain = 0.0  # only worth looking at as a way to fold
@@ -190,35 +194,38 @@ class _Decision:
         if tile is None:
             return passing
         now = analysis.shanten(hand)
-        base = self.prospect(hand, now)
-        best, best_value = passing, base + self.style.claim_margin
+        best, best_value = passing, self.prospect(hand, now) + self.style.claim_margin
         for a in actions:
             if a.kind is Kind.PASS:
                 continue
-            if a.kind is Kind.KONG:
-                hand[tile] -= 3
+            meld = _claimed_meld(a, tile)
+            used = list(meld.tiles)
+            used.remove(tile)
+            for t in used:
+                hand[t] -= 1
+            if a.kind is Kind.KONG:  # a replacement tile follows: judge the hand as it stands
                 after = analysis.shanten(hand)
-                value = (
-                    self.prospect(hand, after, open_hand=True, meld=tile) if after <= now else float("-inf")
-                )
-                hand[tile] += 3
+                value = self.prospect(hand, after, meld) if after <= now else float("-inf")
             else:
-                used = (
-                    [tile, tile]
-                    if a.kind is Kind.PON
-                    else [t for t in (a.tile, a.tile + 1, a.tile + 2) if t != tile]
-                )
-                for t in used:
-                    hand[t] -= 1
-                allowed = {t for t in range(34) if hand[t] and t != tile}
-                value, _ = self.best_discard(
-                    hand,
-                    allowed or {t for t in range(34) if hand[t]},
-                    True,
-                    tile if a.kind is Kind.PON else None,
-                )
-                for t in used:
-                    hand[t] += 1
+                allowed = {t for t in range(34) if hand[t] and t != tile}  # 行動限制4
+                value, _ = self.best_discard(hand, allowed or {t for t in range(34) if hand[t]}, meld)
+            for t in used:
+                hand[t] += 1
             if value > best_value:
                 best, best_value = a, value
         return best
+
+
+def _minus(counts: list[int], tile: int) -> list[int]:
+    out = list(counts)
+    out[tile] -= 1
+    return out
+
+
+def _claimed_meld(action: Action, tile: int) -> Meld:
+    if action.kind is Kind.CHI:
+        lo = action.tile
+        return Meld(MeldKind.CHI, (lo, lo + 1, lo + 2), tile)
+    if action.kind is Kind.KONG:
+        return Meld(MeldKind.KONG, (tile,) * 4, tile)
+    return Meld(MeldKind.PON, (tile,) * 3, tile)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ..meld import MeldKind
+from ..meld import Meld, MeldKind
 from ..scoring import TableOptions as ScoringOptions
 from ..scoring import WinContext, score_win
 from ..tiles import flower_wind
@@ -57,17 +57,20 @@ class Valuer:
                 self.meld_counts[t] += 1
         self._exact: dict[tuple, tuple[float, float, float]] = {}
 
-    def estimate(
-        self, counts: list[int], open_hand: bool | None = None, extra_meld: int | None = None
-    ) -> float:
-        """Countable 台 the hand may reach (a smooth estimate, not a promise)."""
-        opened = self.open if open_hand is None else open_hand
+    def estimate(self, counts: list[int], claimed: Meld | None = None) -> float:
+        """Countable 台 the hand may reach (a smooth estimate, not a promise); ``claimed`` is a meld
+        the hand is thinking of claiming."""
+        opened = self.open or claimed is not None
         total = 0.0
         mc = self.meld_counts
+        if claimed is not None:
+            mc = list(mc)
+            for t in claimed.tiles:
+                mc[t] += 1
         for h in range(7):
             worth = self.honour_worth[h]
             if worth:
-                n = counts[27 + h] + mc[27 + h] + (3 if extra_meld == 27 + h else 0)
+                n = counts[27 + h] + mc[27 + h]
                 if n >= 3:
                     total += worth
                 elif n == 2:
@@ -75,21 +78,22 @@ class Valuer:
         total += 0.35 if opened else 1.7  # 自摸 / 門清 and 門清自摸
         honours = sum(counts[27:]) + sum(mc[27:])
         suits = [sum(counts[s * 9 : s * 9 + 9]) + sum(mc[s * 9 : s * 9 + 9]) for s in range(3)]
-        if extra_meld is not None and extra_meld < 27:
-            suits[extra_meld // 9] += 3
         main = max(suits)
         off = sum(suits) - main
         if off < len(_FLUSH_CHANCE):
             total += _FLUSH_CHANCE[off] * (4 if honours else 8)
-        if not self.chow_meld:
+        if not self.chow_meld and not (claimed is not None and claimed.kind is MeldKind.CHI):
             pairs = sum(1 for t in range(34) if counts[t] >= 2) + sum(1 for m in self.melds if m.is_triplet)
+            pairs += claimed is not None
             total += 4 * _PONGS_CHANCE.get(min(pairs, 6), 0.0)
         return total
 
-    def exact(self, counts: list[int], waits: list[int], unseen: list[int]) -> tuple[float, float, float]:
+    def exact(
+        self, counts: list[int], waits: list[int], unseen: list[int], claimed: Meld | None = None
+    ) -> tuple[float, float, float]:
         """For a ready hand: (weight of wins on discards allowed, weight of self-draws allowed, mean 台),
         from the scorer. Weights are live copies of the waits that reach the table minimum."""
-        key = (tuple(counts), tuple(waits))
+        key = (tuple(counts), tuple(waits), claimed)
         found = self._exact.get(key)
         if found is not None:
             return found
@@ -106,7 +110,7 @@ class Valuer:
             for self_drawn in (False, True):
                 ctx = WinContext(
                     concealed=concealed,
-                    melds=tuple(self.melds),
+                    melds=tuple(self.melds) + ((claimed,) if claimed is not None else ()),
                     flowers=me.flowers,
                     win_tile=w,
                     self_drawn=self_drawn,
@@ -131,14 +135,22 @@ class Valuer:
         return found
 
 
+# live tiles a hand typically has at each shanten (16-tile hands, about 100 tiles unseen)
+_TYPICAL_LIVE = (8, 22, 38, 52, 64)
+
+
 def win_chance(shanten: int, live: int, unseen_total: int, draws_left: float, reach: float = 1.8) -> float:
-    """Chance to complete before the wall runs out: improvements arrive like a Poisson stream at the
-    rate of live tiles among the unseen ones, over own draws and usable discards (``reach``)."""
+    """Chance to complete before the wall runs out. Each step to the next shanten takes about
+    unseen / live looks (own draws and usable discards, ``reach`` per draw); the first step uses the
+    hand's own live tiles, later ones a typical count. The steps are treated as a Poisson stream."""
     if shanten < 0:
         return 1.0
     if live <= 0 or draws_left <= 0:
         return 0.0
-    lam = draws_left * reach * live / max(unseen_total, 1) * (0.75**shanten)
+    total = max(unseen_total, 1)
+    scale = total / 100
+    looks = total / live + sum(total / (_TYPICAL_LIVE[min(k, 4)] * scale) for k in range(shanten))
+    lam = (shanten + 1) * draws_left * reach / looks
     term = math.exp(-lam)
     tail = 1.0 - term
     for k in range(1, shanten + 1):
