@@ -29,6 +29,7 @@ from .table import (
 from .value import SELF_DRAW_SHARE, Valuer, win_chance
 
 BASE_IN_TAI = 3.0  # 底 300 / 台 100: a payment is worth 3 + 台 台
+HORIZON = 6.0  # own draws a hand can count on before someone wins
 PAYERS = (1 - SELF_DRAW_SHARE) + 3 * SELF_DRAW_SHARE  # expected payers of a win
 
 
@@ -79,7 +80,8 @@ class _Decision:
         self.hand = own_counts(view)
         self.unseen = unseen_counts(view, self.hand)
         self.unseen_total = sum(self.unseen)
-        self.draws_left = view.wall_remaining / 4
+        # a hand rarely lasts to the wall: rivals win first, so the horizon is short
+        self.draws_left = min(view.wall_remaining / 4, HORIZON)
         self.valuer = Valuer(view)
         self.threats: list[tuple[int, float, float]] = []  # (seat, chance ready, cost of dealing in)
         if style.defend:
