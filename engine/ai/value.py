@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 from ..meld import Meld, MeldKind
-from ..scoring import TableOptions as ScoringOptions
 from ..scoring import WinContext, score_win
 from ..tiles import flower_wind
 from ..view import GameView
@@ -16,15 +15,6 @@ _FLUSH_CHANCE = (1.0, 0.55, 0.3, 0.12, 0.04)
 # chance of 碰碰胡 by the number of kinds held two or more times (pungs and pairs)
 _PONGS_CHANCE = {4: 0.08, 5: 0.3, 6: 0.6}
 SELF_DRAW_SHARE = 0.3  # part of wins that are self-drawn (all three pay)
-
-
-def scoring_options(view: GameView) -> ScoringOptions:
-    """The table's switches as the scorer names them."""
-    o = view.options
-    flags = {"見字見花"} if o.see_wind_see_flower else set()
-    if o.self_draw_only:
-        flags.add("限自摸")
-    return ScoringOptions(frozenset(flags), o.min_tai, o.cap_tai)
 
 
 class Valuer:
@@ -98,7 +88,7 @@ class Valuer:
         if found is not None:
             return found
         view = self.view
-        options = scoring_options(view)
+        options = view.options
         concealed = tuple(t for t in range(34) for _ in range(counts[t]))
         ron_ok = tsumo_ok = 0.0
         tai = weight = 0.0

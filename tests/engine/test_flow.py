@@ -143,11 +143,13 @@ def test_timeout_plays_the_auto_choice_and_three_in_a_row_switch_on_auto_play():
     if drawn_before is not None:
         assert seat in range(4) and game.rivers[seat][-1] == drawn_before or game.is_over
     game.timeouts[seat] = 2
-    # make the seat decide again: find its next decision by auto-playing others
+    # make the seat decide on its own turn again: others play, the seat passes its claims
     policies = [RandomPolicy(random.Random(s)) for s in range(4)]
-    while not game.is_over and seat not in game.to_act():
+    while not game.is_over and not (game.phase is Phase.TURN and game.turn == seat):
         s = game.to_act()[0]
-        game.apply(policies[s].choose(game.view(s), game.legal_actions(s)))
+        game.apply(
+            Action(s, Kind.TIMEOUT) if s == seat else policies[s].choose(game.view(s), game.legal_actions(s))
+        )
     if game.is_over:
         pytest.skip("hand ended first")
     game.apply(Action(seat, Kind.TIMEOUT))
@@ -157,7 +159,9 @@ def test_timeout_plays_the_auto_choice_and_three_in_a_row_switch_on_auto_play():
         game.apply(policies[s].choose(game.view(s), game.legal_actions(s)))
     if not game.is_over:
         game.apply(game.legal_actions(seat)[0])
-        assert not game.auto[seat]  # acting again takes back control
+        assert game.auto[seat]  # 代打 stays on until the player says they are back
+        game.apply(Action(seat, Kind.BACK))
+        assert not game.auto[seat]
 
 
 def test_auto_play_never_kongs():
