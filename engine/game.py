@@ -180,7 +180,11 @@ class Game:
         if action.kind is Kind.TIMEOUT:
             return action.seat in self.to_act()
         if action.kind in (Kind.AWAY, Kind.BACK):  # any seat, any time while the hand runs
-            return not self.is_over and self.auto[action.seat] == (action.kind is Kind.BACK)
+            return (
+                action.tile is None
+                and not self.is_over
+                and self.auto[action.seat] == (action.kind is Kind.BACK)
+            )
         return action in self.legal_actions(action.seat)
 
     def apply(self, action: Action) -> list[Event]:

@@ -1,12 +1,18 @@
 """Issue 11's table rules as the document writes them: 過水 on any declined win, 地胡 in the first
 go-round, 代打 (timeouts, away, back), and the typed events and views the table cog reads."""
 
+import json
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import EventKind, Game, IllegalActionError, InvariantError, Match, Phase
 from engine.actions import Action, Kind
 from engine.position import position
 from engine.rules import TableOptions
+from engine.selfplay import MAX_STEPS
 from engine.tiles import parse_tiles
 from tests.engine.helpers import act, kinds, pass_all, tile
 
@@ -248,3 +254,35 @@ def test_broken_invariants_raise_the_engines_invariant_error():
     game.hands[0][parse_tiles("1m")[0]] += 1
     with pytest.raises(InvariantError, match="1m"):
         game.check_invariants()
+
+
+# ---------------------------------------------------------------- property: 代打 never breaks a hand
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), passable=st.booleans(), min3=st.booleans())
+def test_random_timeouts_away_and_back_keep_invariants_and_replay_from_the_header(seed, passable, min3):
+    options = TableOptions(may_pass_win=passable, min_tai=3 if min3 else 0)
+    game = Game(seed=seed, options=options, auto_seats=[seed % 4] if seed % 3 == 0 else [])
+    rng = random.Random(seed)
+    for _ in range(MAX_STEPS):
+        if game.is_over:
+            break
+        roll = rng.random()
+        if roll < 0.05:  # someone leaves or comes back, whoever is to act
+            s = rng.randrange(4)
+            game.apply(Action(s, Kind.BACK if game.auto[s] else Kind.AWAY))
+        else:
+            s = rng.choice(game.to_act())
+            if s in game.auto_seats():
+                action = game.auto_action(s)
+            elif roll < 0.3:
+                action = Action(s, Kind.TIMEOUT)
+            else:
+                action = rng.choice(game.legal_actions(s))
+            game.apply(action)
+        game.check_invariants()
+    assert game.is_over
+    again = Game.replay(json.loads(json.dumps(game.header())), [str(a) for a in game.log])
+    assert again.outcome == game.outcome and again.auto_seats() == game.auto_seats()
+    assert again.view(None) == game.view(None)
