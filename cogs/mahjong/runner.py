@@ -334,7 +334,7 @@ class TableRunner:
             seconds = self.state.settings.turn_seconds if game.phase is Phase.TURN else self.state.settings.claim_seconds
             self.deadline = time.time() + seconds * self.timing.timer_scale
 
-    def _apply(self, action: Action) -> list:
+    def _apply(self, action: Action, *, answering: int | None = None) -> list:
         """Play one action (lock held) and schedule every message it changes."""
         game = self.game
         assert game is not None
@@ -358,12 +358,13 @@ class TableRunner:
                 self.notes.append(t(self.locale, "play.auto_on", name=names[event.seat]))
             elif kind == "auto_off":
                 self.notes.append(t(self.locale, "play.auto_off", name=names[event.seat]))
-        self._refresh(actor=action.seat)
+        self._refresh(actor=action.seat, answering=answering)
         self.wake.set()
         return events
 
-    def _refresh(self, actor: int | None) -> None:
-        """Schedule the table edit and the DMs whose picture or buttons changed."""
+    def _refresh(self, actor: int | None, answering: int | None = None) -> None:
+        """Schedule the table edit and the DMs whose picture or buttons changed. ``answering`` is the seat
+        whose click is being answered: the click's own response shows their hand, so no edit for it."""
         if self.table_msg is not None:
             self.table_msg.want(self.version)
         now_prompted = self._needs_buttons()
@@ -373,6 +374,7 @@ class TableRunner:
         game = self.game
         if game is not None and (game.is_over or actor is None):
             changed |= set(self.dms)
+        changed.discard(answering)  # type: ignore[arg-type]
         for seat in changed:
             slot = self.dms.get(seat)
             if slot is not None and slot.live is not None:
@@ -394,7 +396,7 @@ class TableRunner:
             if not game.is_legal(action):
                 raise TableError("err.illegal")
             try:
-                self._apply(action)
+                self._apply(action, answering=seat if self._from_dm(interaction, seat) else None)
             except IllegalActionError:
                 raise TableError("err.illegal") from None
             await self._answer_with_hand(interaction, seat)
@@ -418,6 +420,11 @@ class TableRunner:
             raise TableError("err.not_your_turn")
         return seat
 
+    def _from_dm(self, interaction: discord.Interaction, seat: int) -> bool:
+        slot = self.dms.get(seat)
+        live = slot.live if slot is not None else None
+        return live is not None and interaction.message is not None and interaction.message.id == live.message.id
+
     async def _answer_with_hand(self, interaction: discord.Interaction, seat: int) -> None:
         payload = await self.dm_payload(seat)
         await interaction.response.edit_message(**payload.edit_kwargs())
@@ -433,7 +440,7 @@ class TableRunner:
             assert game is not None
             if seat not in game.auto_seats():
                 raise TableError("err.not_auto")
-            self._apply(Action(seat, Kind.BACK))
+            self._apply(Action(seat, Kind.BACK), answering=seat if self._from_dm(interaction, seat) else None)
             slot = self.dms.get(seat)
             if slot is not None and slot.failed:
                 # no DM to come back to: answer with the hand here, privately
