@@ -29,8 +29,10 @@ from .table import (
 from .value import SELF_DRAW_SHARE, Valuer, win_chance
 
 BASE_IN_TAI = 3.0  # 底 300 / 台 100: a payment is worth 3 + 台 台
-HORIZON = 6.0  # own draws a hand can count on before someone wins
-PAYERS = (1 - SELF_DRAW_SHARE) + 3 * SELF_DRAW_SHARE  # expected payers of a win
+HORIZON = 4.0  # own draws a hand can count on before someone wins
+HORIZON_MIN_TAI = 10.0
+REACH = 1.4  # looks per own draw while building: the draw, and now and then a claim
+REACH_RON = 1.5  # extra looks per own draw for a ready hand that may win on a discard
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +82,10 @@ class _Decision:
         self.hand = own_counts(view)
         self.unseen = unseen_counts(view, self.hand)
         self.unseen_total = sum(self.unseen)
-        # a hand rarely lasts to the wall: rivals win first, so the horizon is short
-        self.draws_left = min(view.wall_remaining / 4, HORIZON)
+        # a hand rarely lasts to the wall: rivals win first, so the horizon is short (longer when a
+        # table minimum keeps cheap hands from winning)
+        horizon = HORIZON_MIN_TAI if view.options.min_tai else HORIZON
+        self.draws_left = min(view.wall_remaining / 4, horizon)
         self.valuer = Valuer(view)
         self.threats: list[tuple[int, float, float]] = []  # (seat, chance ready, cost of dealing in)
         if style.defend:
@@ -103,23 +107,33 @@ class _Decision:
         return total * self.style.risk_weight
 
     def prospect(self, counts: list[int], shanten: int, claimed: Meld | None = None) -> float:
-        """Expected 台-points of a 3k+1 hand: chance to win times what the win pays."""
+        """Expected 台-points of a 3k+1 hand: the chance to win times what a win pays, split into
+        wins on a discard (one payer) and self-draws (three payers), each only if it may win here."""
+        options = self.view.options
         if shanten == 0:
             waits = analysis.waits(counts)
-            ron, tsumo, tai = self.valuer.exact(counts, waits, self.unseen, claimed)
-            if self.view.options.self_draw_only:
-                ron = 0.0
-            live = ron + tsumo * SELF_DRAW_SHARE / (1 - SELF_DRAW_SHARE) if ron == 0 else (ron + tsumo) / 2
-            chance = win_chance(0, round(live), self.unseen_total, self.draws_left)
-            return chance * (BASE_IN_TAI + tai + self.valuer.extra) * PAYERS
-        improving = analysis.improving_tiles(counts)
-        live = sum(self.unseen[t] for t in improving)
-        chance = win_chance(shanten, live, self.unseen_total, self.draws_left)
-        tai = self.valuer.estimate(counts, claimed)
-        need = self.view.options.min_tai
-        if need and tai < need:
-            chance *= 0.4 ** (need - tai)  # it must still grow into a hand that may win
-        return chance * (BASE_IN_TAI + tai + self.valuer.extra) * PAYERS
+            ron_live, tsumo_live, ron_tai, tsumo_tai = self.valuer.exact(counts, waits, self.unseen, claimed)
+            if options.self_draw_only:
+                ron_live = 0
+            live = max(ron_live, tsumo_live)
+            # three rivals' discards can complete a hand that may win on a discard
+            reach = 1.0 + (REACH_RON * ron_live / live if live else 0.0)
+            chance = win_chance(0, live, self.unseen_total, self.draws_left, reach)
+            ron_ok = ron_live / live if live else 0.0
+            tsumo_ok = tsumo_live / live if live else 0.0
+        else:
+            live = sum(self.unseen[t] for t in analysis.improving_tiles(counts))
+            chance = win_chance(shanten, live, self.unseen_total, self.draws_left, REACH)
+            ron_tai, tsumo_tai = self.valuer.estimate(counts, claimed)
+            need = options.min_tai
+            ron_ok = 0.0 if options.self_draw_only else _reaches(ron_tai, need)
+            tsumo_ok = _reaches(tsumo_tai, need)
+        if not chance:
+            return 0.0
+        extra = self.valuer.extra
+        ron = (1 - SELF_DRAW_SHARE) * ron_ok * (BASE_IN_TAI + ron_tai + extra)
+        tsumo = SELF_DRAW_SHARE * tsumo_ok * 3 * (BASE_IN_TAI + tsumo_tai + extra)
+        return chance * (ron + tsumo)
 
     def best_discard(
         self, counts: list[int], allowed: set[int], claimed: Meld | None = None
@@ -129,13 +143,15 @@ class _Decision:
         if not options:
             return float("-inf"), -1
         best_s = min(s for s, _ in options)
-        best_worth = max(self.valuer.estimate(_minus(counts, t), claimed) for s, t in options if s == best_s)
+        best_worth = max(
+            sum(self.valuer.estimate(_minus(counts, t), claimed)) for s, t in options if s == best_s
+        )
         scored: list[tuple[float, float, int]] = []
         for s, t in options:
             danger = self.risk(t) if self.threats else 0.0
             look = s == best_s or (
                 s == best_s + 1
-                and (self.threats or self.valuer.estimate(_minus(counts, t), claimed) > best_worth + 0.5)
+                and (self.threats or sum(self.valuer.estimate(_minus(counts, t), claimed)) > best_worth + 0.5)
             )
             if look:
                 counts[t] -= 1
@@ -184,7 +200,7 @@ class _Decision:
         hand = self.hand
         hand[tile] -= 1
         waits = analysis.waits(hand)
-        ron, tsumo, _ = self.valuer.exact(hand, waits, self.unseen)
+        ron, tsumo, _, _ = self.valuer.exact(hand, waits, self.unseen)
         hand[tile] += 1
         return ron + tsumo > 0
 
@@ -216,6 +232,11 @@ class _Decision:
             if value > best_value:
                 best, best_value = a, value
         return best
+
+
+def _reaches(tai: float, need: int) -> float:
+    """How likely an estimated 台 count reaches the table minimum (it can still grow a little)."""
+    return 1.0 if tai >= need else 0.4 ** (need - tai)
 
 
 def _minus(counts: list[int], tile: int) -> list[int]:

@@ -47,9 +47,10 @@ class Valuer:
                 self.meld_counts[t] += 1
         self._exact: dict[tuple, tuple[float, float, float]] = {}
 
-    def estimate(self, counts: list[int], claimed: Meld | None = None) -> float:
-        """Countable 台 the hand may reach (a smooth estimate, not a promise); ``claimed`` is a meld
-        the hand is thinking of claiming."""
+    def estimate(self, counts: list[int], claimed: Meld | None = None) -> tuple[float, float]:
+        """Countable 台 the hand may reach when it wins on a discard and when it draws its own tile
+        (a smooth estimate, not a promise); ``claimed`` is a meld the hand is thinking of claiming.
+        A concealed hand that draws its own tile has 門清自摸 (3), enough for 三台起胡 by itself."""
         opened = self.open or claimed is not None
         total = 0.0
         mc = self.meld_counts
@@ -65,7 +66,6 @@ class Valuer:
                     total += worth
                 elif n == 2:
                     total += 0.4 * worth
-        total += 0.35 if opened else 1.7  # 自摸 / 門清 and 門清自摸
         honours = sum(counts[27:]) + sum(mc[27:])
         suits = [sum(counts[s * 9 : s * 9 + 9]) + sum(mc[s * 9 : s * 9 + 9]) for s in range(3)]
         main = max(suits)
@@ -76,13 +76,15 @@ class Valuer:
             pairs = sum(1 for t in range(34) if counts[t] >= 2) + sum(1 for m in self.melds if m.is_triplet)
             pairs += claimed is not None
             total += 4 * _PONGS_CHANCE.get(min(pairs, 6), 0.0)
-        return total
+        if opened:
+            return total, total + 1  # 自摸
+        return total + 1, total + 3  # 門清 / 門清自摸
 
     def exact(
         self, counts: list[int], waits: list[int], unseen: list[int], claimed: Meld | None = None
-    ) -> tuple[float, float, float]:
-        """For a ready hand: (weight of wins on discards allowed, weight of self-draws allowed, mean 台),
-        from the scorer. Weights are live copies of the waits that reach the table minimum."""
+    ) -> tuple[int, int, float, float]:
+        """For a ready hand, from the scorer: live copies of the waits that may win on a discard and
+        on a self-draw at this table (minimum, 限自摸), and the mean 台 of each kind of win."""
         key = (tuple(counts), tuple(waits), claimed)
         found = self._exact.get(key)
         if found is not None:
@@ -90,8 +92,8 @@ class Valuer:
         view = self.view
         options = view.options
         concealed = tuple(t for t in range(34) for _ in range(counts[t]))
-        ron_ok = tsumo_ok = 0.0
-        tai = weight = 0.0
+        live_by = [0, 0]
+        tai_by = [0.0, 0.0]
         me = view.seats[view.viewer]
         for w in waits:
             live = unseen[w]
@@ -111,16 +113,16 @@ class Valuer:
                     options=options,
                 )
                 result = score_win(ctx, view.rules)
-                if not result.meets_minimum(view.options.min_tai):
+                if not result.meets_minimum(options.min_tai):
                     continue
-                if self_drawn:
-                    tsumo_ok += live
-                else:
-                    ron_ok += live
-                share = SELF_DRAW_SHARE if self_drawn else 1 - SELF_DRAW_SHARE
-                tai += share * live * result.capped_total(view.options.cap_tai)
-                weight += share * live
-        found = (ron_ok, tsumo_ok, tai / weight if weight else 0.0)
+                live_by[self_drawn] += live
+                tai_by[self_drawn] += live * (result.capped_total(options.cap_tai) - result.dealer)
+        found = (
+            live_by[0],
+            live_by[1],
+            tai_by[0] / live_by[0] if live_by[0] else 0.0,
+            tai_by[1] / live_by[1] if live_by[1] else 0.0,
+        )
         self._exact[key] = found
         return found
 
