@@ -568,22 +568,42 @@ def improving_tiles(counts: list[int]) -> list[int]:
     sets_needed = sum(counts) // 3
     keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
     ids = [_vec_id(keys[j], j == 3) for j in range(4)]
-    total = _shanten_of(ids, sets_needed) + 1
     result = []
     for j, (lo, _n) in enumerate(_SUIT_STARTS):
         o = [ids[i] for i in range(4) if i != j]
-        rest = _VECS[_pair(_pair(o[0], o[1]), o[2])]
-        vec = _VECS[ids[j]]
-        optimal = 0
-        for k in range(sets_needed + 1):
-            r = sets_needed - k
-            if vec[k] + rest[6 + r] == total:
-                optimal |= 1 << k
-            if vec[6 + k] + rest[r] == total:
-                optimal |= 1 << (6 + k)
+        rest = _pair(_pair(o[0], o[1]), o[2])
+        key = (((rest << _ID_BITS) | ids[j]) << 3) | sets_needed
+        optimal = _OPTIMAL.get(key)
+        if optimal is None:
+            optimal = _optimal_entries(key)
         if optimal:
             for i, mask in _lowering(keys[j], j == 3):
                 if mask & optimal:
                     result.append(lo + i)
     result.sort()
     return result
+
+
+_OPTIMAL: dict[int, int] = {}
+
+
+def _optimal_entries(key: int) -> int:
+    """Bit mask of the (sets, pair) entries of a suit's vector that some optimal split uses, given
+    the rest of the hand's vector (both ids and the sets needed packed in ``key``)."""
+    sets_needed = key & 7
+    both = key >> 3
+    rest = _VECS[both >> _ID_BITS]
+    vec = _VECS[both & ((1 << _ID_BITS) - 1)]
+    total = min(
+        min(vec[k] + rest[6 + sets_needed - k], vec[6 + k] + rest[sets_needed - k])
+        for k in range(sets_needed + 1)
+    )
+    optimal = 0
+    for k in range(sets_needed + 1):
+        r = sets_needed - k
+        if vec[k] + rest[6 + r] == total:
+            optimal |= 1 << k
+        if vec[6 + k] + rest[r] == total:
+            optimal |= 1 << (6 + k)
+    _OPTIMAL[key] = optimal
+    return optimal

@@ -106,7 +106,13 @@ class _Decision:
             total += chance * deal_in_chance(tile, self.view.seats[seat].discards, self.unseen) * cost
         return total * self.style.risk_weight
 
-    def prospect(self, counts: list[int], shanten: int, claimed: Meld | None = None) -> float:
+    def prospect(
+        self,
+        counts: list[int],
+        shanten: int,
+        claimed: Meld | None = None,
+        worth: tuple[float, float] | None = None,
+    ) -> float:
         """Expected 台-points of a 3k+1 hand: the chance to win times what a win pays, split into
         wins on a discard (one payer) and self-draws (three payers), each only if it may win here."""
         options = self.view.options
@@ -124,7 +130,7 @@ class _Decision:
         else:
             live = sum(self.unseen[t] for t in analysis.improving_tiles(counts))
             chance = win_chance(shanten, live, self.unseen_total, self.draws_left, REACH)
-            ron_tai, tsumo_tai = self.valuer.estimate(counts, claimed)
+            ron_tai, tsumo_tai = worth or self.valuer.estimate(counts, claimed)
             need = options.min_tai
             ron_ok = 0.0 if options.self_draw_only else _reaches(ron_tai, need)
             tsumo_ok = _reaches(tsumo_tai, need)
@@ -143,25 +149,25 @@ class _Decision:
         if not options:
             return float("-inf"), -1
         best_s = min(s for s, _ in options)
-        best_worth = max(
-            sum(self.valuer.estimate(_minus(counts, t), claimed)) for s, t in options if s == best_s
-        )
+        danger = {t: self.risk(t) for _, t in options} if self.threats else dict.fromkeys(after, 0.0)
+        worth = {t: self.valuer.estimate(_minus(counts, t), claimed) for s, t in options if s <= best_s + 1}
+        best_worth = max(sum(worth[t]) for s, t in options if s == best_s)
+        least_danger = min(danger[t] for s, t in options if s == best_s)
         scored: list[tuple[float, float, int]] = []
         for s, t in options:
-            danger = self.risk(t) if self.threats else 0.0
+            # a discard that breaks the best shape is worth a look only for value or for safety
             look = s == best_s or (
-                s == best_s + 1
-                and (self.threats or sum(self.valuer.estimate(_minus(counts, t), claimed)) > best_worth + 0.5)
+                s == best_s + 1 and (sum(worth[t]) > best_worth + 0.5 or danger[t] < least_danger - 0.02)
             )
             if look:
                 counts[t] -= 1
-                gain = self.prospect(counts, s, claimed)
+                gain = self.prospect(counts, s, claimed, worth[t])
                 counts[t] += 1
             elif self.threats:
                 gain = 0.0  # only worth looking at as a way to fold
             else:
                 continue
-            scored.append((gain - danger, -danger, t))
+            scored.append((gain - danger[t], -danger[t], t))
         value, _, tile = max(scored)
         return value, tile
 

@@ -45,6 +45,8 @@ class Valuer:
                 self.chow_meld = True
             for t in m.tiles:
                 self.meld_counts[t] += 1
+        self.meld_honours = sum(3 for m in me.melds if not m.is_hidden and m.tiles[0] >= 27)
+        self.triplet_melds = sum(1 for m in me.melds if m.is_triplet)
         self._exact: dict[tuple, tuple[float, float, float]] = {}
 
     def estimate(self, counts: list[int], claimed: Meld | None = None) -> tuple[float, float]:
@@ -54,27 +56,29 @@ class Valuer:
         opened = self.open or claimed is not None
         total = 0.0
         mc = self.meld_counts
-        if claimed is not None:
-            mc = list(mc)
-            for t in claimed.tiles:
-                mc[t] += 1
+        claimed_honour = claimed.tiles[0] if claimed is not None and claimed.tiles[0] >= 27 else -1
         for h in range(7):
             worth = self.honour_worth[h]
             if worth:
-                n = counts[27 + h] + mc[27 + h]
+                n = counts[27 + h] + mc[27 + h] + (3 if claimed_honour == 27 + h else 0)
                 if n >= 3:
                     total += worth
                 elif n == 2:
                     total += 0.4 * worth
-        honours = sum(counts[27:]) + sum(mc[27:])
-        suits = [sum(counts[s * 9 : s * 9 + 9]) + sum(mc[s * 9 : s * 9 + 9]) for s in range(3)]
+        honours = sum(counts[27:]) + self.meld_honours
+        suits = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
+        for m in self.melds if claimed is None else (*self.melds, claimed):
+            t = m.tiles[0]
+            if 0 <= t < 27:
+                suits[t // 9] += 3
+            elif t >= 27 and m is claimed:
+                honours += 3
         main = max(suits)
-        off = sum(suits) - main
+        off = suits[0] + suits[1] + suits[2] - main
         if off < len(_FLUSH_CHANCE):
             total += _FLUSH_CHANCE[off] * (4 if honours else 8)
         if not self.chow_meld and not (claimed is not None and claimed.kind is MeldKind.CHI):
-            pairs = sum(1 for t in range(34) if counts[t] >= 2) + sum(1 for m in self.melds if m.is_triplet)
-            pairs += claimed is not None
+            pairs = 34 - counts.count(0) - counts.count(1) + self.triplet_melds + (claimed is not None)
             total += 4 * _PONGS_CHANCE.get(min(pairs, 6), 0.0)
         if opened:
             return total, total + 1  # 自摸

@@ -6,7 +6,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mahjong.shanten import Shanten
 
-from engine.analysis import decompositions, is_complete, ready_discards, shanten, waits
+from engine.analysis import (
+    decompositions,
+    discard_shanten,
+    improving_tiles,
+    is_complete,
+    ready_discards,
+    shanten,
+    waits,
+)
 from engine.tiles import format_tiles, parse_tiles, to_counts
 
 
@@ -209,3 +217,15 @@ def _plus(hand: list[int], t: int, n: int = 1) -> list[int]:
     out = list(hand)
     out[t] += n
     return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from([1, 4, 7, 10, 13, 16]))
+def test_improving_tiles_and_discard_shanten_match_shanten_tile_by_tile(rnd, size):
+    wall = [t for t in range(34) for _ in range(4)]
+    hand = to_counts(rnd.sample(wall, size))
+    now = shanten(hand)
+    assert improving_tiles(hand) == [t for t in range(34) if hand[t] < 4 and shanten(_plus(hand, t)) < now]
+    full = _plus(hand, rnd.choice(range(34)))
+    if max(full) <= 4:
+        assert discard_shanten(full) == {t: shanten(_plus(full, t, -1)) for t in range(34) if full[t]}
