@@ -239,10 +239,13 @@ def ready_discards(counts: list[int]) -> list[int]:
     Only the discarded tile's suit changes, so each candidate costs one suit look-up.
     """
     infos = _infos(counts)
-    if sum(1 for info in infos if info[0] == 0) > 2:
+    broken = [j for j in range(4) if infos[j][0] == 0]
+    if len(broken) > 2:
         return []
     result = []
     for j, (lo, n) in enumerate(_SUIT_STARTS):
+        if len(broken) - (j in broken) > 1:
+            continue  # two other suits stay broken whatever leaves this one
         key = bytearray(counts[lo : lo + n])
         saved = infos[j]
         for i in range(n):
@@ -475,6 +478,9 @@ def table_sizes() -> dict[str, int]:
         "vectors": len(_VECS),
         "vector_pairs": len(_PAIR_ID),
         "finals": len(_FINAL),
+        "wait_infos": len(_SUIT_WAIT) + len(_HONOR_WAIT),
+        "lowering": len(_SUIT_LOWER) + len(_HONOR_LOWER),
+        "optimal_splits": len(_OPTIMAL),
     }
 
 
