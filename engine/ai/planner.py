@@ -26,12 +26,11 @@ from .table import (
     unseen_counts,
     visible_value,
 )
-from .value import SELF_DRAW_SHARE, Valuer, win_chance
+from .value import Valuer, win_chance
 
 BASE_IN_TAI = 3.0  # 底 300 / 台 100: a payment is worth 3 + 台 台
 HORIZON = 4.0  # own draws a hand can count on before someone wins
 HORIZON_MIN_TAI = 10.0
-REACH = 1.4  # looks per own draw while building: the draw, and now and then a claim
 REACH_RON = 1.5  # extra looks per own draw for a ready hand that may win on a discard
 
 
@@ -44,9 +43,20 @@ class Style:
     risk_weight: float  # how much a deal-in counts against the hand's own prospects
     claim_margin: float  # a claim must beat passing by this much (expected 台)
     declare_ready: bool  # declare 聽 when ready (it earns nothing in taiwan16 and warns the table)
+    reach: float = 1.4  # looks per own draw while an open hand builds: the draw and the claims it makes
+    reach_closed: float = 1.1  # ... for a concealed hand, which only draws while it stays concealed
 
 
-NORMAL = Style("normal", defend=False, risk_weight=0.0, claim_margin=0.05, declare_ready=True)
+# normal plays the open, quick game of a casual table: it counts on claims to build its hand
+NORMAL = Style(
+    "normal",
+    defend=False,
+    risk_weight=0.0,
+    claim_margin=0.05,
+    declare_ready=True,
+    reach=2.0,
+    reach_closed=0.9,
+)
 STRONG = Style("strong", defend=True, risk_weight=1.0, claim_margin=0.02, declare_ready=False)
 
 
@@ -129,16 +139,23 @@ class _Decision:
             tsumo_ok = tsumo_live / live if live else 0.0
         else:
             live = sum(self.unseen[t] for t in analysis.improving_tiles(counts))
-            chance = win_chance(shanten, live, self.unseen_total, self.draws_left, REACH)
+            # an open hand keeps claiming; a concealed one that stays so only draws
+            style = self.style
+            reach = style.reach if claimed is not None or self.valuer.open else style.reach_closed
+            chance = win_chance(shanten, live, self.unseen_total, self.draws_left, reach)
             ron_tai, tsumo_tai = worth or self.valuer.estimate(counts, claimed)
             need = options.min_tai
             ron_ok = 0.0 if options.self_draw_only else _reaches(ron_tai, need)
             tsumo_ok = _reaches(tsumo_tai, need)
+            # a hand that may only win by its own draw waits about three times as long at the end
+            chance *= 0.4 + 0.6 * ron_ok
         if not chance:
             return 0.0
+        # of the looks at a winning tile, one in ``reach`` is an own draw (paid by all three)
+        reach = 1.0 + REACH_RON * ron_ok
         extra = self.valuer.extra
-        ron = (1 - SELF_DRAW_SHARE) * ron_ok * (BASE_IN_TAI + ron_tai + extra)
-        tsumo = SELF_DRAW_SHARE * tsumo_ok * 3 * (BASE_IN_TAI + tsumo_tai + extra)
+        ron = (1 - 1 / reach) * (BASE_IN_TAI + ron_tai + extra)
+        tsumo = (1 / reach) * tsumo_ok * 3 * (BASE_IN_TAI + tsumo_tai + extra)
         return chance * (ron + tsumo)
 
     def best_discard(
