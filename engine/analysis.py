@@ -549,18 +549,28 @@ def _pair(a: int, b: int) -> int:
 def discard_shanten(counts: list[int]) -> dict[int, int]:
     """Shanten after discarding each held tile of a 3k+2 hand (only that tile's suit is redone)."""
     sets_needed = (sum(counts) - 1) // 3
-    ids = [_vec_id(bytes(counts[lo : lo + n]), lo == 27) for lo, n in _SUIT_STARTS]
+    keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
+    ids = [_vec_id(keys[j], j == 3) for j in range(4)]
+    final = _FINAL
     result = {}
-    for j, (lo, n) in enumerate(_SUIT_STARTS):
-        key = bytearray(counts[lo : lo + n])
-        saved = ids[j]
-        for i in range(n):
+    for j in range(4):
+        lo = _SUIT_STARTS[j][0]
+        if j < 3:
+            o = [ids[i] for i in range(3) if i != j]
+            rest = _pair(o[0], o[1])
+        else:
+            abc = _pair(_pair(ids[0], ids[1]), ids[2])
+        key = bytearray(keys[j])
+        for i in range(len(key)):
             if key[i]:
                 key[i] -= 1
-                ids[j] = _vec_id(bytes(key), lo == 27)
+                vid = _vec_id(bytes(key), j == 3)
                 key[i] += 1
-                result[lo + i] = _shanten_of(ids, sets_needed)
-        ids[j] = saved
+                fkey = (
+                    (((_pair(rest, vid) << _ID_BITS) | ids[3]) if j < 3 else ((abc << _ID_BITS) | vid)) << 3
+                ) | sets_needed
+                v = final.get(fkey)
+                result[lo + i] = _final(fkey) if v is None else v
     return result
 
 

@@ -41,15 +41,15 @@ class SimpleAI:
                     return a
         if len(discards) == 1:
             return discards[0]
-        danger = self._danger(view)
         after = analysis.discard_shanten(hand)
-        best = None
-        best_key = None
-        for a in discards:
-            key = (after[a.tile], danger.get(a.tile, 0), self._usefulness(hand, a.tile))
-            if best_key is None or key < best_key:
-                best, best_key = a, key
-        return best
+        best = min(after[a.tile] for a in discards)
+        candidates = [a for a in discards if after[a.tile] == best]
+        danger = self._danger(view)
+        if danger:
+            safest = min(danger.get(a.tile, 0) for a in candidates)
+            candidates = [a for a in candidates if danger.get(a.tile, 0) == safest]
+        # ties (first in tile order wins): the tile that works least with its neighbours
+        return min(candidates, key=lambda a: self._usefulness(hand, a.tile))
 
     @staticmethod
     def _usefulness(hand: list[int], t: int) -> int:
