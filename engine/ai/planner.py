@@ -57,7 +57,7 @@ NORMAL = Style(
     reach=2.0,
     reach_closed=0.9,
 )
-STRONG = Style("strong", defend=True, risk_weight=1.0, claim_margin=0.02, declare_ready=False)
+STRONG = Style("strong", defend=True, risk_weight=1.0, claim_margin=0.02, declare_ready=False, reach=1.7)
 
 
 class PlannerAI:
@@ -196,7 +196,7 @@ class _Decision:
             return next(a for a in actions if a.kind is Kind.DISCARD)
         value, tile = self.best_discard(hand, discards)
         for a in actions:
-            if a.kind is Kind.ANKONG and self._kong_keeps_shape(a.tile, 4) and not self.threats:
+            if a.kind is Kind.ANKONG and self._kong_keeps_shape(a.tile, 4):  # a free draw, never robbed
                 return a
             if a.kind is Kind.ADDKONG and (a.tile == tile or self._kong_keeps_shape(a.tile, 1)):
                 if self.risk(a.tile) < 0.05:
@@ -235,7 +235,9 @@ class _Decision:
         if tile is None:
             return passing
         now = analysis.shanten(hand)
-        best, best_value = passing, self.prospect(hand, now) + self.style.claim_margin
+        # passing, the hand still has to discard after its next draw: count the safest such discard
+        pass_risk = min((self.risk(t) for t in range(34) if hand[t]), default=0.0) if self.threats else 0.0
+        best, best_value = passing, self.prospect(hand, now) - pass_risk + self.style.claim_margin
         for a in actions:
             if a.kind is Kind.PASS:
                 continue
