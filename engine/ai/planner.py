@@ -211,21 +211,19 @@ class _Decision:
         hand = self.hand
         now = analysis.shanten(hand)
         hand[tile] -= removed
-        after = (
-            analysis.shanten(hand, (sum(hand) - (removed - 1)) // 3)
-            if removed == 1
-            else analysis.shanten(hand)
-        )
+        after = analysis.shanten(hand)  # one set fewer to find after a concealed kong
         hand[tile] += removed
         return after <= now
 
     def _ready_may_win(self, tile: int) -> bool:
+        """Declare only a hand that may already win as it stands: on a discard, or by self-draw
+        on a 限自摸 table (a hand that needs its own draw to reach the minimum keeps improving)."""
         hand = self.hand
         hand[tile] -= 1
         waits = analysis.waits(hand)
         ron, tsumo, _, _ = self.valuer.exact(hand, waits, self.unseen)
         hand[tile] += 1
-        return ron + tsumo > 0
+        return (tsumo if self.view.options.self_draw_only else ron) > 0
 
     # -- claim window
     def claim(self, actions: list[Action]) -> Action:

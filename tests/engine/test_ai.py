@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Kind
-from engine.ai import STRONG, PlannerAI, SimpleAI
+from engine.ai import NORMAL, STRONG, PlannerAI, SimpleAI
 from engine.game import Game
 from engine.policy import LEVEL_NAMES, LEVELS, make_policy
 from engine.position import position
 from engine.rules import TableOptions
 from engine.view import GameView
-from tests.engine.helpers import tile
+from tests.engine.helpers import act, tile
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
@@ -122,3 +122,17 @@ def test_the_strong_ai_does_not_declare_ready_in_taiwan16():
     legal = game.legal_actions(0)
     assert any(a.kind is Kind.READY for a in legal)
     assert PlannerAI(STRONG).choose(game.view(0), legal).kind is Kind.DISCARD
+
+
+def test_the_normal_ai_declares_ready_when_its_hand_may_win_on_a_discard():
+    game = position(hands={0: "123m456m789m123p45p99s7z"})
+    choice = PlannerAI(NORMAL).choose(game.view(0), game.legal_actions(0))
+    assert choice == act("0 ting 7z")
+
+
+def test_the_normal_ai_keeps_building_a_ready_hand_that_cannot_reach_the_table_minimum():
+    # 三台起胡: 46p waiting on 5p is 門清 + 獨聽 = 2 台 on a discard; only a self-draw would reach 3
+    game = position(hands={0: "123m456m789m123p46p99s7z"}, options=TableOptions(min_tai=3))
+    assert any(a.kind is Kind.READY for a in game.legal_actions(0))
+    choice = PlannerAI(NORMAL).choose(game.view(0), game.legal_actions(0))
+    assert choice.kind is Kind.DISCARD
