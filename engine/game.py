@@ -7,8 +7,9 @@
 
 The game is deterministic given its seed and replayable from its action log. Moves that leave a
 player no choice (a 聽 hand's auto-discard, a win the table forces, flower replacement) are made
-by the engine itself and are not in the log. Time is injected: a ``timeout`` action lets the
-auto-play policy (代打) decide for a player whose clock ran out.
+by the engine itself and are not in the log. Time is injected: a ``timeout`` action stands for a
+clock that ran out (代打 decides on the player's own turn; a claim window is passed), and
+``away`` / ``back`` switch a seat's 代打 on and off. ``header()`` + the log replay the hand.
 
 Rule references (行動限制 n, 聽牌 n) are to docs/rules/taiwan16.md and the taiwan16 rule document.
 """
@@ -27,7 +28,7 @@ from .meld import Meld, MeldKind
 from .rules import RuleProfile, TableOptions, get_profile
 from .scoring import WinContext, score_win
 from .tiles import NUM_KINDS, from_counts, is_flower, sorted_tiles, tile_to_str
-from .view import GameView, SeatPublic
+from .view import GameView, build_view, unseen_counts
 from .wall import Wall
 
 HEADER_VERSION = 1  # Game.header() format
@@ -35,7 +36,16 @@ AUTO_AFTER_TIMEOUTS = 3  # 無動作3輪: own turns timed out in a row before �
 
 
 class IllegalActionError(ValueError):
-    """The action is not legal now; the game state is unchanged."""
+    """The action is not legal now; the game state is unchanged.
+
+    ``code`` names the reason for translated messages: ``"hand_over"``, ``"not_your_decision"``
+    (the seat owes no decision now), ``"already_away"`` / ``"not_away"`` (``away`` / ``back`` that
+    change nothing) or ``"not_legal"`` (the seat may act, but not this way).
+    """
+
+    def __init__(self, message: str, code: str = "not_legal") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class InvariantError(AssertionError):
@@ -78,7 +88,12 @@ class _ClaimState:
 
 
 class Game:
-    """A hand of mahjong: seats 0-3 in turn order (seat + 1 is the 下家)."""
+    """A hand of mahjong: seats 0-3 in turn order (seat + 1 is the 下家).
+
+    Callers read the public attributes (``hands``, ``melds``, ``rivers``, ``phase``, ``outcome``,
+    ``log``, ``events`` ...) but change the game only through :meth:`apply`; what a player may see
+    comes from :meth:`view`. ``options`` is the table's :class:`~engine.rules.TableOptions`.
+    """
 
     def __init__(
         self,
@@ -122,7 +137,10 @@ class Game:
         self.claims_made = False  # any 吃/碰/槓 this hand (暗槓 included)
         self.kongs = 0
         self.timeouts: list[int] = [0] * 4
-        self.auto: list[bool] = [s in set(auto_seats) for s in range(4)]
+        auto = set(auto_seats)
+        if not auto <= {0, 1, 2, 3}:
+            raise ValueError(f"auto_seats must be seats 0-3, got {sorted(auto)}")
+        self.auto: list[bool] = [s in auto for s in range(4)]  # 代打 (see auto_seats)
         self.phase = Phase.TURN
         self.turn = dealer
         self.ts = _TurnState()
@@ -194,11 +212,13 @@ class Game:
         clock ran out (see :meth:`auto_action`), ``away`` (代打 from now on) and ``back``.
         """
         if self.phase is Phase.OVER:
-            raise IllegalActionError("the hand is over")
+            raise IllegalActionError("the hand is over", "hand_over")
         action = self._normalize(action)
         if not self.is_legal(action):
             whose = ", ".join(map(str, self.to_act())) or "nobody"
-            raise IllegalActionError(f"illegal action {action} (phase {self.phase.value}, to act: {whose})")
+            raise IllegalActionError(
+                f"illegal action {action} (phase {self.phase.value}, to act: {whose})", self._refusal(action)
+            )
         start = len(self.events)
         self.log.append(action)
         seat = action.seat
@@ -219,6 +239,16 @@ class Game:
         self._run_forced()
         return self.events[start:]
 
+    def _refusal(self, action: Action) -> str:
+        """The :class:`IllegalActionError` code for an action :meth:`is_legal` refused."""
+        if action.kind is Kind.AWAY and self.auto[action.seat]:
+            return "already_away"
+        if action.kind is Kind.BACK and not self.auto[action.seat]:
+            return "not_away"
+        if action.kind not in (Kind.AWAY, Kind.BACK) and action.seat not in self.to_act():
+            return "not_your_decision"
+        return "not_legal"
+
     def auto_seats(self) -> list[int]:
         """Seats being played by 代打; the caller applies :meth:`auto_action` for them when they are
         in :meth:`to_act`."""
@@ -229,7 +259,7 @@ class Game:
         never kong, otherwise discard the drawn tile (after a 吃/碰, the last tile in hand order)."""
         actions = self.legal_actions(seat)
         if not actions:
-            raise IllegalActionError(f"seat {seat} has no decision to make now")
+            raise IllegalActionError(f"seat {seat} has no decision to make now", "not_your_decision")
         for kind in (Kind.WIN, Kind.PASS):
             for a in actions:
                 if a.kind is kind:
@@ -252,80 +282,14 @@ class Game:
 
     def view(self, viewer: int | None) -> GameView:
         """What ``viewer`` may see (None: the public table). Concealed tiles only for the viewer."""
-        seats = tuple(
-            SeatPublic(
-                seat=s,
-                wind=self.seat_wind(s),
-                melds=self._visible_melds(s, viewer),
-                flowers=tuple(self.flowers[s]),
-                discards=tuple(self.rivers[s]),
-                concealed_count=sum(self.hands[s]),
-                ready=self.ready[s],
-                auto=self.auto[s],
-                score=self.scores[s],
-            )
-            for s in range(4)
-        )
-        concealed: tuple[int, ...] = ()
-        drawn = None
-        waits: tuple[tuple[int, int], ...] = ()
-        if viewer is not None:
-            counts = list(self.hands[viewer])
-            drawn = self.drawn[viewer]
-            if drawn is not None and self.phase is Phase.TURN and self.turn == viewer and counts[drawn]:
-                counts[drawn] -= 1
-            else:
-                drawn = None
-            concealed = tuple(sorted_tiles(from_counts(counts)))
-            if sum(counts) % 3 == 1 and (ready_on := self._waits(counts)):
-                unseen = self.unseen_counts(viewer)
-                waits = tuple((t, unseen[t]) for t in ready_on)
-        revealed = {}
-        if self.phase is Phase.OVER:
-            revealed = {s: tuple(self.hand(s)) for s in range(4)}
-        return GameView(
-            viewer=viewer,
-            rules=self.profile.id,
-            round_wind=self.round_wind,
-            hand_number=self.hand_number,
-            dealer=self.dealer,
-            dealer_streak=self.dealer_streak,
-            wall_remaining=max(0, self.drawable),
-            seats=seats,
-            turn=self.turn,
-            phase=self.phase,
-            last_discard=self.last_discard,
-            concealed=concealed,
-            drawn=drawn,
-            waits=waits,
-            revealed=revealed,
-            hand_size=self.profile.hand_size,
-            options=self.options,
-        )
-
-    def _visible_melds(self, seat: int, viewer: int | None) -> tuple[Meld, ...]:
-        """Another player's 暗槓 is face down until the hand is over."""
-        if seat == viewer or self.phase is Phase.OVER:
-            return tuple(self.melds[seat])
-        return tuple(m.hidden() if m.kind is MeldKind.ANKONG else m for m in self.melds[seat])
+        return build_view(self, viewer)
 
     def seat_wind(self, seat: int) -> int:
         return (seat - self.dealer) % 4
 
     def unseen_counts(self, viewer: int) -> list[int]:
         """Per kind, copies ``viewer`` has not seen (own hand, all melds and rivers are seen)."""
-        seen = list(self.hands[viewer])
-        for s in range(4):
-            for meld in self.melds[s]:
-                if meld.kind is MeldKind.ANKONG and s != viewer:
-                    continue
-                for t in meld.tiles:
-                    seen[t] += 1
-            for t in self.rivers[s]:
-                seen[t] += 1
-        if self.claim is not None and self.claim.rob_kong:
-            seen[self.claim.tile] += 1
-        return [max(0, 4 - n) for n in seen]
+        return unseen_counts(self, viewer)
 
     def header(self) -> dict[str, Any]:
         """Everything that decides play, JSON-safe: with the action log it replays the hand.

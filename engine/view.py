@@ -5,10 +5,16 @@ can leak another player's concealed tiles by accident: a view simply does not ho
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from . import forms
 from .events import Phase
-from .meld import Meld
+from .meld import Meld, MeldKind
 from .rules import TableOptions
+from .tiles import format_tiles, from_counts, parse_tiles, sorted_tiles, tile_from_str, tile_to_str
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,3 +80,124 @@ class HandResult:
     deltas: tuple[int, int, int, int]  # point change per seat; sums to zero
     capped_total: int | None = None  # the 台 paid when 滿台 limited the hand (None: no cap applied)
     limited: bool = False  # the 24-台 bankroll rule reduced at least one payment
+
+    def to_dict(self) -> dict:
+        """JSON-safe, in notation (tiles ``"5m"``, melds ``"pon:555z"``), for storage and history.
+
+        >>> r = HandResult(1, 2, False, 4, (0, 1, 2), (), (), (ScoreItem("門清", 1),), 1, "tai", (0, 400, -400, 0))
+        >>> HandResult.from_dict(r.to_dict()) == r
+        True
+        """
+        return {
+            "winner": self.winner,
+            "loser": self.loser,
+            "self_drawn": self.self_drawn,
+            "win_tile": None if self.win_tile is None else tile_to_str(self.win_tile),
+            "concealed": format_tiles(self.concealed),
+            "melds": [str(m) for m in self.melds],
+            "flowers": format_tiles(self.flowers),
+            "items": [[i.name, i.value] for i in self.items],
+            "total": self.total,
+            "unit": self.unit,
+            "deltas": list(self.deltas),
+            "capped_total": self.capped_total,
+            "limited": self.limited,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> HandResult:
+        win = data.get("win_tile")
+        return cls(
+            winner=data["winner"],
+            loser=data["loser"],
+            self_drawn=bool(data["self_drawn"]),
+            win_tile=None if win is None else tile_from_str(win),
+            concealed=tuple(parse_tiles(data["concealed"])),
+            melds=tuple(Meld.from_str(m) for m in data["melds"]),
+            flowers=tuple(parse_tiles(data["flowers"])),
+            items=tuple(ScoreItem(name, value) for name, value in data["items"]),
+            total=data["total"],
+            unit=data["unit"],
+            deltas=tuple(data["deltas"]),  # type: ignore[arg-type]
+            capped_total=data.get("capped_total"),
+            limited=bool(data.get("limited", False)),
+        )
+
+
+def build_view(game: Game, viewer: int | None) -> GameView:
+    """``viewer``'s picture of ``game`` (None: the public table). The only place a view is built,
+    so the only place that decides what each player may see."""
+    seats = tuple(
+        SeatPublic(
+            seat=s,
+            wind=game.seat_wind(s),
+            melds=visible_melds(game, s, viewer),
+            flowers=tuple(game.flowers[s]),
+            discards=tuple(game.rivers[s]),
+            concealed_count=sum(game.hands[s]),
+            ready=game.ready[s],
+            auto=game.auto[s],
+            score=game.scores[s],
+        )
+        for s in range(4)
+    )
+    concealed: tuple[int, ...] = ()
+    drawn = None
+    waits: tuple[tuple[int, int], ...] = ()
+    if viewer is not None:
+        counts = list(game.hands[viewer])
+        drawn = game.drawn[viewer]
+        if drawn is not None and game.phase is Phase.TURN and game.turn == viewer and counts[drawn]:
+            counts[drawn] -= 1
+        else:
+            drawn = None
+        concealed = tuple(sorted_tiles(from_counts(counts)))
+        if sum(counts) % 3 == 1 and (ready_on := forms.winning_tiles(counts, game.profile.win_forms)):
+            unseen = unseen_counts(game, viewer)  # only for a ready hand: most views need no count
+            waits = tuple((t, unseen[t]) for t in ready_on)
+    revealed = {}
+    if game.phase is Phase.OVER:
+        revealed = {s: tuple(game.hand(s)) for s in range(4)}
+    return GameView(
+        viewer=viewer,
+        rules=game.profile.id,
+        round_wind=game.round_wind,
+        hand_number=game.hand_number,
+        dealer=game.dealer,
+        dealer_streak=game.dealer_streak,
+        wall_remaining=max(0, game.drawable),
+        seats=seats,
+        turn=game.turn,
+        phase=game.phase,
+        last_discard=game.last_discard,
+        concealed=concealed,
+        drawn=drawn,
+        waits=waits,
+        revealed=revealed,
+        hand_size=game.profile.hand_size,
+        options=game.options,
+    )
+
+
+def visible_melds(game: Game, seat: int, viewer: int | None) -> tuple[Meld, ...]:
+    """Another player's 暗槓 is face down until the hand is over."""
+    if seat == viewer or game.phase is Phase.OVER:
+        return tuple(game.melds[seat])
+    return tuple(m.hidden() if m.kind is MeldKind.ANKONG else m for m in game.melds[seat])
+
+
+def unseen_counts(game: Game, viewer: int) -> list[int]:
+    """Per kind, copies ``viewer`` has not seen (own hand, all melds and rivers are seen)."""
+    seen = list(game.hands[viewer])
+    for s in range(4):
+        for meld in game.melds[s]:
+            if meld.kind is MeldKind.ANKONG and s != viewer:
+                continue
+            for t in meld.tiles:
+                seen[t] += 1
+        for t in game.rivers[s]:
+            seen[t] += 1
+    claim = game.claim
+    if claim is not None and claim.rob_kong:
+        seen[claim.tile] += 1
+    return [max(0, 4 - n) for n in seen]

@@ -10,12 +10,12 @@ edit that would only repeat it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+import aiohttp
 import discord
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ class LiveMessage:
         build: Build,
         *,
         min_interval: float = 0.0,
-        on_error: Callable[[discord.HTTPException], Awaitable[None]] | None = None,
+        on_error: Callable[[Exception], Awaitable[None]] | None = None,
     ) -> None:
         self.message = message
         self._build = build
@@ -92,9 +92,9 @@ class LiveMessage:
                 payload = await self._build()
                 await self.message.edit(**payload.edit_kwargs())
                 self.edits += 1
-            except discord.HTTPException as error:
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
                 # 10008 (deleted), 30046 (too old), 5xx after retries: the table goes on without it
-                self.closed = error.code in (10008, 30046, 50001, 50007)
+                self.closed = getattr(error, "code", 0) in (10008, 30046, 50001, 50007)
                 log.info("edit of message %s failed: %s", self.message.id, error)
                 if self._on_error is not None:
                     await self._on_error(error)
@@ -104,12 +104,10 @@ class LiveMessage:
             if self.min_interval:
                 await asyncio.sleep(self.min_interval)
 
-    async def settle(self) -> None:
-        """Wait until the pending edit (if any) is done (tests, shutdown)."""
+    def pending(self) -> asyncio.Task[None] | None:
+        """The edit in flight, if any (to wait for it)."""
         task = self._task
-        if task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        return task if task is not None and not task.done() else None
 
     def close(self) -> None:
         self.closed = True

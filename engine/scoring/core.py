@@ -286,6 +286,8 @@ class ScoreResult:
 
     ``dealer`` is the part from 莊家/連莊 items, ``uncapped`` the other items outside the cap
     (taiwan16: 門清自摸, 眼牌) and ``countable`` the part that counts toward the table minimum.
+    ``reason`` is an English sentence for logs; ``code`` names it for translated messages
+    (one of :data:`REASON_CODES`, "" when valid).
     """
 
     valid: bool
@@ -299,6 +301,7 @@ class ScoreResult:
     countable: int = 0
     reading: Reading | None = None
     flower_win: str | None = None
+    code: str = ""
 
     def capped_total(self, cap: int | None) -> int:
         """Total after the cap: the capped part is limited, dealer and uncapped items added on top."""
@@ -315,8 +318,16 @@ def meets_minimum(result: ScoreResult, options: TableOptions | int) -> bool:
     return result.meets_minimum(min_tai)
 
 
-def _invalid(rules: RuleSet, reason: str, **kw: object) -> ScoreResult:
-    return ScoreResult(False, reason, (), 0, rules.unit, rules.name, **kw)  # type: ignore[arg-type]
+# why a scored hand may not win (ScoreResult.code), stable across languages
+NOT_WINNING = "not_winning"  # the tiles do not form a winning hand
+FLOWER_WIN_INVALID = "flower_win_invalid"  # 八仙過海 / 七搶一 without the flowers it needs
+REFUSED = "refused"  # the rule set's ``refuse`` hook (e.g. taiwan16 限自摸 on a discard)
+BELOW_MINIMUM = "below_minimum"  # under the table minimum (三台起胡)
+REASON_CODES = (NOT_WINNING, FLOWER_WIN_INVALID, REFUSED, BELOW_MINIMUM)
+
+
+def _invalid(rules: RuleSet, reason: str, code: str) -> ScoreResult:
+    return ScoreResult(False, reason, (), 0, rules.unit, rules.name, code=code)
 
 
 # ---------------------------------------------------------------- validation
@@ -412,11 +423,11 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
     if ctx.flower_win is not None:
         best = _result(rules, None, ctx)
         if not any(i.name == ctx.flower_win for i in best.items):
-            return _invalid(rules, f"{ctx.flower_win} does not apply to these flowers")
+            return _invalid(rules, f"{ctx.flower_win} does not apply to these flowers", FLOWER_WIN_INVALID)
     else:
         readings = rules.readings(ctx)
         if not readings:
-            return _invalid(rules, "not a winning hand: the tiles do not form sets and a pair")
+            return _invalid(rules, "not a winning hand: the tiles do not form sets and a pair", NOT_WINNING)
         minimum = ctx.options.min_tai
         best = max(
             (_result(rules, r, ctx) for r in readings),
@@ -425,11 +436,12 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
     if rules.refuse is not None:
         reason = rules.refuse(ctx)
         if reason:
-            return replace(best, valid=False, reason=reason)
+            return replace(best, valid=False, reason=reason, code=REFUSED)
     if ctx.options.min_tai and best.countable < ctx.options.min_tai:
         return replace(
             best,
             valid=False,
+            code=BELOW_MINIMUM,
             reason=f"below the table minimum: {best.countable} countable {rules.unit}, "
             f"{ctx.options.min_tai} needed",
         )
