@@ -7,7 +7,8 @@ players, so every deal is played four times and the luck of the deal cancels. Ru
 table and on a 三台起胡 table; then four ``normal`` players alone on the 三台起胡 table (draw rate).
 Last stdout line: one JSON object — ``hands_per_sec`` and, per table (``default``, ``min3``),
 ``points_per_hand`` of the tested seat (a zero-sum game: the baseline seats lose it between them),
-its ``ci95`` half-width over deals, ``win_rate``, ``deal_in_rate`` (放槍) and ``draw_rate``.
+its ``ci95`` half-width over deals, ``win_rate``, ``deal_in_rate`` (放槍) and ``draw_rate``, with
+the same rates for an average baseline seat beside them.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def compare(level: str, baseline: str, options: TableOptions, deals: int, seed: 
     master = random.Random(seed)
     per_deal: list[float] = []
     wins = deal_ins = draws = hands = 0
+    base_wins = base_deal_ins = 0
     for _ in range(deals):
         deal = master.getrandbits(48)
         total = 0
@@ -68,6 +70,9 @@ def compare(level: str, baseline: str, options: TableOptions, deals: int, seed: 
             draws += out.winner is None
             wins += out.winner == seat
             deal_ins += out.loser == seat and not out.self_drawn and out.flower_win is None
+            others = [s for s in range(4) if s != seat]
+            base_wins += out.winner in others
+            base_deal_ins += out.loser in others and not out.self_drawn and out.flower_win is None
         per_deal.append(total / 4)
     sd = statistics.stdev(per_deal) if len(per_deal) > 1 else 0.0
     return {
@@ -76,6 +81,8 @@ def compare(level: str, baseline: str, options: TableOptions, deals: int, seed: 
         "win_rate": round(wins / hands, 3),
         "deal_in_rate": round(deal_ins / hands, 3),
         "draw_rate": round(draws / hands, 3),
+        "baseline_win_rate": round(base_wins / hands / 3, 3),  # per baseline seat
+        "baseline_deal_in_rate": round(base_deal_ins / hands / 3, 3),
         "hands": hands,
     }
 
@@ -105,7 +112,8 @@ def main(argv: list[str] | None = None) -> None:
         r = result[name]
         print(
             f"{name:8s}: {args.level} vs {args.baseline}  {r['points_per_hand']:+8.1f} ± {r['ci95']:.1f} points/hand"
-            f"   win {r['win_rate']:.1%}  deal-in {r['deal_in_rate']:.1%}  draw {r['draw_rate']:.1%}"
+            f"   win {r['win_rate']:.1%} (baseline {r['baseline_win_rate']:.1%})"
+            f"  deal-in {r['deal_in_rate']:.1%} (baseline {r['baseline_deal_in_rate']:.1%})  draw {r['draw_rate']:.1%}"
         )
     alone = max(4, args.hands // 4)
     result["normal4_min3_draw_rate"] = draw_rate("normal", TABLES["min3"], alone, args.seed)
