@@ -25,6 +25,9 @@ class Kind(Enum):
     TIMEOUT = "timeout"  # the player's clock ran out: auto-play decides
     AWAY = "away"  # the player left or cannot be reached: the seat is auto-played (代打) at once
     BACK = "back"  # the player takes control of an auto-played seat back
+    EXCHANGE = "exchange"  # 換牌: the 0-3 tiles (``tiles``) the player gives back after the deal
+    EYE = "eye"  # 眼牌: declared at any time; the declarer sees the other hands, the hand is fixed
+    MIJI = "miji"  # 眼牌 declared in the Miji window (first eight discards, nobody has claimed)
 
 
 # claim priority on one discard: 胡 > 槓 > 碰 > 吃 (行動限制7)
@@ -36,9 +39,12 @@ class Action:
     seat: int
     kind: Kind
     tile: int | None = None  # discard / kong tile; lowest tile of a chi
+    tiles: tuple[int, ...] = ()  # 換牌: the tiles given back, in tile order (empty: keep the hand)
 
     def __str__(self) -> str:
         text = f"{self.seat} {self.kind.value}"
+        if self.kind is Kind.EXCHANGE:
+            return f"{text} {format_tiles(self.tiles)}" if self.tiles else text
         if self.kind is Kind.CHI and self.tile is not None:
             return f"{text} {format_tiles((self.tile, self.tile + 1, self.tile + 2))}"
         if self.tile is not None:
@@ -47,7 +53,12 @@ class Action:
 
     @classmethod
     def from_str(cls, text: str) -> Action:
-        """``Action.from_str("0 discard 5m")``; ``"3 chi 345m"``; ``"1 pon"``; ``"2 hu"``."""
+        """``Action.from_str("0 discard 5m")``; ``"3 chi 345m"``; ``"1 pon"``; ``"2 hu"``;
+        ``"2 exchange 5m7p9s"`` (換牌, up to three tiles; ``"2 exchange"`` keeps the hand).
+
+        >>> str(Action.from_str("2 exchange 9s5m7p"))
+        '2 exchange 5m7p9s'
+        """
         parts = text.split()
         try:
             seat = int(parts[0])
@@ -57,6 +68,13 @@ class Action:
         if not 0 <= seat <= 3:
             raise NotationError(f"seat must be 0-3 in {text!r}")
         tile = None
+        if kind is Kind.EXCHANGE:
+            if len(parts) > 3:
+                raise NotationError(f"an exchange names its tiles in one group, e.g. '2 exchange 5m7p': {text!r}")
+            tiles = tuple(sorted(parse_tiles(parts[2]))) if len(parts) > 2 else ()
+            if len(tiles) > 3:
+                raise NotationError(f"an exchange gives back at most three tiles: {text!r}")
+            return cls(seat, kind, None, tiles)
         if len(parts) > 2:
             if kind is Kind.CHI:
                 tiles = sorted(parse_tiles(parts[2]))

@@ -31,6 +31,9 @@ from .value import Valuer, win_chance
 BASE_IN_TAI = 3.0  # 底 300 / 台 100: a payment is worth 3 + 台 台
 HORIZON = 4.0  # own draws a hand can count on before someone wins
 HORIZON_MIN_TAI = 10.0
+RIVAL_WIN = 0.8  # share of the hands we do not win that a rival wins (the rest are draw games)
+RIVAL_WIN_MIN_TAI = 0.35  # ... at a 三台起胡 table
+MIJI_NET_TAI = 6.0  # Miji's 8 台 less the 門清 / 門清自摸 it replaces
 REACH_RON = 1.5  # extra looks per own draw for a ready hand that may win on a discard
 
 
@@ -45,6 +48,7 @@ class Style:
     declare_ready: bool  # declare 聽 when ready (it earns nothing in taiwan16 and warns the table)
     reach: float = 1.4  # looks per own draw while an open hand builds: the draw and the claims it makes
     reach_closed: float = 1.1  # ... for a concealed hand, which only draws while it stays concealed
+    declare_eye: bool = False  # declare 眼牌 / Miji when the expected 台 pay for the risk
 
 
 # normal plays the open, quick game of a casual table: it counts on claims to build its hand
@@ -57,7 +61,15 @@ NORMAL = Style(
     reach=2.0,
     reach_closed=0.9,
 )
-STRONG = Style("strong", defend=True, risk_weight=1.0, claim_margin=0.02, declare_ready=False, reach=1.7)
+STRONG = Style(
+    "strong",
+    defend=True,
+    risk_weight=1.0,
+    claim_margin=0.02,
+    declare_ready=False,
+    reach=1.7,
+    declare_eye=True,
+)
 
 
 class PlannerAI:
@@ -80,6 +92,30 @@ class PlannerAI:
         if actions[-1].kind is Kind.PASS:
             return ctx.claim(actions)
         return ctx.turn(actions)
+
+    def declare(self, view: GameView, offered: Sequence[Action]) -> Action | None:
+        """眼牌 / Miji (``Game.declarations``), asked when the seat holds a ready 3k+1 hand: declare
+        when the expected gain (+1 台, Miji +8 台 less the 門清 it replaces, on a win) beats the
+        expected penalty (1 台 to whoever else wins). The hand is fixed afterwards, like 聽."""
+        if not self.style.declare_eye or not offered or view.phase == "over":
+            return None
+        ctx = _Decision(view, self.style, self.memory)
+        hand = ctx.hand
+        if sum(hand) % 3 != 1 or analysis.shanten(hand) != 0:
+            return None
+        ron, tsumo, _, _ = ctx.valuer.exact(hand, analysis.waits(hand), ctx.unseen)
+        if view.options.self_draw_only:
+            ron = 0
+        live = max(ron, tsumo)
+        reach = 1.0 + (REACH_RON * ron / live if live else 0.0)
+        win = win_chance(0, live, ctx.unseen_total, view.wall_remaining / 4, reach)
+        payers = (1 - 1 / reach) + 3 / reach
+        rival_wins = (1 - win) * (RIVAL_WIN_MIN_TAI if view.options.min_tai else RIVAL_WIN)
+        for a in offered:
+            gain = (MIJI_NET_TAI if a.kind is Kind.MIJI else 1.0) * payers
+            if win * gain > rival_wins:
+                return a
+        return None
 
 
 class _Decision:

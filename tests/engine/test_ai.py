@@ -136,3 +136,13 @@ def test_the_normal_ai_keeps_building_a_ready_hand_that_cannot_reach_the_table_m
     assert any(a.kind is Kind.READY for a in game.legal_actions(0))
     choice = PlannerAI(NORMAL).choose(game.view(0), game.legal_actions(0))
     assert choice.kind is Kind.DISCARD
+
+
+def test_the_strong_ai_declares_miji_with_an_early_ready_hand_and_nothing_when_not_ready():
+    game = position(hands={0: "123m456m789m123p45p99s", 1: "1477m258p369s1234567z"}, turn=1)
+    offered = game.declarations(0)
+    assert [a.kind for a in offered] == [Kind.MIJI]
+    assert PlannerAI(STRONG).declare(game.view(0), offered) == offered[0]
+    slow = position(hands={0: "159m159p159s1234567z", 1: "123m456m789m123p45p99s9m"}, turn=1)
+    assert PlannerAI(STRONG).declare(slow.view(0), slow.declarations(0)) is None
+    assert PlannerAI(NORMAL).declare(game.view(0), offered) is None  # normal never declares 眼牌
