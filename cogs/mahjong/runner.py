@@ -712,7 +712,7 @@ class TableRunner:
         policy = self.policies.get(seat)
         if policy is None or seat in game.auto_seats() or game.phase is Phase.EXCHANGE:  # AI keeps its hand
             return game.auto_action(seat)
-        return policy.choose(game, seat)  # type: ignore[attr-defined]
+        return policy.choose(game.view(seat), game.legal_actions(seat))
 
     def _finish_hand(self) -> Job:
         """Score and settle now (lock held); the returned job shows the sheet and the standings."""
