@@ -17,6 +17,7 @@ from typing import Any
 
 from discord import Locale, app_commands
 
+from engine.policy import LEVEL_NAMES
 from engine.tiles import tile_name
 
 SUPPORTED = ("en", "zh-TW", "zh-CN")
@@ -589,6 +590,11 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
     "Whose numbers (default: yours)": {"zh-TW": "誰的戰績（預設：你）", "zh-CN": "谁的战绩（默认：你）"},
     "The hand's number in the history": {"zh-TW": "紀錄中的牌局編號", "zh-CN": "记录中的牌局编号"},
 }
+
+
+COMMAND_TEXT.update(
+    {names["en"]: {"zh-TW": names["zh-TW"], "zh-CN": names["zh-CN"]} for names in LEVEL_NAMES.values()}
+)
 
 
 class CatalogueTranslator(app_commands.Translator):
