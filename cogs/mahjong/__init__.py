@@ -21,7 +21,7 @@ from discord.ext import commands
 
 import render
 from data import Store, StoreError
-from engine.house_rules import PRESETS, HouseRules
+from engine.house_rules import PRESETS, SWITCHES, HouseRules
 from engine.policy import LEVEL_NAMES
 from engine.rules import PROFILES, TableOptions, get_profile
 from engine.view import HandResult
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULTS = TableOptions()
+SWITCH_CHOICES = [app_commands.Choice(name=f"{sw.label} ({sw.name})"[:100], value=sw.name) for sw in SWITCHES]
 MINIMUM_CHOICES = [app_commands.Choice(name=_(name), value=n) for name, n in (("0", 0), ("1", 1), ("3", 3))]
 PERIODS = {"today": 86_400, "week": 7 * 86_400, "month": 30 * 86_400}
 PERIOD_CHOICES = [
@@ -309,6 +310,30 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     def live_message(self, channel_id: int, message_id: int, build: Any) -> LiveMessage:
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         return LiveMessage(partial, build, min_interval=self.timing.edit_interval, budget=self.budget)
+
+    @app_commands.command(name=_("houserule"), description=_("Change one house rule before the match (host)"))
+    @app_commands.describe(switch=_("The house rule"), value=_("Its value: a number, or on / off"))
+    @app_commands.choices(switch=SWITCH_CHOICES)
+    async def houserule(self, interaction: discord.Interaction, switch: str, value: str) -> None:
+        runner = self.runner_here(interaction)
+        self._check_host(interaction, runner)
+        state = runner.state
+        if state.phase is not TablePhase.LOBBY:
+            raise TableError("err.not_lobby")
+        text = value.strip().lower()
+        parsed: int | bool = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}.get(
+            text, int(text) if text.lstrip("-").isdigit() else -1
+        )
+        options = state.settings.options
+        try:
+            rules = HouseRules({**options.house_rules.to_dict(), switch: parsed})
+        except ValueError as error:
+            await _answer(interaction, str(error))
+            return
+        state.settings = replace(state.settings, options=replace(options, house_rules=rules))
+        runner.journal.options(runner.stored_options())
+        runner.lobby_changed()
+        await _answer(interaction, t(interaction.locale, "ok.houserule", rules=rules.summary() or "—"))
 
     @app_commands.command(name=_("join"), description=_("Take a seat at this channel's table"))
     @app_commands.describe(password=_("The table's 4-digit password"))
