@@ -161,7 +161,7 @@ class TableRunner:
         runner.match, runner.game = Match.replay(saved.match_header, [h.actions for h in saved.hands])
         runner.seating = Seating(list(seats))
         runner._ai_policies()
-        runner.resumed_at = len(runner.match.history) + (1 if runner.game is not None else 0)
+        runner.resumed_at = len(runner.match.history) + 1  # the hand in play, or the next one
         for hand, record_ in zip(runner.match.history, saved.hands, strict=False):
             if record_.result is None:  # the last move was stored, its result was not: store it now
                 runner._store_result(hand.number, hand.result)
