@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from . import analysis
-from .actions import CLAIM_RANK, Action, Kind
+from .actions import CLAIM_RANK, Action, Kind, shape_problem
 from .meld import Meld, MeldKind
 from .rules import RuleProfile, TableOptions, get_profile
 from .tiles import NUM_KINDS, from_counts, is_flower, sorted_tiles, tile_to_str
@@ -196,13 +196,19 @@ class Game:
         return action
 
     def is_legal(self, action: Action) -> bool:
+        if shape_problem(action):
+            return False
         action = self._normalize(action)
         if action.kind is Kind.TIMEOUT:
             return action.seat in self.to_act()
         return action in self.legal_actions(action.seat)
 
     def apply(self, action: Action) -> list[Event]:
-        """Play ``action``; returns the events it caused. Raises IllegalActionError, state unchanged."""
+        """Play ``action``; returns the events it caused. Raises IllegalActionError, state unchanged,
+        for anything else, malformed values included (a bool seat, a float or out-of-range tile)."""
+        problem = shape_problem(action)
+        if problem:
+            raise IllegalActionError(f"malformed action: {problem}")
         if self.phase is Phase.OVER:
             raise IllegalActionError("the hand is over")
         action = self._normalize(action)
@@ -294,8 +300,8 @@ class Game:
         """Per kind, copies ``viewer`` has not seen (own hand, all melds and rivers are seen)."""
         seen = list(self.hands[viewer])
         for s in range(4):
-            for meld in self.melds[s]:
-                if meld.kind is MeldKind.ANKONG and s != viewer:
+            for meld in self._visible_melds(s, viewer):
+                if meld.is_hidden:  # another player's 暗槓 before the end-of-hand reveal
                     continue
                 for t in meld.tiles:
                     seen[t] += 1
@@ -348,6 +354,8 @@ class Game:
         self.drawn[self.dealer] = None if is_flower(opener) else opener
         self._emit(Event("deal", None, detail=f"{size} tiles each, dealer opens"))
         self._initial_flowers(order)
+        if self.outcome is not None:
+            return  # 八仙過海 / 七搶一 in the deal: the hand is over before the dealer plays
         self.turn = self.dealer
         self.phase = Phase.TURN
         self._run_forced()
@@ -362,9 +370,11 @@ class Game:
 
     def _initial_flowers(self, order: list[int]) -> None:
         """補花 from the dealer in turn order; a replacement that is itself a flower waits for the
-        next round, so every player has replaced once before anyone replaces again."""
+        next round, so every player has replaced once before anyone replaces again. The 補花
+        completes before a flower win is declared: flowers only accumulate, so the winner is the
+        same, and every hand is whole (docs/rules/taiwan16.md, "Flower wins in the deal")."""
         owed = [len(self.flowers[s]) for s in range(4)]
-        while any(owed) and self.outcome is None:
+        while any(owed):
             next_owed = [0] * 4
             for seat in order:
                 for _ in range(owed[seat]):
@@ -377,10 +387,10 @@ class Game:
                         self.hands[seat][tile] += 1
                         if seat == self.dealer:
                             self.drawn[seat] = tile
-                self._check_flower_win(seat)
-                if self.outcome is not None:
-                    return
             owed = next_owed
+        for seat in order:
+            if self.outcome is None:
+                self._check_flower_win(seat)
 
     # ------------------------------------------------------------------ legal actions
 
@@ -806,15 +816,16 @@ class Game:
             )
         assert sum(counts) == self.profile.wall_size
         size = self.profile.hand_size
+        outcome = self.outcome
+        in_deal = self.first_go[self.dealer] and not self.claims_made  # the dealer has not played yet
         for s in range(4):
             held = sum(self.hands[s]) + 3 * len(self.melds[s])
-            outcome = self.outcome
-            if outcome is not None and outcome.flower_win:
-                # a flower win can interrupt the deal or a turn: only bound the size
-                assert held <= size + 1, f"seat {s} holds {held} tiles"
-                continue
             extra = 1 if (self.phase is Phase.TURN and s == self.turn) else 0
-            if outcome is not None and outcome.winner == s:
+            if outcome is not None and outcome.flower_win:
+                # the flower that completed the win was set aside unreplaced, so nobody holds an
+                # extra tile, except the dealer's 開門 tile when the win came in the deal
+                extra = 1 if (s == self.dealer and in_deal) else 0
+            elif outcome is not None and outcome.winner == s:
                 extra = 1
             assert held == size + extra, f"seat {s} holds {held} tiles (expected {size + extra})"
             assert all(0 <= n <= 4 for n in self.hands[s])
