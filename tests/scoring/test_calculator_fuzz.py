@@ -275,7 +275,7 @@ def can_exist(request: dict) -> bool:
 # ---------------------------------------------------------------- properties
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ARBITRARY_REQUESTS)
 def test_calculate_answers_or_raises_a_typed_error_and_never_scores_an_impossible_hand(request_):
     try:
@@ -288,7 +288,7 @@ def test_calculate_answers_or_raises_a_typed_error_and_never_scores_an_impossibl
         assert body["total"] == sum(i["tai"] for i in body["items"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(winning_requests())
 def test_robbing_kong_is_refused_exactly_when_the_hand_holds_another_copy(request_):
     plain = {k: v for k, v in request_.items() if k != "robbing_kong"}
