@@ -1,22 +1,33 @@
 """Entry point: read the configuration, build the bot, load the cogs, run.
 
-DISCORD_TOKEN=... python bot.py        (or put DISCORD_TOKEN in a .env file)
+    DISCORD_TOKEN=... python bot.py            (or put DISCORD_TOKEN in a .env file)
+    python bot.py --sandbox OUTDIR [--hands N] [--seed S]   (no token: play against a local stand-in)
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import logging
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import discord
 from discord.ext import commands
 
-log = logging.getLogger("mahjong.bot")
+import render
+from cogs.i18n import CatalogueTranslator
+from cogs.mahjong.runner import Timing
 
-EXTENSIONS = ("cogs.calculator",)
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.calculator", "cogs.mahjong")
+NO_TOKEN = (
+    "DISCORD_TOKEN is not set: export DISCORD_TOKEN=... or put DISCORD_TOKEN=... in a .env file. "
+    "To try the bot without Discord: python bot.py --sandbox OUTDIR"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +35,8 @@ class Config:
     token: str
     database: Path
     sync_guild: int | None = None  # sync commands to one guild at start (instant) instead of globally
+    timing: Timing = field(default_factory=Timing)
+    seed: int | None = None  # seeds every match's shuffle (tests, the sandbox); None: unpredictable
 
     @classmethod
     def from_env(cls) -> Config:
@@ -35,7 +48,7 @@ class Config:
             pass
         token = os.environ.get("DISCORD_TOKEN", "").strip()
         if not token:
-            raise SystemExit("DISCORD_TOKEN is not set: export it or put DISCORD_TOKEN=... in a .env file")
+            raise SystemExit(NO_TOKEN)
         guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
         return cls(
             token=token,
@@ -52,8 +65,11 @@ class MahjongBot(commands.Bot):
         options.setdefault("chunk_guilds_at_startup", False)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
         self.config = config
+        self.timing = config.timing
 
     async def setup_hook(self) -> None:
+        await asyncio.to_thread(render.warm_up)  # the first hand image is as fast as the rest
+        await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.config.sync_guild:
@@ -68,10 +84,28 @@ class MahjongBot(commands.Bot):
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python bot.py", description="The mahjong table host for Discord.")
+    parser.add_argument("--sandbox", metavar="OUTDIR", help="play against a local Discord stand-in, write a transcript")
+    parser.add_argument("--hands", type=int, default=1, help="hands to play in the sandbox (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="the sandbox's seed (default 1)")
+    parser.add_argument("--db", help="SQLite file for the sandbox (default: in memory)")
+    args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    config = Config.from_env()
-    MahjongBot(config).run(config.token, log_handler=None)
+    if args.sandbox:
+        from devserver.sandbox import run_sandbox
+
+        return asyncio.run(run_sandbox(Path(args.sandbox), hands=args.hands, seed=args.seed, db=args.db))
+    try:
+        config = Config.from_env()
+    except SystemExit as stop:
+        print(stop, file=sys.stderr)
+        return 2
+    try:
+        MahjongBot(config).run(config.token, log_handler=None)
+    except discord.LoginFailure:
+        print("Discord refused DISCORD_TOKEN (improper token): check it in the Developer Portal.", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .errors import INVALID_WEBHOOK_TOKEN, UNKNOWN_MESSAGE, UNKNOWN_WEBHOOK, DiscordError, form_error
-from .interactions import (
-    ALLOWED_RESPONSES,
-    CHANNEL_MESSAGE,
-    DEFERRED_CHANNEL_MESSAGE,
-    DEFERRED_UPDATE,
-    MODAL,
-    UPDATE_MESSAGE,
-    Interaction,
-    Response,
-)
-from .limits import check_modal
+from .callbacks import InteractionRoutes
+from .errors import OPENING_DMS_TOO_FAST, DiscordError, form_error
 from .messages import read_body
-from .recorder import EPHEMERAL, LOADING, Message
+from .recorder import EPHEMERAL, Message
+from .replies import json_response, no_content, snowflake
 
 if TYPE_CHECKING:
     from .server import DevServer
@@ -33,27 +23,20 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 RULES = {
     10003: "unknown_channel",
+    10004: "unknown_guild",
+    10007: "unknown_member",
     10008: "unknown_message",
     10013: "unknown_user",
     10015: "unknown_webhook",
     10062: "unknown_interaction",
+    30046: "old_message_edit_limit",
+    40003: "dm_open_too_fast",
     40005: "attachment_too_large",
     40060: "already_acknowledged",
     50006: "empty_message",
     50027: "token_expired",
     50035: "invalid_form_body",
 }
-
-
-def json_response(data: Any, status: int = 200) -> web.Response:
-    """JSON with Content-Type exactly application/json: discord.py parses nothing else."""
-    return web.Response(
-        status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"}
-    )
-
-
-def no_content() -> web.Response:
-    return web.Response(status=204)
 
 
 class Api:
@@ -75,6 +58,9 @@ class Api:
         r.add_get(f"{API}/applications/{{application_id}}/guilds/{{guild_id}}/commands", self.get_commands)
         r.add_put(f"{API}/applications/{{application_id}}/guilds/{{guild_id}}/commands", self.put_commands)
         r.add_post(f"{API}/users/@me/channels", self.open_dm)
+        r.add_get(f"{API}/users/{{user_id}}", self.get_user)
+        r.add_get(f"{API}/guilds/{{guild_id}}", self.get_guild)
+        r.add_get(f"{API}/guilds/{{guild_id}}/members/{{user_id}}", self.get_member)
         r.add_get(f"{API}/channels/{{channel_id}}", self.get_channel)
         r.add_post(f"{API}/channels/{{channel_id}}/typing", self.typing)
         r.add_get(f"{API}/channels/{{channel_id}}/messages", self.get_messages)
@@ -82,18 +68,7 @@ class Api:
         r.add_get(f"{API}/channels/{{channel_id}}/messages/{{message_id}}", self.get_message)
         r.add_patch(f"{API}/channels/{{channel_id}}/messages/{{message_id}}", self.patch_message)
         r.add_delete(f"{API}/channels/{{channel_id}}/messages/{{message_id}}", self.delete_message)
-        r.add_post(f"{API}/interactions/{{interaction_id}}/{{token}}/callback", self.callback)
-        r.add_post(f"{API}/webhooks/{{application_id}}/{{token}}", self.followup)
-        r.add_get(
-            f"{API}/webhooks/{{application_id}}/{{token}}/messages/{{message_id}}", self.get_webhook_message
-        )
-        r.add_patch(
-            f"{API}/webhooks/{{application_id}}/{{token}}/messages/{{message_id}}", self.patch_webhook_message
-        )
-        r.add_delete(
-            f"{API}/webhooks/{{application_id}}/{{token}}/messages/{{message_id}}",
-            self.delete_webhook_message,
-        )
+        InteractionRoutes(self.server).register(r, API)
         r.add_get("/gateway", self.server.gateway.handle)
         r.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.get_attachment)
         r.add_route("*", API + "/{tail:.*}", self.unsupported)
@@ -112,13 +87,24 @@ class Api:
         unauthenticated = route.startswith(("/interactions/", "/webhooks/"))
         if not unauthenticated and request.headers.get("Authorization") != f"Bot {self.server.config.token}":
             return json_response({"message": "401: Unauthorized", "code": 0}, 401)
+        admission = self.server.limiter.admit(request.method, route, request.match_info)
+        if admission.refused is not None:
+            self.server.recorder.violation(
+                admission.rule, None, f"429 despite the headers: {admission.reason}", line
+            )
+            return admission.refused
+        response = await self._handle(request, handler, line)
+        response.headers.update(admission.headers)
+        return response
+
+    async def _handle(self, request: web.Request, handler: Handler, line: str) -> web.StreamResponse:
         try:
             return await handler(request)
         except DiscordError as error:
             if not error.expected:
                 rule = RULES.get(error.code, f"error_{error.code}")
                 self.server.recorder.violation(rule, error.code, error.detail or error.message, line)
-            return json_response(error.body(), error.status)
+            return json_response(error.body(), error.status, error.headers)
         except web.HTTPException:
             raise
         except Exception:
@@ -139,12 +125,6 @@ class Api:
         )
         return json_response({"message": "404: Not Found", "code": 0}, 404)
 
-    def _int(self, request: web.Request, key: str) -> int:
-        try:
-            return int(request.match_info[key])
-        except ValueError:
-            raise form_error(key, "Value is not snowflake.", "NUMBER_TYPE_COERCE") from None
-
     # identity --------------------------------------------------------------
     async def get_me(self, request: web.Request) -> web.Response:
         world = self.server.world
@@ -157,16 +137,43 @@ class Api:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
         return json_response({"url": self.server.gateway_url, "shards": 1, "session_start_limit": limit})
 
-    # commands --------------------------------------------------------------
-    def _command_scope(self, request: web.Request) -> int | None:
-        if self._int(request, "application_id") != self.server.world.application_id:
-            raise DiscordError(403, 50001, detail="not this application")
-        if "guild_id" not in request.match_info:
-            return None
-        guild_id = self._int(request, "guild_id")
+    def _guild(self, request: web.Request) -> int:
+        guild_id = snowflake(request, "guild_id")
         if guild_id != self.server.world.guild_id:
             raise DiscordError(404, 10004, detail=f"guild {guild_id}")
         return guild_id
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        return json_response(self.server.world.user(snowflake(request, "user_id")).payload())
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        world = self.server.world
+        guild = world.guild_payload(with_members=False)
+        for key in (
+            "members",
+            "channels",
+            "threads",
+            "voice_states",
+            "presences",
+            "joined_at",
+            "member_count",
+        ):
+            guild.pop(key, None)
+        return json_response(guild)
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        world = self.server.world
+        return json_response(world.member_payload(world.member(snowflake(request, "user_id")).id))
+
+    # commands --------------------------------------------------------------
+    def _command_scope(self, request: web.Request) -> int | None:
+        if snowflake(request, "application_id") != self.server.world.application_id:
+            raise DiscordError(403, 50001, detail="not this application")
+        if "guild_id" not in request.match_info:
+            return None
+        return self._guild(request)
 
     async def get_commands(self, request: web.Request) -> web.Response:
         return json_response(self.server.commands.all(self._command_scope(request)))
@@ -183,25 +190,30 @@ class Api:
             user_id = int(body.get("recipient_id"))
         except (TypeError, ValueError):
             raise form_error("recipient_id", "This field is required", "BASE_TYPE_REQUIRED") from None
+        if self.server.limiter.hidden("dm_open", "") is not None:
+            window = self.server.config.rate_limits.dm_open
+            raise DiscordError(
+                403, OPENING_DMS_TOO_FAST, detail=f"more than {window.limit} in {window.seconds}s"
+            )
         channel = self.server.world.dm_channel(user_id)
         return json_response(channel.payload(self.server.world))
 
     async def get_channel(self, request: web.Request) -> web.Response:
-        channel = self.server.world.channel(self._int(request, "channel_id"))
+        channel = self.server.world.channel(snowflake(request, "channel_id"))
         return json_response(channel.payload(self.server.world))
 
     async def typing(self, request: web.Request) -> web.Response:
-        self.server.world.channel(self._int(request, "channel_id"))
+        self.server.world.channel(snowflake(request, "channel_id"))
         return no_content()
 
     async def get_messages(self, request: web.Request) -> web.Response:
-        channel = self.server.world.channel(self._int(request, "channel_id"))
+        channel = self.server.world.channel(snowflake(request, "channel_id"))
         limit = int(request.query.get("limit", 50))
         found = [m for m in self.server.recorder.in_channel(channel.id) if not m.ephemeral]
         return json_response([self.payload(m) for m in reversed(found)][:limit])
 
     async def post_message(self, request: web.Request) -> web.Response:
-        channel = self.server.world.channel(self._int(request, "channel_id"))
+        channel = self.server.world.channel(snowflake(request, "channel_id"))
         body, uploads = await read_body(request)
         if body.get("flags", 0) & EPHEMERAL:
             raise form_error("flags", "Ephemeral messages exist only as interaction responses")
@@ -209,21 +221,21 @@ class Api:
         return json_response(self.payload(message))
 
     async def get_message(self, request: web.Request) -> web.Response:
-        channel = self.server.world.channel(self._int(request, "channel_id"))
+        channel = self.server.world.channel(snowflake(request, "channel_id"))
         return json_response(
-            self.payload(self.server.messages.in_channel(channel, self._int(request, "message_id")))
+            self.payload(self.server.messages.in_channel(channel, snowflake(request, "message_id")))
         )
 
     async def patch_message(self, request: web.Request) -> web.Response:
-        channel = self.server.world.channel(self._int(request, "channel_id"))
-        message = self.server.messages.in_channel(channel, self._int(request, "message_id"))
+        channel = self.server.world.channel(snowflake(request, "channel_id"))
+        message = self.server.messages.in_channel(channel, snowflake(request, "message_id"))
         body, uploads = await read_body(request)
         return json_response(self.payload(self.server.messages.edit(message, body, uploads)))
 
     async def delete_message(self, request: web.Request) -> web.Response:
-        channel = self.server.world.channel(self._int(request, "channel_id"))
+        channel = self.server.world.channel(snowflake(request, "channel_id"))
         self.server.messages.delete(
-            self.server.messages.in_channel(channel, self._int(request, "message_id"))
+            self.server.messages.in_channel(channel, snowflake(request, "message_id"))
         )
         return no_content()
 
@@ -237,150 +249,3 @@ class Api:
 
     def payload(self, message: Message) -> dict[str, Any]:
         return message.payload(self.server.base_url)
-
-    # interactions ----------------------------------------------------------
-    async def callback(self, request: web.Request) -> web.Response:
-        """The initial response: once, within the deadline, of a type this interaction allows."""
-        server = self.server
-        interaction = server.interactions.for_callback(
-            self._int(request, "interaction_id"), request.match_info["token"]
-        )
-        body, uploads = await read_body(request)
-        if interaction.age > server.config.response_deadline:
-            if not interaction.deadline_missed:
-                interaction.deadline_missed = True
-                server.recorder.violation(
-                    "response_deadline", 10062, f"{interaction!r}: answered after {interaction.age:.2f}s"
-                )
-            raise DiscordError(404, 10062, detail=f"{interaction!r} expired", expected=True)
-        if interaction.initial is not None:
-            raise DiscordError(400, 40060, detail=f"{interaction!r} was already answered")
-        kind = body.get("type")
-        if kind not in ALLOWED_RESPONSES.get(interaction.type, set()):
-            raise form_error(
-                "type", f"response type {kind} is not allowed for interaction type {interaction.type}"
-            )
-        data = body.get("data") or {}
-        response = self._respond(interaction, kind, data, uploads)
-        interaction.initial = response
-        interaction.response_seq = server.recorder.bump()
-        return json_response(self._callback_payload(interaction, response))
-
-    def _respond(
-        self, interaction: Interaction, kind: int, data: dict[str, Any], uploads: list[Any]
-    ) -> Response:
-        server = self.server
-        channel = server.world.channel(interaction.channel_id)
-        if kind == CHANNEL_MESSAGE:
-            message = server.messages.create(
-                channel, data, uploads, interaction_id=interaction.id, ephemeral_to=interaction.user_id
-            )
-            interaction.original_message_id = message.id
-            return Response(kind, message)
-        if kind == DEFERRED_CHANNEL_MESSAGE:
-            flags = (data.get("flags") or 0) & EPHEMERAL
-            message = server.messages.create(
-                channel,
-                {"flags": flags},
-                [],
-                interaction_id=interaction.id,
-                ephemeral_to=interaction.user_id,
-                extra_flags=LOADING,
-                validate=False,
-            )
-            interaction.original_message_id = message.id
-            return Response(kind, message)
-        if kind in (UPDATE_MESSAGE, DEFERRED_UPDATE):
-            source = server.recorder.get(interaction.source_message_id or 0)
-            if source is None or source.deleted:
-                raise DiscordError(404, UNKNOWN_MESSAGE, detail="the component's message is gone")
-            if kind == UPDATE_MESSAGE:
-                server.messages.edit(source, data, uploads)
-            return Response(kind, source)
-        assert kind == MODAL
-        check_modal(data)
-        return Response(kind, None, modal=data)
-
-    def _callback_payload(self, interaction: Interaction, response: Response) -> dict[str, Any]:
-        """The ?with_response=1 shape: {interaction: {...}, resource: {type, message?}}."""
-        message = response.message
-        info: dict[str, Any] = {
-            "id": str(interaction.id),
-            "type": interaction.type,
-            "response_message_loading": bool(message and message.loading),
-            "response_message_ephemeral": bool(message and message.ephemeral),
-        }
-        resource: dict[str, Any] = {"type": response.type}
-        if message is not None:
-            info["response_message_id"] = str(message.id)
-            if response.type != DEFERRED_UPDATE:
-                resource["message"] = self.payload(message)
-        return {"interaction": info, "resource": resource}
-
-    # webhooks (follow-ups and the original response) ------------------------
-    def _webhook_interaction(self, request: web.Request) -> Interaction:
-        interaction = self.server.interactions.for_webhook(
-            self._int(request, "application_id"), request.match_info["token"]
-        )
-        if not interaction.token_alive():
-            raise DiscordError(
-                401, INVALID_WEBHOOK_TOKEN, detail=f"{interaction!r}: token older than its lifetime"
-            )
-        if interaction.initial is None:
-            raise DiscordError(404, UNKNOWN_WEBHOOK, detail=f"{interaction!r}: not acknowledged yet")
-        return interaction
-
-    def _webhook_message(self, request: web.Request, interaction: Interaction) -> Message:
-        raw = request.match_info["message_id"]
-        assert interaction.initial is not None
-        if raw == "@original":
-            kind = interaction.initial.type
-            if kind in (UPDATE_MESSAGE, DEFERRED_UPDATE):
-                message_id = interaction.source_message_id
-            else:
-                message_id = interaction.original_message_id
-        else:
-            message_id = self._int(request, "message_id")
-            allowed = {interaction.original_message_id, *interaction.followup_ids}
-            if message_id not in allowed:
-                message_id = None
-        message = self.server.recorder.get(message_id or 0)
-        if message is None or message.deleted:
-            raise DiscordError(404, UNKNOWN_MESSAGE, detail=f"webhook message {raw} of {interaction!r}")
-        return message
-
-    async def followup(self, request: web.Request) -> web.Response:
-        interaction = self._webhook_interaction(request)
-        body, uploads = await read_body(request)
-        original = self.server.recorder.get(interaction.original_message_id or 0)
-        if original is not None and original.loading:
-            # The first follow-up after a deferred 'thinking' response replaces that placeholder.
-            message = self.server.messages.edit(original, body, uploads)
-        else:
-            message = self.server.messages.create(
-                self.server.world.channel(interaction.channel_id),
-                body,
-                uploads,
-                interaction_id=interaction.id,
-                ephemeral_to=interaction.user_id,
-            )
-        interaction.followup_ids.append(message.id)
-        self.server.recorder.bump()
-        if request.query.get("wait") in ("1", "true", "True"):
-            return json_response(self.payload(message))
-        return no_content()
-
-    async def get_webhook_message(self, request: web.Request) -> web.Response:
-        interaction = self._webhook_interaction(request)
-        return json_response(self.payload(self._webhook_message(request, interaction)))
-
-    async def patch_webhook_message(self, request: web.Request) -> web.Response:
-        interaction = self._webhook_interaction(request)
-        message = self._webhook_message(request, interaction)
-        body, uploads = await read_body(request)
-        return json_response(self.payload(self.server.messages.edit(message, body, uploads)))
-
-    async def delete_webhook_message(self, request: web.Request) -> web.Response:
-        interaction = self._webhook_interaction(request)
-        self.server.messages.delete(self._webhook_message(request, interaction))
-        return no_content()

@@ -12,6 +12,7 @@ from .errors import form_error
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 CHAT_INPUT = 1
+GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2  # interaction contexts a command may be used in
 NAME_RE = re.compile(r"^[-_\w]{1,32}$")
 COMMANDS_MAX = 100
 OPTIONS_MAX = 25

@@ -2,9 +2,38 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Window:
+    """At most `limit` requests per `seconds` (Discord's seconds: RateLimits.time_scale shrinks them)."""
+
+    limit: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """Discord's rate limits, on by default. Published or observed numbers; see devserver/README.md.
+
+    Each window is a bucket per major parameter (channel, guild, or interaction token) that refills in full
+    when its window ends, as Discord's X-RateLimit-* headers describe. time_scale multiplies every window
+    (0.1 turns "5 per 5 s" into "5 per 0.5 s") so tests keep the counts without the waiting.
+    """
+
+    enabled: bool = True
+    time_scale: float = 1.0
+    global_limit: Window = Window(50, 1.0)  # all bot-token routes together (webhooks are exempt)
+    message_create: Window = Window(5, 5.0)  # POST /channels/{id}/messages, per channel
+    message_edit: Window = Window(5, 5.0)  # PATCH /channels/{id}/messages/{id}, per channel
+    message_delete: Window = Window(5, 1.0)  # DELETE /channels/{id}/messages/{id}, per channel
+    webhook: Window = Window(5, 2.0)  # follow-ups and their edits, per interaction token
+    other: Window = Window(10, 1.0)  # any other route, per route and major parameter (unpublished)
+    dm_open: Window = Window(10, 10.0)  # POST /users/@me/channels; over it: 403 40003 (unpublished)
+    old_message_edit: Window = Window(3, 6.0)  # edits of messages past old_message_age, per channel: 30046
 
 
 @dataclass
@@ -15,3 +44,5 @@ class Config:
     attachment_size_limit: int = 10 * MiB  # bytes of files per message (sent as attachment_size_limit)
     heartbeat_interval_ms: int = 41_250
     wait_timeout: float = 5.0  # default for the waiting helpers
+    rate_limits: RateLimits = field(default_factory=RateLimits)
+    old_message_age: float = 3600.0  # seconds after which edits count against rate_limits.old_message_edit

@@ -6,12 +6,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 UNKNOWN_CHANNEL = 10003
+UNKNOWN_MEMBER = 10007
 UNKNOWN_MESSAGE = 10008
 UNKNOWN_WEBHOOK = 10015
 UNKNOWN_USER = 10013
 UNKNOWN_APPLICATION = 10002
 UNKNOWN_INTERACTION = 10062
 ALREADY_ACKNOWLEDGED = 40060
+OLD_MESSAGE_EDITS = 30046
+OPENING_DMS_TOO_FAST = 40003
 REQUEST_TOO_LARGE = 40005
 CANNOT_SEND_EMPTY = 50006
 CANNOT_DM_USER = 50007
@@ -21,12 +24,15 @@ INTERACTION_TYPE_MISMATCH = 40043  # responding with a type the interaction does
 
 MESSAGES = {
     UNKNOWN_CHANNEL: "Unknown Channel",
+    UNKNOWN_MEMBER: "Unknown Member",
     UNKNOWN_MESSAGE: "Unknown Message",
     UNKNOWN_WEBHOOK: "Unknown Webhook",
     UNKNOWN_USER: "Unknown User",
     UNKNOWN_APPLICATION: "Unknown Application",
     UNKNOWN_INTERACTION: "Unknown interaction",
     ALREADY_ACKNOWLEDGED: "Interaction has already been acknowledged.",
+    OLD_MESSAGE_EDITS: "Maximum number of edits to messages older than 1 hour reached. Try again later.",
+    OPENING_DMS_TOO_FAST: "You are opening direct messages too fast.",
     REQUEST_TOO_LARGE: "Request entity too large",
     CANNOT_SEND_EMPTY: "Cannot send an empty message",
     CANNOT_DM_USER: "Cannot send messages to this user",
@@ -46,6 +52,8 @@ class DiscordError(Exception):
     errors: dict[str, Any] = field(default_factory=dict)
     # Faults the test asked for (refused DMs) are Discord behaving normally, not the bot breaking a rule.
     expected: bool = False
+    retry_after: float | None = None  # for the special 429s (30046) that carry one in the body
+    headers: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         super().__init__(f"{self.status} {self.code} {self.message}")
@@ -58,6 +66,9 @@ class DiscordError(Exception):
         out: dict[str, Any] = {"message": self.message, "code": self.code}
         if self.errors:
             out["errors"] = self.errors
+        if self.retry_after is not None:
+            out["retry_after"] = self.retry_after
+            out["global"] = False
         return out
 
 

@@ -127,18 +127,32 @@ class Harness:
             raise TimeoutError(f"bot not ready after {timeout}s; requests so far: {self.server.recorder.log}")
         return bot
 
+    async def stop(self, bot: commands.Bot) -> None:
+        """Take one bot offline (as a crash or a deploy would) and wait until the server sees it gone.
+
+        Start a new bot instance with start() afterwards: same server, same messages, fresh process state.
+        """
+        for entry in list(self._bots):
+            if entry[0] is bot:
+                await self._stop(*entry)
+                self._bots.remove(entry)
+        await self.server.wait_until_disconnected()
+
+    async def _stop(self, bot: commands.Bot, task: asyncio.Task[None]) -> None:
+        if not bot.is_closed():
+            await bot.close()
+        try:
+            await asyncio.wait_for(task, 5)
+        except Exception as error:  # noqa: BLE001 - the failure goes to the report, not lost
+            self.errors.records.append(
+                logging.LogRecord(
+                    "devserver", logging.ERROR, __file__, 0, f"bot task ended with {error!r}", None, None
+                )
+            )
+
     async def stop_bots(self) -> None:
         for bot, task in reversed(self._bots):
-            if not bot.is_closed():
-                await bot.close()
-            try:
-                await asyncio.wait_for(task, 5)
-            except Exception as error:  # noqa: BLE001 - the failure goes to the report, not lost
-                self.errors.records.append(
-                    logging.LogRecord(
-                        "devserver", logging.ERROR, __file__, 0, f"bot task ended with {error!r}", None, None
-                    )
-                )
+            await self._stop(bot, task)
         self._bots.clear()
 
     async def wait_for_error(self, contains: str, timeout: float | None = None) -> logging.LogRecord:

@@ -53,6 +53,7 @@ class Gateway:
             if self.ws is ws:
                 self.ws = None
                 self.identified.clear()
+                self.server.recorder.bump()  # wake whoever waits for the bot to go away
         return ws
 
     async def _received(self, ws: web.WebSocketResponse, payload: dict[str, Any]) -> None:
@@ -87,6 +88,11 @@ class Gateway:
                 chunk["nonce"] = data["nonce"]
             await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
         # presence (3) and voice (4) updates need no answer
+
+    @property
+    def connected(self) -> bool:
+        """A bot is logged in and listening: interactions reach it."""
+        return self.ws is not None and not self.ws.closed and self.identified.is_set()
 
     def wants(self, intent: int) -> bool:
         return bool((self.intents or 0) & intent)

@@ -63,12 +63,14 @@ class Interaction:
         self.channel_id = channel_id
         self.data = data
         self.source_message_id = source_message_id
-        self.created_at = asyncio.get_running_loop().time()
+        self.created_at = server.clock.now()
         self.initial: Response | None = None
         self.original_message_id: int | None = None
         self.followup_ids: list[int] = []
         self.response_seq = 0  # recorder sequence when the initial response landed
         self.deadline_missed = False
+        self.failed: str | None = None  # what the person saw instead of an answer, if anything went wrong
+        self.opened_by: Interaction | None = None  # for a modal submit: the interaction that opened the modal
         self._timer: asyncio.TimerHandle | None = None
 
     def __repr__(self) -> str:
@@ -78,22 +80,95 @@ class Interaction:
     # lifetime ------------------------------------------------------------
     @property
     def age(self) -> float:
-        return asyncio.get_running_loop().time() - self.created_at
+        return self.server.clock.now() - self.created_at
+
+    @property
+    def failure_text(self) -> str:
+        """What the Discord client shows when no answer comes: slash commands and components differ."""
+        if self.type == APPLICATION_COMMAND:
+            return "The application did not respond"
+        return "This interaction failed"
+
+    def _check_failed(self) -> None:
+        if self.failed is not None and self.initial is None:
+            raise AssertionError(f"{self!r} failed: the user saw {self.failed!r}")
 
     def token_alive(self) -> bool:
         return self.age <= self.server.config.token_lifetime
 
+    # what Discord writes on the messages it created ------------------------
+    @property
+    def command_name(self) -> str:
+        """The full name of a slash command, subcommands included ("table open")."""
+        parts, options = [self.data.get("name", "")], self.data.get("options") or []
+        while options and options[0].get("type") in (1, 2):
+            parts.append(options[0]["name"])
+            options = options[0].get("options") or []
+        return " ".join(parts)
+
+    def metadata(self) -> dict[str, Any]:
+        """The message interaction object (interaction_metadata) for messages this interaction created."""
+        world = self.server.world
+        out: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "user": world.user(self.user_id).payload(),
+            "authorizing_integration_owners": {"0": str(world.guild_id)},
+        }
+        if self.type == APPLICATION_COMMAND:
+            out["name"], out["command_type"] = self.command_name, 1
+        elif self.type == COMPONENT and self.source_message_id is not None:
+            out["interacted_message_id"] = str(self.source_message_id)
+        elif self.type == MODAL_SUBMIT and self.opened_by is not None:
+            out["triggering_interaction_metadata"] = self.opened_by.metadata()
+        return out
+
+    def message_fields(self, message_id: int) -> dict[str, Any]:
+        """Type and origin of a message this interaction created: a component's answer is a reply (type 19)
+        to the clicked message; a command's is type 20 with the legacy `interaction` object as well."""
+        meta = self.metadata()
+        if self.original_message_id is not None and message_id != self.original_message_id:
+            meta["original_response_message_id"] = str(self.original_message_id)
+        out: dict[str, Any] = {"interaction_metadata": meta}
+        if self.type == COMPONENT and self.source_message_id is not None:
+            reference = {
+                "type": 0,
+                "message_id": str(self.source_message_id),
+                "channel_id": str(self.channel_id),
+            }
+            channel = self.server.world.channel(self.channel_id)
+            if channel.guild_id is not None:
+                reference["guild_id"] = str(channel.guild_id)
+            out["type"], out["message_reference"] = 19, reference
+        else:
+            out["type"] = 20
+            out["interaction"] = {
+                "id": str(self.id),
+                "type": self.type,
+                "name": self.command_name
+                if self.type == APPLICATION_COMMAND
+                else self.data.get("custom_id", ""),
+                "user": meta["user"],
+            }
+        return out
+
     # what the test awaits ------------------------------------------------
     async def response(self, timeout: float | None = None) -> Response:
         """The initial response, once the bot has sent it."""
+
+        def check() -> Response | None:
+            self._check_failed()
+            return self.initial
+
         return await self.server.recorder.wait_until(
-            lambda: self.initial, self.server.timeout(timeout), lambda: f"a response to {self!r}"
+            check, self.server.timeout(timeout), lambda: f"a response to {self!r}"
         )
 
     async def message(self, timeout: float | None = None) -> Message:
         """The message the response shows: created, or updated for components; deferred ones once filled in."""
 
         def check() -> Message | None:
+            self._check_failed()
             if self.initial is None:
                 return None
             if self.initial.type in (DEFERRED_UPDATE, UPDATE_MESSAGE) and self.source_message_id is not None:
@@ -145,6 +220,8 @@ class InteractionBook:
     def add(self, interaction: Interaction) -> Interaction:
         self.by_id[interaction.id] = interaction
         self.by_token[interaction.token] = interaction
+        if interaction.failed is not None:
+            return interaction  # never delivered: no deadline to watch
         loop = asyncio.get_running_loop()
         interaction._timer = loop.call_later(
             self.server.config.response_deadline, self._deadline, interaction
@@ -154,6 +231,7 @@ class InteractionBook:
     def _deadline(self, interaction: Interaction) -> None:
         if interaction.initial is None:
             interaction.deadline_missed = True
+            interaction.failed = interaction.failure_text
             self.server.recorder.violation(
                 "response_deadline",
                 UNKNOWN_INTERACTION,

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
+from .emoji import is_unicode_emoji
 from .errors import CANNOT_SEND_EMPTY, REQUEST_TOO_LARGE, DiscordError, form_error
 
 CONTENT_MAX = 2000
@@ -30,6 +31,8 @@ TEXT_INPUT_LABEL_MAX = 45
 ATTACHMENTS_MAX = 10
 
 BUTTON = 2
+BUTTON_STYLES = {1, 2, 3, 4, 5, 6}  # primary, secondary, success, danger, link, premium
+LINK_STYLE, PREMIUM_STYLE = 5, 6
 SELECT_TYPES = {3, 5, 6, 7, 8}  # string, user, role, mentionable, channel selects
 STRING_SELECT = 3
 TEXT_INPUT = 4
@@ -70,10 +73,34 @@ def check_embeds(embeds: Sequence[dict[str, Any]]) -> None:
         )
 
 
+def _min_len(value: Any, path: str) -> None:
+    if value is not None and len(str(value)) < 1:
+        raise form_error(path, "Must be between 1 and 100 in length.", "BASE_TYPE_BAD_LENGTH")
+
+
+def _check_emoji(emoji: Any, path: str, known: Collection[int]) -> None:
+    """A real Unicode emoji by name, or a custom emoji this bot can use (by id)."""
+    if emoji is None:
+        return
+    if not isinstance(emoji, dict):
+        raise form_error(path, "Must be an emoji object", "MODEL_TYPE_CONVERT")
+    if emoji.get("id") is not None:
+        try:
+            emoji_id = int(emoji["id"])
+        except (TypeError, ValueError):
+            raise form_error(f"{path}.id", "Value is not snowflake.", "NUMBER_TYPE_COERCE") from None
+        if emoji_id not in known:
+            raise form_error(f"{path}.id", "Invalid emoji", "BUTTON_COMPONENT_INVALID_EMOJI")
+        return
+    if not is_unicode_emoji(emoji.get("name") or ""):
+        raise form_error(f"{path}.name", "Invalid emoji", "BUTTON_COMPONENT_INVALID_EMOJI")
+
+
 def _check_custom_id(component: dict[str, Any], path: str, seen: set[str]) -> None:
     custom_id = component.get("custom_id")
     if custom_id is None:
         raise form_error(f"{path}.custom_id", "This field is required", "BASE_TYPE_REQUIRED")
+    _min_len(custom_id, f"{path}.custom_id")
     _max_len(custom_id, CUSTOM_ID_MAX, f"{path}.custom_id")
     if custom_id in seen:
         raise form_error(
@@ -82,7 +109,7 @@ def _check_custom_id(component: dict[str, Any], path: str, seen: set[str]) -> No
     seen.add(custom_id)
 
 
-def _check_select(select: dict[str, Any], path: str, seen: set[str]) -> None:
+def _check_select(select: dict[str, Any], path: str, seen: set[str], known: Collection[int] = ()) -> None:
     _check_custom_id(select, path, seen)
     _max_len(select.get("placeholder"), SELECT_PLACEHOLDER_MAX, f"{path}.placeholder")
     low, high = select.get("min_values", 1), select.get("max_values", 1)
@@ -101,10 +128,25 @@ def _check_select(select: dict[str, Any], path: str, seen: set[str]) -> None:
         raise form_error(
             f"{path}.max_values", "max_values exceeds the number of options", "BASE_TYPE_BAD_INT"
         )
+    defaults = [k for k, option in enumerate(options) if option.get("default")]
+    if len(defaults) > high:
+        raise form_error(
+            f"{path}.options.{defaults[high]}.default",
+            f"A select taking {high} value(s) cannot have {len(defaults)} defaults",
+            "SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES",
+        )
     values: set[str] = set()
     for k, option in enumerate(options):
         for key in ("label", "value", "description"):
             _max_len(option.get(key), OPTION_TEXT_MAX, f"{path}.options.{k}.{key}")
+        for key in ("label", "value"):
+            if not option.get(key):
+                raise form_error(
+                    f"{path}.options.{k}.{key}",
+                    "Must be between 1 and 100 in length.",
+                    "BASE_TYPE_BAD_LENGTH",
+                )
+        _check_emoji(option.get("emoji"), f"{path}.options.{k}.emoji", known)
         if option.get("value") in values:
             raise form_error(
                 f"{path}.options.{k}.value",
@@ -114,18 +156,41 @@ def _check_select(select: dict[str, Any], path: str, seen: set[str]) -> None:
         values.add(option.get("value"))
 
 
-def _check_button(button: dict[str, Any], path: str, seen: set[str]) -> None:
-    _max_len(button.get("label"), BUTTON_LABEL_MAX, f"{path}.label")
-    if button.get("style") == 5:  # link buttons carry a url, not a custom_id
+def _check_button(button: dict[str, Any], path: str, seen: set[str], known: Collection[int] = ()) -> None:
+    style = button.get("style")
+    if style not in BUTTON_STYLES:
+        raise form_error(
+            f"{path}.style", f"Value must be one of {sorted(BUTTON_STYLES)}.", "ENUM_TYPE_COERCE"
+        )
+    if style == PREMIUM_STYLE:  # premium buttons carry a sku_id and nothing else
+        return
+    label = button.get("label")
+    if label is not None and len(str(label)) < 1:
+        raise form_error(f"{path}.label", "Must be between 1 and 80 in length.", "BASE_TYPE_BAD_LENGTH")
+    _max_len(label, BUTTON_LABEL_MAX, f"{path}.label")
+    _check_emoji(button.get("emoji"), f"{path}.emoji", known)
+    if label is None and button.get("emoji") is None:
+        raise form_error(
+            path, "A button needs a label or an emoji", "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED"
+        )
+    if style == LINK_STYLE:  # link buttons carry a url, never a custom_id
         if not button.get("url"):
             raise form_error(f"{path}.url", "This field is required", "BASE_TYPE_REQUIRED")
+        if button.get("custom_id") is not None:
+            raise form_error(
+                f"{path}.custom_id",
+                "A link button cannot have a custom id",
+                "BUTTON_COMPONENT_CUSTOM_ID_INVALID",
+            )
         return
-    if button.get("style") == 6:  # premium buttons carry a sku_id
-        return
+    if button.get("url") is not None:
+        raise form_error(f"{path}.url", "Only link buttons have a url", "BUTTON_COMPONENT_URL_INVALID")
     _check_custom_id(button, path, seen)
 
 
-def check_components(components: Sequence[dict[str, Any]], flags: int = 0) -> None:
+def check_components(
+    components: Sequence[dict[str, Any]], flags: int = 0, known_emoji: Collection[int] = ()
+) -> None:
     """At most 5 action rows; each holds 1-5 buttons or exactly one select; custom ids short and unique."""
     if flags & COMPONENTS_V2_FLAG:
         return  # layout components (v2) are accepted without checking; the bot does not use them
@@ -159,22 +224,27 @@ def check_components(components: Sequence[dict[str, Any]], flags: int = 0) -> No
         for j, child in enumerate(children):
             child_path = f"{path}.components.{j}"
             if child.get("type") == BUTTON:
-                _check_button(child, child_path, seen)
+                _check_button(child, child_path, seen, known_emoji)
             elif child.get("type") in SELECT_TYPES:
-                _check_select(child, child_path, seen)
+                _check_select(child, child_path, seen, known_emoji)
             else:
                 raise form_error(f"{child_path}.type", "Not allowed in an action row", "UNION_TYPE_CHOICES")
 
 
 def check_message(
-    payload: dict[str, Any], files: Sequence[tuple[str, bytes]], size_limit: int, *, partial: bool = False
+    payload: dict[str, Any],
+    files: Sequence[tuple[str, bytes]],
+    size_limit: int,
+    *,
+    partial: bool = False,
+    known_emoji: Collection[int] = (),
 ) -> None:
     """Everything Discord checks on a message create (or, with partial, an edit)."""
     content = payload.get("content")
     _max_len(content, CONTENT_MAX, "content")
     embeds = payload.get("embeds") or []
     check_embeds(embeds)
-    check_components(payload.get("components") or [], payload.get("flags") or 0)
+    check_components(payload.get("components") or [], payload.get("flags") or 0, known_emoji)
     if len(files) > ATTACHMENTS_MAX:
         raise form_error("files", f"Must be {ATTACHMENTS_MAX} or fewer in length.", "BASE_TYPE_MAX_LENGTH")
     total = sum(len(data) for _, data in files)

@@ -9,13 +9,22 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .errors import CANNOT_DM_USER, UNKNOWN_MESSAGE, DiscordError, form_error
+from .errors import (
+    CANNOT_DM_USER,
+    CANNOT_SEND_EMPTY,
+    OLD_MESSAGE_EDITS,
+    UNKNOWN_MESSAGE,
+    DiscordError,
+    form_error,
+)
 from .gateway import DIRECT_MESSAGES_INTENT, GUILD_MESSAGES_INTENT
-from .limits import check_message
+from .limits import ATTACHMENTS_MAX, check_message
+from .media import content_type
 from .recorder import EPHEMERAL, LOADING, Attachment, Message
 from .state import DM_CHANNEL, Channel
 
 if TYPE_CHECKING:
+    from .interactions import Interaction
     from .server import DevServer
 
 
@@ -50,16 +59,6 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], list[Upload]]
     return {}, []
 
 
-def _content_type(filename: str, data: bytes) -> str | None:
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if data[:3] == b"\xff\xd8\xff":
-        return "image/jpeg"
-    if filename.endswith(".txt"):
-        return "text/plain; charset=utf-8"
-    return None
-
-
 class Messages:
     """Message operations shared by the channel routes, interaction callbacks and webhooks."""
 
@@ -84,7 +83,7 @@ class Messages:
                     self.server.ids.next(),
                     filename,
                     up.data,
-                    _content_type(filename, up.data),
+                    content_type(filename, up.data),
                     info.get("description"),
                 )
             )
@@ -92,7 +91,10 @@ class Messages:
 
     def check(self, payload: dict[str, Any], uploads: list[Upload], *, partial: bool = False) -> None:
         files = [(u.filename, u.data) for u in uploads]
-        check_message(payload, files, self.server.config.attachment_size_limit, partial=partial)
+        known = set(self.server.world.emojis)
+        check_message(
+            payload, files, self.server.config.attachment_size_limit, partial=partial, known_emoji=known
+        )
 
     def create(
         self,
@@ -100,7 +102,7 @@ class Messages:
         payload: dict[str, Any],
         uploads: list[Upload],
         *,
-        interaction_id: int | None = None,
+        interaction: Interaction | None = None,
         ephemeral_to: int | None = None,
         extra_flags: int = 0,
         validate: bool = True,
@@ -126,25 +128,44 @@ class Messages:
             guild_id=channel.guild_id,
             dm_with=channel.recipient_id if channel.type == DM_CHANNEL else None,
             ephemeral_to=ephemeral_to if flags & EPHEMERAL else None,
-            interaction_id=interaction_id,
-            webhook_id=world.application_id if interaction_id is not None else None,
+            interaction_id=interaction.id if interaction is not None else None,
+            webhook_id=world.application_id if interaction is not None else None,
+            created_at=self.server.clock.now(),
         )
+        if interaction is not None:
+            message.origin = interaction.message_fields(message.id)
         self.server.recorder.add(message)
         self._announce("MESSAGE_CREATE", message)
         return message
 
-    def edit(self, message: Message, payload: dict[str, Any], uploads: list[Upload]) -> Message:
-        """Apply a PATCH: only the fields sent change; the earlier version goes to history."""
+    def edit(
+        self, message: Message, payload: dict[str, Any], uploads: list[Upload], *, by_request: bool = True
+    ) -> Message:
+        """Apply a PATCH: only the fields sent change; the earlier version goes to history.
+
+        by_request: a PATCH on a channel message or webhook message, which Discord limits for hour-old messages;
+        interaction responses (UPDATE_MESSAGE, filling in 'thinking…') are not.
+        """
         self.check(payload, uploads, partial=True)
-        message.history.append(message.snapshot())
-        if "content" in payload:
-            message.content = payload["content"] or ""
-        if "embeds" in payload:
-            message.embeds = copy.deepcopy(payload["embeds"] or [])
-        if "components" in payload:
-            message.components = copy.deepcopy(payload["components"] or [])
+        content = (payload["content"] or "") if "content" in payload else message.content
+        embeds = (payload["embeds"] or []) if "embeds" in payload else message.embeds
+        components = (payload["components"] or []) if "components" in payload else message.components
+        attachments = message.attachments
         if "attachments" in payload or uploads:
-            message.attachments = self._attachments(payload, uploads, message.attachments)
+            attachments = self._attachments(payload, uploads, message.attachments)
+        if len(attachments) > ATTACHMENTS_MAX:
+            raise form_error(
+                "attachments", f"Must be {ATTACHMENTS_MAX} or fewer in length.", "BASE_TYPE_MAX_LENGTH"
+            )
+        if not (content or embeds or components or attachments):
+            raise DiscordError(400, CANNOT_SEND_EMPTY, detail=f"the edit leaves message {message.id} empty")
+        if by_request:
+            self._old_message_edit(message)
+        message.history.append(message.snapshot())
+        message.content = content
+        message.embeds = copy.deepcopy(embeds)
+        message.components = copy.deepcopy(components)
+        message.attachments = attachments
         if "flags" in payload and payload["flags"] is not None:
             # only suppress-embeds may change; ephemeral and loading are fixed by the response type
             message.flags = (message.flags & (EPHEMERAL | LOADING)) | (
@@ -157,8 +178,24 @@ class Messages:
         self._announce("MESSAGE_UPDATE", message)
         return message
 
-    def delete(self, message: Message) -> None:
+    def _old_message_edit(self, message: Message) -> None:
+        """Discord allows few edits of hour-old messages per channel: 30046 past them (as a 429)."""
+        age = self.server.clock.now() - message.created_at
+        if age <= self.server.config.old_message_age:
+            return
+        wait = self.server.limiter.hidden("old_message_edit", str(message.channel_id))
+        if wait is not None:
+            raise DiscordError(
+                429,
+                OLD_MESSAGE_EDITS,
+                detail=f"message {message.id} is {age:.0f}s old; {self.server.config.rate_limits.old_message_edit}",
+                retry_after=round(wait, 3),
+            )
+
+    def delete(self, message: Message, *, by: str = "bot") -> None:
+        """Delete a message; by 'user' (dismissed ephemeral) or 'moderator' the bot's later calls get 10008."""
         message.deleted = True
+        message.deleted_by = by
         self.server.recorder.touched(message)
         self._announce("MESSAGE_DELETE", message)
 
@@ -180,5 +217,16 @@ class Messages:
         """A message the bot may address through the channel routes (ephemeral ones are not there)."""
         message = self.server.recorder.get(message_id)
         if message is None or message.deleted or message.channel_id != channel.id or message.ephemeral:
-            raise DiscordError(404, UNKNOWN_MESSAGE, detail=f"message {message_id} in channel {channel.id}")
+            raise unknown_message(message, f"message {message_id} in channel {channel.id}")
         return message
+
+
+def unknown_message(message: Message | None, detail: str) -> DiscordError:
+    """10008; a rule broken by the bot unless a person deleted the message under it (nothing to avoid)."""
+    by_someone_else = message is not None and message.deleted_by not in (None, "bot")
+    return DiscordError(
+        404,
+        UNKNOWN_MESSAGE,
+        detail=f"{detail} (deleted by {message.deleted_by})" if by_someone_else else detail,
+        expected=by_someone_else,
+    )

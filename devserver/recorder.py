@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .limits import BUTTON, SELECT_TYPES
+from .media import image_size
 from .snowflake import Snowflakes
 
 EPHEMERAL = 64
@@ -40,6 +41,9 @@ class Attachment:
         }
         if self.content_type:
             out["content_type"] = self.content_type
+        size = image_size(self.data)
+        if size is not None:
+            out["width"], out["height"] = size
         if self.description:
             out["description"] = self.description
         return out
@@ -95,6 +99,11 @@ class Message:
     interaction_id: int | None = None
     webhook_id: int | None = None
     deleted: bool = False
+    deleted_by: str | None = (
+        None  # "bot", or "user" (dismissed) / "moderator": then 10008 is not the bot's fault
+    )
+    created_at: float = 0.0  # on the server clock: how old the message is for Discord's edit limits
+    origin: dict[str, Any] = field(default_factory=dict)  # type, interaction_metadata, message_reference
     history: list[dict[str, Any]] = field(default_factory=list)
     created_seq: int = 0
     updated_seq: int = 0
@@ -181,7 +190,7 @@ class Message:
         out: dict[str, Any] = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
-            "type": 0 if self.interaction_id is None else 20,
+            "type": 0,
             "author": self.author,
             "content": self.content,
             "timestamp": Snowflakes.timestamp(self.id),
@@ -196,6 +205,7 @@ class Message:
             "pinned": False,
             "flags": self.flags,
         }
+        out.update(copy.deepcopy(self.origin))
         if self.guild_id is not None:
             out["guild_id"] = str(self.guild_id)
         if self.webhook_id is not None:

@@ -8,12 +8,14 @@ from typing import Any
 from aiohttp import web
 
 from .app import Api
+from .clock import Clock
 from .commands import CommandRegistry
 from .config import Config
 from .faults import RateLimitFault
 from .gateway import Gateway
 from .interactions import Interaction, InteractionBook
 from .messages import Messages
+from .ratelimits import RateLimiter
 from .recorder import Message, Recorder, Violation
 from .snowflake import Snowflakes
 from .state import Channel, World
@@ -31,7 +33,9 @@ class DevServer:
         members: tuple[str, ...] = (),
     ) -> None:
         self.config = config or Config()
-        self.ids = Snowflakes()
+        self.clock = Clock()
+        self.ids = Snowflakes(skipped=lambda: self.clock.skipped)
+        self.limiter = RateLimiter(self.config.rate_limits, self.clock)
         self.world = World(self.ids)
         self.recorder = Recorder()
         self.commands = CommandRegistry(self.ids.next, self.world.application_id)
@@ -124,6 +128,32 @@ class DevServer:
         self.faults.append(fault)
         return fault
 
+    def add_emoji(self, name: str) -> str:
+        """A custom emoji of the guild (sent in GUILD_CREATE, so connect the bot after); its `<:name:id>`."""
+        return f"<:{name}:{self.world.add_emoji(name)}>"
+
+    def delete_message(self, message: Message) -> None:
+        """A moderator deletes a message (MESSAGE_DELETE goes out); the bot's later edits get 10008."""
+        self.messages.delete(message, by="moderator")
+
+    def request_count(self, bucket: str, where: Channel | str | SimUser | Interaction | None = None) -> int:
+        """Requests the bot made in a rate-limit bucket, e.g. ("message_edit", "general") for edits there.
+
+        bucket: a Config.rate_limits window name (message_create, message_edit, message_delete, webhook) or
+        "METHOD /route/{template}" for any other route. where: a channel (or its name), a SimUser for their DM
+        channel, an Interaction for its webhook token, or None for the sum over all of them.
+        """
+        major: str | None
+        if where is None:
+            major = None
+        elif isinstance(where, Interaction):
+            major = where.token
+        elif isinstance(where, SimUser):
+            major = str(where.dm_channel.id)
+        else:
+            major = str((self.channel(where) if isinstance(where, str) else where).id)
+        return self.limiter.count(bucket, major)
+
     async def flush(self) -> None:
         """Send member/channel events queued by member() and channel() since the bot connected."""
         while self._pending_events:
@@ -139,6 +169,14 @@ class DevServer:
             self.gateway.identified.is_set,
             self.timeout(timeout),
             lambda: "the bot to IDENTIFY on the gateway",
+        )
+
+    async def wait_until_disconnected(self, timeout: float | None = None) -> None:
+        """Until no bot is on the gateway (clicks from now on fail with "This interaction failed")."""
+        await self.recorder.wait_until(
+            lambda: not self.gateway.connected,
+            self.timeout(timeout),
+            lambda: "the bot to leave the gateway",
         )
 
     # what happened -----------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 # A fixed wall-clock origin: ids (and the timestamps derived from them) never depend on the real clock.
@@ -10,15 +11,19 @@ BASE_MS = 1_735_689_600_000  # 2025-01-01T00:00:00Z
 
 
 class Snowflakes:
-    """Hands out increasing snowflakes, one millisecond apart, starting at a fixed instant."""
+    """Hands out increasing snowflakes, one millisecond apart, starting at a fixed instant.
 
-    def __init__(self, base_ms: int = BASE_MS) -> None:
+    `skipped` is the time a test jumped over (Clock.advance): ids made after the jump carry a later timestamp.
+    """
+
+    def __init__(self, base_ms: int = BASE_MS, skipped: Callable[[], float] = lambda: 0.0) -> None:
         self._base_ms = base_ms
         self._count = 0
+        self._skipped = skipped
 
     def next(self) -> int:
         self._count += 1
-        return (self._base_ms + self._count - DISCORD_EPOCH_MS) << 22
+        return (self._base_ms + self._count + int(self._skipped() * 1000) - DISCORD_EPOCH_MS) << 22
 
     @staticmethod
     def timestamp(snowflake: int) -> str:

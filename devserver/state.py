@@ -5,13 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import UNKNOWN_CHANNEL, UNKNOWN_USER, DiscordError
+from .errors import UNKNOWN_CHANNEL, UNKNOWN_MEMBER, UNKNOWN_USER, DiscordError
 from .snowflake import Snowflakes
 
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
 # Everything but administrator: enough for a bot or a member to do what the tests need.
 ALL_PERMISSIONS = str((1 << 50) - 1 - 8)
+# What a bot may do in a DM (app_permissions there): add reactions, view, send, embed links, attach files,
+# read history, mention everyone, external emojis, application commands, external stickers, voice messages,
+# polls, external apps, pin messages. No managing messages and no threads, as in discord.py's DM model.
+DM_APP_PERMISSIONS = str(sum(1 << bit for bit in (6, 10, 11, 14, 15, 16, 17, 18, 31, 37, 46, 49, 50, 51)))
 
 
 @dataclass
@@ -84,6 +88,7 @@ class World:
     members: list[int] = field(default_factory=list)
     channels: dict[int, Channel] = field(default_factory=dict)
     dm_by_user: dict[int, int] = field(default_factory=dict)
+    emojis: dict[int, str] = field(default_factory=dict)  # the guild's custom emojis: id -> name
 
     def __post_init__(self) -> None:
         self.guild_id = self.ids.next()
@@ -103,6 +108,17 @@ class World:
         channel = Channel(self.ids.next(), name, guild_id=self.guild_id, position=len(self.channels))
         self.channels[channel.id] = channel
         return channel
+
+    def add_emoji(self, name: str) -> int:
+        emoji_id = self.ids.next()
+        self.emojis[emoji_id] = name
+        return emoji_id
+
+    def member(self, user_id: int) -> UserRecord:
+        """A member of the guild (the bot included); 10007 Unknown Member for anyone else."""
+        if user_id != self.bot.id and user_id not in self.members:
+            raise DiscordError(404, UNKNOWN_MEMBER, detail=f"member {user_id}")
+        return self.users[user_id]
 
     def member_by_name(self, name: str) -> UserRecord | None:
         return next((self.users[i] for i in self.members if self.users[i].name == name), None)
@@ -177,7 +193,18 @@ class World:
             "channels": [c.payload(self) for c in self.channels.values() if c.type == TEXT_CHANNEL],
             "members": [self.member_payload(i) for i in listed],
             "threads": [],
-            "emojis": [],
+            "emojis": [
+                {
+                    "id": str(i),
+                    "name": n,
+                    "roles": [],
+                    "require_colons": True,
+                    "managed": False,
+                    "animated": False,
+                    "available": True,
+                }
+                for i, n in self.emojis.items()
+            ],
             "stickers": [],
             "features": [],
             "voice_states": [],

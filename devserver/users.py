@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .commands import CHANNEL, USER, build_invocation
+from .commands import BOT_DM, CHANNEL, USER, build_invocation
 from .interactions import APPLICATION_COMMAND, COMPONENT, MODAL_SUBMIT, Interaction
 from .limits import ACTION_ROW, BUTTON, LABEL, SELECT_TYPES, TEXT_INPUT
 from .recorder import Message
-from .state import ALL_PERMISSIONS, DM_CHANNEL, Channel, UserRecord
+from .state import ALL_PERMISSIONS, DM_APP_PERMISSIONS, DM_CHANNEL, Channel, UserRecord
 
 if TYPE_CHECKING:
     from .server import DevServer
@@ -42,8 +42,15 @@ class SimUser:
         """Run `/command [subcommand…]` with options given as keywords, like typing it in the client."""
         name, *path = command.strip().lstrip("/").split()
         target = self.server.channel(channel) if isinstance(channel, str) else channel
-        guild_id = target.guild_id if target.type != DM_CHANNEL else None
+        in_dm = target.type == DM_CHANNEL
+        if in_dm and target.recipient_id != self.id:
+            raise PermissionError(f"{self.name} cannot type in someone else's DM with the bot")
+        guild_id = target.guild_id if not in_dm else None
         definition = self.server.commands.find(name, guild_id)
+        if in_dm and (
+            BOT_DM not in (definition.get("contexts") or [BOT_DM]) or definition.get("dm_permission") is False
+        ):
+            raise PermissionError(f"/{name} is guild-only: the Discord client does not offer it in DMs")
         data = build_invocation(definition, path, options, self._resolve)
         return await self._start(APPLICATION_COMMAND, target, data)
 
@@ -91,7 +98,23 @@ class SimUser:
         data = {"custom_id": modal["custom_id"], "components": components}
         channel = self.server.world.channel(opened_by.channel_id)
         source = self.server.recorder.get(opened_by.source_message_id or 0)
-        return await self._start(MODAL_SUBMIT, channel, data, source)
+        return await self._start(MODAL_SUBMIT, channel, data, source, opened_by=opened_by)
+
+    def dismiss(self, message: Message | Interaction) -> None:
+        """Click "Dismiss message" on an ephemeral (an Interaction: its response, e.g. a 'thinking…' one).
+
+        The bot is not told; its later edits or follow-ups on that message get 10008 Unknown Message.
+        """
+        if isinstance(message, Interaction):
+            found = self.server.recorder.get(message.original_message_id or 0)
+            if found is None:
+                raise LookupError(f"{message!r} has no response message to dismiss")
+            message = found
+        if message.ephemeral_to != self.id or message.deleted:
+            raise PermissionError(
+                f"{self.name} can only dismiss their own ephemeral messages, not {message!r}"
+            )
+        self.server.messages.delete(message, by="user")
 
     # seeing ----------------------------------------------------------------
     def seen(self) -> list[Message]:
@@ -104,6 +127,15 @@ class SimUser:
 
     def ephemerals(self) -> list[Message]:
         return [m for m in self.seen() if m.ephemeral_to == self.id and not m.loading]
+
+    def failures(self) -> list[Interaction]:
+        """This user's interactions that ended in "This interaction failed" (or "did not respond")."""
+        return [i for i in self.server.interactions.by_id.values() if i.user_id == self.id and i.failed]
+
+    @property
+    def dm_channel(self) -> Channel:
+        """This user's DM with the bot (to run slash commands there: slash(..., channel=user.dm_channel))."""
+        return self.server.world.dm_channel(self.id)
 
     async def wait_for_dm(
         self,
@@ -182,8 +214,15 @@ class SimUser:
         return {k: v for k, v in component.items() if k in ("type", "id")}
 
     async def _start(
-        self, kind: int, channel: Channel, data: dict[str, Any], source: Message | None = None
+        self,
+        kind: int,
+        channel: Channel,
+        data: dict[str, Any],
+        source: Message | None = None,
+        *,
+        opened_by: Interaction | None = None,
     ) -> Interaction:
+        """Create the interaction and deliver it; with no bot on the gateway it fails as Discord's would."""
         server = self.server
         interaction = Interaction(
             server,
@@ -194,7 +233,13 @@ class SimUser:
             data=data,
             source_message_id=source.id if source is not None else None,
         )
+        interaction.opened_by = opened_by
         payload = self._payload(interaction, channel, source)
+        if not server.gateway.connected:
+            interaction.failed = interaction.failure_text  # the bot is offline: it never hears of it
+            server.interactions.add(interaction)
+            server.recorder.bump()
+            return interaction
         server.interactions.add(interaction)
         await server.dispatch("INTERACTION_CREATE", payload)
         return interaction
@@ -226,6 +271,7 @@ class SimUser:
             payload["authorizing_integration_owners"] = {"0": str(world.guild_id)}
         else:
             payload["user"] = self.record.payload()
+            payload["app_permissions"] = DM_APP_PERMISSIONS
             payload["authorizing_integration_owners"] = {"0": str(world.guild_id)}
         if source is not None:
             payload["message"] = source.payload(self.server.base_url)

@@ -31,6 +31,8 @@ class Kind(Enum):
     WIN = "hu"
     PASS = "pass"
     TIMEOUT = "timeout"  # the player's clock ran out: auto-play decides
+    AWAY = "away"  # the player left or cannot be reached: the seat is auto-played (代打) at once
+    BACK = "back"  # the player takes control of an auto-played seat back
 
 
 # claim priority on one discard: 胡 > 槓 > 碰 > 吃 (行動限制7)

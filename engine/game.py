@@ -201,7 +201,19 @@ class Game:
         action = self._normalize(action)
         if action.kind is Kind.TIMEOUT:
             return action.seat in self.to_act()
+        if action.kind is Kind.AWAY:
+            return action.tile is None and not self.auto[action.seat]
+        if action.kind is Kind.BACK:
+            return action.tile is None and self.auto[action.seat]
         return action in self.legal_actions(action.seat)
+
+    def auto_seats(self) -> list[int]:
+        """Seats the table plays by itself (代打) until their player takes control back."""
+        return [s for s in range(4) if self.auto[s]]
+
+    def auto_action(self, seat: int) -> Action:
+        """The document's 代打 for ``seat`` now: win when the hand wins, pass claims, discard the draw."""
+        return auto_play_choice(self, seat)
 
     def apply(self, action: Action) -> list[Event]:
         """Play ``action``; returns the events it caused. Raises IllegalActionError, state unchanged,
@@ -217,17 +229,21 @@ class Game:
             raise IllegalActionError(f"illegal action {action} (phase {self.phase.value}, to act: {whose})")
         start = len(self.events)
         self.log.append(action)
+        seat = action.seat
+        if action.kind in (Kind.AWAY, Kind.BACK):
+            self.auto[seat] = action.kind is Kind.AWAY
+            self.timeouts[seat] = 0
+            self._emit(Event("auto_on" if self.auto[seat] else "auto_off", seat))
+            return self.events[start:]
         if action.kind is Kind.TIMEOUT:
-            self.timeouts[action.seat] += 1
-            if self.timeouts[action.seat] >= 3 and not self.auto[action.seat]:
-                self.auto[action.seat] = True
-                self._emit(Event("auto_on", action.seat))
-            action = auto_play_choice(self, action.seat)
-        else:
-            self.timeouts[action.seat] = 0
-            if self.auto[action.seat]:
-                self.auto[action.seat] = False
-                self._emit(Event("auto_off", action.seat))
+            if self.phase is Phase.TURN:  # 無動作3輪: only the seat's own turns count
+                self.timeouts[seat] += 1
+                if self.timeouts[seat] >= 3 and not self.auto[seat]:
+                    self.auto[seat] = True
+                    self._emit(Event("auto_on", seat))
+            action = auto_play_choice(self, seat)
+        elif self.phase is Phase.TURN:
+            self.timeouts[seat] = 0
         self._play(action)
         self._run_forced()
         return self.events[start:]

@@ -9,14 +9,50 @@ from .scoresheet import render_score, score_image
 from .table import render_table, table_image
 
 
+def sprite_uses() -> list[tuple[float, str, int]]:
+    """Every (scale, variant, rotation) the three pictures paste at their default scale."""
+    from . import hand, scoresheet, sprites, table
+
+    turns = (0, 90, 180, 270)
+    uses = [(2.0, v, 0) for v in (sprites.PLAIN, sprites.DRAWN)]  # hand_image's default scale
+    uses.append((2.0 * hand.WAIT_SCALE, sprites.PLAIN, 0))
+    uses += [(table.RIVER_SCALE, v, r) for v in (sprites.PLAIN, sprites.LAST) for r in turns]
+    uses += [(s, sprites.PLAIN, r) for s in table.ROW_SCALES for r in turns]
+    uses += [(s, v, 0) for s in scoresheet.TILE_SCALES for v in (sprites.PLAIN, sprites.DRAWN)]
+    return sorted(set(uses))
+
+
 def warm_up() -> None:
-    """Fill the sprite and palette caches (about 0.3 s) so the first real render is fast."""
-    from . import encode, sprites
+    """Fill every cache a first hand, table and score render touches (about 1.5 s, once per
+    process; call it from the bot's ``setup_hook`` in a worker thread): the PNG palette, every
+    sprite at every scale, variant and turn used, and the fonts at every text size, including
+    each name face, by drawing the demo pictures once."""
+    from dataclasses import replace
+
+    from . import encode, fonts, sprites
+    from .demo import synthetic
+    from .hand import compose_hand
+    from .scoresheet import compose_score
+    from .table import compose_table
 
     encode.palette()
-    for scale in (1.0, 2.0, 1.35, 1.1):
+    for scale, variant, rotation in sprite_uses():
         for tile in [*range(42), sprites.BACK]:
-            sprites.sprite(tile, scale)
+            sprites.sprite(tile, scale, variant, rotation)
+    state = synthetic()
+    over = replace(state.public, phase="over", revealed={state.mine.viewer: state.mine.concealed})
+    capped = replace(state.result, capped_total=state.result.total // 2, limited=True)
+    drawn = replace(state.result, winner=None, loser=None, win_tile=None, items=(), total=0)
+    canvases = [
+        compose_hand(state.mine),
+        compose_table(state.public, state.names),
+        compose_table(over, state.names),
+        compose_score(capped, state.names, state.public),
+        compose_score(drawn, state.names),
+    ]
+    fonts.warm({w.size for cv in canvases for w in cv.written})
+    for cv in canvases:
+        encode.to_png(cv.im)
 
 
 __all__ = [

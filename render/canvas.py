@@ -1,7 +1,8 @@
-"""A drawing surface that pastes cached sprites and remembers what it pasted.
+"""A drawing surface that pastes cached sprites and writes text, and remembers both.
 
-The record is how tests prove that a public image holds no concealed tile: they read which
-sprites went onto the picture instead of guessing from pixels."""
+The record is how tests prove that a public image holds no concealed tile and says what it
+should: they read which sprites and which strings went onto the picture instead of guessing
+from pixels."""
 
 from __future__ import annotations
 
@@ -24,11 +25,22 @@ class Placed:
     rotation: int
 
 
+@dataclass(frozen=True, slots=True)
+class Written:
+    """One string on the picture, exactly as drawn (after any shortening to fit)."""
+
+    text: str
+    x: float
+    y: float
+    size: int
+
+
 class Canvas:
     def __init__(self, background: Image.Image) -> None:
         self.im = background.copy()
         self.draw = ImageDraw.Draw(self.im)
         self.placed: list[Placed] = []
+        self.written: list[Written] = []
 
     def tile(
         self, tile: int, x: int, y: int, scale: float, variant: str = sprites.PLAIN, rotation: int = 0
@@ -40,6 +52,8 @@ class Canvas:
         return im.size
 
     def text(self, xy: tuple[float, float], text: str, size: int, fill, anchor: str = "lm") -> int:
+        """Write ``text`` (see ``fonts.draw_text``); returns its width in pixels."""
+        self.written.append(Written(text, xy[0], xy[1], size))
         return fonts.draw_text(self.draw, xy, text, size, fill, anchor)
 
     def paste(self, im: Image.Image, xy: tuple[int, int]) -> None:
@@ -49,3 +63,8 @@ class Canvas:
     def faces(self) -> list[int]:
         """Tiles shown face up, in paste order."""
         return [p.tile for p in self.placed if p.tile != sprites.BACK]
+
+    @property
+    def texts(self) -> list[str]:
+        """Strings written, in drawing order."""
+        return [w.text for w in self.written]

@@ -22,7 +22,7 @@ from engine.view import GameView, HandResult, ScoreItem, SeatPublic
 
 from . import hand, scoresheet, table
 
-NAMES = ("阿明 Ming", "小美", "Dragon🐉King", "Tanaka 田中")
+NAMES = ("阿明 麻將王", "张伟 麻将", "まーじゃん 마작", "Zoë 🀄🔥")
 
 
 @dataclass(frozen=True, slots=True)

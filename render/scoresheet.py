@@ -1,5 +1,9 @@
 """The score sheet after a hand: the winning hand, each 台/番 item with its value, the total and
-every player's point change; a draw game (流局) shows only the point changes."""
+every player's point change; a draw game (流局) shows only the point changes.
+
+When 滿台 limited the hand the total reads ``32 台 → 滿台 16 台`` (what the hand is worth, then
+what was paid), and when the 24-台 rule cut a payment a note under the total says so, so that
+players can check the point changes against the items."""
 
 from __future__ import annotations
 
@@ -16,7 +20,16 @@ from .canvas import Canvas
 
 UNITS = {"tai": "台", "fan": "番", "points": "分"}
 WIDTH = 760
-TILE_SCALE = 1.2
+TILE_SCALES = (
+    1.2,
+    1.1,
+    1.0,
+    0.9,
+    0.8,
+    0.7,
+    0.6,
+)  # the largest that fits the hand (few steps: warm_up draws them all)
+TILE_SCALE = TILE_SCALES[0]
 
 
 def _hand_groups(result: HandResult) -> list[list[int]]:
@@ -29,6 +42,16 @@ def _hand_groups(result: HandResult) -> list[list[int]]:
     if result.flowers:
         groups.append(sorted(result.flowers))
     return [g for g in groups if g]
+
+
+def total_text(result: HandResult, unit: str) -> tuple[str, str | None]:
+    """The total as written on the sheet: (what was paid, the hand's own total when 滿台 cut it)."""
+    if result.capped_total is not None and result.capped_total != result.total:
+        return f"滿台 {result.capped_total} {unit}", f"{result.total} {unit} →"
+    return f"{result.total} {unit}", None
+
+
+LIMIT_NOTE = "24台 上限：每家最多付 底 + 24 台"
 
 
 def _title(result: HandResult, names: Sequence[str]) -> tuple[str, str]:
@@ -47,19 +70,14 @@ def compose_score(
     s = scale
     width = round(WIDTH * s)
     pad = round(24 * s)
-    tw, th = sprites.size(TILE_SCALE * s)
     groups = _hand_groups(result) if result.winner is not None else []
     gap = round(10 * s)
-    hand_w = (
-        sum(len(g) * tw for g in groups)
-        + gap * len(groups)
-        + (tw + gap if result.win_tile is not None else 0)
-    )
-    tile_scale = TILE_SCALE * s
-    if hand_w > width - 2 * pad:  # a long hand: smaller tiles
-        tile_scale = TILE_SCALE * s * (width - 2 * pad) / hand_w
-        tile_scale = int(tile_scale * 20) / 20
+    n_tiles = sum(len(g) for g in groups) + (1 if result.win_tile is not None else 0)
+    n_gaps = len(groups) + (1 if result.win_tile is not None else 0)
+    for tile_scale in (ts * s for ts in TILE_SCALES):  # a long hand: smaller tiles
         tw, th = sprites.size(tile_scale)
+        if n_tiles * tw + n_gaps * gap <= width - 2 * pad:
+            break
     unit = UNITS.get(result.unit, result.unit)
     items = list(result.items)
     cols = 2 if len(items) > 6 else 1
@@ -70,7 +88,8 @@ def compose_score(
     y_hand = y_title + round(40 * s)
     y_items = y_hand + (th + round(24 * s) if groups else 0)
     y_total = y_items + per_col * line + (round(12 * s) if items else 0)
-    y_deltas = y_total + (round(52 * s) if result.winner is not None else 0)
+    y_note = y_total + (round(52 * s) if result.winner is not None else 0)
+    y_deltas = y_note + (round(34 * s) if result.limited else 0)
     height = y_deltas + round(84 * s) + pad
 
     cv = Canvas(Image.new("RGB", (width, height), theme.PAPER))
@@ -124,13 +143,19 @@ def compose_score(
             width=max(1, round(1.5 * s)),
         )
         cv.text((pad, y_total + round(20 * s)), "合計", round(22 * s), theme.INK)
-        cv.text(
-            (width - pad, y_total + round(20 * s)),
-            f"{result.total} {unit}",
-            round(26 * s),
-            (200, 32, 42),
-            anchor="rm",
-        )
+        paid, before = total_text(result, unit)
+        x = width - pad
+        x -= cv.text((x, y_total + round(20 * s)), paid, round(26 * s), (200, 32, 42), anchor="rm")
+        if before is not None:
+            cv.text(
+                (x - round(10 * s), y_total + round(20 * s)),
+                before,
+                round(22 * s),
+                theme.INK_DIM,
+                anchor="rm",
+            )
+    if result.limited:
+        cv.text((width - pad, y_note + round(12 * s)), LIMIT_NOTE, round(18 * s), (200, 32, 42), anchor="rm")
 
     cell = (width - 2 * pad) // 4
     d.rounded_rectangle(

@@ -202,8 +202,8 @@ def _plate(cv: Canvas, lay: Layout, p: int, seat: SeatPublic, view: GameView, na
             cv.text((cx, y0 + round(58 * s)), tag, round(14 * s), theme.GOLD, anchor="mm")
         cv.text(
             (cx, y0 + round(86 * s)),
-            fonts.fit(name, round(15 * s), room),
-            round(15 * s),
+            fonts.fit(name, round(17 * s), room),
+            round(17 * s),
             theme.TEXT,
             anchor="mm",
         )

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action, Kind
-from engine.game import Game, Outcome, Phase
+from engine.game import Game, IllegalActionError, Outcome, Phase
 from engine.policy import RandomPolicy, SimpleAI
 from engine.position import position
 from engine.selfplay import play_hand, run
@@ -135,29 +135,47 @@ def test_public_view_holds_no_concealed_tiles_and_own_view_holds_exactly_ones_ow
         assert v.seats[s].concealed_count == len(own)
 
 
-def test_timeout_plays_the_auto_choice_and_three_in_a_row_switch_on_auto_play():
+def _to_own_turn(game, seat, policies):
+    while not game.is_over and game.to_act() != [seat]:
+        s = game.to_act()[0]
+        if s == seat:  # a claim prompt of our seat: left to time out, it is a 過
+            game.apply(Action(s, Kind.TIMEOUT))
+        else:
+            game.apply(policies[s].choose(game, s))
+    if game.is_over:
+        pytest.skip("hand ended first")
+
+
+def test_three_own_turns_timed_out_switch_on_auto_play_until_back():
     game = Game(seed=21)
     seat = game.turn
+    policies = [RandomPolicy(random.Random(s)) for s in range(4)]
     drawn_before = game.drawn[seat]
     game.apply(Action(seat, Kind.TIMEOUT))
     if drawn_before is not None:
-        assert seat in range(4) and game.rivers[seat][-1] == drawn_before or game.is_over
-    game.timeouts[seat] = 2
-    # make the seat decide again: find its next decision by auto-playing others
-    policies = [RandomPolicy(random.Random(s)) for s in range(4)]
-    while not game.is_over and seat not in game.to_act():
-        s = game.to_act()[0]
-        game.apply(policies[s].choose(game, s))
-    if game.is_over:
-        pytest.skip("hand ended first")
-    game.apply(Action(seat, Kind.TIMEOUT))
-    assert game.auto[seat]
-    while not game.is_over and seat not in game.to_act():
-        s = game.to_act()[0]
-        game.apply(policies[s].choose(game, s))
-    if not game.is_over:
-        game.apply(game.legal_actions(seat)[0])
-        assert not game.auto[seat]  # acting again takes back control
+        assert game.rivers[seat][-1] == drawn_before or game.is_over
+    for _ in range(2):
+        assert not game.auto[seat]
+        _to_own_turn(game, seat, policies)
+        game.apply(Action(seat, Kind.TIMEOUT))
+    assert game.auto_seats() == [seat]
+    _to_own_turn(game, seat, policies)
+    game.apply(game.auto_action(seat))
+    assert game.auto[seat]  # acting while auto-played does not end 代打
+    game.apply(Action(seat, Kind.BACK))
+    assert game.auto_seats() == []
+    assert str(game.log[-1]) == f"{seat} back"
+
+
+def test_away_puts_a_seat_on_auto_play_at_once_and_replays():
+    game = Game(seed=5)
+    other = (game.turn + 1) % 4
+    game.apply(Action(other, Kind.AWAY))
+    assert game.auto_seats() == [other]
+    with pytest.raises(IllegalActionError):
+        game.apply(Action(other, Kind.AWAY))
+    again = Game.replay(game.header(), [str(a) for a in game.log])
+    assert again.auto_seats() == [other]
 
 
 def test_auto_play_never_kongs():

@@ -1,0 +1,416 @@
+"""/mahjong: open a table in a channel, take seats, play. A thin GroupCog: every subcommand and button
+checks who may do what, then hands the work to the table's ``TableRunner`` (runner.py); the seat rules
+live in ``TableState`` (state.py) and the game rules in the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from engine.rules import PROFILES, TableOptions
+
+from ..i18n import locale_of, t
+from .buttons import DYNAMIC_ITEMS
+from .live import LiveMessage, Payload
+from .runner import TableRunner, Timing
+from .state import (
+    AI_LEVELS,
+    CLAIM_SECONDS,
+    DEFAULT_AI,
+    DEFAULT_CLAIM,
+    DEFAULT_TURN,
+    TURN_SECONDS,
+    TableError,
+    TablePhase,
+    TableSettings,
+    TableState,
+    hash_password,
+    valid_password,
+)
+
+if TYPE_CHECKING:
+    from bot import MahjongBot
+
+log = logging.getLogger(__name__)
+
+RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
+TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
+CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+
+
+class PasswordModal(discord.ui.Modal):
+    """Asks for the table's four digits; the callback decides what they open (create or join)."""
+
+    def __init__(self, locale: str, on_password: Any) -> None:
+        super().__init__(title=t(locale, "modal.password.title"), timeout=300)
+        self.locale = locale
+        self.on_password = on_password
+        self.password: discord.ui.TextInput = discord.ui.TextInput(
+            label=t(locale, "modal.password.label"), min_length=4, max_length=4, custom_id="password"
+        )
+        self.add_item(self.password)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        cog: Mahjong = interaction.client.get_cog("Mahjong")  # type: ignore[assignment]
+        await cog.guarded(interaction, self.on_password, interaction, self.password.value.strip())
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception, /) -> None:
+        log.exception("password modal failed", exc_info=error)
+        await _answer(interaction, t(interaction.locale, "err.internal"))
+
+
+async def _answer(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was answered already."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as error:
+        log.info("could not answer interaction %s: %s", interaction.id, error)
+
+
+@app_commands.guild_only()
+class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("Mahjong tables in this server")):
+    ai = app_commands.Group(name=_("ai"), description=_("AI players at this table"))
+
+    def __init__(self, bot: MahjongBot) -> None:
+        self.bot = bot
+        self.timing: Timing = getattr(bot, "timing", Timing())
+        seed = getattr(getattr(bot, "config", None), "seed", None)
+        self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
+        self.tables: dict[int, TableRunner] = {}  # channel id → the channel's table
+        self.by_id: dict[int, TableRunner] = {}  # table id → table
+        self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        for runner in list(self.by_id.values()):
+            await runner.close()
+
+    # ------------------------------------------------------------------ errors
+
+    async def guarded(self, interaction: discord.Interaction, handler: Any, *args: Any) -> None:
+        """Run a click or modal handler: refusals are answered politely, bugs are logged and apologised for."""
+        try:
+            await handler(*args)
+        except TableError as error:
+            await _answer(interaction, t(interaction.locale, error.key, **error.values))
+        except Exception:
+            log.exception("handling %s failed", interaction.data)
+            await _answer(interaction, t(interaction.locale, "err.internal"))
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, TableError):
+            await _answer(interaction, t(interaction.locale, original.key, **original.values))
+            return
+        if isinstance(error, app_commands.NoPrivateMessage):
+            await _answer(interaction, t(interaction.locale, "err.guild_only"))
+            return
+        log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=original)
+        await _answer(interaction, t(interaction.locale, "err.internal"))
+
+    # ------------------------------------------------------------------ look-ups
+
+    def runner_here(self, interaction: discord.Interaction) -> TableRunner:
+        runner = self.tables.get(interaction.channel_id or 0)
+        if runner is None:
+            raise TableError("err.no_table")
+        return runner
+
+    def _check_host(self, interaction: discord.Interaction, runner: TableRunner) -> None:
+        perms = getattr(interaction.user, "guild_permissions", None)
+        if not runner.state.may_manage(interaction.user.id, manage_guild=bool(perms and perms.manage_guild)):
+            raise TableError("err.not_host")
+
+    def table_finished(self, runner: TableRunner) -> None:
+        """Forget a table whose match ended (its messages stay in the channel)."""
+        self.tables.pop(runner.state.channel_id, None)
+        self.by_id.pop(runner.table_id, None)
+        for key in [k for k, channel in self.seated.items() if channel == runner.state.channel_id]:
+            del self.seated[key]
+
+    # ------------------------------------------------------------------ commands
+
+    @app_commands.command(name=_("create"), description=_("Open a mahjong table in this channel"))
+    @app_commands.describe(
+        rules=_("Rule set"),
+        rounds=_("Rounds (圈), 1 to 4"),
+        turn_seconds=_("Seconds to discard"),
+        claim_seconds=_("Seconds to claim 吃碰槓胡"),
+        self_draw_only=_("Self-drawn wins only (限自摸)"),
+        may_pass_win=_("A win may be declined (可過水)"),
+        min3=_("Three 台 to win (三台起胡)"),
+        see_wind_see_flower=_("Every wind and flower scores (見字見花)"),
+        base=_("Points for 底"),
+        tai=_("Points per 台"),
+        password=_("Ask players for a 4-digit password"),
+    )
+    @app_commands.choices(rules=RULE_CHOICES, turn_seconds=TURN_CHOICES, claim_seconds=CLAIM_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        rules: str = "taiwan16",
+        rounds: app_commands.Range[int, 1, 4] = 1,
+        turn_seconds: int = DEFAULT_TURN,
+        claim_seconds: int = DEFAULT_CLAIM,
+        self_draw_only: bool = False,
+        may_pass_win: bool = False,
+        min3: bool = False,
+        see_wind_see_flower: bool = False,
+        base: app_commands.Range[int, 0, 100_000] = 300,
+        tai: app_commands.Range[int, 0, 100_000] = 100,
+        password: bool = False,
+    ) -> None:
+        self._check_free_channel(interaction)
+        options = table_options(
+            self_draw_only=self_draw_only,
+            may_pass_win=may_pass_win,
+            min_tai=3 if min3 else 0,
+            see_wind_see_flower=see_wind_see_flower,
+            base=base,
+            tai=tai,
+        )
+        settings = TableSettings(rules, rounds, turn_seconds, claim_seconds, options)
+        if password:
+            loc = locale_of(interaction.locale)
+
+            async def opened(modal_interaction: discord.Interaction, value: str) -> None:
+                if not valid_password(value):
+                    raise TableError("err.password_format")
+                await self._open_table(modal_interaction, settings, hash_password(value))
+
+            await interaction.response.send_modal(PasswordModal(loc, opened))
+            return
+        await self._open_table(interaction, settings, None)
+
+    def _check_free_channel(self, interaction: discord.Interaction) -> None:
+        if interaction.channel_id in self.tables:
+            raise TableError("err.table_exists")
+        where = self.seated.get((interaction.guild_id or 0, interaction.user.id))
+        if where is not None:
+            raise TableError("err.already_seated", channel=where)
+
+    async def _open_table(self, interaction: discord.Interaction, settings: TableSettings, pw: str | None) -> None:
+        self._check_free_channel(interaction)  # again: a modal may have taken a while
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        state = TableState(
+            interaction.id, interaction.guild_id, interaction.channel_id, interaction.user.id, settings, pw
+        )
+        state.join(interaction.user.id, interaction.user.display_name, locale=locale_of(interaction.locale))
+        locale = locale_of(interaction.guild_locale or interaction.locale)
+        runner = TableRunner(self, state, locale=locale, host_name=interaction.user.display_name)
+        self.tables[state.channel_id] = runner
+        self.by_id[state.table_id] = runner
+        self.seated[(state.guild_id, interaction.user.id)] = state.channel_id
+        payload = await runner.lobby_payload()
+        await interaction.response.send_message(**payload.send_kwargs())
+        message = await interaction.original_response()
+        runner.lobby = self._live(state.channel_id, message.id, runner.lobby_payload)
+        runner.lobby.mark_shown(runner.version)
+
+    def _live(self, channel_id: int, message_id: int, build: Any) -> LiveMessage:
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        return LiveMessage(partial, build, min_interval=self.timing.edit_interval)
+
+    @app_commands.command(name=_("join"), description=_("Take a seat at this channel's table"))
+    @app_commands.describe(password=_("The table's 4-digit password"))
+    async def join(self, interaction: discord.Interaction, password: str | None = None) -> None:
+        runner = self.runner_here(interaction)
+        if runner.state.locked and password is None and interaction.user.id != runner.state.host_id:
+            await self._ask_password(interaction, runner)
+            return
+        self._join(interaction, runner, password)
+        await _answer(interaction, t(interaction.locale, "ok.joined"))
+
+    async def _ask_password(self, interaction: discord.Interaction, runner: TableRunner) -> None:
+        async def entered(modal_interaction: discord.Interaction, value: str) -> None:
+            self._join(modal_interaction, runner, value)
+            await _answer(modal_interaction, t(modal_interaction.locale, "ok.joined"))
+
+        await interaction.response.send_modal(PasswordModal(locale_of(interaction.locale), entered))
+
+    def _join(self, interaction: discord.Interaction, runner: TableRunner, password: str | None) -> None:
+        key = (runner.state.guild_id, interaction.user.id)
+        where = self.seated.get(key)
+        if where is not None and where != runner.state.channel_id:
+            raise TableError("err.already_seated", channel=where)
+        if runner.closed or runner.state.phase is not TablePhase.LOBBY:
+            raise TableError("err.not_lobby")
+        runner.state.join(
+            interaction.user.id,
+            interaction.user.display_name,
+            password=password,
+            locale=locale_of(interaction.locale),
+        )
+        self.seated[key] = runner.state.channel_id
+        runner.lobby_changed()
+
+    @app_commands.command(name=_("leave"), description=_("Leave this channel's table"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        runner = self.runner_here(interaction)
+        await self._leave(interaction, runner)
+        await _answer(interaction, t(interaction.locale, "ok.left"))
+
+    async def _leave(self, interaction: discord.Interaction, runner: TableRunner) -> None:
+        state = runner.state
+        if state.phase is TablePhase.PLAYING:
+            if runner.seating.seat_of_user(interaction.user.id) is None:
+                raise TableError("err.not_seated")
+            await runner.player_left(interaction.user.id)
+            self.seated.pop((state.guild_id, interaction.user.id), None)
+            return
+        state.leave(interaction.user.id)
+        self.seated.pop((state.guild_id, interaction.user.id), None)
+        runner.lobby_changed()
+
+    @ai.command(name=_("add"), description=_("Seat an AI player (host)"))
+    @app_commands.describe(level=_("AI strength"))
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def ai_add(self, interaction: discord.Interaction, level: str = DEFAULT_AI) -> None:
+        runner = self.runner_here(interaction)
+        self._check_host(interaction, runner)
+        runner.state.add_ai(level)
+        runner.lobby_changed()
+        await _answer(interaction, t(interaction.locale, "ok.ai_added"))
+
+    @ai.command(name=_("remove"), description=_("Remove an AI player (host)"))
+    async def ai_remove(self, interaction: discord.Interaction) -> None:
+        runner = self.runner_here(interaction)
+        self._check_host(interaction, runner)
+        runner.state.remove_ai()
+        runner.lobby_changed()
+        await _answer(interaction, t(interaction.locale, "ok.ai_removed"))
+
+    @app_commands.command(name=_("start"), description=_("Start the match (host)"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        runner = self.runner_here(interaction)
+        self._begin(interaction, runner)
+        await _answer(interaction, t(interaction.locale, "ok.start"))
+
+    def _begin(self, interaction: discord.Interaction, runner: TableRunner) -> None:
+        self._check_host(interaction, runner)
+        runner.state.start()
+        runner.lobby_changed()
+        runner.task = asyncio.create_task(self._start_match(runner), name=f"start-{runner.table_id}")
+
+    async def _start_match(self, runner: TableRunner) -> None:
+        try:
+            await runner.start_match()
+        except Exception:
+            log.exception("table %s could not start", runner.table_id)
+
+    @app_commands.command(name=_("close"), description=_("Close this channel's table (host)"))
+    async def close(self, interaction: discord.Interaction) -> None:
+        runner = self.runner_here(interaction)
+        self._check_host(interaction, runner)
+        await self._close(runner)
+        await _answer(interaction, t(interaction.locale, "ok.closed"))
+
+    async def _close(self, runner: TableRunner) -> None:
+        mid_match = runner.state.phase is TablePhase.PLAYING
+        runner.state.phase = TablePhase.CLOSED
+        lobby = runner.lobby
+        await runner.close()
+        self.table_finished(runner)
+        if lobby is not None:
+            try:
+                await lobby.message.edit(**(await runner.lobby_payload()).edit_kwargs())
+            except discord.HTTPException as error:
+                log.info("closing table %s: lobby edit failed: %s", runner.table_id, error)
+        if mid_match:
+            await runner._send_channel(content=t(runner.locale, "play.closed_mid"))
+
+    @app_commands.command(name=_("table"), description=_("Post the current table image again"))
+    async def table(self, interaction: discord.Interaction) -> None:
+        runner = self.runner_here(interaction)
+        payload = await runner.repost_table()
+        await interaction.response.send_message(**payload.send_kwargs())
+        message = await interaction.original_response()
+        live = self._live(runner.state.channel_id, message.id, payload_builder(runner))
+        live.mark_shown(runner.version)
+        if runner.game is not None:  # the fresh message becomes the one kept up to date
+            if runner.table_msg is not None:
+                runner.table_msg.close()
+            runner.table_msg = live
+        else:
+            if runner.lobby is not None:
+                runner.lobby.close()
+            runner.lobby = live
+
+    # ------------------------------------------------------------------ buttons
+
+    async def on_button(self, interaction: discord.Interaction, kind: str, fields: dict[str, Any]) -> None:
+        await self.guarded(interaction, self._on_button, interaction, kind, fields)
+
+    async def _on_button(self, interaction: discord.Interaction, kind: str, fields: dict[str, Any]) -> None:
+        runner = self.by_id.get(int(fields["table"]))
+        if runner is None or runner.closed:
+            raise TableError("err.table_over")
+        if kind == "ActButton":
+            await runner.act(interaction, fields)
+        elif kind == "ModeButton":
+            await runner.switch_mode(interaction, fields)
+        elif kind == "TableButton":
+            if fields["op"] == "show":
+                await runner.show_hand(interaction)
+            else:
+                await runner.take_back(interaction)
+        elif kind == "LobbyButton":
+            await self._lobby_click(interaction, runner, fields["op"])
+
+    async def _lobby_click(self, interaction: discord.Interaction, runner: TableRunner, op: str) -> None:
+        if op == "join":
+            if runner.state.locked and interaction.user.id != runner.state.host_id:
+                if runner.state.seat_of(interaction.user.id) is None:
+                    await self._ask_password(interaction, runner)
+                    return
+            self._join(interaction, runner, None)
+        elif op == "leave":
+            await self._leave(interaction, runner)
+        elif op == "ai":
+            self._check_host(interaction, runner)
+            runner.state.add_ai()
+            runner.lobby_changed()
+        elif op == "start":
+            self._begin(interaction, runner)
+        elif op == "close":
+            self._check_host(interaction, runner)
+            await interaction.response.defer()
+            await self._close(runner)
+            return
+        payload = await runner.lobby_payload()
+        await interaction.response.edit_message(**payload.edit_kwargs())
+        if runner.lobby is not None:
+            runner.lobby.mark_shown(runner.version)
+
+
+def payload_builder(runner: TableRunner) -> Any:
+    async def build() -> Payload:
+        return await runner.repost_table()
+
+    return build
+
+
+def table_options(**values: Any) -> TableOptions:
+    """The engine's options from the create command, keeping only fields this engine version has."""
+    fields = set(TableOptions.__dataclass_fields__)
+    return TableOptions(**{k: v for k, v in values.items() if k in fields})
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Mahjong(bot))  # type: ignore[arg-type]

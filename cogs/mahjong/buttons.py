@@ -1,0 +1,101 @@
+"""Buttons that survive a restart: ``discord.ui.DynamicItem``s whose custom id names the table, the hand,
+the seat and the decision point. ``from_custom_id`` only parses (it must never raise: discord.py would
+log and drop the click) and the callback hands the click to the cog, which answers every refusal itself.
+
+Custom ids (all well under Discord's 100 characters):
+
+* ``mj:l:<table>:<op>``                             lobby: join, leave, ai, start, close
+* ``mj:a:<table>:<hand>:<seat>:<move>:<code>``       an action (codes.py)
+* ``mj:m:<table>:<hand>:<seat>:<move>:<mode>``       switch the prompt (ready / main)
+* ``mj:t:<table>:<op>``                             table: show (my hand), back (take control back)
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from .codes import PATTERN
+
+if TYPE_CHECKING:
+    from . import Mahjong
+
+log = logging.getLogger(__name__)
+
+LOBBY_OPS = ("join", "leave", "ai", "start", "close")
+TABLE_OPS = ("show", "back")
+MODES = ("main", "ready")
+
+
+def _cog(interaction: discord.Interaction) -> Mahjong | None:
+    return interaction.client.get_cog("Mahjong")  # type: ignore[attr-defined,return-value]
+
+
+class _TableItem(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:_never_"):
+    """Shared plumbing: rebuild from the custom id, then let the cog answer (errors included)."""
+
+    def __init__(self, button: discord.ui.Button, fields: dict[str, Any]) -> None:
+        super().__init__(button)
+        self.fields = fields
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> _TableItem:
+        fields = {k: (int(v) if v.isdigit() and k != "code" else v) for k, v in match.groupdict().items()}
+        button = discord.ui.Button(style=item.style, label=item.label, custom_id=item.custom_id)
+        return cls(button, fields)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = _cog(interaction)
+        if cog is None:
+            return
+        await cog.on_button(interaction, type(self).__name__, self.fields)
+
+
+def _button(custom_id: str, label: str, style: discord.ButtonStyle, row: int | None) -> discord.ui.Button:
+    return discord.ui.Button(style=style, label=label[:80], custom_id=custom_id, row=row)
+
+
+class LobbyButton(_TableItem, template=r"mj:l:(?P<table>\d+):(?P<op>join|leave|ai|start|close)"):
+    @classmethod
+    def make(cls, table: int, op: str, label: str, style: discord.ButtonStyle) -> LobbyButton:
+        return cls(_button(f"mj:l:{table}:{op}", label, style, None), {"table": table, "op": op})
+
+
+class ActButton(
+    _TableItem,
+    template=rf"mj:a:(?P<table>\d+):(?P<hand>\d+):(?P<seat>[0-3]):(?P<move>\d+):(?P<code>{PATTERN})",
+):
+    @classmethod
+    def make(
+        cls, table: int, hand: int, seat: int, move: int, code: str, label: str, style: discord.ButtonStyle, row: int
+    ) -> ActButton:
+        custom_id = f"mj:a:{table}:{hand}:{seat}:{move}:{code}"
+        fields = {"table": table, "hand": hand, "seat": seat, "move": move, "code": code}
+        return cls(_button(custom_id, label, style, row), fields)
+
+
+class ModeButton(
+    _TableItem,
+    template=r"mj:m:(?P<table>\d+):(?P<hand>\d+):(?P<seat>[0-3]):(?P<move>\d+):(?P<mode>main|ready)",
+):
+    @classmethod
+    def make(
+        cls, table: int, hand: int, seat: int, move: int, mode: str, label: str, style: discord.ButtonStyle, row: int
+    ) -> ModeButton:
+        custom_id = f"mj:m:{table}:{hand}:{seat}:{move}:{mode}"
+        fields = {"table": table, "hand": hand, "seat": seat, "move": move, "mode": mode}
+        return cls(_button(custom_id, label, style, row), fields)
+
+
+class TableButton(_TableItem, template=r"mj:t:(?P<table>\d+):(?P<op>show|back)"):
+    @classmethod
+    def make(cls, table: int, op: str, label: str, style: discord.ButtonStyle) -> TableButton:
+        return cls(_button(f"mj:t:{table}:{op}", label, style, None), {"table": table, "op": op})
+
+
+DYNAMIC_ITEMS = (LobbyButton, ActButton, ModeButton, TableButton)

@@ -1,0 +1,117 @@
+"""A message that keeps showing the latest state of something without flooding Discord.
+
+Edits are rate-limited per channel, so a burst of moves must cost one edit: ``LiveMessage`` holds one
+pending-edit slot. ``want(version)`` asks for the state at ``version`` to be shown; while an edit is in
+flight, later wants merge into one follow-up edit built from the state as it is when it is sent.
+A click answered with an update-message response shows a version too (``shown``), so the slot skips an
+edit that would only repeat it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import discord
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Payload:
+    """What a message shows: text, an optional PNG, components, embeds."""
+
+    content: str = ""
+    png: bytes | None = None
+    filename: str = "table.png"
+    view: discord.ui.View | None = None
+    embeds: list[discord.Embed] = field(default_factory=list)
+
+    def files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(self.png), self.filename)] if self.png is not None else []
+
+    def edit_kwargs(self) -> dict:
+        """Keyword arguments for Message.edit / InteractionResponse.edit_message: replace everything."""
+        return {
+            "content": self.content,
+            "attachments": self.files(),
+            "view": self.view,  # None removes every component
+            "embeds": self.embeds,
+        }
+
+    def send_kwargs(self) -> dict:
+        kwargs: dict = {"content": self.content, "files": self.files(), "embeds": self.embeds}
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+
+Build = Callable[[], Awaitable[Payload]]
+
+
+class LiveMessage:
+    """One message shown at its latest version; at most one edit in flight."""
+
+    def __init__(
+        self,
+        message: discord.Message | discord.PartialMessage,
+        build: Build,
+        *,
+        min_interval: float = 0.0,
+        on_error: Callable[[discord.HTTPException], Awaitable[None]] | None = None,
+    ) -> None:
+        self.message = message
+        self._build = build
+        self.min_interval = min_interval
+        self._on_error = on_error
+        self.wanted = 0  # newest version asked for
+        self.shown = 0  # newest version on Discord
+        self._task: asyncio.Task[None] | None = None
+        self.edits = 0  # edits sent (for tests and benchmarks)
+        self.closed = False
+
+    def want(self, version: int) -> None:
+        if self.closed:
+            return
+        self.wanted = max(self.wanted, version)
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name=f"live-message-{self.message.id}")
+
+    def mark_shown(self, version: int) -> None:
+        """A click response already put ``version`` on the message."""
+        self.shown = max(self.shown, version)
+
+    async def _run(self) -> None:
+        while not self.closed and self.wanted > self.shown:
+            target = self.wanted
+            try:
+                payload = await self._build()
+                await self.message.edit(**payload.edit_kwargs())
+                self.edits += 1
+            except discord.HTTPException as error:
+                # 10008 (deleted), 30046 (too old), 5xx after retries: the table goes on without it
+                self.closed = error.code in (10008, 30046, 50001, 50007)
+                log.info("edit of message %s failed: %s", self.message.id, error)
+                if self._on_error is not None:
+                    await self._on_error(error)
+                if self.closed:
+                    return
+            self.shown = max(self.shown, target)
+            if self.min_interval:
+                await asyncio.sleep(self.min_interval)
+
+    async def settle(self) -> None:
+        """Wait until the pending edit (if any) is done (tests, shutdown)."""
+        task = self._task
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def close(self) -> None:
+        self.closed = True
+        if self._task is not None and not self._task.done():
+            self._task.cancel()

@@ -1,0 +1,179 @@
+"""Components and texts built from state every time (views never hold state): the lobby, a player's
+prompt (their legal actions as buttons), and the table message's text.
+
+Discord's limits shape the prompt: at most 5 rows of 5 buttons. Discards take rows 0-3 (a 16-tile hand
+has at most 17 distinct tiles), row 4 holds 胡 / 槓 / 聽 / 過. 聽 (discard and declare) has a button
+per tile that keeps the hand ready, so it lives in its own mode, reached with the 聽… button.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import discord
+
+from engine.actions import Action, Kind
+from engine.tiles import format_tiles, sort_key
+
+from ..i18n import t, tile_label
+from .buttons import ActButton, LobbyButton, ModeButton, TableButton
+from .codes import code_of
+from .state import TablePhase, TableState
+
+ROW_WIDTH = 5
+DISCARD_ROWS = 4
+Style = discord.ButtonStyle
+
+
+def deadline_text(locale: str, deadline: float | None) -> str:
+    if deadline is None:
+        return ""
+    return t(locale, "play.deadline", ts=int(deadline + 0.999))
+
+
+# ---------------------------------------------------------------- lobby
+
+
+def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed:
+    s = state.settings
+    title = t(locale, "lobby.title", rules=t(locale, f"rules.{s.rules}"))
+    lines = []
+    for i in range(4):
+        if i < len(state.seats):
+            seat = state.seats[i]
+            name = t(locale, "lobby.ai_seat", name=seat.name) if seat.is_ai else discord.utils.escape_markdown(seat.name)
+        else:
+            name = t(locale, "lobby.empty")
+        lines.append(f"{i + 1}. {name}")
+    o = s.options
+    flags = [name for on, name in (
+        (o.self_draw_only, "限自摸"),
+        (o.may_pass_win, "可過水"),
+        (o.min_tai >= 3, "三台起胡"),
+        (o.see_wind_see_flower, "見字見花"),
+    ) if on]
+    settings = [
+        t(locale, "lobby.rounds", n=s.rounds),
+        t(locale, "lobby.turn", s=s.turn_seconds),
+        t(locale, "lobby.claim", s=s.claim_seconds),
+        t(locale, "lobby.stakes", base=stake(o, "base", 300), tai=stake(o, "tai", 100)),
+        *flags,
+    ]
+    if state.locked:
+        settings.append(t(locale, "lobby.locked"))
+    colour = discord.Colour.green() if state.phase is TablePhase.LOBBY else discord.Colour.dark_grey()
+    embed = discord.Embed(title=title, colour=colour)
+    embed.add_field(name=t(locale, "lobby.seats"), value="\n".join(lines), inline=False)
+    embed.add_field(name=t(locale, "lobby.settings"), value=" · ".join(settings), inline=False)
+    embed.description = t(locale, "lobby.host", host=discord.utils.escape_markdown(host_name))
+    if state.phase is TablePhase.LOBBY:
+        embed.set_footer(text=t(locale, "lobby.footer"))
+    elif state.phase is TablePhase.PLAYING:
+        embed.set_footer(text=t(locale, "lobby.started"))
+    else:
+        embed.set_footer(text=t(locale, "lobby.closed"))
+    return embed
+
+
+def stake(options: object, name: str, default: int) -> int:
+    """底 and 台 values live on the table options once the engine has them; the document's defaults before."""
+    value = getattr(options, name, None)
+    return value if isinstance(value, int) else default
+
+
+def lobby_view(state: TableState, locale: str) -> discord.ui.View | None:
+    if state.phase is not TablePhase.LOBBY:
+        return None
+    view = discord.ui.View(timeout=None)
+    tid = state.table_id
+    view.add_item(LobbyButton.make(tid, "join", t(locale, "btn.join"), Style.primary))
+    view.add_item(LobbyButton.make(tid, "leave", t(locale, "btn.leave"), Style.secondary))
+    view.add_item(LobbyButton.make(tid, "ai", t(locale, "btn.add_ai"), Style.secondary))
+    view.add_item(LobbyButton.make(tid, "start", t(locale, "btn.start"), Style.success))
+    view.add_item(LobbyButton.make(tid, "close", t(locale, "btn.close"), Style.danger))
+    return view
+
+
+def table_view(table_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton.make(table_id, "show", t(locale, "btn.show_hand"), Style.secondary))
+    return view
+
+
+def take_back_view(table_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton.make(table_id, "back", t(locale, "btn.take_back"), Style.primary))
+    return view
+
+
+# ---------------------------------------------------------------- a player's prompt
+
+
+def action_view(
+    *,
+    table: int,
+    hand: int,
+    seat: int,
+    move: int,
+    legal: Sequence[Action],
+    drawn: int | None,
+    locale: str,
+    mode: str = "main",
+    self_draw_turn: bool = False,
+) -> discord.ui.View | None:
+    """Buttons for every legal action of ``seat`` at decision point ``move`` (None when there are none)."""
+    if not legal:
+        return None
+    view = discord.ui.View(timeout=None)
+
+    def act(action: Action, label: str, style: Style, row: int) -> None:
+        view.add_item(ActButton.make(table, hand, seat, move, code_of(action), label, style, row))
+
+    ready = [a for a in legal if a.kind is Kind.READY]
+    if mode == "ready" and ready:
+        for i, a in enumerate(_by_tile(ready, drawn)):
+            act(a, t(locale, "btn.ready_with", tile=tile_label(locale, a.tile)), Style.danger, i // ROW_WIDTH)
+        row = min(DISCARD_ROWS, (len(ready) - 1) // ROW_WIDTH + 1)
+        view.add_item(ModeButton.make(table, hand, seat, move, "main", t(locale, "btn.back"), Style.secondary, row))
+        return view
+
+    discards = _by_tile([a for a in legal if a.kind is Kind.DISCARD], drawn)
+    for i, a in enumerate(discards):
+        style = Style.primary if a.tile == drawn else Style.secondary
+        act(a, tile_label(locale, a.tile), style, i // ROW_WIDTH)
+    # 胡 first, then kongs / 碰 / 吃, 聽…, 過: on the rows after the discards, five to a row
+    first_free = -(-len(discards) // ROW_WIDTH)
+    specials: list[tuple[Action | None, str, Style]] = []
+    for a in legal:
+        if a.kind is Kind.WIN:
+            specials.append((a, t(locale, "btn.self_draw" if self_draw_turn else "btn.win"), Style.success))
+    for a in legal:
+        if a.kind in (Kind.KONG, Kind.ANKONG, Kind.ADDKONG):
+            specials.append((a, t(locale, "btn.kong", tile=tile_label(locale, a.tile)), Style.primary))
+        elif a.kind is Kind.PON:
+            specials.append((a, t(locale, "btn.pon"), Style.primary))
+        elif a.kind is Kind.CHI:
+            tiles = format_tiles((a.tile, a.tile + 1, a.tile + 2))
+            specials.append((a, t(locale, "btn.chi", tiles=tiles), Style.primary))
+    if ready:
+        specials.append((None, t(locale, "btn.ready"), Style.danger))
+    for a in legal:
+        if a.kind is Kind.PASS:
+            specials.append((a, t(locale, "btn.pass"), Style.secondary))
+    for i, (a, label, style) in enumerate(specials):
+        row = min(4, first_free + i // ROW_WIDTH)
+        if a is None:
+            view.add_item(ModeButton.make(table, hand, seat, move, "ready", label, style, row))
+        else:
+            act(a, label, style, row)
+    return view
+
+
+def _by_tile(actions: list[Action], drawn: int | None) -> list[Action]:
+    """Hand order, the drawn tile last (it sits apart in the picture too)."""
+    return sorted(actions, key=lambda a: (a.tile == drawn, sort_key(a.tile)))
+
+
+def now() -> float:
+    return time.time()

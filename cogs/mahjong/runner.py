@@ -1,0 +1,632 @@
+"""One table at play: the only async, I/O-doing wrapper around the engine's Match and Game.
+
+Every change goes through ``self.lock`` (clicks, timers, AI moves), so four fast players and the clock
+never race. A driver task plays AI and auto-played seats and fires deadlines; clicks apply at once and
+are answered with an update of the message they came from. Messages that show state (the table image,
+each DM hand) are ``LiveMessage``s, so a burst of moves costs one edit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import discord
+
+import render
+from engine.actions import Action, Kind
+from engine.game import Game, IllegalActionError, Phase
+from engine.match import Match
+from engine.policy import make_policy
+from engine.tiles import NotationError
+from engine.view import HandResult
+
+from ..i18n import t, tile_label
+from .codes import to_action
+from .live import LiveMessage, Payload
+from .prompts import action_view, deadline_text, table_view, take_back_view
+from .state import Seat, TableError, TablePhase, TableState
+
+if TYPE_CHECKING:
+    from . import Mahjong
+
+log = logging.getLogger(__name__)
+
+CLAIM_PHASES = (Phase.CLAIM, Phase.ROB_KONG)
+CLAIM_KINDS = (Kind.PASS, Kind.CHI, Kind.PON, Kind.KONG, Kind.WIN, Kind.TIMEOUT)
+Job = Callable[[], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """How the table paces itself; tests shrink everything."""
+
+    ai_delay: float = 0.8  # between AI discards, so people can follow the table
+    hand_pause: float = 4.0  # between the score sheet and the next hand
+    edit_interval: float = 1.0  # at most one edit per message per interval (Discord rate-limits edits)
+    timer_scale: float = 1.0  # multiplies the table's turn and claim seconds
+
+
+@dataclass
+class DmSlot:
+    """A person's hand message for the current hand."""
+
+    user_id: int
+    live: LiveMessage | None = None
+    failed: bool = False
+
+
+@dataclass
+class Seating:
+    """Who sits in each engine seat (the match's 抓位 decides)."""
+
+    by_seat: list[Seat] = field(default_factory=list)
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.by_seat]
+
+    def seat_of_user(self, user_id: int) -> int | None:
+        return next((i for i, s in enumerate(self.by_seat) if s.user_id == user_id), None)
+
+
+class TableRunner:
+    def __init__(self, cog: Mahjong, state: TableState, *, locale: str = "en", host_name: str = "") -> None:
+        self.cog = cog
+        self.host_name = host_name
+        self.bot = cog.bot
+        self.state = state
+        self.locale = locale  # the server's language, for channel messages
+        self.timing: Timing = cog.timing
+        self.lock = asyncio.Lock()
+        self.lobby: LiveMessage | None = None
+        self.match: Match | None = None
+        self.game: Game | None = None
+        self.seating = Seating()
+        self.policies: dict[int, object] = {}
+        self.version = 0  # bumped on every change; LiveMessages show versions
+        self.decision = 0  # the decision point's id, carried by prompt buttons (stale-click check)
+        self.deadline: float | None = None  # unix time the current human decision times out
+        self.ai_ready_at = 0.0
+        self.table_msg: LiveMessage | None = None
+        self.dms: dict[int, DmSlot] = {}
+        self.prompted: set[int] = set()  # seats whose message shows action buttons
+        self.notes: list[str] = []  # recent table notices (代打 on/off), shown under the table image
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.closed = False
+        self.result: HandResult | None = None  # the finished hand's result, until the next hand starts
+        self.next_hand_at = 0.0
+        self.dm_closed: set[int] = set()  # people whose DMs failed: they play through "Show my hand"
+
+    @property
+    def table_id(self) -> int:
+        return self.state.table_id
+
+    @property
+    def channel(self) -> discord.abc.Messageable:
+        return self.bot.get_partial_messageable(self.state.channel_id, guild_id=self.state.guild_id)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def lobby_payload(self) -> Payload:
+        from .prompts import lobby_embed, lobby_view
+
+        return Payload(
+            embeds=[lobby_embed(self.state, self.locale, self.host_name)],
+            view=lobby_view(self.state, self.locale),
+        )
+
+    def lobby_changed(self) -> None:
+        self.version += 1
+        if self.lobby is not None:
+            self.lobby.want(self.version)
+
+    # ------------------------------------------------------------------ starting
+
+    async def start_match(self) -> None:
+        """Seat draw, dealer dice, first hand. The lobby has already been moved to PLAYING."""
+        state = self.state
+        s = state.settings
+        self.match = Match(s.rules, seed=self.cog.rng.getrandbits(62), rounds=s.rounds, options=s.options)
+        by_seat: list[Seat | None] = [None] * 4
+        for player, seat in enumerate(self.match.seat_of_player):
+            by_seat[seat] = state.seats[player]
+        self.seating = Seating([x for x in by_seat if x is not None])
+        for seat, who in enumerate(self.seating.by_seat):
+            if who.is_ai:
+                self.policies[seat] = make_policy("ai", None)  # type: ignore[arg-type]
+        names = self.seating.names()
+        lines = "\n".join(
+            t(self.locale, "play.seat_line", wind=t(self.locale, f"wind.{w}"), name=names[w]) for w in range(4)
+        )
+        dice = self.match.dealer_dice
+        dealer = names[self.match.first_dealer]
+        text = t(self.locale, "play.seat_draw", lines=lines) + "\n" + t(
+            self.locale, "play.dice", dice=" ".join(map(str, dice)), total=sum(dice), name=dealer
+        )
+        await self._send_channel(content=text)
+        await self._start_hand()
+        self.task = asyncio.create_task(self._drive(), name=f"table-{self.table_id}")
+
+    async def _start_hand(self) -> None:
+        """Deal (under the lock), then post the table and send the DMs (outside it)."""
+        async with self.lock:
+            assert self.match is not None
+            self._close_hand_messages()
+            self.game = self.match.new_hand()
+            self.result = None
+            self.prompted.clear()
+            self.notes.clear()
+            self.dms = {}
+            self._new_decision()
+            self.version += 1
+            payload = await self._table_payload()
+        table = await self._send_channel_payload(payload)
+        async with self.lock:
+            if table is not None:
+                self.table_msg = LiveMessage(table, self._table_payload, min_interval=self.timing.edit_interval)
+                self.table_msg.mark_shown(self.version)
+        for seat, who in enumerate(self.seating.by_seat):
+            if who.user_id is not None and who.user_id not in self.dm_closed:
+                await self._open_dm(seat, who)
+            elif who.user_id is not None:
+                self.dms[seat] = DmSlot(who.user_id, failed=True)
+        async with self.lock:
+            self._refresh(actor=None)
+            self.wake.set()
+
+    async def _open_dm(self, seat: int, who: Seat) -> None:
+        assert who.user_id is not None
+        slot = DmSlot(who.user_id)
+        self.dms[seat] = slot
+        try:
+            channel = await self.bot.create_dm(discord.Object(who.user_id))
+            async with self.lock:
+                payload = await self.dm_payload(seat)
+                version = self.version
+            message = await channel.send(**payload.send_kwargs())
+        except discord.HTTPException as error:  # 50007 (DMs closed) above all
+            log.info("could not DM seat %s of table %s: %s", seat, self.table_id, error)
+            await self._dm_failed(seat, who)
+            return
+        async with self.lock:
+            slot.live = LiveMessage(message, lambda: self.dm_payload(seat), min_interval=0.0)
+            slot.live.mark_shown(version)
+            slot.live.want(self.version)
+
+    async def _dm_failed(self, seat: int, who: Seat) -> None:
+        """DMs closed (50007): the seat is auto-played, the channel tells them how to play on."""
+        self.dm_closed.add(who.user_id)
+        async with self.lock:
+            self.dms[seat].failed = True
+            game = self.game
+            if game is not None and not game.is_over and seat not in game.auto_seats():
+                self._apply(Action(seat, Kind.AWAY))
+        await self._send_channel(content=t(self.locale, "play.dm_failed", mention=f"<@{who.user_id}>"))
+
+    # ------------------------------------------------------------------ payloads
+
+    async def _table_payload(self) -> Payload:
+        game = self.game
+        assert game is not None
+        view = game.view(None)
+        png = await asyncio.to_thread(render.render_table, view, self.seating.names())
+        return Payload(content=self.table_text(), png=png, filename="table.png", view=table_view(self.table_id, self.locale))
+
+    def table_text(self) -> str:
+        game = self.game
+        assert game is not None
+        loc = self.locale
+        names = self.seating.names()
+        if game.is_over:
+            status = t(loc, "play.status_over")
+        elif game.phase in CLAIM_PHASES and game.claim is not None:
+            status = t(
+                loc,
+                "play.status_claim",
+                tile=tile_label(loc, game.claim.tile),
+                name=names[game.claim.discarder],
+                deadline=deadline_text(loc, self.deadline),
+            )
+        else:
+            status = t(loc, "play.status_turn", name=names[game.turn], deadline=deadline_text(loc, self.deadline))
+        streak = f" · 連{game.dealer_streak}" if game.dealer_streak else ""
+        text = t(
+            loc,
+            "play.table",
+            round=t("zh-TW", f"wind.{game.round_wind}"),
+            n=game.hand_number,
+            streak=streak,
+            tiles=max(0, game.drawable),
+            status=status,
+        )
+        if self.notes:
+            text += "\n" + "\n".join(self.notes[-3:])
+        return text
+
+    async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
+        """A person's hand: their picture, one line saying what to do, and their buttons."""
+        game = self.game
+        assert game is not None
+        who = self.seating.by_seat[seat]
+        loc = who.locale
+        view = game.view(seat)
+        png = await asyncio.to_thread(render.render_hand, view)
+        header = t(
+            loc,
+            "play.dm_hand",
+            n=game.hand_number,
+            rules=t(loc, f"rules.{self.state.settings.rules}"),
+            channel=self.state.channel_id,
+        )
+        buttons: discord.ui.View | None = None
+        deadline = deadline_text(loc, self.deadline)
+        if game.is_over:
+            line = t(loc, "play.dm_over", channel=self.state.channel_id)
+        elif seat in game.auto_seats():
+            line = t(loc, "play.dm_auto")
+            buttons = take_back_view(self.table_id, loc)
+        else:
+            legal = game.legal_actions(seat)
+            if not legal:
+                line = t(loc, "play.dm_wait")
+            else:
+                names = self.seating.names()
+                if game.phase is Phase.TURN:
+                    key = "play.dm_ready_pick" if mode == "ready" else "play.dm_turn_ready" if game.ready[seat] else "play.dm_turn"
+                    line = t(loc, key, deadline=deadline)
+                else:
+                    claim = game.claim
+                    assert claim is not None
+                    key = "play.dm_rob" if claim.rob_kong else "play.dm_claim"
+                    line = t(loc, key, name=names[claim.discarder], tile=tile_label(loc, claim.tile), deadline=deadline)
+                buttons = action_view(
+                    table=self.table_id,
+                    hand=game.hand_number,
+                    seat=seat,
+                    move=self.decision,
+                    legal=legal,
+                    drawn=view.drawn,
+                    locale=loc,
+                    mode=mode,
+                    self_draw_turn=game.phase is Phase.TURN,
+                )
+        return Payload(content=f"{header}\n{line}", png=png, filename="hand.png", view=buttons)
+
+    # ------------------------------------------------------------------ applying moves
+
+    def _robot(self, seat: int) -> bool:
+        game = self.game
+        assert game is not None
+        return self.seating.by_seat[seat].is_ai or seat in game.auto_seats()
+
+    def _needs_buttons(self) -> set[int]:
+        """Human seats that owe a decision now."""
+        game = self.game
+        if game is None or game.is_over:
+            return set()
+        return {s for s in game.to_act() if not self._robot(s)}
+
+    def _new_decision(self) -> None:
+        """A new decision point: new stale-click id, new deadline for the people who owe it."""
+        game = self.game
+        assert game is not None
+        self.decision = len(game.events)
+        humans = self._needs_buttons()
+        if humans:
+            seconds = self.state.settings.turn_seconds if game.phase is Phase.TURN else self.state.settings.claim_seconds
+            self.deadline = time.time() + seconds * self.timing.timer_scale
+        else:
+            self.deadline = None
+        self.ai_ready_at = time.monotonic() + (self.timing.ai_delay if game.phase is Phase.TURN else 0.0)
+
+    def _rearm_deadline(self) -> None:
+        game = self.game
+        assert game is not None
+        if not self._needs_buttons():
+            self.deadline = None
+        elif self.deadline is None:
+            seconds = self.state.settings.turn_seconds if game.phase is Phase.TURN else self.state.settings.claim_seconds
+            self.deadline = time.time() + seconds * self.timing.timer_scale
+
+    def _apply(self, action: Action) -> list:
+        """Play one action (lock held) and schedule every message it changes."""
+        game = self.game
+        assert game is not None
+        before_phase, before_claim = game.phase, game.claim
+        events = game.apply(action)
+        self.version += 1
+        same_window = (
+            before_phase in CLAIM_PHASES
+            and game.phase is before_phase
+            and game.claim is before_claim
+            and action.kind in CLAIM_KINDS
+        )
+        if action.kind in (Kind.AWAY, Kind.BACK):
+            self._rearm_deadline()  # same decision point; only who must answer changed
+        elif not same_window:
+            self._new_decision()
+        names = self.seating.names()
+        for event in events:
+            kind = getattr(event.kind, "value", event.kind)
+            if kind == "auto_on":
+                self.notes.append(t(self.locale, "play.auto_on", name=names[event.seat]))
+            elif kind == "auto_off":
+                self.notes.append(t(self.locale, "play.auto_off", name=names[event.seat]))
+        self._refresh(actor=action.seat)
+        self.wake.set()
+        return events
+
+    def _refresh(self, actor: int | None) -> None:
+        """Schedule the table edit and the DMs whose picture or buttons changed."""
+        if self.table_msg is not None:
+            self.table_msg.want(self.version)
+        now_prompted = self._needs_buttons()
+        changed = now_prompted | self.prompted
+        if actor is not None:
+            changed.add(actor)
+        game = self.game
+        if game is not None and (game.is_over or actor is None):
+            changed |= set(self.dms)
+        for seat in changed:
+            slot = self.dms.get(seat)
+            if slot is not None and slot.live is not None:
+                slot.live.want(self.version)
+        self.prompted = now_prompted
+
+    # ------------------------------------------------------------------ clicks
+
+    async def act(self, interaction: discord.Interaction, fields: dict) -> None:
+        """A prompt button: validate against the live decision point, apply, answer with the new hand."""
+        async with self.lock:
+            seat = self._check_prompt(interaction, fields)
+            try:
+                action = to_action(seat, fields["code"])
+            except NotationError:
+                raise TableError("err.stale") from None
+            game = self.game
+            assert game is not None
+            if not game.is_legal(action):
+                raise TableError("err.illegal")
+            try:
+                self._apply(action)
+            except IllegalActionError:
+                raise TableError("err.illegal") from None
+            await self._answer_with_hand(interaction, seat)
+
+    async def switch_mode(self, interaction: discord.Interaction, fields: dict) -> None:
+        async with self.lock:
+            seat = self._check_prompt(interaction, fields)
+            payload = await self.dm_payload(seat, mode=fields["mode"])
+            await interaction.response.edit_message(**payload.edit_kwargs())
+
+    def _check_prompt(self, interaction: discord.Interaction, fields: dict) -> int:
+        game = self.game
+        if game is None or self.closed or self.state.phase is not TablePhase.PLAYING:
+            raise TableError("err.table_over")
+        seat = int(fields["seat"])
+        if self.seating.by_seat[seat].user_id != interaction.user.id:
+            raise TableError("err.not_your_seat")
+        if fields["hand"] != game.hand_number or fields["move"] != self.decision or game.is_over:
+            raise TableError("err.stale")
+        if seat not in game.to_act():
+            raise TableError("err.not_your_turn")
+        return seat
+
+    async def _answer_with_hand(self, interaction: discord.Interaction, seat: int) -> None:
+        payload = await self.dm_payload(seat)
+        await interaction.response.edit_message(**payload.edit_kwargs())
+        slot = self.dms.get(seat)
+        if slot is not None and slot.live is not None and interaction.message is not None:
+            if interaction.message.id == slot.live.message.id:
+                slot.live.mark_shown(self.version)
+
+    async def take_back(self, interaction: discord.Interaction) -> None:
+        async with self.lock:
+            seat = self._seat_for(interaction)
+            game = self.game
+            assert game is not None
+            if seat not in game.auto_seats():
+                raise TableError("err.not_auto")
+            self._apply(Action(seat, Kind.BACK))
+            slot = self.dms.get(seat)
+            if slot is not None and slot.failed:
+                # no DM to come back to: answer with the hand here, privately
+                payload = await self.dm_payload(seat)
+                await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+                return
+            await self._answer_with_hand(interaction, seat)
+
+    async def show_hand(self, interaction: discord.Interaction) -> None:
+        """The fallback for closed DMs: a fresh ephemeral hand with the same buttons, on every click."""
+        async with self.lock:
+            seat = self._seat_for(interaction)
+            payload = await self.dm_payload(seat)
+            await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+
+    def _seat_for(self, interaction: discord.Interaction) -> int:
+        if self.game is None or self.closed or self.state.phase is not TablePhase.PLAYING:
+            raise TableError("err.table_over")
+        seat = self.seating.seat_of_user(interaction.user.id)
+        if seat is None:
+            raise TableError("err.not_seated")
+        return seat
+
+    async def player_left(self, user_id: int) -> None:
+        """A person leaves mid-match: their seat is auto-played to the end (they may take it back)."""
+        async with self.lock:
+            seat = self.seating.seat_of_user(user_id)
+            game = self.game
+            if seat is None or game is None or game.is_over:
+                return
+            if seat not in game.auto_seats():
+                self._apply(Action(seat, Kind.AWAY))
+
+    # ------------------------------------------------------------------ the driver
+
+    async def _drive(self) -> None:
+        """Plays robots, fires deadlines, ends hands: the table's own clock. Network I/O (new messages,
+        DMs) runs outside the lock, so a click never waits behind Discord's rate limits."""
+        try:
+            while not self.closed:
+                async with self.lock:
+                    wait, job = self._advance()
+                if job is not None:
+                    await job()
+                    continue
+                if wait is None:
+                    await self.wake.wait()
+                elif wait > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.wake.wait(), wait)
+                self.wake.clear()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s stopped on an unexpected error", self.table_id)
+
+    def _advance(self) -> tuple[float | None, Job | None]:
+        """Do the next automatic thing (lock held); return how long to wait, or I/O to do unlocked."""
+        game = self.game
+        if self.closed or game is None:
+            return None, None
+        if game.is_over:
+            if self.result is None:
+                return 0, self._finish_hand()
+            left = self.next_hand_at - time.monotonic()
+            if left > 0:
+                return left, None
+            return 0, self._start_hand
+        pending = game.to_act()
+        robots = [s for s in pending if self._robot(s)]
+        if robots:
+            seat = robots[0]
+            if self.seating.by_seat[seat].is_ai and game.phase is Phase.TURN:
+                wait = self.ai_ready_at - time.monotonic()
+                if wait > 0:
+                    return wait, None
+            self._apply(self._robot_action(seat))
+            return 0, None
+        if self.deadline is not None:
+            left = self.deadline - time.time()
+            if left <= 0:
+                self._apply(Action(pending[0], Kind.TIMEOUT))
+                return 0, None
+            return left, None
+        return None, None
+
+    def _robot_action(self, seat: int) -> Action:
+        game = self.game
+        assert game is not None
+        policy = self.policies.get(seat)
+        if policy is None or seat in game.auto_seats():
+            return game.auto_action(seat)
+        return policy.choose(game, seat)  # type: ignore[attr-defined]
+
+    def _finish_hand(self) -> Job:
+        """Score and settle now (lock held); the returned job shows the sheet and the standings."""
+        match, game = self.match, self.game
+        assert match is not None and game is not None
+        result = match.finish_hand(game)
+        self.result = result
+        self.version += 1
+        self.deadline = None
+        self._refresh(actor=None)
+        self.next_hand_at = time.monotonic() + self.timing.hand_pause
+        names = self.seating.names()
+        text = self.result_text(result, game.hand_number)
+        view = game.view(None)
+        over = match.is_over
+
+        async def show() -> None:
+            png = await asyncio.to_thread(render.render_score, result, names, view)
+            await self._send_channel_payload(Payload(content=text, png=png, filename="score.png"))
+            await self._settle_messages()
+            if over:
+                await self._finish_match()
+
+        return show
+
+    def result_text(self, result: HandResult, number: int) -> str:
+        loc = self.locale
+        names = self.seating.names()
+        assert self.match is not None
+        if result.winner is None:
+            head = t(loc, "play.hand_draw", n=number)
+        else:
+            key = "play.hand_self_draw" if result.self_drawn else "play.hand_win"
+            unit = t(loc, f"unit.{result.unit}")
+            total = f"{result.total}"
+            if result.capped_total is not None:
+                total += f" ({t(loc, 'play.cap_note', paid=result.capped_total)})"
+            head = t(loc, key, winner=names[result.winner], n=number, total=total, unit=unit)
+        lines = [
+            t(loc, "play.delta_line", name=names[s], delta=result.deltas[s], score=self.match.scores[s])
+            for s in range(4)
+        ]
+        return head + "\n" + "\n".join(lines)
+
+    async def _finish_match(self) -> None:
+        match = self.match
+        assert match is not None
+        names = self.seating.names()
+        lines = [
+            t(self.locale, "play.standing_line", rank=rank, name=names[seat], score=score)
+            for rank, (seat, score) in enumerate(match.standings(), start=1)
+        ]
+        embed = discord.Embed(title=t(self.locale, "play.match_over"), description="\n".join(lines))
+        await self._send_channel(embed=embed)
+        self.state.phase = TablePhase.OVER
+        self.closed = True
+        self.cog.table_finished(self)
+
+    async def _settle_messages(self) -> None:
+        """Let the last edits of a finished hand land before its messages are dropped."""
+        waits = [slot.live.settle() for slot in self.dms.values() if slot.live is not None]
+        if self.table_msg is not None:
+            waits.append(self.table_msg.settle())
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.gather(*waits), timeout=10)
+
+    def _close_hand_messages(self) -> None:
+        if self.table_msg is not None:
+            self.table_msg.close()
+        for slot in self.dms.values():
+            if slot.live is not None:
+                slot.live.close()
+
+    # ------------------------------------------------------------------ channel messages
+
+    async def _send_channel(self, **kwargs) -> discord.Message | None:
+        try:
+            return await self.channel.send(**kwargs)
+        except discord.HTTPException as error:
+            log.warning("table %s could not post in its channel: %s", self.table_id, error)
+            return None
+
+    async def _send_channel_payload(self, payload: Payload) -> discord.Message | None:
+        return await self._send_channel(**payload.send_kwargs())
+
+    async def repost_table(self) -> Payload:
+        """The current table for /mahjong table (posted as the command's answer)."""
+        async with self.lock:
+            if self.game is None:
+                return await self.lobby_payload()
+            return await self._table_payload()
+
+    async def close(self) -> None:
+        self.closed = True
+        self._close_hand_messages()
+        if self.lobby is not None:
+            self.lobby.close()
+        if self.task is not None and self.task is not asyncio.current_task():
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+

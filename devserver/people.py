@@ -1,0 +1,113 @@
+"""Simulated mahjong players for the stand-in: each one reads only the messages their Discord user can
+see (their DMs, their ephemerals) and clicks the table bot's buttons, as a person at a phone would.
+
+Used by the table bot's end-to-end tests, the sandbox (``python bot.py --sandbox``) and the load
+benchmark (``python -m bench.tables``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .interactions import Interaction
+from .recorder import Button, Message
+from .users import SimUser
+
+Choice = Callable[[Message, list[Button]], Button | None]
+
+
+def code_of(button: Button) -> str:
+    """The action code of an ``mj:a:…:<code>`` button ('' for other buttons)."""
+    cid = button.custom_id or ""
+    return cid.rsplit(":", 1)[-1] if cid.startswith("mj:a:") else ""
+
+
+def move_of(button: Button) -> str:
+    """The decision point a prompt button belongs to (table:hand:seat:move)."""
+    parts = (button.custom_id or "").split(":")
+    return ":".join(parts[2:6])
+
+
+def prompt_buttons(message: Message) -> list[Button]:
+    return [b for b in message.buttons() if (b.custom_id or "").startswith("mj:a:") and not b.disabled]
+
+
+def steady(message: Message, buttons: list[Button]) -> Button | None:
+    """Wins when it can, never claims, discards the tile it drew."""
+    by_code = {code_of(b): b for b in buttons}
+    if "w" in by_code:
+        return by_code["w"]
+    if "s" in by_code:
+        return by_code["s"]
+    drawn = [b for b in buttons if code_of(b).startswith("d") and b.style == 1]  # primary = the drawn tile
+    discards = [b for b in buttons if code_of(b).startswith("d")]
+    return (drawn or discards or buttons)[0]
+
+
+def greedy(message: Message, buttons: list[Button]) -> Button | None:
+    """Takes everything: 胡, then any kong, 碰, the first 吃; otherwise discards the drawn tile."""
+    for prefix in ("w", "n", "x", "k", "p", "c"):
+        for b in buttons:
+            if code_of(b).startswith(prefix):
+                return b
+    return steady(message, buttons)
+
+
+@dataclass
+class Person:
+    """One simulated player. ``choose`` picks a button from a prompt (None: let the clock run)."""
+
+    user: SimUser
+    choose: Choice = steady
+    answered: set[str] = field(default_factory=set)  # decision points already answered
+    clicks: list[tuple[str, Interaction]] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)  # click → interaction response, seconds
+    seen_prompts: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (content, codes)
+
+    def _pending(self, message: Message) -> bool:
+        if message.deleted or not (message.dm_with == self.user.id or message.ephemeral_to == self.user.id):
+            return False
+        buttons = prompt_buttons(message)
+        return bool(buttons) and move_of(buttons[0]) not in self.answered
+
+    async def next_prompt(self, timeout: float) -> Message:
+        server = self.user.server
+        return await server.recorder.wait_until(
+            lambda: next((m for m in reversed(self.user.seen()) if self._pending(m)), None),
+            timeout,
+            lambda: f"a prompt for {self.user.name}",
+        )
+
+    async def act_once(self, timeout: float = 10.0) -> Interaction | None:
+        message = await self.next_prompt(timeout)
+        buttons = prompt_buttons(message)
+        self.seen_prompts.append((message.content, tuple(code_of(b) for b in buttons)))
+        self.answered.add(move_of(buttons[0]))
+        button = self.choose(message, buttons)
+        if button is None:
+            return None
+        started = time.perf_counter()
+        interaction = await self.user.click(message, button.custom_id or "")
+        self.clicks.append((code_of(button), interaction))
+        await interaction.response(timeout)
+        self.latencies.append(time.perf_counter() - started)
+        return interaction
+
+    async def play(self, stop: asyncio.Event, timeout: float = 30.0) -> None:
+        """Answer every prompt until ``stop`` is set."""
+        while not stop.is_set():
+            waiter = asyncio.ensure_future(self.next_prompt(timeout))
+            stopper = asyncio.ensure_future(stop.wait())
+            done, _ = await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if stopper in done:
+                waiter.cancel()
+                with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                    await waiter
+                return
+            stopper.cancel()
+            waiter.result()
+            await self.act_once(timeout)

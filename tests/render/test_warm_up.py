@@ -1,0 +1,52 @@
+"""``render.warm_up`` leaves nothing for the first real pictures to build: after it, drawing a
+hand, a table and score sheets of other states adds no sprite and opens no font."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import render
+from engine.meld import Meld, MeldKind
+from engine.view import ScoreItem
+from render import fonts, hand, scoresheet, sprites, table
+from render.demo import synthetic
+
+
+def _misses() -> tuple[int, ...]:
+    return (
+        sprites.sprite.cache_info().misses,
+        fonts.ui_font.cache_info().misses,
+        fonts.face_font.cache_info().misses,
+    )
+
+
+def _long_rows(view):
+    """Every seat with many melds and all eight flowers: the table's smallest row scales."""
+    kongs = tuple(Meld(MeldKind.KONG, (t,) * 4, claimed=t, source=0) for t in (0, 9, 18))
+    seats = tuple(
+        replace(s, melds=kongs, flowers=tuple(range(34, 42)), concealed_count=4) for s in view.seats
+    )
+    return replace(view, seats=seats)
+
+
+def test_first_pictures_after_warm_up_build_no_sprite_and_open_no_font():
+    render.warm_up()
+    before = _misses()
+    state = synthetic(23)
+    names = ("Ωμέγα", "عربي", "ไทย 🐉", "Zoë 🇹🇼")  # scripts the demo does not use
+    hand.render_hand(state.mine)
+    table.render_table(state.public, names)
+    table.render_table(_long_rows(state.public), names, bottom=2)
+    over = replace(state.public, phase="over", revealed={0: state.mine.concealed})
+    table.render_table(over, names)
+    scoresheet.render_score(state.result, names, state.public)
+    capped = replace(state.result, capped_total=4, limited=True, items=(ScoreItem("門清", 1),) * 9)
+    scoresheet.render_score(capped, names)
+    long = replace(state.result, flowers=tuple(range(34, 42)))
+    scoresheet.render_score(long, names, state.public)
+    assert _misses() == before
+
+
+def test_every_sprite_use_is_a_real_scale():
+    for scale, variant, rotation in render.sprite_uses():
+        assert variant in sprites.VARIANTS and rotation in (0, 90, 180, 270) and scale > 0
