@@ -221,14 +221,24 @@ ANY_ACTION = st.one_of(
 )
 
 
+TABLES = st.sampled_from(
+    [
+        TableOptions(),
+        TableOptions(may_pass_win=True),
+        TableOptions(self_draw_only=True),
+        TableOptions(min_tai=3),
+    ]
+)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32),
-    may_pass_win=st.booleans(),
+    options=TABLES,
     steps=st.lists(st.tuples(st.booleans(), ANY_ACTION, st.integers(0, 50)), min_size=1, max_size=60),
 )
-def test_apply_plays_a_legal_action_or_refuses_with_the_state_unchanged(seed, may_pass_win, steps):
-    game = Game("taiwan16", seed=seed, dealer=seed % 4, options=TableOptions(may_pass_win=may_pass_win))
+def test_apply_plays_a_legal_action_or_refuses_with_the_state_unchanged(seed, options, steps):
+    game = Game("taiwan16", seed=seed, dealer=seed % 4, options=options)
     for play_legal, junk, pick in steps:
         if game.is_over:
             break
@@ -245,7 +255,7 @@ def test_apply_plays_a_legal_action_or_refuses_with_the_state_unchanged(seed, ma
         else:
             assert_refused_unchanged(game, candidate)
     # the log is a faithful record: its text replays to the same position
-    replayed = Game.replay(game.header(), [str(a) for a in game.log], TableOptions(may_pass_win=may_pass_win))
+    replayed = Game.replay(game.header(), [str(a) for a in game.log], options)
     assert replayed.hands == game.hands and replayed.outcome == game.outcome and replayed.phase == game.phase
 
 
