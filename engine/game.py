@@ -7,8 +7,9 @@
 
 The game is deterministic given its seed and replayable from its action log. Moves that leave a
 player no choice (a 聽 hand's auto-discard, a win the table forces, flower replacement) are made
-by the engine itself and are not in the log. Time is injected: a ``timeout`` action lets the
-auto-play policy (代打) decide for a player whose clock ran out.
+by the engine itself and are not in the log. Time is injected: a ``timeout`` action stands for a
+clock that ran out (代打 decides on the player's own turn; a claim window is passed), and
+``away`` / ``back`` switch a seat's 代打 on and off. ``header()`` + the log replay the hand.
 
 Rule references (行動限制 n, 聽牌 n) are to docs/rules/taiwan16.md and the taiwan16 rule document.
 """
@@ -16,51 +17,30 @@ Rule references (行動限制 n, 聽牌 n) are to docs/rules/taiwan16.md and the
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from typing import Any
 
-from . import analysis
+from . import analysis, forms
 from .actions import CLAIM_RANK, Action, Kind, shape_problem
+from .events import Event, EventKind, Phase
 from .meld import Meld, MeldKind
 from .rules import RuleProfile, TableOptions, get_profile
+from .scoring import WinContext, score_win
 from .tiles import NUM_KINDS, from_counts, is_flower, sorted_tiles, tile_to_str
 from .view import GameView, SeatPublic
 from .wall import Wall
+
+HEADER_VERSION = 1  # Game.header() format
+AUTO_AFTER_TIMEOUTS = 3  # 無動作3輪: own turns timed out in a row before 代打 takes over
 
 
 class IllegalActionError(ValueError):
     """The action is not legal now; the game state is unchanged."""
 
 
-class Phase(Enum):
-    TURN = "turn"  # ``turn`` holds its tiles plus one and must discard (or kong / win)
-    CLAIM = "claim"  # the others may claim the discard on the table
-    ROB_KONG = "rob_kong"  # the others may rob an added kong (搶槓)
-    OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened. ``private`` events (a draw) concern only ``seat``."""
-
-    kind: str
-    seat: int | None = None
-    tile: int | None = None
-    tiles: tuple[int, ...] = ()
-    private: bool = False
-    detail: str = ""
-
-    def __str__(self) -> str:
-        parts = [self.kind]
-        if self.seat is not None:
-            parts.append(f"seat={self.seat}")
-        if self.tile is not None:
-            parts.append(tile_to_str(self.tile))
-        if self.tiles:
-            parts.append(" ".join(tile_to_str(t) for t in self.tiles))
-        if self.detail:
-            parts.append(self.detail)
-        return " ".join(parts)
+class InvariantError(AssertionError):
+    """The engine broke one of its own invariants (tiles created or lost, a wrong hand size): a bug."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +79,12 @@ class _ClaimState:
 
 
 class Game:
-    """A hand of mahjong: seats 0-3 in turn order (seat + 1 is the 下家)."""
+    """A hand of mahjong: seats 0-3 in turn order (seat + 1 is the 下家).
+
+    Callers read the public attributes (``hands``, ``melds``, ``rivers``, ``phase``, ``outcome``,
+    ``log``, ``events`` ...) but change the game only through :meth:`apply`; what a player may see
+    comes from :meth:`view`. ``options`` is the table's :class:`~engine.rules.TableOptions`.
+    """
 
     def __init__(
         self,
@@ -111,7 +96,8 @@ class Game:
         dealer_streak: int = 0,
         hand_number: int = 1,
         options: TableOptions | None = None,
-        scores: tuple[int, int, int, int] = (0, 0, 0, 0),
+        scores: Sequence[int] = (0, 0, 0, 0),
+        auto_seats: Iterable[int] = (),
     ) -> None:
         profile = get_profile(rules)
         if options is not None:
@@ -123,7 +109,9 @@ class Game:
         self.round_wind = round_wind
         self.dealer_streak = dealer_streak
         self.hand_number = hand_number
-        self.scores = scores
+        self.scores: tuple[int, ...] = tuple(scores)
+        if len(self.scores) != 4:
+            raise ValueError("scores holds one number per seat")
         self.rng = random.Random(seed)
 
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
@@ -135,11 +123,15 @@ class Game:
         self.ready: list[bool] = [False] * 4
         self.ready_waits: list[tuple[int, ...]] = [()] * 4
         self.passed_win: list[bool] = [False] * 4  # 過水
-        self.first_go: list[bool] = [True] * 4  # has not discarded yet (天胡/地胡)
-        self.claims_made = False  # any 吃/碰/槓 this hand
+        self.first_go: list[bool] = [True] * 4  # has not discarded yet (天胡)
+        self.first_round = True  # the first go-round: until the dealer's second live draw (地胡)
+        self.claims_made = False  # any 吃/碰/槓 this hand (暗槓 included)
         self.kongs = 0
         self.timeouts: list[int] = [0] * 4
-        self.auto: list[bool] = [False] * 4
+        auto = set(auto_seats)
+        if not auto <= {0, 1, 2, 3}:
+            raise ValueError(f"auto_seats must be seats 0-3, got {sorted(auto)}")
+        self.auto: list[bool] = [s in auto for s in range(4)]  # 代打 (see auto_seats)
         self.phase = Phase.TURN
         self.turn = dealer
         self.ts = _TurnState()
@@ -149,17 +141,14 @@ class Game:
         self.log: list[Action] = []
         self.events: list[Event] = []
         self._turn_cache: list[Action] | None = None
-        # 三台起胡: a callable(game, seat, tile, self_drawn, robbing) -> bool backed by the scorer
-        self.win_filter = None
-        if self.options.min_tai:
-            from .match import minimum_filter  # late import: match builds on game
-
-            self.win_filter = minimum_filter
         self.last_discard: tuple[int, int] | None = None  # (seat, tile) still lying in a river
 
+        self._auto_at_start = tuple(s for s in range(4) if self.auto[s])
         self.dice = tuple(self.rng.randint(1, 6) for _ in range(3))
         self.wall = Wall.build(self.rng, flowers=profile.flowers, dealer=dealer, dice_total=sum(self.dice))
-        self._emit(Event("dice", dealer, tiles=(), detail=f"{self.dice} break seat {self.wall.break_side}"))
+        self._emit(
+            Event(EventKind.DICE, dealer, tiles=(), detail=f"{self.dice} break seat {self.wall.break_side}")
+        )
         self._deal()
 
     # ------------------------------------------------------------------ public API
@@ -201,23 +190,21 @@ class Game:
         action = self._normalize(action)
         if action.kind is Kind.TIMEOUT:
             return action.seat in self.to_act()
-        if action.kind is Kind.AWAY:
-            return action.tile is None and not self.auto[action.seat]
-        if action.kind is Kind.BACK:
-            return action.tile is None and self.auto[action.seat]
+        if action.kind in (Kind.AWAY, Kind.BACK):  # any seat, any time while the hand runs
+            return (
+                action.tile is None
+                and not self.is_over
+                and self.auto[action.seat] == (action.kind is Kind.BACK)
+            )
         return action in self.legal_actions(action.seat)
-
-    def auto_seats(self) -> list[int]:
-        """Seats the table plays by itself (代打) until their player takes control back."""
-        return [s for s in range(4) if self.auto[s]]
-
-    def auto_action(self, seat: int) -> Action:
-        """The document's 代打 for ``seat`` now: win when the hand wins, pass claims, discard the draw."""
-        return auto_play_choice(self, seat)
 
     def apply(self, action: Action) -> list[Event]:
         """Play ``action``; returns the events it caused. Raises IllegalActionError, state unchanged,
-        for anything else, malformed values included (a bool seat, a float or out-of-range tile)."""
+        for anything else, malformed values included (a bool seat, a float or out-of-range tile).
+
+        Besides the decisions :meth:`legal_actions` lists, a seat may send ``timeout`` when its
+        clock ran out (see :meth:`auto_action`), ``away`` (代打 from now on) and ``back``.
+        """
         problem = shape_problem(action)
         if problem:
             raise IllegalActionError(f"malformed action: {problem}")
@@ -231,22 +218,48 @@ class Game:
         self.log.append(action)
         seat = action.seat
         if action.kind in (Kind.AWAY, Kind.BACK):
-            self.auto[seat] = action.kind is Kind.AWAY
-            self.timeouts[seat] = 0
-            self._emit(Event("auto_on" if self.auto[seat] else "auto_off", seat))
+            self._set_auto(seat, action.kind is Kind.AWAY)
             return self.events[start:]
         if action.kind is Kind.TIMEOUT:
-            if self.phase is Phase.TURN:  # 無動作3輪: only the seat's own turns count
+            if self.phase is Phase.TURN:  # 無動作: an own turn that timed out counts toward 代打
                 self.timeouts[seat] += 1
-                if self.timeouts[seat] >= 3 and not self.auto[seat]:
-                    self.auto[seat] = True
-                    self._emit(Event("auto_on", seat))
-            action = auto_play_choice(self, seat)
-        elif self.phase is Phase.TURN:
+                if self.timeouts[seat] >= AUTO_AFTER_TIMEOUTS:
+                    self._set_auto(seat, True)
+                action = self.auto_action(seat)
+            else:  # an unanswered claim window is 過 (a 可過水 win not taken is 過水) and no absence
+                action = Action(seat, Kind.PASS)
+        else:
             self.timeouts[seat] = 0
         self._play(action)
         self._run_forced()
         return self.events[start:]
+
+    def auto_seats(self) -> list[int]:
+        """Seats being played by 代打; the caller applies :meth:`auto_action` for them when they are
+        in :meth:`to_act`."""
+        return [s for s in range(4) if self.auto[s]]
+
+    def auto_action(self, seat: int) -> Action:
+        """代打 (the document's 代打系統): win whenever the hand wins (胡 and 自摸), pass on claims,
+        never kong, otherwise discard the drawn tile (after a 吃/碰, the last tile in hand order)."""
+        actions = self.legal_actions(seat)
+        if not actions:
+            raise IllegalActionError(f"seat {seat} has no decision to make now")
+        for kind in (Kind.WIN, Kind.PASS):
+            for a in actions:
+                if a.kind is kind:
+                    return a
+        discards = [a for a in actions if a.kind is Kind.DISCARD]
+        for a in discards:
+            if a.tile == self.drawn[seat]:
+                return a
+        return discards[-1]
+
+    def _set_auto(self, seat: int, on: bool) -> None:
+        if self.auto[seat] != on:
+            self.auto[seat] = on
+            self._emit(Event(EventKind.AUTO_ON if on else EventKind.AUTO_OFF, seat))
+        self.timeouts[seat] = 0
 
     def hand(self, seat: int) -> list[int]:
         """``seat``'s concealed tiles, sorted (for that player's own eyes only)."""
@@ -281,7 +294,7 @@ class Game:
             concealed = tuple(sorted_tiles(from_counts(counts)))
             if sum(counts) % 3 == 1:
                 unseen = self.unseen_counts(viewer)
-                waits = tuple((t, unseen[t]) for t in analysis.waits(counts))
+                waits = tuple((t, unseen[t]) for t in self._waits(counts))
         revealed = {}
         if self.phase is Phase.OVER:
             revealed = {s: tuple(self.hand(s)) for s in range(4)}
@@ -295,12 +308,13 @@ class Game:
             wall_remaining=max(0, self.drawable),
             seats=seats,
             turn=self.turn,
-            phase=self.phase.value,
+            phase=self.phase,
             last_discard=self.last_discard,
             concealed=concealed,
             drawn=drawn,
             waits=waits,
             revealed=revealed,
+            hand_size=self.profile.hand_size,
         )
 
     def _visible_melds(self, seat: int, viewer: int | None) -> tuple[Meld, ...]:
@@ -327,31 +341,82 @@ class Game:
             seen[self.claim.tile] += 1
         return [max(0, 4 - n) for n in seen]
 
-    def header(self) -> dict:
-        """Everything needed, with ``log``, to replay this hand."""
+    def header(self) -> dict[str, Any]:
+        """Everything that decides play, JSON-safe: with the action log it replays the hand.
+
+        >>> game = Game(seed=3)
+        >>> again = Game.replay(game.header(), [])
+        >>> again.hands == game.hands
+        True
+        """
         return {
+            "version": HEADER_VERSION,
             "rules": self.profile.id,
             "seed": self.seed,
             "dealer": self.dealer,
             "round_wind": self.round_wind,
             "dealer_streak": self.dealer_streak,
             "hand_number": self.hand_number,
+            "options": self.options.to_dict(),
+            "scores": list(self.scores),
+            "auto": list(self._auto_at_start),
         }
 
     @classmethod
-    def replay(cls, header: dict, actions: list[Action | str], options: TableOptions | None = None) -> Game:
+    def replay(cls, header: Mapping[str, Any], actions: Iterable[Action | str]) -> Game:
+        """Rebuild a hand from :meth:`header` and its log (actions or their notation)."""
+        version = header.get("version")
+        if version != HEADER_VERSION:
+            raise ValueError(f"unsupported game header version {version!r} (expected {HEADER_VERSION})")
         game = cls(
             header["rules"],
             seed=header["seed"],
             dealer=header["dealer"],
             round_wind=header["round_wind"],
             dealer_streak=header["dealer_streak"],
-            hand_number=header.get("hand_number", 1),
-            options=options,
+            hand_number=header["hand_number"],
+            options=TableOptions.from_dict(header["options"]),
+            scores=header["scores"],
+            auto_seats=header["auto"],
         )
         for action in actions:
             game.apply(Action.from_str(action) if isinstance(action, str) else action)
         return game
+
+    def win_context(
+        self,
+        seat: int,
+        win_tile: int | None,
+        *,
+        self_drawn: bool,
+        robbing: bool = False,
+        after_win: bool = False,
+    ) -> WinContext:
+        """The scorer's view of ``seat`` winning on ``win_tile`` now (or, ``after_win``, as it ended)."""
+        counts = list(self.hands[seat])
+        if win_tile is not None and (self_drawn or after_win):
+            counts[win_tile] -= 1
+        out = self.outcome if after_win else None
+        ts = self.ts
+        return WinContext(
+            concealed=tuple(from_counts(counts)),
+            melds=tuple(self.melds[seat]),
+            flowers=tuple(self.flowers[seat]),
+            win_tile=win_tile,
+            self_drawn=self_drawn,
+            seat_wind=self.seat_wind(seat),
+            round_wind=self.round_wind,
+            dealer=seat == self.dealer,
+            dealer_streak=self.dealer_streak,
+            last_tile=out.last_tile if out else (self_drawn and ts.last_tile),
+            kong_replacement=out.kong_replacement if out else (self_drawn and ts.replacement),
+            robbing_kong=out.robbing_kong if out else robbing,
+            heavenly=out.heavenly if out else self._heavenly(seat, self_drawn),
+            earthly=out.earthly if out else self._earthly(seat),
+            declared_ready=self.ready[seat],
+            flower_win=out.flower_win if out else None,
+            options=self.options,
+        )
 
     # ------------------------------------------------------------------ dealing
 
@@ -368,7 +433,7 @@ class Game:
         opener = self.wall.draw_front()  # 開門: the dealer's 17th tile
         self._take(self.dealer, opener)
         self.drawn[self.dealer] = None if is_flower(opener) else opener
-        self._emit(Event("deal", None, detail=f"{size} tiles each, dealer opens"))
+        self._emit(Event(EventKind.DEAL, None, detail=f"{size} tiles each, dealer opens"))
         self._initial_flowers(order)
         if self.outcome is not None:
             return  # 八仙過海 / 七搶一 in the deal: the hand is over before the dealer plays
@@ -380,7 +445,7 @@ class Game:
         """Put a dealt tile in hand; flowers wait in ``_pending_flowers`` for the 補花 rounds."""
         if is_flower(tile):
             self.flowers[seat].append(tile)
-            self._emit(Event("flower", seat, tile))
+            self._emit(Event(EventKind.FLOWER, seat, tile))
         else:
             self.hands[seat][tile] += 1
 
@@ -397,7 +462,7 @@ class Game:
                     tile = self.wall.draw_back()
                     if is_flower(tile):
                         self.flowers[seat].append(tile)
-                        self._emit(Event("flower", seat, tile))
+                        self._emit(Event(EventKind.FLOWER, seat, tile))
                         next_owed[seat] += 1
                     else:
                         self.hands[seat][tile] += 1
@@ -447,10 +512,10 @@ class Game:
         if not discards:  # 行動限制4 cannot be kept (every tile is the claimed kind)
             discards = [t for t in range(NUM_KINDS) if hand[t]]
         actions.extend(Action(seat, Kind.DISCARD, t) for t in discards)
-        if self.profile.ready_declaration and analysis.shanten(hand) <= 0:
+        if self.profile.ready_declaration and (analysis.shanten(hand) <= 0 or self.profile.win_forms):
             for t in discards:
                 hand[t] -= 1
-                if analysis.waits(hand):
+                if self._waits(hand):
                     actions.append(Action(seat, Kind.READY, t))
                 hand[t] += 1
         return actions
@@ -458,7 +523,7 @@ class Game:
     def _may_tsumo(self, seat: int) -> bool:
         if self.ts.no_tsumo or self.passed_win[seat]:
             return False
-        if not analysis.is_complete(self.hands[seat]):
+        if not self._complete(self.hands[seat]):
             return False
         return self._win_allowed(seat, None, True)
 
@@ -469,21 +534,32 @@ class Game:
         if hand[tile] >= 4:
             return False
         hand[tile] += 1
-        ok = analysis.is_complete(hand)
+        ok = self._complete(hand)
         hand[tile] -= 1
         return ok and self._win_allowed(seat, tile, False, robbing)
 
     def _win_allowed(self, seat: int, tile: int | None, self_drawn: bool, robbing: bool = False) -> bool:
-        """Table minimums (三台起胡): a hand that may not win is not offered 胡."""
-        if self.win_filter is None:
+        """Table minimums (三台起胡): 胡 is offered only when the scorer says the hand reaches them."""
+        if not self.options.min_tai:
             return True
-        return bool(self.win_filter(self, seat, tile, self_drawn, robbing))
+        win_tile = self.drawn[seat] if self_drawn else tile
+        ctx = self.win_context(seat, win_tile, self_drawn=self_drawn, robbing=robbing)
+        result = score_win(ctx, self.profile.id)
+        return result.meets_minimum(self.options.min_tai)
+
+    def _complete(self, counts: list[int]) -> bool:
+        """A winning hand under this rule set (sets + pair, or one of ``profile.win_forms``)."""
+        return forms.is_winning(counts, self.profile.win_forms)
+
+    def _waits(self, counts: list[int]) -> list[int]:
+        """The tiles that would complete ``counts`` under this rule set."""
+        return forms.winning_tiles(counts, self.profile.win_forms)
 
     def _ankong_keeps_waits(self, seat: int, tile: int) -> bool:
         """聽牌3: after 聽 a concealed kong is allowed only if the waits stay the same."""
         hand = self.hands[seat]
         hand[tile] -= 4
-        same = tuple(analysis.waits(hand)) == self.ready_waits[seat]
+        same = tuple(self._waits(hand)) == self.ready_waits[seat]
         hand[tile] += 4
         return same
 
@@ -522,50 +598,54 @@ class Game:
 
     def _play(self, action: Action) -> None:
         kind = action.kind
+        seat = action.seat
         if self.phase is Phase.TURN:
             # the turn's legal actions (cached) already say whether a self-drawn win was on offer
-            win_offered = any(a.kind is Kind.WIN for a in self._turn_actions(action.seat))
+            win_offered = any(a.kind is Kind.WIN for a in self._turn_actions(seat))
             self._turn_cache = None
             if kind is Kind.WIN:
-                self._win(action.seat, None, self_drawn=True)
-            elif kind in (Kind.DISCARD, Kind.READY):
-                self._discard(action.seat, action.tile, declare=kind is Kind.READY, declined_win=win_offered)
+                self._win(seat, None, self_drawn=True)
+                return
+            if win_offered:
+                self._pass_win(seat)  # declined a self-drawn win (only possible with 可過水)
+            if kind in (Kind.DISCARD, Kind.READY):
+                self._discard(seat, action.tile, declare=kind is Kind.READY)
             elif kind is Kind.ANKONG:
-                self._concealed_kong(action.seat, action.tile)
+                self._concealed_kong(seat, action.tile)
             elif kind is Kind.ADDKONG:
-                self._added_kong(action.seat, action.tile)
+                self._added_kong(seat, action.tile)
             return
         self._turn_cache = None
         # claim window: record the response, resolve when nothing better can still come
         claim = self.claim
         assert claim is not None
-        claim.responses[action.seat] = action
-        if kind is Kind.PASS and any(a.kind is Kind.WIN for a in claim.options[action.seat]):
-            self._pass_win(action.seat)
+        claim.responses[seat] = action
+        if kind is not Kind.WIN and any(a.kind is Kind.WIN for a in claim.options[seat]):
+            self._pass_win(seat)  # 過, or 吃/碰/槓 instead of 胡: the win was declined
         self._resolve_claims_if_ready()
 
     def _pass_win(self, seat: int) -> None:
+        if self.passed_win[seat]:
+            return
         self.passed_win[seat] = True
-        self._emit(Event("pass_win", seat, detail="過水"))
+        self._emit(Event(EventKind.PASS_WIN, seat, detail="過水"))
 
-    def _discard(self, seat: int, tile: int, declare: bool, declined_win: bool) -> None:
+    def _discard(self, seat: int, tile: int, declare: bool) -> None:
         hand = self.hands[seat]
-        if declined_win:
-            self._pass_win(seat)  # declined a self-drawn win (only possible with 可過水)
         hand[tile] -= 1
         self.drawn[seat] = None
         self.rivers[seat].append(tile)
         self.last_discard = (seat, tile)
         self.last_own_discard[seat] = tile
         self.first_go[seat] = False
-        if self.passed_win[seat] and tile not in analysis.waits(hand):
+        if self.passed_win[seat] and tile not in self._waits(hand):
             self.passed_win[seat] = False  # a non-winning discard lifts 過水
-            self._emit(Event("pass_win_lifted", seat))
-        self._emit(Event("discard", seat, tile))
+            self._emit(Event(EventKind.PASS_WIN_LIFTED, seat))
+        self._emit(Event(EventKind.DISCARD, seat, tile))
         if declare:
             self.ready[seat] = True
-            self.ready_waits[seat] = tuple(analysis.waits(hand))
-            self._emit(Event("ready", seat, tile, detail="聽"))
+            self.ready_waits[seat] = tuple(self._waits(hand))
+            self._emit(Event(EventKind.READY, seat, tile, detail="聽"))
         self.ts = _TurnState()
         self._open_claims(tile, seat)
 
@@ -617,7 +697,7 @@ class Game:
 
     def _after_no_claim(self, claim: _ClaimState) -> None:
         if claim.rob_kong:
-            self._emit(Event("kong_stands", claim.discarder, claim.tile))
+            self._emit(Event(EventKind.KONG_STANDS, claim.discarder, claim.tile))
             self.phase = Phase.TURN
             self.turn = claim.discarder
             self._draw(claim.discarder, back=True)
@@ -649,7 +729,7 @@ class Game:
                     hand[t] -= 1
             meld = Meld(MeldKind.CHI, (lo, lo + 1, lo + 2), tile, claim.discarder)
         self.melds[seat].append(meld)
-        self._emit(Event(action.kind.value, seat, tile, tiles=meld.tiles))
+        self._emit(Event(EventKind(action.kind.value), seat, tile, tiles=meld.tiles))
         self.phase = Phase.TURN
         self.turn = seat
         self.ts = _TurnState(claimed=tile)
@@ -660,12 +740,12 @@ class Game:
         self.hands[seat][tile] -= 3
         self.melds[seat].append(Meld(MeldKind.KONG, (tile,) * 4, tile, claim.discarder))
         self.kongs += 1
-        self._emit(Event("kong", seat, tile, tiles=(tile,) * 4))
+        self._emit(Event(EventKind.KONG, seat, tile, tiles=(tile,) * 4))
         self.phase = Phase.TURN
         self.turn = seat
         self.ts = _TurnState(no_tsumo=self.profile.kong_replacement_no_tsumo)
         self._draw(seat, back=True)
-        if self.ts.no_tsumo and analysis.is_complete(self.hands[seat]) and not self.passed_win[seat]:
+        if self.ts.no_tsumo and self._complete(self.hands[seat]) and not self.passed_win[seat]:
             self._pass_win(seat)  # 明槓's replacement would win: forced 過水
 
     def _concealed_kong(self, seat: int, tile: int) -> None:
@@ -674,7 +754,7 @@ class Game:
         self.kongs += 1
         self.claims_made = True
         self.drawn[seat] = None
-        self._emit(Event("ankong", seat, None))  # the tile stays hidden from the table
+        self._emit(Event(EventKind.ANKONG, seat, None))  # the tile stays hidden from the table
         self.ts = _TurnState(no_tsumo=self.ts.no_tsumo)  # 行動限制3 carries through
         self._draw(seat, back=True)
 
@@ -682,9 +762,9 @@ class Game:
         hand = self.hands[seat]
         hand[tile] -= 1
         self.drawn[seat] = None
-        if self.passed_win[seat] and tile not in analysis.waits(hand):
+        if self.passed_win[seat] and tile not in self._waits(hand):
             self.passed_win[seat] = False  # an added kong of a non-winning tile lifts 過水
-            self._emit(Event("pass_win_lifted", seat))
+            self._emit(Event(EventKind.PASS_WIN_LIFTED, seat))
         melds = self.melds[seat]
         for i, meld in enumerate(melds):
             if meld.kind is MeldKind.PON and meld.first == tile:
@@ -692,16 +772,18 @@ class Game:
                 break
         self.kongs += 1
         self.claims_made = True
-        self._emit(Event("addkong", seat, tile, tiles=(tile,) * 4))
+        self._emit(Event(EventKind.ADDKONG, seat, tile, tiles=(tile,) * 4))
         self.ts = _TurnState()
         self._open_claims(tile, seat, rob_kong=True)  # 搶槓 window, then the replacement draw
 
     def _draw(self, seat: int, back: bool = False) -> None:
+        if seat == self.dealer and not back:
+            self.first_round = False  # the dealer's second live draw starts the second go-round
         tile = self.wall.draw_back() if back else self.wall.draw_front()
         replacement = back
         while is_flower(tile):
             self.flowers[seat].append(tile)
-            self._emit(Event("flower", seat, tile))
+            self._emit(Event(EventKind.FLOWER, seat, tile))
             self._check_flower_win(seat)
             if self.outcome is not None:
                 return
@@ -711,7 +793,9 @@ class Game:
         self.drawn[seat] = tile
         self.ts.replacement = replacement
         self.ts.last_tile = self.drawable <= 0
-        self._emit(Event("draw", seat, tile, private=True, detail="replacement" if replacement else ""))
+        self._emit(
+            Event(EventKind.DRAW, seat, tile, private=True, detail="replacement" if replacement else "")
+        )
 
     def _check_flower_win(self, seat: int) -> None:
         """八仙過海 (all eight) and 七搶一 (seven, while another player shows the eighth)."""
@@ -744,7 +828,6 @@ class Game:
                 self.last_discard = None
         else:
             tile = self.drawn[seat]
-        first = self.first_go[seat] and not self.claims_made
         outcome = Outcome(
             winner=seat,
             loser=None if self_drawn else loser,
@@ -753,10 +836,19 @@ class Game:
             last_tile=self_drawn and self.ts.last_tile,
             kong_replacement=self_drawn and self.ts.replacement,
             robbing_kong=robbing,
-            heavenly=self_drawn and first and seat == self.dealer,
-            earthly=first and seat != self.dealer,
+            heavenly=self._heavenly(seat, self_drawn),
+            earthly=self._earthly(seat),
         )
         self._finish(outcome)
+
+    def _heavenly(self, seat: int, self_drawn: bool) -> bool:
+        """天胡: the dealer's self-drawn win on their first turn, nobody having claimed anything."""
+        return self_drawn and seat == self.dealer and self.first_go[seat] and not self.claims_made
+
+    def _earthly(self, seat: int) -> bool:
+        """地胡 (非莊家在第一輪內胡牌或自摸，且四家沒有吃碰槓): a non-dealer's win, by 胡 or 自摸,
+        before the dealer's second live draw, nobody having made any 吃/碰/槓 (暗槓 included)."""
+        return seat != self.dealer and self.first_round and not self.claims_made
 
     def _end_draw_game(self) -> None:
         self._finish(Outcome(None))
@@ -766,11 +858,11 @@ class Game:
         self.phase = Phase.OVER
         self.claim = None
         if outcome.winner is None:
-            self._emit(Event("draw_game", None, detail="流局"))
+            self._emit(Event(EventKind.DRAW_GAME, None, detail="流局"))
         else:
             self._emit(
                 Event(
-                    "win",
+                    EventKind.WIN,
                     outcome.winner,
                     outcome.win_tile,
                     detail=outcome.flower_win or ("自摸" if outcome.self_drawn else "胡"),
@@ -810,7 +902,7 @@ class Game:
     # ------------------------------------------------------------------ invariants
 
     def check_invariants(self) -> None:
-        """Raise AssertionError if tiles were created, lost or doubled, or a hand has a wrong size."""
+        """Raise :class:`InvariantError` if tiles were created, lost or doubled, or a hand has a wrong size."""
         counts = [0] * 42
         for s in range(4):
             for t in range(NUM_KINDS):
@@ -825,12 +917,12 @@ class Game:
         for t in self.wall.remaining_tiles():
             counts[t] += 1
         for t in range(NUM_KINDS):
-            assert counts[t] == 4, f"tile {tile_to_str(t)} appears {counts[t]} times"
+            _require(counts[t] == 4, f"tile {tile_to_str(t)} appears {counts[t]} times")
         for t in range(34, 42):
-            assert counts[t] == (1 if self.profile.flowers else 0), (
-                f"flower {tile_to_str(t)} count {counts[t]}"
+            _require(
+                counts[t] == (1 if self.profile.flowers else 0), f"flower {tile_to_str(t)} count {counts[t]}"
             )
-        assert sum(counts) == self.profile.wall_size
+        _require(sum(counts) == self.profile.wall_size, f"{sum(counts)} tiles in play")
         size = self.profile.hand_size
         outcome = self.outcome
         in_deal = self.first_go[self.dealer] and not self.claims_made  # the dealer has not played yet
@@ -843,22 +935,15 @@ class Game:
                 extra = 1 if (s == self.dealer and in_deal) else 0
             elif outcome is not None and outcome.winner == s:
                 extra = 1
-            assert held == size + extra, f"seat {s} holds {held} tiles (expected {size + extra})"
-            assert all(0 <= n <= 4 for n in self.hands[s])
+            _require(held == size + extra, f"seat {s} holds {held} tiles (expected {size + extra})")
+            _require(all(0 <= n <= 4 for n in self.hands[s]), f"seat {s} holds an impossible count")
+
+
+def _require(ok: bool, message: str) -> None:
+    if not ok:
+        raise InvariantError(message)
 
 
 def auto_play_choice(game: Game, seat: int) -> Action:
-    """代打: win whenever possible (聽 → auto-win), never kong, otherwise discard what was drawn."""
-    actions = game.legal_actions(seat)
-    for a in actions:
-        if a.kind is Kind.WIN:
-            return a
-    for a in actions:
-        if a.kind is Kind.PASS:
-            return a
-    drawn = game.drawn[seat]
-    discards = [a for a in actions if a.kind is Kind.DISCARD]
-    for a in discards:
-        if a.tile == drawn:
-            return a
-    return discards[-1]
+    """Kept for engine/policy.py until it calls :meth:`Game.auto_action` itself."""
+    return game.auto_action(seat)

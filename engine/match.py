@@ -12,60 +12,19 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from .actions import Action
 from .game import Game
-from .rules import TableOptions, get_profile
-from .scoring import ScoreResult, WinContext, get_rules, meets_minimum, score_win
-from .scoring import TableOptions as ScoringOptions
-from .settlement import TableStakes, settle_win
+from .rules import TableOptions, get_profile, next_dealer
+from .scoring import ScoreResult, get_rules, get_settle, score_win
+from .settlement import SettleContext
 from .tiles import from_counts
 from .view import HandResult
 
-
-def scoring_options(options: TableOptions) -> ScoringOptions:
-    """The game's typed table options, as the scorer names them."""
-    flags = {"見字見花"} if options.see_wind_see_flower else set()
-    if options.self_draw_only:
-        flags.add("限自摸")
-    return ScoringOptions(frozenset(flags), options.min_tai, options.cap_tai)
-
-
-def win_context(
-    game: Game,
-    seat: int,
-    win_tile: int | None,
-    *,
-    self_drawn: bool,
-    robbing: bool = False,
-    after_win: bool = False,
-) -> WinContext:
-    """The scorer's view of ``seat`` winning on ``win_tile`` now (or, ``after_win``, as it ended)."""
-    counts = list(game.hands[seat])
-    if win_tile is not None and (self_drawn or after_win):
-        counts[win_tile] -= 1
-    out = game.outcome if after_win else None
-    ts = game.ts
-    first = game.first_go[seat] and not game.claims_made
-    return WinContext(
-        concealed=tuple(from_counts(counts)),
-        melds=tuple(game.melds[seat]),
-        flowers=tuple(game.flowers[seat]),
-        win_tile=win_tile,
-        self_drawn=self_drawn,
-        seat_wind=game.seat_wind(seat),
-        round_wind=game.round_wind,
-        dealer=seat == game.dealer,
-        dealer_streak=game.dealer_streak,
-        last_tile=out.last_tile if out else (self_drawn and ts.last_tile),
-        kong_replacement=out.kong_replacement if out else (self_drawn and ts.replacement),
-        robbing_kong=out.robbing_kong if out else robbing,
-        heavenly=out.heavenly if out else (self_drawn and first and seat == game.dealer),
-        earthly=out.earthly if out else (first and seat != game.dealer),
-        declared_ready=game.ready[seat],
-        flower_win=out.flower_win if out else None,
-        options=scoring_options(game.options),
-    )
+HEADER_VERSION = 1  # Match.header() format
 
 
 def score_outcome(game: Game) -> ScoreResult | None:
@@ -73,16 +32,8 @@ def score_outcome(game: Game) -> ScoreResult | None:
     out = game.outcome
     if out is None or out.winner is None:
         return None
-    ctx = win_context(game, out.winner, out.win_tile, self_drawn=out.self_drawn, after_win=True)
+    ctx = game.win_context(out.winner, out.win_tile, self_drawn=out.self_drawn, after_win=True)
     return score_win(ctx, game.profile.id)
-
-
-def minimum_filter(game: Game, seat: int, tile: int | None, self_drawn: bool, robbing: bool) -> bool:
-    """三台起胡: 胡 is offered only when the hand reaches the table minimum."""
-    win_tile = game.drawn[seat] if self_drawn else tile
-    ctx = win_context(game, seat, win_tile, self_drawn=self_drawn, robbing=robbing)
-    result = score_win(ctx, game.profile.id)
-    return result.valid and meets_minimum(result, game.options.min_tai)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,13 +53,13 @@ class Match:
     seed: int = 0
     rounds: int = 1  # 圈: 1-4
     options: TableOptions = field(default_factory=TableOptions)
-    stakes: TableStakes = field(default_factory=TableStakes)
 
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= 4:
             raise ValueError("a match is 1 to 4 rounds (圈)")
-        get_profile(self.rules)
+        self.profile = get_profile(self.rules)
         get_rules(self.rules)
+        self.settle = get_settle(self.rules)
         self.rng = random.Random(self.seed)
         # 抓位: the four wind tiles face down; player i takes the seat of the wind drawn
         winds = [0, 1, 2, 3]
@@ -120,7 +71,9 @@ class Match:
         self.dealer = self.first_dealer
         self.dealer_streak = 0
         self.round_wind = 0
+        self.dealer_changes = 0  # the round wind advances after every fourth change of dealer
         self.scores = [0, 0, 0, 0]
+        self.auto_seats: set[int] = set()  # 代打 carries from hand to hand until the player is back
         self.history: list[HandRecord] = []
 
     @property
@@ -139,8 +92,51 @@ class Match:
             hand_number=len(self.history) + 1,
             options=self.options,
             scores=tuple(self.scores),
+            auto_seats=sorted(self.auto_seats),
         )
         return game
+
+    def header(self) -> dict[str, Any]:
+        """What decides the match besides its hands' action logs, JSON-safe (see :meth:`replay`)."""
+        return {
+            "version": HEADER_VERSION,
+            "rules": self.rules,
+            "seed": self.seed,
+            "rounds": self.rounds,
+            "options": self.options.to_dict(),
+        }
+
+    @classmethod
+    def replay(
+        cls, header: Mapping[str, Any], hand_logs: Sequence[Sequence[str]]
+    ) -> tuple[Match, Game | None]:
+        """Rebuild a match from :meth:`header` and every hand's log, in order (``str(action)`` each).
+
+        Finished hands are scored and settled again; the last hand, if its log does not finish it,
+        is returned mid-play (else None), ready for the next action.
+        """
+        version = header.get("version")
+        if version != HEADER_VERSION:
+            raise ValueError(f"unsupported match header version {version!r} (expected {HEADER_VERSION})")
+        match = cls(
+            header["rules"],
+            seed=header["seed"],
+            rounds=header["rounds"],
+            options=TableOptions.from_dict(header["options"]),
+        )
+        game: Game | None = None
+        for number, log in enumerate(hand_logs, 1):
+            if game is not None:
+                raise ValueError(
+                    f"hand {number - 1}'s log does not finish the hand, yet hand {number} follows"
+                )
+            game = match.new_hand()
+            for action in log:
+                game.apply(Action.from_str(action))
+            if game.is_over:
+                match.finish_hand(game)
+                game = None
+        return match, game
 
     def finish_hand(self, game: Game) -> HandResult:
         """Score and settle a finished hand, then rotate the dealer (連莊 on a dealer win or a draw)."""
@@ -148,18 +144,22 @@ class Match:
         if out is None:
             raise ValueError("the hand is not over")
         if out.winner is None:
-            result = HandResult(None, None, False, None, (), (), (), (), 0, "tai", (0, 0, 0, 0))
+            unit = get_rules(self.rules).unit
+            result = HandResult(None, None, False, None, (), (), (), (), 0, unit, (0, 0, 0, 0))
         else:
             scored = score_outcome(game)
             assert scored is not None and scored.valid, scored and scored.reason
-            settlement = settle_win(
+            settlement = self.settle(
                 scored,
-                winner=out.winner,
-                dealer=game.dealer,
-                dealer_streak=game.dealer_streak,
-                discarder=out.loser if not out.flower_win else None,
-                stakes=self.stakes,
-                single_flower_holder=out.loser if out.flower_win == "七搶一" else None,
+                SettleContext(
+                    winner=out.winner,
+                    dealer=game.dealer,
+                    dealer_streak=game.dealer_streak,
+                    discarder=None if out.flower_win else out.loser,
+                    options=self.options,
+                    flower_payer=out.loser if out.flower_win else None,
+                    melds=tuple(tuple(m) for m in game.melds),
+                ),
             )
             concealed = list(game.hands[out.winner])
             if out.win_tile is not None:
@@ -174,11 +174,14 @@ class Match:
                 flowers=tuple(game.flowers[out.winner]),
                 items=tuple(settlement.items),
                 total=sum(i.value for i in settlement.items),
-                unit="tai",
+                unit=scored.unit,
                 deltas=settlement.deltas,
+                capped_total=settlement.capped_total,
+                limited=settlement.limited,
             )
         for s in range(4):
             self.scores[s] += result.deltas[s]
+        self.auto_seats = {s for s in range(4) if game.auto[s]}
         self.history.append(
             HandRecord(
                 len(self.history) + 1,
@@ -194,13 +197,15 @@ class Match:
         return result
 
     def _rotate(self, winner: int | None) -> None:
-        if winner is None or winner == self.dealer:
+        """Move the deal as the rule set says (``RuleProfile.rotation``); 連莊 when it stays."""
+        dealer = next_dealer(self.profile.rotation, self.dealer, winner)
+        if dealer == self.dealer:
             self.dealer_streak += 1  # 連莊 (a draw game too: 臭莊)
             return
-        self.dealer = (self.dealer + 1) % 4
+        self.dealer = dealer
         self.dealer_streak = 0
-        if self.dealer == self.first_dealer:
-            self.round_wind += 1
+        self.dealer_changes += 1
+        self.round_wind = self.dealer_changes // 4
 
     def standings(self) -> list[tuple[int, int]]:
         """(seat, score) from first place to last."""

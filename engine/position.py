@@ -97,6 +97,7 @@ def position(
         assert game.drawable == live
     game.claims_made = any(game.melds)
     game.first_go = [first_go] * 4
+    game.first_round = first_go
     game.turn = turn
     game.phase = Phase.TURN
     game.ts = _TurnState()

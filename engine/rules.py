@@ -1,29 +1,96 @@
 """Rule profiles and table options.
 
-A rule set is data the one game loop reads (hand size, flowers, draw-game reserve, claim rules),
-plus a scorer that lives in ``engine.scoring``; it is never a fork of the game loop.
+A rule set is a :class:`RuleProfile`: data the one game loop reads (hand size, flowers, draw-game
+reserve, claim rules, special winning forms, dealer rotation) plus a scoring module in
+``engine.scoring`` (its item table and its ``settle`` hook). It is never a fork of the game loop.
+Adding a rule set: one entry in :data:`PROFILES` and one in ``engine.scoring.RULE_MODULES``.
+
+:class:`TableOptions` is the one set of switches a host chooses for a table; the game, the scorer
+and the settlement all read it.
+
+    >>> opts = TableOptions(min_tai=3)
+    >>> TableOptions.from_dict(opts.to_dict()) == opts
+    True
+    >>> TableOptions.from_dict({"min_tia": 3})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown table option(s): min_tia
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from .forms import check_forms
+
+# dealer rotation rules (RuleProfile.rotation)
+DEALER_KEEPS = "dealer_keeps"  # taiwan: the dealer keeps the deal on their own win or a draw game
+WINNER_DEALS = "winner_deals"  # guangdong 谁胡谁庄: the winner deals next; a draw game keeps the dealer
+ROTATIONS = (DEALER_KEEPS, WINNER_DEALS)
+
+TURN_SECONDS = (4, 120)  # the document's tables use 4, 5, 6 or 8 s; Discord players need longer
+CLAIM_SECONDS = (2, 60)
 
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
-    """The per-table switches of the rule documents (taiwan16 names in comments)."""
+    """The per-table switches of the rule documents (taiwan16 names in comments).
+
+    Frozen and JSON-safe through :meth:`to_dict` / :meth:`from_dict`; a bad value raises ValueError
+    at construction, so a table never runs with options nobody can play.
+    """
 
     self_draw_only: bool = False  # 限自摸: only self-drawn wins
     may_pass_win: bool = False  # 可過水: a win may be declined (then 過水 until a non-winning discard)
-    min_tai: int = 0  # 三台起胡 → 3
+    min_tai: int = 0  # 三台起胡 → 3: the countable 台 a win needs
     see_wind_see_flower: bool = False  # 見字見花
     cap_tai: int | None = 16  # 滿台 (None: no cap)
-    bankroll_tai: int | None = None  # 24-台 bankroll rule (None: off)
-    extra: frozenset[str] = field(default_factory=frozenset)
+    bankroll_tai: int | None = 24  # 24-台 rule: no payer pays more than 底 + 24 台 (None: off)
+    base: int = 300  # 底, in points
+    tai: int = 100  # one 台, in points
+    turn_seconds: int = 20  # 出牌時間
+    claim_seconds: int = 8  # time to answer a discard (吃/碰/槓/胡/過)
+
+    def __post_init__(self) -> None:
+        for name in ("self_draw_only", "may_pass_win", "see_wind_see_flower"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
+        for name, low in (("min_tai", 0), ("base", 0), ("tai", 0)):
+            _check_int(name, getattr(self, name), low)
+        for name in ("cap_tai", "bankroll_tai"):
+            if getattr(self, name) is not None:
+                _check_int(name, getattr(self, name), 0)
+        for name, (low, high) in (("turn_seconds", TURN_SECONDS), ("claim_seconds", CLAIM_SECONDS)):
+            _check_int(name, getattr(self, name), low, high)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field, JSON-safe (``None`` for an option that is off)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableOptions:
+        """Options from :meth:`to_dict` output; missing keys take the default, unknown keys are refused."""
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ValueError(f"unknown table option(s): {', '.join(unknown)}")
+        return cls(**data)
+
+
+def _check_int(name: str, value: object, low: int, high: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if value < low or (high is not None and value > high):
+        bound = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise ValueError(f"{name} must be {bound}, got {value}")
 
 
 @dataclass(frozen=True, slots=True)
 class RuleProfile:
+    """What the game loop needs to know about a rule set. Scoring and settlement live in the
+    scoring module registered under the same ``id`` (``engine.scoring.get_rules`` / ``get_settle``)."""
+
     id: str
     hand_size: int  # 16 or 13 tiles before the draw
     flowers: bool  # the 8 flower tiles are in the wall
@@ -35,7 +102,15 @@ class RuleProfile:
     no_claim_last_round: bool = True  # 行動限制5
     no_reclaim_own_discard_kind: bool = True  # 行動限制9
     kong_replacement_no_tsumo: bool = True  # 行動限制2/3
+    # special winning forms beyond sets + pair, by name in engine.forms.FORMS ("seven_pairs", ...)
+    win_forms: tuple[str, ...] = ()
+    rotation: str = DEALER_KEEPS  # how the deal moves after a hand (ROTATIONS)
     options: TableOptions = TableOptions()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "win_forms", check_forms(self.win_forms))
+        if self.rotation not in ROTATIONS:
+            raise ValueError(f"unknown rotation {self.rotation!r}; known: {', '.join(ROTATIONS)}")
 
     @property
     def wall_size(self) -> int:
@@ -47,6 +122,7 @@ class RuleProfile:
 
 TAIWAN16 = RuleProfile(id="taiwan16", hand_size=16, flowers=True, reserve=16, reserve_per_kong=1)
 
+# rule-set id -> profile; each rule set adds one entry here
 PROFILES: dict[str, RuleProfile] = {TAIWAN16.id: TAIWAN16}
 
 
@@ -57,3 +133,12 @@ def get_profile(rules: str | RuleProfile) -> RuleProfile:
         return PROFILES[rules]
     except KeyError:
         raise ValueError(f"unknown rule set {rules!r}; known: {', '.join(sorted(PROFILES))}") from None
+
+
+def next_dealer(rotation: str, dealer: int, winner: int | None) -> int:
+    """The seat that deals the next hand. The streak (連莊) grows when this returns ``dealer``."""
+    if winner is None or winner == dealer:
+        return dealer  # a draw game (臭莊) or the dealer's own win: 連莊
+    if rotation == WINNER_DEALS:
+        return winner
+    return (dealer + 1) % 4

@@ -163,7 +163,7 @@ def parse_options(value: Any) -> TableOptions:
     comma-separated string. Names: 三台起胡/min3, min_tai/min (an integer), 見字見花 /
     see_wind_see_flower, 限自摸/self_draw_only, 滿台/cap/cap16 (true → 16, or an integer)."""
     if value is None:
-        return TableOptions()
+        return TableOptions(cap_tai=None)
     if isinstance(value, str):
         value = [x for x in value.replace(",", " ").split() if x]
     if isinstance(value, list):
@@ -195,7 +195,12 @@ def parse_options(value: Any) -> TableOptions:
                 cap = _int(str(key), v)
             elif _bool(str(key), v):
                 cap = DEFAULT_CAP
-    return TableOptions(frozenset(flags), min_tai, cap)
+    return TableOptions(
+        self_draw_only=SELF_DRAW_ONLY in flags,
+        see_wind_see_flower=SEE_WIND_SEE_FLOWER in flags,
+        min_tai=min_tai,
+        cap_tai=cap,
+    )
 
 
 def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str]]:

@@ -16,16 +16,14 @@ import sys
 import time
 from collections.abc import Sequence
 
-from .game import Game
+from .events import EventKind
+from .game import Game, InvariantError
 from .match import Match
 from .policy import Policy, make_policy
 from .rules import get_profile
 
+CLAIM_EVENTS = (EventKind.CHI, EventKind.PON, EventKind.KONG)
 MAX_STEPS = 5000  # far above any real hand; guards against a stuck state machine
-
-
-class InvariantError(AssertionError):
-    pass
 
 
 def play_hand(game: Game, policies: Sequence[Policy], check: bool = True) -> Game:
@@ -75,7 +73,7 @@ def run(rules: str, hands: int, seed: int, policy: str, check: bool = True) -> d
         stats["max_tai"] = max(stats["max_tai"], result.total)
         out = game.outcome
         stats["hands"] += 1
-        stats["claims"] += sum(1 for e in game.events if e.kind in ("chi", "pon", "kong"))
+        stats["claims"] += sum(1 for e in game.events if e.kind in CLAIM_EVENTS)
         if out.winner is None:
             stats["draw_games"] += 1
         else:

@@ -25,52 +25,32 @@ counted twice); for a non-dealer winner it adds them to the score sheet as the d
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .scoring.core import ScoreResult
+from .meld import Meld
+from .rules import TableOptions
+from .scoring.core import ScoreResult, apply_cap
 from .view import ScoreItem
 
 MAX_STREAK = 8  # 最多連莊八
 FLOWER_WIN_TAI = 8  # 七搶一 / 八仙過海: 一底八台
 
 
-@dataclass(frozen=True, slots=True)
-class TableStakes:
-    """What 底 and one 台 are worth at a table, and the limits.
-
-    ``cap_tai``: 滿台 (16); 莊家/連莊, 門清自摸 and 眼牌 are added on top of the capped rest.
-    ``bankroll_tai``: the 24-台 rule (players sit down with 24 台 worth of points and a winner only
-    wins what the loser has): when set, no payer pays more than ``底 + bankroll_tai × 台`` for a hand.
-    """
-
-    base: int = 300  # 底
-    tai: int = 100  # one 台
-    cap_tai: int | None = 16
-    bankroll_tai: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.base < 0 or self.tai < 0:
-            raise ValueError("底 and 台 must not be negative")
-        if self.cap_tai is not None and self.cap_tai < 0:
-            raise ValueError("cap_tai must not be negative")
-        if self.bankroll_tai is not None and self.bankroll_tai < 0:
-            raise ValueError("bankroll_tai must not be negative")
-
-    @classmethod
-    def base_equals_tai(cls, tai: int = 100, **kw: int | None) -> TableStakes:
-        """The other usual preset: 底 worth one 台 (e.g. 100/100)."""
-        return cls(base=tai, tai=tai, **kw)  # type: ignore[arg-type]
-
-    def payment_limit(self) -> int | None:
-        if self.bankroll_tai is None:
-            return None
-        return self.base + self.bankroll_tai * self.tai
+DEFAULT_OPTIONS = TableOptions()
 
 
-STAKE_PRESETS: dict[str, TableStakes] = {
-    "300/100": TableStakes(),
-    "100/100": TableStakes.base_equals_tai(100),
-    "300/100 (24台)": TableStakes(bankroll_tai=24),
+def payment_limit(options: TableOptions) -> int | None:
+    """The 24-台 rule (``bankroll_tai``): players sit down with that many 台 worth of points and a
+    winner only wins what the loser has, so no payer pays more than ``底 + bankroll_tai × 台``."""
+    if options.bankroll_tai is None:
+        return None
+    return options.base + options.bankroll_tai * options.tai
+
+
+# the usual ways a table quotes its stakes (底/台); the 24-台 rule and 滿台 16 stay on
+STAKE_PRESETS: dict[str, TableOptions] = {
+    "300/100": TableOptions(base=300, tai=100),
+    "100/100": TableOptions(base=100, tai=100),
 }
 
 
@@ -88,6 +68,36 @@ class Settlement:
     deltas: tuple[int, int, int, int]
     payments: tuple[Payment, ...]
     items: tuple[ScoreItem, ...] = ()  # the score sheet: the winner's items + the dealer's extras
+    capped_total: int | None = None  # the hand's value after 滿台 when the cap changed it
+    limited: bool = False  # a payment was cut by the bankroll rule (24 台)
+
+
+@dataclass(frozen=True, slots=True)
+class SettleContext:
+    """What a rule set's ``settle(result, ctx)`` hook may need besides the scored win.
+
+    ``discarder`` is the seat that dealt in (the discarder, or the owner of a robbed kong); None
+    for a self-draw and for a flower win. ``flower_payer`` is the seat holding the single flower of
+    a 七搶一. ``melds`` are every seat's melds at the end of the hand (kong payments, e.g. guangdong).
+    """
+
+    winner: int
+    dealer: int
+    dealer_streak: int = 0
+    discarder: int | None = None
+    options: TableOptions = DEFAULT_OPTIONS
+    flower_payer: int | None = None
+    eye_declarers: tuple[int, ...] = ()
+    melds: tuple[tuple[Meld, ...], ...] = field(default_factory=lambda: ((), (), (), ()))
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.discarder is None
+
+    def kong_counts(self) -> tuple[int, int, int, int]:
+        """Kongs (明槓, 加槓 and 暗槓) per seat."""
+        counts = [sum(1 for m in seat if m.is_kong) for seat in self.melds]
+        return (counts[0], counts[1], counts[2], counts[3])
 
 
 def dealer_extra(dealer_streak: int) -> int:
@@ -99,13 +109,6 @@ def dealer_items(dealer_streak: int) -> tuple[ScoreItem, ...]:
     """The dealer's extras as score-sheet items: 莊家 1 and, when n > 0, 連莊 2n."""
     n = min(max(dealer_streak, 0), MAX_STREAK)
     return (ScoreItem("莊家", 1),) + ((ScoreItem("連莊", 2 * n),) if n else ())
-
-
-def capped_tai(tai: int, uncapped: int, cap: int | None) -> int:
-    """滿台: the part of ``tai`` outside ``uncapped`` is limited to ``cap``."""
-    if cap is None:
-        return tai
-    return min(tai - uncapped, cap) + uncapped
 
 
 def _check_seats(*seats: int | None) -> None:
@@ -129,7 +132,7 @@ def settle(
     dealer: int,
     dealer_streak: int,
     discarder: int | None,
-    stakes: TableStakes = TableStakes(),
+    options: TableOptions = DEFAULT_OPTIONS,
     uncapped: int = 0,
 ) -> Settlement:
     """The document's formula. ``tai`` is the hand's 台數 WITHOUT 莊家/連莊 (the formula adds
@@ -140,20 +143,22 @@ def settle(
         raise ValueError("the winner cannot have discarded the winning tile")
     if tai < 0 or not 0 <= uncapped <= tai:
         raise ValueError("tai must be >= 0 and uncapped within it")
-    hand = capped_tai(tai, uncapped, stakes.cap_tai)
+    hand = apply_cap(tai, uncapped, options.cap_tai)
     extra = dealer_extra(dealer_streak)
-    limit = stakes.payment_limit()
+    limit = payment_limit(options)
     payers = [discarder] if discarder is not None else [s for s in range(4) if s != winner]
     reason = "胡" if discarder is not None else "自摸"
     payments = []
+    limited = False
     for p in payers:
         t = hand + (extra if dealer in (winner, p) else 0)
-        amount = stakes.base + t * stakes.tai
-        if limit is not None:
-            amount = min(amount, limit)
+        amount = options.base + t * options.tai
+        if limit is not None and amount > limit:
+            amount = limit
+            limited = True
         payments.append(Payment(p, winner, t, amount, reason))
     items = dealer_items(dealer_streak) if winner != dealer and dealer in payers else ()
-    return Settlement(_deltas(payments), tuple(payments), items)
+    return Settlement(_deltas(payments), tuple(payments), items, limited=limited)
 
 
 def settle_win(
@@ -163,7 +168,7 @@ def settle_win(
     dealer: int,
     dealer_streak: int,
     discarder: int | None,
-    stakes: TableStakes = TableStakes(),
+    options: TableOptions = DEFAULT_OPTIONS,
     eye_declarers: Iterable[int] = (),
     single_flower_holder: int | None = None,
 ) -> Settlement:
@@ -180,7 +185,7 @@ def settle_win(
     _check_seats(winner, dealer, discarder, single_flower_holder)
     if result.flower_win is not None:
         settlement = settle_flower_win(
-            result.flower_win, winner=winner, single_flower_holder=single_flower_holder, stakes=stakes
+            result.flower_win, winner=winner, single_flower_holder=single_flower_holder, options=options
         )
         sheet = result.items
     else:
@@ -196,22 +201,28 @@ def settle_win(
             dealer=dealer,
             dealer_streak=dealer_streak,
             discarder=discarder,
-            stakes=stakes,
+            options=options,
             uncapped=result.uncapped,
         )
         sheet = result.items + settlement.items
-    penalty = eye_penalty(eye_declarers, winner=winner, stakes=stakes)
+    reduction = result.total - result.capped_total(options.cap_tai)
+    capped = sum(i.value for i in sheet) - reduction if reduction > 0 else None
+    penalty = eye_penalty(eye_declarers, winner=winner, options=options)
     payments = settlement.payments + penalty.payments
-    return Settlement(_deltas(payments), payments, sheet)
+    return Settlement(_deltas(payments), payments, sheet, capped, settlement.limited)
 
 
 def settle_flower_win(
-    kind: str, *, winner: int, single_flower_holder: int | None = None, stakes: TableStakes = TableStakes()
+    kind: str,
+    *,
+    winner: int,
+    single_flower_holder: int | None = None,
+    options: TableOptions = DEFAULT_OPTIONS,
 ) -> Settlement:
     """八仙過海: the other three each pay 一底八台. 七搶一: the player holding the single flower
     pays 一底八台. No dealer extras, no cap (8 台 is below it)."""
     _check_seats(winner, single_flower_holder)
-    amount = stakes.base + FLOWER_WIN_TAI * stakes.tai
+    amount = options.base + FLOWER_WIN_TAI * options.tai
     if kind == "八仙過海":
         payers = [s for s in range(4) if s != winner]
     elif kind == "七搶一":
@@ -224,11 +235,13 @@ def settle_flower_win(
     return Settlement(_deltas(payments), payments)
 
 
-def eye_penalty(declarers: Iterable[int], *, winner: int, stakes: TableStakes = TableStakes()) -> Settlement:
+def eye_penalty(
+    declarers: Iterable[int], *, winner: int, options: TableOptions = DEFAULT_OPTIONS
+) -> Settlement:
     """眼牌 (and Miji) penalty: a declarer who does not win, when someone else wins (胡 or 自摸),
     pays one 台 to the winner. A draw game has no winner and no penalty — do not call this then."""
     _check_seats(winner)
     payers = sorted({d for d in declarers if d != winner})
     _check_seats(*payers)
-    payments = tuple(Payment(p, winner, 1, stakes.tai, "眼牌") for p in payers)
+    payments = tuple(Payment(p, winner, 1, options.tai, "眼牌") for p in payers)
     return Settlement(_deltas(payments), payments)

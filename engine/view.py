@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .events import Phase
 from .meld import Meld
 
 
@@ -37,12 +38,13 @@ class GameView:
     wall_remaining: int  # tiles that can still be drawn before the draw game
     seats: tuple[SeatPublic, ...]
     turn: int  # seat whose move it is (or who discarded, during a claim window)
-    phase: str  # "turn", "claim", "rob_kong", "over"
+    phase: Phase  # a string enum: "turn", "claim", "rob_kong", "over"
     last_discard: tuple[int, int] | None = None  # (seat, tile) while it can still be claimed
     concealed: tuple[int, ...] = ()  # the viewer's own tiles, sorted, drawn tile excluded
     drawn: int | None = None  # the viewer's freshly drawn tile, shown apart
     waits: tuple[tuple[int, int], ...] = ()  # (tile, unseen count) when the viewer is ready
     revealed: dict[int, tuple[int, ...]] = field(default_factory=dict)  # end-of-hand reveal only
+    hand_size: int = 16  # the rule set's tiles in hand before the draw (16, or 13)
 
 
 @dataclass(frozen=True, slots=True)

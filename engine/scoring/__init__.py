@@ -9,22 +9,27 @@
     (3, ['門清', '平胡'])
 
 Adding a rule set: write ``engine/scoring/<id>.py`` exposing ``RULES: RuleSet`` (its table of
-:class:`Item` rows, and hooks such as ``readings`` for special hand forms), then add one line to
-:data:`RULE_MODULES`.
+:class:`Item` rows, and hooks such as ``readings`` for special hand forms) and
+``settle(result: ScoreResult, ctx: engine.settlement.SettleContext) -> Settlement`` (who pays
+whom), then add one line to :data:`RULE_MODULES` and the game profile to ``engine.rules.PROFILES``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
+from types import ModuleType
+from typing import Any
 
+from ..rules import TableOptions
 from .core import (
+    REASON_CODES,
     HandSet,
     Item,
     Reading,
     RuleSet,
     ScoreResult,
     ScoringError,
-    TableOptions,
     UnknownRules,
     WinContext,
     evaluate,
@@ -39,13 +44,27 @@ RULE_MODULES: dict[str, str] = {
 }
 
 
-def get_rules(name: str) -> RuleSet:
-    """The scoring profile registered under ``name``; :class:`UnknownRules` otherwise."""
+def _module(name: str) -> ModuleType:
     module = RULE_MODULES.get(name)
     if module is None:
         known = ", ".join(sorted(RULE_MODULES))
         raise UnknownRules(f"unknown rules {name!r} (known: {known})")
-    return import_module(module).RULES
+    return import_module(module)
+
+
+def get_rules(name: str) -> RuleSet:
+    """The scoring profile registered under ``name``; :class:`UnknownRules` otherwise."""
+    return _module(name).RULES
+
+
+def get_settle(name: str) -> Callable[[ScoreResult, Any], Any]:
+    """The rule set's ``settle(result, ctx: SettleContext) -> Settlement`` hook (who pays whom).
+
+    Typed loosely here because engine.settlement builds on this package, not the other way."""
+    settle = getattr(_module(name), "settle", None)
+    if settle is None:
+        raise UnknownRules(f"rule set {name!r} has no settle hook")
+    return settle
 
 
 def score_win(ctx: WinContext, rules: str | RuleSet = "taiwan16") -> ScoreResult:
@@ -57,6 +76,7 @@ def score_win(ctx: WinContext, rules: str | RuleSet = "taiwan16") -> ScoreResult
 
 
 __all__ = [
+    "REASON_CODES",
     "RULE_MODULES",
     "HandSet",
     "Item",
@@ -69,6 +89,7 @@ __all__ = [
     "WinContext",
     "evaluate",
     "get_rules",
+    "get_settle",
     "meets_minimum",
     "score_win",
     "validate_context",

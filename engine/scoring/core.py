@@ -17,10 +17,11 @@ and the names of the items it excludes (``不計三暗刻`` is data beside 四�
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from ..analysis import decompositions, waits
 from ..meld import Meld, MeldKind
+from ..rules import TableOptions
 from ..tiles import NUM_KINDS, is_flower, to_counts
 from ..view import ScoreItem
 
@@ -31,37 +32,6 @@ class ScoringError(ValueError):
 
 class UnknownRules(ScoringError):
     """No scoring table is registered under that rule-set id."""
-
-
-# ---------------------------------------------------------------- table options
-
-
-@dataclass(frozen=True, slots=True)
-class TableOptions:
-    """Table options that change scoring. ``flags`` holds option names as the document writes
-    them (``"見字見花"``, ``"限自摸"``); ``min_tai`` is the table minimum (``三台起胡`` → 3, 0 = none);
-    ``cap_tai`` asks the calculator to also report the capped total (滿台, e.g. 16)."""
-
-    flags: frozenset[str] = frozenset()
-    min_tai: int = 0
-    cap_tai: int | None = None
-
-    def enabled(self, name: str) -> bool:
-        return name in self.flags
-
-    @classmethod
-    def of(cls, value: TableOptions | Iterable[str] | None) -> TableOptions:
-        """Options from names: ``{"見字見花", "三台起胡"}`` (三台起胡 → ``min_tai=3``, 滿台 → cap 16)."""
-        if value is None:
-            return cls()
-        if isinstance(value, TableOptions):
-            return value
-        if isinstance(value, str):
-            value = [value]
-        names = set(value)
-        min_tai = 3 if names & {"三台起胡", "min3"} else 0
-        cap = 16 if names & {"滿台", "cap16"} else None
-        return cls(frozenset(names - {"三台起胡", "min3", "滿台", "cap16"}), min_tai, cap)
 
 
 # ---------------------------------------------------------------- the win context
@@ -94,11 +64,7 @@ class WinContext:
     eye_declared: bool = False  # 眼牌
     miji: bool = False
     flower_win: str | None = None
-    options: TableOptions = field(default_factory=TableOptions)
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.options, TableOptions):  # accept a set of option names too
-            object.__setattr__(self, "options", TableOptions.of(self.options))
+    options: TableOptions = field(default_factory=TableOptions)  # the table's (engine.rules)
 
 
 # ---------------------------------------------------------------- readings
@@ -221,8 +187,9 @@ class Item:
 
     ``count(reading, ctx)`` says how many times the item applies (0: absent, 1 for yes/no items);
     the item is worth ``value * count``. ``reading`` is None for an instant win without a complete
-    hand; only rows with ``needs_hand=False`` are evaluated then. ``option`` puts the row in play only
-    when that table option is on, ``unless_option`` takes it out when it is on. ``excludes`` names
+    hand; only rows with ``needs_hand=False`` are evaluated then. ``option`` (the name of a boolean
+    :class:`~engine.rules.TableOptions` field, e.g. ``"see_wind_see_flower"``) puts the row in play
+    only when that option is on, ``unless_option`` takes it out when it is on. ``excludes`` names
     the items not counted when this one is counted (an item that is itself excluded excludes
     nothing).
     """
@@ -270,6 +237,10 @@ class RuleSet:
         unknown = {x for i in self.items for x in i.excludes} - set(names)
         if unknown:
             raise ValueError(f"{self.name}: items exclude unknown names {sorted(unknown)}")
+        switches = {f.name for f in fields(TableOptions) if f.type in ("bool", bool)}
+        bad = {o for i in self.items for o in (i.option, i.unless_option) if o is not None} - switches
+        if bad:
+            raise ValueError(f"{self.name}: items depend on unknown table options {sorted(bad)}")
         object.__setattr__(self, "order", _exclusion_order(self.items))
 
     def find(self, name: str) -> Item:
@@ -302,12 +273,21 @@ def _exclusion_order(items: tuple[Item, ...]) -> tuple[Item, ...]:
 # ---------------------------------------------------------------- results
 
 
+def apply_cap(total: int, outside: int, cap: int | None) -> int:
+    """滿台: the part of ``total`` that is not ``outside`` the cap is limited to ``cap`` (None: no cap)."""
+    if cap is None:
+        return total
+    return min(total - outside, cap) + outside
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreResult:
     """The score of one win. ``items`` are in table order; ``total`` is before any cap.
 
     ``dealer`` is the part from 莊家/連莊 items, ``uncapped`` the other items outside the cap
     (taiwan16: 門清自摸, 眼牌) and ``countable`` the part that counts toward the table minimum.
+    ``reason`` is an English sentence for logs; ``code`` names it for translated messages
+    (one of :data:`REASON_CODES`, "" when valid).
     """
 
     valid: bool
@@ -321,13 +301,11 @@ class ScoreResult:
     countable: int = 0
     reading: Reading | None = None
     flower_win: str | None = None
+    code: str = ""
 
     def capped_total(self, cap: int | None) -> int:
         """Total after the cap: the capped part is limited, dealer and uncapped items added on top."""
-        if cap is None:
-            return self.total
-        rest = self.total - self.dealer - self.uncapped
-        return min(rest, cap) + self.dealer + self.uncapped
+        return apply_cap(self.total, self.dealer + self.uncapped, cap)
 
     def meets_minimum(self, min_tai: int) -> bool:
         return self.valid and self.countable >= min_tai
@@ -340,8 +318,16 @@ def meets_minimum(result: ScoreResult, options: TableOptions | int) -> bool:
     return result.meets_minimum(min_tai)
 
 
-def _invalid(rules: RuleSet, reason: str, **kw: object) -> ScoreResult:
-    return ScoreResult(False, reason, (), 0, rules.unit, rules.name, **kw)  # type: ignore[arg-type]
+# why a scored hand may not win (ScoreResult.code), stable across languages
+NOT_WINNING = "not_winning"  # the tiles do not form a winning hand
+FLOWER_WIN_INVALID = "flower_win_invalid"  # 八仙過海 / 七搶一 without the flowers it needs
+REFUSED = "refused"  # the rule set's ``refuse`` hook (e.g. taiwan16 限自摸 on a discard)
+BELOW_MINIMUM = "below_minimum"  # under the table minimum (三台起胡)
+REASON_CODES = (NOT_WINNING, FLOWER_WIN_INVALID, REFUSED, BELOW_MINIMUM)
+
+
+def _invalid(rules: RuleSet, reason: str, code: str) -> ScoreResult:
+    return ScoreResult(False, reason, (), 0, rules.unit, rules.name, code=code)
 
 
 # ---------------------------------------------------------------- validation
@@ -399,9 +385,9 @@ def evaluate(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> list[t
     for it in rules.order:
         if reading is None and it.needs_hand:
             continue
-        if it.option is not None and not ctx.options.enabled(it.option):
+        if it.option is not None and not getattr(ctx.options, it.option):
             continue
-        if it.unless_option is not None and ctx.options.enabled(it.unless_option):
+        if it.unless_option is not None and getattr(ctx.options, it.unless_option):
             continue
         n = it.count(reading, ctx)
         if n > 0:
@@ -437,11 +423,11 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
     if ctx.flower_win is not None:
         best = _result(rules, None, ctx)
         if not any(i.name == ctx.flower_win for i in best.items):
-            return _invalid(rules, f"{ctx.flower_win} does not apply to these flowers")
+            return _invalid(rules, f"{ctx.flower_win} does not apply to these flowers", FLOWER_WIN_INVALID)
     else:
         readings = rules.readings(ctx)
         if not readings:
-            return _invalid(rules, "not a winning hand: the tiles do not form sets and a pair")
+            return _invalid(rules, "not a winning hand: the tiles do not form sets and a pair", NOT_WINNING)
         minimum = ctx.options.min_tai
         best = max(
             (_result(rules, r, ctx) for r in readings),
@@ -450,11 +436,12 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
     if rules.refuse is not None:
         reason = rules.refuse(ctx)
         if reason:
-            return replace(best, valid=False, reason=reason)
+            return replace(best, valid=False, reason=reason, code=REFUSED)
     if ctx.options.min_tai and best.countable < ctx.options.min_tai:
         return replace(
             best,
             valid=False,
+            code=BELOW_MINIMUM,
             reason=f"below the table minimum: {best.countable} countable {rules.unit}, "
             f"{ctx.options.min_tai} needed",
         )

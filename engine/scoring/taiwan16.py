@@ -15,15 +15,15 @@ Interpretations are listed in docs/rules/taiwan16.md ("Scoring and settlement").
 from __future__ import annotations
 
 from ..meld import MeldKind
+from ..settlement import MAX_STREAK, SettleContext, Settlement, settle_win
 from ..tiles import DRAGONS, WINDS, flower_wind
-from .core import DEALER, NO_CAP, NO_MIN, TWO_SIDED, Reading, RuleSet, WinContext, item
+from .core import DEALER, NO_CAP, NO_MIN, TWO_SIDED, Reading, RuleSet, ScoreResult, WinContext, item
 
-SEE_WIND_SEE_FLOWER = "見字見花"
-SELF_DRAW_ONLY = "限自摸"
+SEE_WIND_SEE_FLOWER = "see_wind_see_flower"  # 見字見花 (the TableOptions field)
+SELF_DRAW_ONLY = "self_draw_only"  # 限自摸
 EIGHT_IMMORTALS = "八仙過海"
 SEVEN_ROB_ONE = "七搶一"
 FLOWER_WINS = (EIGHT_IMMORTALS, SEVEN_ROB_ONE)
-MAX_STREAK = 8  # 最多連莊八
 
 # ---------------------------------------------------------------- facts the predicates share
 
@@ -174,9 +174,23 @@ ITEMS = (
 
 
 def _refuse(c: WinContext) -> str:
-    if c.options.enabled(SELF_DRAW_ONLY) and not c.self_drawn and c.flower_win is None:
+    if c.options.self_draw_only and not c.self_drawn and c.flower_win is None:
         return "this table only allows self-drawn wins (限自摸)"
     return ""
 
 
 RULES = RuleSet(name="taiwan16", unit="tai", items=ITEMS, hand_size=16, refuse=_refuse)
+
+
+def settle(result: ScoreResult, ctx: SettleContext) -> Settlement:
+    """The settle hook: document 000's formula (胡牌後各方計算, 滿台計算), see engine.settlement."""
+    return settle_win(
+        result,
+        winner=ctx.winner,
+        dealer=ctx.dealer,
+        dealer_streak=ctx.dealer_streak,
+        discarder=ctx.discarder,
+        options=ctx.options,
+        eye_declarers=ctx.eye_declarers,
+        single_flower_holder=ctx.flower_payer,
+    )

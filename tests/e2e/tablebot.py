@@ -26,6 +26,7 @@ def table_runner(bot: entry.MahjongBot, devserver: DevServer, channel: str = "ge
 
 # ---------------------------------------------------------------- who was shown whose tiles
 
+
 def _stamp(png: bytes, viewer: object) -> bytes:
     """Add a tEXt chunk naming the view an image was drawn from (PNG readers ignore it)."""
     data = b"viewer\0" + str(viewer).encode()
@@ -45,7 +46,9 @@ def watch_views(monkeypatch) -> None:
     """Every hand and table image says which view it was drawn from (seat number, or None)."""
     hand, table = render.render_hand, render.render_table
     monkeypatch.setattr(render, "render_hand", lambda view, *a, **k: _stamp(hand(view, *a, **k), view.viewer))
-    monkeypatch.setattr(render, "render_table", lambda view, *a, **k: _stamp(table(view, *a, **k), view.viewer))
+    monkeypatch.setattr(
+        render, "render_table", lambda view, *a, **k: _stamp(table(view, *a, **k), view.viewer)
+    )
 
 
 class PrivacyWatch:
@@ -78,5 +81,3 @@ class PrivacyWatch:
 
 def png_size(png: bytes) -> tuple[int, int]:
     return struct.unpack(">II", png[16:24])
-
-

@@ -24,7 +24,8 @@ async def test_one_person_and_three_ai_play_a_whole_match(harness, devserver, mo
     person = Person(alice)
     play = asyncio.create_task(person.play(done, timeout=30))
     standings = await devserver.wait_for_message(
-        channel="general", predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds),
+        channel="general",
+        predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds),
         timeout=120,
     )
     done.set()

@@ -255,7 +255,7 @@ def test_apply_plays_a_legal_action_or_refuses_with_the_state_unchanged(seed, op
         else:
             assert_refused_unchanged(game, candidate)
     # the log is a faithful record: its text replays to the same position
-    replayed = Game.replay(game.header(), [str(a) for a in game.log], options)
+    replayed = Game.replay(game.header(), [str(a) for a in game.log])
     assert replayed.hands == game.hands and replayed.outcome == game.outcome and replayed.phase == game.phase
 
 

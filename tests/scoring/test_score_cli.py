@@ -157,6 +157,7 @@ def test_calculate_is_the_same_engine_function():
 def test_options_are_parsed_liberally():
     assert parse_options({"min_tai": 3}).min_tai == 3
     assert parse_options({"三台起胡": True}).min_tai == 3
-    assert parse_options(["見字見花", "三台起胡"]).flags == frozenset({"見字見花"})
+    parsed = parse_options(["見字見花", "三台起胡"])
+    assert parsed.see_wind_see_flower and not parsed.self_draw_only
     assert parse_options("see_wind_see_flower, cap16").cap_tai == 16
     assert parse_options(None).min_tai == 0

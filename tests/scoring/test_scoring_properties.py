@@ -60,7 +60,7 @@ def winning_hands(draw):
         dealer_streak=draw(st.integers(0, 10)) if dealer else 0,
         eye_declared=draw(st.booleans()),
         last_tile=draw(st.booleans()),
-        options=TableOptions(frozenset({"見字見花"})) if draw(st.booleans()) else TableOptions(),
+        options=TableOptions(see_wind_see_flower=True) if draw(st.booleans()) else TableOptions(),
     )
 
 
@@ -86,7 +86,7 @@ def test_every_constructed_winning_hand_scores_valid_and_consistent(ctx):
     assert result.capped_total(16) <= result.total
     assert result.capped_total(16) <= 16 + result.dealer + result.uncapped
     # 見字見花 replaces 風牌/花牌
-    if ctx.options.enabled("見字見花"):
+    if ctx.options.see_wind_see_flower:
         assert not {"風牌", "花牌"} & set(names)
     else:
         assert not {"見風有台", "見花有台"} & set(names)
@@ -104,5 +104,7 @@ def test_table_is_well_formed():
 
 
 def test_options_can_be_given_as_names():
-    ctx = WinContext(concealed=(), win_tile=0, options=frozenset({"見字見花", "三台起胡"}))
-    assert ctx.options == TableOptions(frozenset({"見字見花"}), min_tai=3)
+    from engine.score import parse_options
+
+    ctx = WinContext(concealed=(), win_tile=0, options=parse_options(["見字見花", "三台起胡"]))
+    assert ctx.options == TableOptions(see_wind_see_flower=True, min_tai=3, cap_tai=None)

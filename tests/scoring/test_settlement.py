@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.rules import TableOptions
 from engine.settlement import (
     STAKE_PRESETS,
-    TableStakes,
     dealer_extra,
     eye_penalty,
     settle,
@@ -18,12 +18,12 @@ from engine.view import ScoreItem
 
 from ._util import score
 
-STAKES = TableStakes(base=300, tai=100)  # 底 300, 台 100, 滿台 16
+STAKES = TableOptions(base=300, tai=100, bankroll_tai=None)  # 底 300, 台 100, 滿台 16
 
 
 def test_default_stakes_are_300_base_100_per_tai_capped_at_16():
-    assert TableStakes() == STAKES and STAKES.cap_tai == 16 and STAKES.bankroll_tai is None
-    assert TableStakes.base_equals_tai(100) == TableStakes(base=100, tai=100)
+    assert TableOptions(bankroll_tai=None) == STAKES and STAKES.cap_tai == 16 and STAKES.bankroll_tai is None
+    assert STAKE_PRESETS["100/100"] == TableOptions(base=100, tai=100)
     assert STAKE_PRESETS["100/100"].base == STAKE_PRESETS["100/100"].tai
 
 
@@ -33,40 +33,40 @@ def test_dealer_extra_is_two_n_plus_one():
 
 def test_xian_jia_hu_xian_jia_base_plus_tai():
     # 閒家胡閒家：底+台數 / 閒家輸閒家：-（底+台數）
-    s = settle(5, winner=1, dealer=0, dealer_streak=3, discarder=2, stakes=STAKES)
+    s = settle(5, winner=1, dealer=0, dealer_streak=3, discarder=2, options=STAKES)
     assert s.deltas == (0, 800, -800, 0)
     assert s.items == ()
 
 
 def test_xian_jia_zi_mo_three_pay_and_the_dealer_pays_two_n_plus_one():
     # 閒家自摸莊家[連n]：(底+台數)×3 + [2n+1]
-    s = settle(5, winner=1, dealer=0, dealer_streak=2, discarder=None, stakes=STAKES)
+    s = settle(5, winner=1, dealer=0, dealer_streak=2, discarder=None, options=STAKES)
     assert s.deltas == (-(800 + 500), 800 * 3 + 500, -800, -800)
     assert s.items == (ScoreItem("莊家", 1), ScoreItem("連莊", 4))
 
 
 def test_xian_jia_hu_zhuang_jia_dealer_pays_two_n_plus_one():
     # 閒家胡莊家[連n]：底+台數+[2n+1] / 莊家輸閒家：-（底+台數+[2n+1]）
-    s = settle(5, winner=2, dealer=0, dealer_streak=1, discarder=0, stakes=STAKES)
+    s = settle(5, winner=2, dealer=0, dealer_streak=1, discarder=0, options=STAKES)
     assert s.deltas == (-(300 + 500 + 300), 0, 1100, 0)
     assert s.items == (ScoreItem("莊家", 1), ScoreItem("連莊", 2))
 
 
 def test_zhuang_jia_zi_mo_all_three_pay_with_two_n_plus_one():
     # 莊家[連n]自摸：(底+台數+[2n+1])×3
-    s = settle(5, winner=0, dealer=0, dealer_streak=1, discarder=None, stakes=STAKES)
+    s = settle(5, winner=0, dealer=0, dealer_streak=1, discarder=None, options=STAKES)
     assert s.deltas == (3 * 1100, -1100, -1100, -1100)
 
 
 def test_zhuang_jia_hu_discarder_pays_two_n_plus_one():
     # 莊家[連n]胡：底+台數+[2n+1] / 閒家輸莊家：-（底+台數+[2n+1]）
-    s = settle(5, winner=0, dealer=0, dealer_streak=0, discarder=3, stakes=STAKES)
+    s = settle(5, winner=0, dealer=0, dealer_streak=0, discarder=3, options=STAKES)
     assert s.deltas == (900, 0, 0, -900)
 
 
 def test_dealer_not_involved_pays_no_extra_on_a_discard():
     # 胡情況非放槍者：0
-    s = settle(5, winner=1, dealer=3, dealer_streak=4, discarder=2, stakes=STAKES)
+    s = settle(5, winner=1, dealer=3, dealer_streak=4, discarder=2, options=STAKES)
     assert s.deltas[3] == 0 and s.deltas[0] == 0
 
 
@@ -74,14 +74,14 @@ def test_scored_dealer_items_are_not_counted_twice():
     # dealer 連二拉二 wins 門清 + 平胡 (3 台) on a discard: items 莊家 1 + 連莊 4 + 3 = 8 台
     result = score("123456789m456p3455s", "2s", dealer=True, dealer_streak=2)
     assert result.total == 8 and result.dealer == 5
-    s = settle_win(result, winner=0, dealer=0, dealer_streak=2, discarder=1, stakes=STAKES)
+    s = settle_win(result, winner=0, dealer=0, dealer_streak=2, discarder=1, options=STAKES)
     assert s.deltas == (300 + 800, -1100, 0, 0)
     assert s.items == result.items  # nothing added: the items already hold 莊家/連莊
 
 
 def test_non_dealer_winning_off_the_dealer_shows_the_dealers_extras_on_the_sheet():
     result = score("123456789m456p3455s", "2s", seat="S")
-    s = settle_win(result, winner=1, dealer=0, dealer_streak=2, discarder=0, stakes=STAKES)
+    s = settle_win(result, winner=1, dealer=0, dealer_streak=2, discarder=0, options=STAKES)
     assert s.deltas == (-(300 + 300 + 500), 1100, 0, 0)
     assert s.items == result.items + (ScoreItem("莊家", 1), ScoreItem("連莊", 4))
 
@@ -95,13 +95,13 @@ def test_settle_win_refuses_a_result_scored_for_another_dealer():
 
 
 def test_man_tai_caps_at_sixteen():
-    s = settle(24, winner=1, dealer=0, dealer_streak=0, discarder=2, stakes=STAKES)
+    s = settle(24, winner=1, dealer=0, dealer_streak=0, discarder=2, options=STAKES)
     assert s.payments[0].tai == 16 and s.deltas[2] == -(300 + 1600)
 
 
 def test_man_tai_exceptions_men_qing_zi_mo_yan_pai_and_dealer_on_top():
     # 24 台 of which 門清自摸 3 + 眼牌 1 are outside the cap: 16 + 4; the dealer pays [2n+1] on top
-    s = settle(24, winner=1, dealer=0, dealer_streak=2, discarder=None, stakes=STAKES, uncapped=4)
+    s = settle(24, winner=1, dealer=0, dealer_streak=2, discarder=None, options=STAKES, uncapped=4)
     by_payer = {p.payer: p.tai for p in s.payments}
     assert by_payer == {0: 20 + 5, 2: 20, 3: 20}
 
@@ -109,50 +109,59 @@ def test_man_tai_exceptions_men_qing_zi_mo_yan_pai_and_dealer_on_top():
 def test_settle_win_applies_the_cap_from_the_scored_items():
     # dealer 連一拉一, 眼牌, 大四喜 16 + 碰碰胡 4 + 獨聽 1 = 21 capped to 16
     result = score("111z222z333z444z5p", "5p", ["pon:999m"], dealer=True, dealer_streak=1, eye_declared=True)
-    s = settle_win(result, winner=0, dealer=0, dealer_streak=1, discarder=2, stakes=STAKES)
+    s = settle_win(result, winner=0, dealer=0, dealer_streak=1, discarder=2, options=STAKES)
     assert s.payments[0].tai == 16 + 1 + 3
 
 
 def test_no_cap_when_the_table_has_none():
-    s = settle(30, winner=1, dealer=0, dealer_streak=0, discarder=2, stakes=TableStakes(cap_tai=None))
+    s = settle(
+        30,
+        winner=1,
+        dealer=0,
+        dealer_streak=0,
+        discarder=2,
+        options=TableOptions(cap_tai=None, bankroll_tai=None),
+    )
     assert s.payments[0].tai == 30
 
 
 def test_bankroll_rule_a_loser_pays_at_most_base_plus_24_tai():
-    stakes = TableStakes(base=300, tai=100, cap_tai=None, bankroll_tai=24)
-    s = settle(30, winner=1, dealer=0, dealer_streak=0, discarder=2, stakes=stakes)
+    stakes = TableOptions(base=300, tai=100, cap_tai=None, bankroll_tai=24)
+    s = settle(30, winner=1, dealer=0, dealer_streak=0, discarder=2, options=stakes)
     assert s.deltas == (0, 2700, -2700, 0)
-    small = settle(5, winner=1, dealer=0, dealer_streak=0, discarder=2, stakes=stakes)
+    small = settle(5, winner=1, dealer=0, dealer_streak=0, discarder=2, options=stakes)
     assert small.deltas == (0, 800, -800, 0)
 
 
 def test_yan_pai_penalty_declarers_who_lose_pay_one_tai_to_the_winner():
-    s = eye_penalty([0, 2, 1], winner=1, stakes=STAKES)
+    s = eye_penalty([0, 2, 1], winner=1, options=STAKES)
     assert s.deltas == (-100, 200, -100, 0)
 
 
 def test_yan_pai_penalty_folded_into_a_settled_win():
     result = score("123456789m456p3455s", "2s", seat="S")
-    s = settle_win(result, winner=1, dealer=3, dealer_streak=0, discarder=2, stakes=STAKES, eye_declarers=[0])
+    s = settle_win(
+        result, winner=1, dealer=3, dealer_streak=0, discarder=2, options=STAKES, eye_declarers=[0]
+    )
     assert s.deltas == (-100, 300 + 300 + 100, -600, 0)
 
 
 def test_qi_qiang_yi_the_single_flower_holder_pays_one_base_eight_tai():
-    s = settle_flower_win("七搶一", winner=2, single_flower_holder=3, stakes=STAKES)
+    s = settle_flower_win("七搶一", winner=2, single_flower_holder=3, options=STAKES)
     assert s.deltas == (0, 0, 1100, -1100)
 
 
 def test_ba_xian_guo_hai_all_three_pay_one_base_eight_tai():
-    s = settle_flower_win("八仙過海", winner=2, stakes=STAKES)
+    s = settle_flower_win("八仙過海", winner=2, options=STAKES)
     assert s.deltas == (-1100, -1100, 3300, -1100)
 
 
 def test_flower_win_settled_from_a_scored_result():
     result = score("", None, flowers="f1f2f3f4f5f6f7f8", flower_win="八仙過海", self_drawn=True, dealer=True)
-    s = settle_win(result, winner=0, dealer=0, dealer_streak=3, discarder=None, stakes=STAKES)
+    s = settle_win(result, winner=0, dealer=0, dealer_streak=3, discarder=None, options=STAKES)
     assert s.deltas == (3300, -1100, -1100, -1100)
     with pytest.raises(ValueError):
-        settle_flower_win("七搶一", winner=2, stakes=STAKES)  # who holds the single flower?
+        settle_flower_win("七搶一", winner=2, options=STAKES)  # who holds the single flower?
 
 
 def test_settling_an_invalid_result_is_an_error():
@@ -165,7 +174,7 @@ def test_settling_an_invalid_result_is_an_error():
 
 seats = st.integers(0, 3)
 stakes_st = st.builds(
-    TableStakes,
+    TableOptions,
     base=st.integers(0, 1000),
     tai=st.integers(0, 500),
     cap_tai=st.one_of(st.none(), st.integers(0, 32)),
@@ -191,7 +200,7 @@ def test_settlement_is_zero_sum(win, dealer, streak, stakes):
         dealer=dealer,
         dealer_streak=streak,
         discarder=discarder,
-        stakes=stakes,
+        options=stakes,
         uncapped=uncapped,
     )
     assert sum(s.deltas) == 0
@@ -214,7 +223,7 @@ def test_the_dealer_pays_or_receives_the_extra_only_when_involved(win, dealer, s
         dealer=dealer,
         dealer_streak=streak,
         discarder=discarder,
-        stakes=stakes,
+        options=stakes,
         uncapped=uncapped,
     )
     base_tai = tai if stakes.cap_tai is None else min(tai - uncapped, stakes.cap_tai) + uncapped
@@ -232,17 +241,17 @@ def test_settlement_with_eye_penalties_is_zero_sum(win, dealer, streak, stakes, 
         dealer=dealer,
         dealer_streak=streak,
         discarder=discarder,
-        stakes=stakes,
+        options=stakes,
         uncapped=uncapped,
     )
-    pen = eye_penalty(declarers, winner=winner, stakes=stakes)
+    pen = eye_penalty(declarers, winner=winner, options=stakes)
     assert sum(s.deltas) + sum(pen.deltas) == 0
     assert pen.deltas[winner] == stakes.tai * len(set(declarers) - {winner})
 
 
 @given(seats, seats, stakes_st)
 def test_flower_wins_are_zero_sum(winner, holder, stakes):
-    assert sum(settle_flower_win("八仙過海", winner=winner, stakes=stakes).deltas) == 0
+    assert sum(settle_flower_win("八仙過海", winner=winner, options=stakes).deltas) == 0
     if holder != winner:
-        s = settle_flower_win("七搶一", winner=winner, single_flower_holder=holder, stakes=stakes)
+        s = settle_flower_win("七搶一", winner=winner, single_flower_holder=holder, options=stakes)
         assert sum(s.deltas) == 0 and s.deltas[holder] == -(stakes.base + 8 * stakes.tai)

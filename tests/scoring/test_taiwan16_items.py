@@ -108,13 +108,13 @@ def test_hua_pai_one_per_flower_of_the_seat():
 
 
 def test_jian_feng_you_tai_every_wind_pung_and_no_feng_pai():
-    opts = TableOptions(frozenset({"見字見花"}))
+    opts = TableOptions(see_wind_see_flower=True)
     got = items("234m567m45s11p", "6s", ["pon:111z", "pon:444z"], seat="E", round="E", options=opts)
     assert got == {"見風有台": 2}
 
 
 def test_jian_hua_you_tai_every_flower_and_no_hua_pai():
-    opts = TableOptions(frozenset({"見字見花"}))
+    opts = TableOptions(see_wind_see_flower=True)
     assert plain(flowers="f2f3f8", options=opts) == {"見花有台": 3}
 
 
@@ -351,7 +351,7 @@ def test_zi_yi_se_does_not_count_san_yuan_pai_peng_peng_hu_or_feng_pai():
 
 
 def test_zi_yi_se_does_not_count_jian_feng_you_tai():
-    opts = TableOptions(frozenset({"見字見花"}))
+    opts = TableOptions(see_wind_see_flower=True)
     got = items("333z666z5z", "5z", ["pon:111z", "pon:222z", "pon:777z"], options=opts)
     assert "見風有台" not in got
 
@@ -478,7 +478,7 @@ def test_minimum_is_only_applied_when_asked():
 
 
 def test_xian_zi_mo_table_refuses_a_discard_win():
-    opts = TableOptions(frozenset({"限自摸"}))
+    opts = TableOptions(self_draw_only=True)
     assert not score(**PLAIN, options=opts).valid
     assert score(**PLAIN, options=opts, self_drawn=True).valid
 
@@ -554,7 +554,7 @@ def test_di_hu_not_counted_with_ba_xian_guo_hai():
 
 
 def test_si_xi_does_not_count_jian_feng_you_tai():
-    opts = TableOptions(frozenset({"見字見花"}))
+    opts = TableOptions(see_wind_see_flower=True)
     got = items("123m456p4z", "4z", ["pon:111z", "pon:222z", "pon:333z"], options=opts)
     assert got == {"獨聽": 1, "小四喜": 16}
     got = items("123m5p", "5p", ["pon:111z", "pon:222z", "pon:333z", "pon:444z"], options=opts)

@@ -1,0 +1,65 @@
+"""What a hand reports: its phase and the events each action causes.
+
+Both enums are string enums whose values are the words the logs have always used, so a log line
+reads the same and ``event.kind == "discard"`` still holds; code should match on the members
+(``EventKind.DISCARD``) so a typo is an AttributeError, not a silent miss.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .tiles import tile_to_str
+
+
+class Phase(StrEnum):
+    TURN = "turn"  # ``turn`` holds its tiles plus one and must discard (or kong / win)
+    CLAIM = "claim"  # the others may claim the discard on the table
+    ROB_KONG = "rob_kong"  # the others may rob an added kong (搶槓)
+    OVER = "over"
+
+
+class EventKind(StrEnum):
+    DICE = "dice"  # the dealer's dice break the wall
+    DEAL = "deal"
+    FLOWER = "flower"  # a flower set aside (補花)
+    DRAW = "draw"  # private to the drawer
+    DISCARD = "discard"
+    READY = "ready"  # 聽 declared with the discard
+    CHI = "chi"
+    PON = "pon"
+    KONG = "kong"  # 明槓 of a discard
+    ANKONG = "ankong"  # the tile stays hidden
+    ADDKONG = "addkong"
+    KONG_STANDS = "kong_stands"  # nobody robbed the added kong
+    PASS_WIN = "pass_win"  # 過水 starts
+    PASS_WIN_LIFTED = "pass_win_lifted"  # 過水 ends
+    AUTO_ON = "auto_on"  # 代打 starts for the seat
+    AUTO_OFF = "auto_off"  # the player took control back
+    WIN = "win"
+    DRAW_GAME = "draw_game"  # 流局
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``private`` events (a draw) concern only ``seat``."""
+
+    kind: EventKind
+    seat: int | None = None
+    tile: int | None = None
+    tiles: tuple[int, ...] = ()
+    private: bool = False
+    detail: str = ""
+
+    def __str__(self) -> str:
+        parts = [self.kind.value]
+        if self.seat is not None:
+            parts.append(f"seat={self.seat}")
+        if self.tile is not None:
+            parts.append(tile_to_str(self.tile))
+        if self.tiles:
+            parts.append(" ".join(tile_to_str(t) for t in self.tiles))
+        if self.detail:
+            parts.append(self.detail)
+        return " ".join(parts)
