@@ -68,7 +68,9 @@ class MahjongBot(commands.Bot):
         self.timing = config.timing
 
     async def setup_hook(self) -> None:
-        await asyncio.to_thread(render.warm_up)  # the first hand image is as fast as the rest
+        # fill the render caches in a worker thread while we log in: the first hand image is as fast
+        # as the rest, and start-up does not wait for it
+        self.warming = asyncio.create_task(asyncio.to_thread(render.warm_up), name="render-warm-up")
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -1,6 +1,7 @@
 """A local Discord stand-in that the real, unmodified bot logs into, for end-to-end tests."""
 
-from .config import Config
+from .clock import Clock
+from .config import Config, RateLimits, Window
 from .interactions import Interaction, Response
 from .recorder import Attachment, Button, Message, Select, Violation
 from .server import DevServer
@@ -9,12 +10,15 @@ from .users import SimUser
 __all__ = [
     "Attachment",
     "Button",
+    "Clock",
     "Config",
     "DevServer",
     "Interaction",
     "Message",
+    "RateLimits",
     "Response",
     "Select",
     "SimUser",
     "Violation",
+    "Window",
 ]

@@ -190,7 +190,8 @@ class Api:
             user_id = int(body.get("recipient_id"))
         except (TypeError, ValueError):
             raise form_error("recipient_id", "This field is required", "BASE_TYPE_REQUIRED") from None
-        if self.server.limiter.hidden("dm_open", "") is not None:
+        opening = user_id not in self.server.world.dm_by_user  # an existing DM is handed back, not opened
+        if opening and self.server.limiter.hidden("dm_open", "") is not None:
             window = self.server.config.rate_limits.dm_open
             raise DiscordError(
                 403, OPENING_DMS_TOO_FAST, detail=f"more than {window.limit} in {window.seconds}s"

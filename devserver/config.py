@@ -32,7 +32,7 @@ class RateLimits:
     message_delete: Window = Window(5, 1.0)  # DELETE /channels/{id}/messages/{id}, per channel
     webhook: Window = Window(5, 2.0)  # follow-ups and their edits, per interaction token
     other: Window = Window(10, 1.0)  # any other route, per route and major parameter (unpublished)
-    dm_open: Window = Window(10, 10.0)  # POST /users/@me/channels; over it: 403 40003 (unpublished)
+    dm_open: Window = Window(10, 10.0)  # new DM channels; over it: 403 40003 (unpublished)
     old_message_edit: Window = Window(3, 6.0)  # edits of messages past old_message_age, per channel: 30046
 
 

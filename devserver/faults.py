@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import time
 import zlib
 from dataclasses import dataclass, field
 
 from aiohttp import web
+
+from .ratelimits import too_many_requests
 
 
 @dataclass
@@ -26,16 +27,11 @@ class RateLimitFault:
     def response(self, path: str) -> web.Response:
         """A per-route (not global) 429 the way Discord sends it: headers plus a JSON body."""
         self.hits.append(path)
-        body = {"message": "You are being rate limited.", "retry_after": self.retry_after, "global": False}
         headers = {
-            "Content-Type": "application/json",
-            "Retry-After": f"{self.retry_after:g}",
             "X-RateLimit-Limit": "5",
             "X-RateLimit-Remaining": "0",
             "X-RateLimit-Reset": f"{time.time() + self.retry_after:.3f}",
             "X-RateLimit-Reset-After": f"{self.retry_after:.3f}",
-            "X-RateLimit-Bucket": f"devserver-{zlib.crc32(self.route.encode()):08x}",
-            "X-RateLimit-Scope": "user",
-            "Via": "1.1 google",  # discord.py treats a 429 without Via as a Cloudflare ban
+            "X-RateLimit-Bucket": f"devserver-fault-{zlib.crc32(self.route.encode()):08x}",
         }
-        return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
+        return too_many_requests(self.retry_after, headers)

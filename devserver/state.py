@@ -11,6 +11,9 @@ from .snowflake import Snowflakes
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
 # Everything but administrator: enough for a bot or a member to do what the tests need.
+# An everyday member: view channels, send messages, embed links, attach files, read history, use
+# application commands; no Manage Server (1 << 5).
+MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31))
 ALL_PERMISSIONS = str((1 << 50) - 1 - 8)
 # What a bot may do in a DM (app_permissions there): add reactions, view, send, embed links, attach files,
 # read history, mention everyone, external emojis, application commands, external stickers, voice messages,
@@ -25,6 +28,8 @@ class UserRecord:
     id: int
     name: str
     bot: bool = False
+    permissions: str | None = None  # in guild channels; None: everything but administrator
+    locale: str = "en-US"  # the language their Discord client is set to
 
     def payload(self) -> dict[str, Any]:
         return {

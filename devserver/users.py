@@ -258,7 +258,7 @@ class SimUser:
             "token": interaction.token,
             "version": 1,
             "app_permissions": ALL_PERMISSIONS,
-            "locale": "en-US",
+            "locale": self.record.locale,
             "entitlements": [],
             "attachment_size_limit": self.server.config.attachment_size_limit,
             "context": 0 if in_guild else 1,
@@ -267,7 +267,9 @@ class SimUser:
             payload["guild_id"] = str(world.guild_id)
             payload["guild_locale"] = "en-US"
             payload["guild"] = {"id": str(world.guild_id), "locale": "en-US", "features": []}
-            payload["member"] = world.member_payload(self.id) | {"permissions": ALL_PERMISSIONS}
+            payload["member"] = world.member_payload(self.id) | {
+                "permissions": self.record.permissions or ALL_PERMISSIONS
+            }
             payload["authorizing_integration_owners"] = {"0": str(world.guild_id)}
         else:
             payload["user"] = self.record.payload()

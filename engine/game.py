@@ -28,7 +28,7 @@ from .meld import Meld, MeldKind
 from .rules import RuleProfile, TableOptions, get_profile
 from .scoring import WinContext, score_win
 from .tiles import NUM_KINDS, from_counts, is_flower, sorted_tiles, tile_to_str
-from .view import GameView, SeatPublic
+from .view import GameView, build_view, unseen_counts
 from .wall import Wall
 
 HEADER_VERSION = 1  # Game.header() format
@@ -36,7 +36,16 @@ AUTO_AFTER_TIMEOUTS = 3  # 無動作3輪: own turns timed out in a row before �
 
 
 class IllegalActionError(ValueError):
-    """The action is not legal now; the game state is unchanged."""
+    """The action is not legal now; the game state is unchanged.
+
+    ``code`` names the reason for translated messages: ``"hand_over"``, ``"not_your_decision"``
+    (the seat owes no decision now), ``"already_away"`` / ``"not_away"`` (``away`` / ``back`` that
+    change nothing) or ``"not_legal"`` (the seat may act, but not this way).
+    """
+
+    def __init__(self, message: str, code: str = "not_legal") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class InvariantError(AssertionError):
@@ -209,11 +218,13 @@ class Game:
         if problem:
             raise IllegalActionError(f"malformed action: {problem}")
         if self.phase is Phase.OVER:
-            raise IllegalActionError("the hand is over")
+            raise IllegalActionError("the hand is over", "hand_over")
         action = self._normalize(action)
         if not self.is_legal(action):
             whose = ", ".join(map(str, self.to_act())) or "nobody"
-            raise IllegalActionError(f"illegal action {action} (phase {self.phase.value}, to act: {whose})")
+            raise IllegalActionError(
+                f"illegal action {action} (phase {self.phase.value}, to act: {whose})", self._refusal(action)
+            )
         start = len(self.events)
         self.log.append(action)
         seat = action.seat
@@ -234,6 +245,16 @@ class Game:
         self._run_forced()
         return self.events[start:]
 
+    def _refusal(self, action: Action) -> str:
+        """The :class:`IllegalActionError` code for an action :meth:`is_legal` refused."""
+        if action.kind is Kind.AWAY and self.auto[action.seat]:
+            return "already_away"
+        if action.kind is Kind.BACK and not self.auto[action.seat]:
+            return "not_away"
+        if action.kind not in (Kind.AWAY, Kind.BACK) and action.seat not in self.to_act():
+            return "not_your_decision"
+        return "not_legal"
+
     def auto_seats(self) -> list[int]:
         """Seats being played by 代打; the caller applies :meth:`auto_action` for them when they are
         in :meth:`to_act`."""
@@ -244,7 +265,7 @@ class Game:
         never kong, otherwise discard the drawn tile (after a 吃/碰, the last tile in hand order)."""
         actions = self.legal_actions(seat)
         if not actions:
-            raise IllegalActionError(f"seat {seat} has no decision to make now")
+            raise IllegalActionError(f"seat {seat} has no decision to make now", "not_your_decision")
         for kind in (Kind.WIN, Kind.PASS):
             for a in actions:
                 if a.kind is kind:
@@ -267,79 +288,14 @@ class Game:
 
     def view(self, viewer: int | None) -> GameView:
         """What ``viewer`` may see (None: the public table). Concealed tiles only for the viewer."""
-        seats = tuple(
-            SeatPublic(
-                seat=s,
-                wind=self.seat_wind(s),
-                melds=self._visible_melds(s, viewer),
-                flowers=tuple(self.flowers[s]),
-                discards=tuple(self.rivers[s]),
-                concealed_count=sum(self.hands[s]),
-                ready=self.ready[s],
-                auto=self.auto[s],
-                score=self.scores[s],
-            )
-            for s in range(4)
-        )
-        concealed: tuple[int, ...] = ()
-        drawn = None
-        waits: tuple[tuple[int, int], ...] = ()
-        if viewer is not None:
-            counts = list(self.hands[viewer])
-            drawn = self.drawn[viewer]
-            if drawn is not None and self.phase is Phase.TURN and self.turn == viewer and counts[drawn]:
-                counts[drawn] -= 1
-            else:
-                drawn = None
-            concealed = tuple(sorted_tiles(from_counts(counts)))
-            if sum(counts) % 3 == 1:
-                unseen = self.unseen_counts(viewer)
-                waits = tuple((t, unseen[t]) for t in self._waits(counts))
-        revealed = {}
-        if self.phase is Phase.OVER:
-            revealed = {s: tuple(self.hand(s)) for s in range(4)}
-        return GameView(
-            viewer=viewer,
-            rules=self.profile.id,
-            round_wind=self.round_wind,
-            hand_number=self.hand_number,
-            dealer=self.dealer,
-            dealer_streak=self.dealer_streak,
-            wall_remaining=max(0, self.drawable),
-            seats=seats,
-            turn=self.turn,
-            phase=self.phase,
-            last_discard=self.last_discard,
-            concealed=concealed,
-            drawn=drawn,
-            waits=waits,
-            revealed=revealed,
-            hand_size=self.profile.hand_size,
-        )
-
-    def _visible_melds(self, seat: int, viewer: int | None) -> tuple[Meld, ...]:
-        """Another player's 暗槓 is face down until the hand is over."""
-        if seat == viewer or self.phase is Phase.OVER:
-            return tuple(self.melds[seat])
-        return tuple(m.hidden() if m.kind is MeldKind.ANKONG else m for m in self.melds[seat])
+        return build_view(self, viewer)
 
     def seat_wind(self, seat: int) -> int:
         return (seat - self.dealer) % 4
 
     def unseen_counts(self, viewer: int) -> list[int]:
         """Per kind, copies ``viewer`` has not seen (own hand, all melds and rivers are seen)."""
-        seen = list(self.hands[viewer])
-        for s in range(4):
-            for meld in self._visible_melds(s, viewer):
-                if meld.is_hidden:  # another player's 暗槓 before the end-of-hand reveal
-                    continue
-                for t in meld.tiles:
-                    seen[t] += 1
-            for t in self.rivers[s]:
-                seen[t] += 1
-        if self.claim is not None and self.claim.rob_kong:
-            seen[self.claim.tile] += 1
-        return [max(0, 4 - n) for n in seen]
+        return unseen_counts(self, viewer)
 
     def header(self) -> dict[str, Any]:
         """Everything that decides play, JSON-safe: with the action log it replays the hand.

@@ -19,7 +19,7 @@ from typing import Any
 from .actions import Action
 from .game import Game
 from .rules import TableOptions, get_profile, next_dealer
-from .scoring import ScoreResult, get_rules, get_settle, score_win
+from .scoring import ScoreResult, get_rules, get_settle, get_settle_draw, score_win
 from .settlement import SettleContext
 from .tiles import from_counts
 from .view import HandResult
@@ -60,6 +60,7 @@ class Match:
         self.profile = get_profile(self.rules)
         get_rules(self.rules)
         self.settle = get_settle(self.rules)
+        self.settle_draw = get_settle_draw(self.rules)
         self.rng = random.Random(self.seed)
         # 抓位: the four wind tiles face down; player i takes the seat of the wind drawn
         winds = [0, 1, 2, 3]
@@ -145,22 +146,14 @@ class Match:
             raise ValueError("the hand is not over")
         if out.winner is None:
             unit = get_rules(self.rules).unit
-            result = HandResult(None, None, False, None, (), (), (), (), 0, unit, (0, 0, 0, 0))
+            deltas = (0, 0, 0, 0)
+            if self.settle_draw is not None:  # e.g. kong payments that stand at a draw game
+                deltas = self.settle_draw(self._settle_context(game, None)).deltas
+            result = HandResult(None, None, False, None, (), (), (), (), 0, unit, deltas)
         else:
             scored = score_outcome(game)
             assert scored is not None and scored.valid, scored and scored.reason
-            settlement = self.settle(
-                scored,
-                SettleContext(
-                    winner=out.winner,
-                    dealer=game.dealer,
-                    dealer_streak=game.dealer_streak,
-                    discarder=None if out.flower_win else out.loser,
-                    options=self.options,
-                    flower_payer=out.loser if out.flower_win else None,
-                    melds=tuple(tuple(m) for m in game.melds),
-                ),
-            )
+            settlement = self.settle(scored, self._settle_context(game, out.winner))
             concealed = list(game.hands[out.winner])
             if out.win_tile is not None:
                 concealed[out.win_tile] -= 1
@@ -195,6 +188,19 @@ class Match:
         )
         self._rotate(out.winner)
         return result
+
+    def _settle_context(self, game: Game, winner: int | None) -> SettleContext:
+        out = game.outcome
+        assert out is not None
+        return SettleContext(
+            winner=winner,
+            dealer=game.dealer,
+            dealer_streak=game.dealer_streak,
+            discarder=None if out.flower_win else out.loser,
+            options=self.options,
+            flower_payer=out.loser if out.flower_win else None,
+            melds=tuple(tuple(m) for m in game.melds),
+        )
 
     def _rotate(self, winner: int | None) -> None:
         """Move the deal as the rule set says (``RuleProfile.rotation``); 連莊 when it stays."""

@@ -76,12 +76,13 @@ class Settlement:
 class SettleContext:
     """What a rule set's ``settle(result, ctx)`` hook may need besides the scored win.
 
-    ``discarder`` is the seat that dealt in (the discarder, or the owner of a robbed kong); None
-    for a self-draw and for a flower win. ``flower_payer`` is the seat holding the single flower of
+    ``winner`` is None only for a draw game (the ``settle_draw`` hook). ``discarder`` is the seat
+    that dealt in (the discarder, or the owner of a robbed kong); None for a self-draw and for a
+    flower win. ``flower_payer`` is the seat holding the single flower of
     a 七搶一. ``melds`` are every seat's melds at the end of the hand (kong payments, e.g. guangdong).
     """
 
-    winner: int
+    winner: int | None
     dealer: int
     dealer_streak: int = 0
     discarder: int | None = None
@@ -92,7 +93,7 @@ class SettleContext:
 
     @property
     def self_drawn(self) -> bool:
-        return self.discarder is None
+        return self.winner is not None and self.discarder is None
 
     def kong_counts(self) -> tuple[int, int, int, int]:
         """Kongs (明槓, 加槓 and 暗槓) per seat."""

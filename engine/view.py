@@ -5,9 +5,15 @@ can leak another player's concealed tiles by accident: a view simply does not ho
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from . import forms
 from .events import Phase
-from .meld import Meld
+from .meld import Meld, MeldKind
+from .tiles import from_counts, sorted_tiles
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,3 +76,81 @@ class HandResult:
     deltas: tuple[int, int, int, int]  # point change per seat; sums to zero
     capped_total: int | None = None  # the 台 paid when 滿台 limited the hand (None: no cap applied)
     limited: bool = False  # the 24-台 bankroll rule reduced at least one payment
+
+
+def build_view(game: Game, viewer: int | None) -> GameView:
+    """``viewer``'s picture of ``game`` (None: the public table). The only place a view is built,
+    so the only place that decides what each player may see."""
+    seats = tuple(
+        SeatPublic(
+            seat=s,
+            wind=game.seat_wind(s),
+            melds=visible_melds(game, s, viewer),
+            flowers=tuple(game.flowers[s]),
+            discards=tuple(game.rivers[s]),
+            concealed_count=sum(game.hands[s]),
+            ready=game.ready[s],
+            auto=game.auto[s],
+            score=game.scores[s],
+        )
+        for s in range(4)
+    )
+    concealed: tuple[int, ...] = ()
+    drawn = None
+    waits: tuple[tuple[int, int], ...] = ()
+    if viewer is not None:
+        counts = list(game.hands[viewer])
+        drawn = game.drawn[viewer]
+        if drawn is not None and game.phase is Phase.TURN and game.turn == viewer and counts[drawn]:
+            counts[drawn] -= 1
+        else:
+            drawn = None
+        concealed = tuple(sorted_tiles(from_counts(counts)))
+        if sum(counts) % 3 == 1:
+            unseen = unseen_counts(game, viewer)
+            waits = tuple((t, unseen[t]) for t in forms.winning_tiles(counts, game.profile.win_forms))
+    revealed = {}
+    if game.phase is Phase.OVER:
+        revealed = {s: tuple(game.hand(s)) for s in range(4)}
+    return GameView(
+        viewer=viewer,
+        rules=game.profile.id,
+        round_wind=game.round_wind,
+        hand_number=game.hand_number,
+        dealer=game.dealer,
+        dealer_streak=game.dealer_streak,
+        wall_remaining=max(0, game.drawable),
+        seats=seats,
+        turn=game.turn,
+        phase=game.phase,
+        last_discard=game.last_discard,
+        concealed=concealed,
+        drawn=drawn,
+        waits=waits,
+        revealed=revealed,
+        hand_size=game.profile.hand_size,
+    )
+
+
+def visible_melds(game: Game, seat: int, viewer: int | None) -> tuple[Meld, ...]:
+    """Another player's 暗槓 is face down until the hand is over."""
+    if seat == viewer or game.phase is Phase.OVER:
+        return tuple(game.melds[seat])
+    return tuple(m.hidden() if m.kind is MeldKind.ANKONG else m for m in game.melds[seat])
+
+
+def unseen_counts(game: Game, viewer: int) -> list[int]:
+    """Per kind, copies ``viewer`` has not seen (own hand, all melds and rivers are seen)."""
+    seen = list(game.hands[viewer])
+    for s in range(4):
+        for meld in visible_melds(game, s, viewer):
+            if meld.is_hidden:  # another player's 暗槓 before the end-of-hand reveal
+                continue
+            for t in meld.tiles:
+                seen[t] += 1
+        for t in game.rivers[s]:
+            seen[t] += 1
+    claim = game.claim
+    if claim is not None and claim.rob_kong:
+        seen[claim.tile] += 1
+    return [max(0, 4 - n) for n in seen]

@@ -20,7 +20,7 @@ from engine.rules import PROFILES, TableOptions
 from ..i18n import locale_of, t
 from .buttons import DYNAMIC_ITEMS
 from .live import LiveMessage, Payload
-from .runner import TableRunner, Timing
+from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
     AI_LEVELS,
     CLAIM_SECONDS,
@@ -91,6 +91,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self.tables: dict[int, TableRunner] = {}  # channel id → the channel's table
         self.by_id: dict[int, TableRunner] = {}  # table id → table
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
+        self._tasks: set[asyncio.Task[None]] = set()
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -133,8 +134,9 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         return runner
 
     def _check_host(self, interaction: discord.Interaction, runner: TableRunner) -> None:
-        perms = getattr(interaction.user, "guild_permissions", None)
-        if not runner.state.may_manage(interaction.user.id, manage_guild=bool(perms and perms.manage_guild)):
+        # the member's permissions in this channel, as Discord resolved them for this interaction
+        manager = interaction.guild_id is not None and interaction.permissions.manage_guild
+        if not runner.state.may_manage(interaction.user.id, manage_guild=manager):
             raise TableError("err.not_host")
 
     def table_finished(self, runner: TableRunner) -> None:
@@ -306,34 +308,49 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self._check_host(interaction, runner)
         runner.state.start()
         runner.lobby_changed()
-        runner.task = asyncio.create_task(self._start_match(runner), name=f"start-{runner.table_id}")
+        self._background(self._start_match(runner))
 
     async def _start_match(self, runner: TableRunner) -> None:
         try:
             await runner.start_match()
+        except NETWORK_ERRORS as error:
+            log.warning("table %s could not start: %r", runner.table_id, error)
         except Exception:
+            if runner.closed:  # shutting down while dealing
+                return
             log.exception("table %s could not start", runner.table_id)
 
     @app_commands.command(name=_("close"), description=_("Close this channel's table (host)"))
     async def close(self, interaction: discord.Interaction) -> None:
         runner = self.runner_here(interaction)
         self._check_host(interaction, runner)
-        await self._close(runner)
+        mid_match = self._shut(runner)
         await _answer(interaction, t(interaction.locale, "ok.closed"))
+        self._background(self._closing(runner, mid_match, edit_lobby=True))
 
-    async def _close(self, runner: TableRunner) -> None:
+    def _shut(self, runner: TableRunner) -> bool:
+        """Close the table at once (no I/O, so the click is answered in time); True if mid-match."""
         mid_match = runner.state.phase is TablePhase.PLAYING
         runner.state.phase = TablePhase.CLOSED
+        runner.closed = True
+        self.table_finished(runner)
+        return mid_match
+
+    async def _closing(self, runner: TableRunner, mid_match: bool, *, edit_lobby: bool) -> None:
         lobby = runner.lobby
         await runner.close()
-        self.table_finished(runner)
-        if lobby is not None:
+        if edit_lobby and lobby is not None:
             try:
                 await lobby.message.edit(**(await runner.lobby_payload()).edit_kwargs())
             except discord.HTTPException as error:
                 log.info("closing table %s: lobby edit failed: %s", runner.table_id, error)
         if mid_match:
             await runner._send_channel(content=t(runner.locale, "play.closed_mid"))
+
+    def _background(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     @app_commands.command(name=_("table"), description=_("Post the current table image again"))
     async def table(self, interaction: discord.Interaction) -> None:
@@ -390,8 +407,9 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             self._begin(interaction, runner)
         elif op == "close":
             self._check_host(interaction, runner)
-            await interaction.response.defer()
-            await self._close(runner)
+            mid_match = self._shut(runner)
+            await interaction.response.edit_message(**(await runner.lobby_payload()).edit_kwargs())
+            self._background(self._closing(runner, mid_match, edit_lobby=False))
             return
         payload = await runner.lobby_payload()
         await interaction.response.edit_message(**payload.edit_kwargs())

@@ -16,6 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+import aiohttp
 import discord
 
 log = logging.getLogger(__name__)
@@ -62,7 +63,7 @@ class LiveMessage:
         build: Build,
         *,
         min_interval: float = 0.0,
-        on_error: Callable[[discord.HTTPException], Awaitable[None]] | None = None,
+        on_error: Callable[[Exception], Awaitable[None]] | None = None,
     ) -> None:
         self.message = message
         self._build = build
@@ -92,9 +93,9 @@ class LiveMessage:
                 payload = await self._build()
                 await self.message.edit(**payload.edit_kwargs())
                 self.edits += 1
-            except discord.HTTPException as error:
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
                 # 10008 (deleted), 30046 (too old), 5xx after retries: the table goes on without it
-                self.closed = error.code in (10008, 30046, 50001, 50007)
+                self.closed = getattr(error, "code", 0) in (10008, 30046, 50001, 50007)
                 log.info("edit of message %s failed: %s", self.message.id, error)
                 if self._on_error is not None:
                     await self._on_error(error)

@@ -27,9 +27,10 @@ Style = discord.ButtonStyle
 
 
 def deadline_text(locale: str, deadline: float | None) -> str:
+    """ · ends in 12 seconds — a Discord timestamp the client counts down itself (never a per-second edit)."""
     if deadline is None:
         return ""
-    return t(locale, "play.deadline", ts=int(deadline + 0.999))
+    return " · " + t(locale, "play.deadline", ts=int(deadline + 0.999))
 
 
 # ---------------------------------------------------------------- lobby

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 import render
@@ -40,6 +41,8 @@ log = logging.getLogger(__name__)
 CLAIM_PHASES = (Phase.CLAIM, Phase.ROB_KONG)
 CLAIM_KINDS = (Kind.PASS, Kind.CHI, Kind.PON, Kind.KONG, Kind.WIN, Kind.TIMEOUT)
 Job = Callable[[], Awaitable[None]]
+# Discord's errors after discord.py's own retries, and the connection failing under them
+NETWORK_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +105,7 @@ class TableRunner:
         self.result: HandResult | None = None  # the finished hand's result, until the next hand starts
         self.next_hand_at = 0.0
         self.dm_closed: set[int] = set()  # people whose DMs failed: they play through "Show my hand"
+        self.carry_auto: set[int] = set()  # seats still auto-played when a hand ended: 代打 goes on
 
     @property
     def table_id(self) -> int:
@@ -159,6 +163,8 @@ class TableRunner:
             assert self.match is not None
             self._close_hand_messages()
             self.game = self.match.new_hand()
+            for seat in sorted(self.carry_auto - set(self.game.auto_seats())):
+                self.game.apply(Action(seat, Kind.AWAY))  # 代打 lasts until the player takes control back
             self.result = None
             self.prompted.clear()
             self.notes.clear()
@@ -190,7 +196,7 @@ class TableRunner:
                 payload = await self.dm_payload(seat)
                 version = self.version
             message = await channel.send(**payload.send_kwargs())
-        except discord.HTTPException as error:  # 50007 (DMs closed) above all
+        except NETWORK_ERRORS as error:  # 50007 (DMs closed) above all
             log.info("could not DM seat %s of table %s: %s", seat, self.table_id, error)
             await self._dm_failed(seat, who)
             return
@@ -268,6 +274,8 @@ class TableRunner:
         deadline = deadline_text(loc, self.deadline)
         if game.is_over:
             line = t(loc, "play.dm_over", channel=self.state.channel_id)
+            if seat in self.carry_auto:
+                buttons = take_back_view(self.table_id, loc)
         elif seat in game.auto_seats():
             line = t(loc, "play.dm_auto")
             buttons = take_back_view(self.table_id, loc)
@@ -334,7 +342,7 @@ class TableRunner:
             seconds = self.state.settings.turn_seconds if game.phase is Phase.TURN else self.state.settings.claim_seconds
             self.deadline = time.time() + seconds * self.timing.timer_scale
 
-    def _apply(self, action: Action) -> list:
+    def _apply(self, action: Action, *, answering: int | None = None) -> list:
         """Play one action (lock held) and schedule every message it changes."""
         game = self.game
         assert game is not None
@@ -358,12 +366,13 @@ class TableRunner:
                 self.notes.append(t(self.locale, "play.auto_on", name=names[event.seat]))
             elif kind == "auto_off":
                 self.notes.append(t(self.locale, "play.auto_off", name=names[event.seat]))
-        self._refresh(actor=action.seat)
+        self._refresh(actor=action.seat, answering=answering)
         self.wake.set()
         return events
 
-    def _refresh(self, actor: int | None) -> None:
-        """Schedule the table edit and the DMs whose picture or buttons changed."""
+    def _refresh(self, actor: int | None, answering: int | None = None) -> None:
+        """Schedule the table edit and the DMs whose picture or buttons changed. ``answering`` is the seat
+        whose click is being answered: the click's own response shows their hand, so no edit for it."""
         if self.table_msg is not None:
             self.table_msg.want(self.version)
         now_prompted = self._needs_buttons()
@@ -373,6 +382,7 @@ class TableRunner:
         game = self.game
         if game is not None and (game.is_over or actor is None):
             changed |= set(self.dms)
+        changed.discard(answering)  # type: ignore[arg-type]
         for seat in changed:
             slot = self.dms.get(seat)
             if slot is not None and slot.live is not None:
@@ -394,7 +404,7 @@ class TableRunner:
             if not game.is_legal(action):
                 raise TableError("err.illegal")
             try:
-                self._apply(action)
+                self._apply(action, answering=seat if self._from_dm(interaction, seat) else None)
             except IllegalActionError:
                 raise TableError("err.illegal") from None
             await self._answer_with_hand(interaction, seat)
@@ -418,6 +428,11 @@ class TableRunner:
             raise TableError("err.not_your_turn")
         return seat
 
+    def _from_dm(self, interaction: discord.Interaction, seat: int) -> bool:
+        slot = self.dms.get(seat)
+        live = slot.live if slot is not None else None
+        return live is not None and interaction.message is not None and interaction.message.id == live.message.id
+
     async def _answer_with_hand(self, interaction: discord.Interaction, seat: int) -> None:
         payload = await self.dm_payload(seat)
         await interaction.response.edit_message(**payload.edit_kwargs())
@@ -431,9 +446,13 @@ class TableRunner:
             seat = self._seat_for(interaction)
             game = self.game
             assert game is not None
-            if seat not in game.auto_seats():
+            if game.is_over and seat in self.carry_auto:  # between hands: the next hand starts in control
+                self.carry_auto.discard(seat)
+                self.version += 1
+            elif seat not in game.auto_seats():
                 raise TableError("err.not_auto")
-            self._apply(Action(seat, Kind.BACK))
+            else:
+                self._apply(Action(seat, Kind.BACK), answering=seat if self._from_dm(interaction, seat) else None)
             slot = self.dms.get(seat)
             if slot is not None and slot.failed:
                 # no DM to come back to: answer with the hand here, privately
@@ -488,7 +507,8 @@ class TableRunner:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("table %s stopped on an unexpected error", self.table_id)
+            if not self.closed:
+                log.exception("table %s stopped on an unexpected error", self.table_id)
 
     def _advance(self) -> tuple[float | None, Job | None]:
         """Do the next automatic thing (lock held); return how long to wait, or I/O to do unlocked."""
@@ -532,6 +552,7 @@ class TableRunner:
         """Score and settle now (lock held); the returned job shows the sheet and the standings."""
         match, game = self.match, self.game
         assert match is not None and game is not None
+        self.carry_auto = set(game.auto_seats())
         result = match.finish_hand(game)
         self.result = result
         self.version += 1
@@ -591,7 +612,7 @@ class TableRunner:
         if self.table_msg is not None:
             waits.append(self.table_msg.settle())
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.gather(*waits), timeout=10)
+            await asyncio.wait_for(asyncio.gather(*waits, return_exceptions=True), timeout=10)
 
     def _close_hand_messages(self) -> None:
         if self.table_msg is not None:
@@ -605,7 +626,7 @@ class TableRunner:
     async def _send_channel(self, **kwargs) -> discord.Message | None:
         try:
             return await self.channel.send(**kwargs)
-        except discord.HTTPException as error:
+        except NETWORK_ERRORS as error:
             log.warning("table %s could not post in its channel: %s", self.table_id, error)
             return None
 

@@ -11,7 +11,7 @@
 Adding a rule set: write ``engine/scoring/<id>.py`` exposing ``RULES: RuleSet`` (its table of
 :class:`Item` rows, and hooks such as ``readings`` for special hand forms) and
 ``settle(result: ScoreResult, ctx: engine.settlement.SettleContext) -> Settlement`` (who pays
-whom), then add one line to :data:`RULE_MODULES` and the game profile to ``engine.rules.PROFILES``.
+whom; optionally ``settle_draw(ctx)`` for a draw game), then add one line to :data:`RULE_MODULES` and the game profile to ``engine.rules.PROFILES``.
 """
 
 from __future__ import annotations
@@ -67,6 +67,12 @@ def get_settle(name: str) -> Callable[[ScoreResult, Any], Any]:
     return settle
 
 
+def get_settle_draw(name: str) -> Callable[[Any], Any] | None:
+    """The rule set's optional ``settle_draw(ctx: SettleContext) -> Settlement`` hook: payments at a
+    draw game (流局), e.g. kong payments that stand without a winner. None: a draw pays nothing."""
+    return getattr(_module(name), "settle_draw", None)
+
+
 def score_win(ctx: WinContext, rules: str | RuleSet = "taiwan16") -> ScoreResult:
     """Score one win. ``valid`` is False (with ``reason``) for a hand that is not a winning hand,
     or that a requested table option refuses (minimum 台, 限自摸). Raises :class:`ScoringError` for
@@ -90,6 +96,7 @@ __all__ = [
     "evaluate",
     "get_rules",
     "get_settle",
+    "get_settle_draw",
     "meets_minimum",
     "score_win",
     "validate_context",

@@ -26,7 +26,6 @@ def table_runner(bot: entry.MahjongBot, devserver: DevServer, channel: str = "ge
 
 # ---------------------------------------------------------------- who was shown whose tiles
 
-
 def _stamp(png: bytes, viewer: object) -> bytes:
     """Add a tEXt chunk naming the view an image was drawn from (PNG readers ignore it)."""
     data = b"viewer\0" + str(viewer).encode()
@@ -46,9 +45,7 @@ def watch_views(monkeypatch) -> None:
     """Every hand and table image says which view it was drawn from (seat number, or None)."""
     hand, table = render.render_hand, render.render_table
     monkeypatch.setattr(render, "render_hand", lambda view, *a, **k: _stamp(hand(view, *a, **k), view.viewer))
-    monkeypatch.setattr(
-        render, "render_table", lambda view, *a, **k: _stamp(table(view, *a, **k), view.viewer)
-    )
+    monkeypatch.setattr(render, "render_table", lambda view, *a, **k: _stamp(table(view, *a, **k), view.viewer))
 
 
 class PrivacyWatch:
@@ -81,3 +78,30 @@ class PrivacyWatch:
 
 def png_size(png: bytes) -> tuple[int, int]:
     return struct.unpack(">II", png[16:24])
+
+
+
+
+def smart(runner, *, kongs: bool = True):
+    """A competent person: does what the built-in AI would do in their seat (wins, sensible discards),
+    always takes a kong when offered. Test-only: it reads the engine to decide, then clicks a button."""
+    from cogs.mahjong.codes import code_of as action_code
+    from devserver.people import code_of, steady
+    from engine.policy import SimpleAI
+
+    ai = SimpleAI()
+
+    def choose(message, buttons):
+        codes = {code_of(b): b for b in buttons}
+        if kongs:
+            for code, button in codes.items():
+                if code[:1] in ("n", "x", "k"):
+                    return button
+        seat = int((buttons[0].custom_id or "").split(":")[4])
+        game = runner.game
+        if game is None or seat not in game.to_act():
+            return steady(message, buttons)
+        wanted = action_code(ai.choose(game, seat))
+        return codes.get(wanted) or steady(message, buttons)
+
+    return choose

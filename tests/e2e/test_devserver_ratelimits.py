@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import aiohttp
+import discord
 import pytest
 from discord.ext import commands
 
@@ -155,3 +156,29 @@ async def test_a_young_message_takes_more_edits(bot: commands.Bot, devserver: De
     devserver.clock.advance(devserver.config.old_message_age - 60)
     await alice.slash("reedit", message_id=str(posted.id), times=4)
     await devserver.wait_for_message(channel="general", predicate=lambda m: m.content == "edit 4")
+
+
+@pytest.mark.devserver(rate_limits=RateLimits(dm_open=Window(1, 10.0)))
+async def test_reopening_a_known_dm_is_not_opening_one(harness: Harness, devserver: DevServer) -> None:
+    bob = devserver.member("bob")
+    first = await harness.start(build_bot(devserver))
+    await (await first.fetch_user(bob.id)).create_dm()
+    await harness.stop(first)
+    second = await harness.start(build_bot(devserver))  # knows no DM channels: asks Discord again
+    assert (await (await second.fetch_user(bob.id)).create_dm()).id == bob.dm_channel.id
+    with pytest.raises(discord.Forbidden) as refused:
+        await (await second.fetch_user(devserver.member("carol").id)).create_dm()
+    assert refused.value.code == 40003
+    assert devserver.take_violations("dm_open_too_fast")
+
+
+async def test_other_routes_have_a_bucket_each(harness: Harness) -> None:
+    server = harness.server
+    alice = server.member("alice")
+    async with aiohttp.ClientSession() as session:
+        users = [await _post(session, server, f"/users/{alice.id}") for _ in range(11)]
+        channel = await _post(session, server, f"/channels/{server.channel('general').id}")
+    assert [status for status, _, _ in users] == [200] * 10 + [429]
+    assert channel[0] == 200 and channel[1]["X-RateLimit-Bucket"] != users[0][1]["X-RateLimit-Bucket"]
+    assert server.request_count("GET /users/{user_id}") == 10
+    assert server.take_violations("rate_limited")

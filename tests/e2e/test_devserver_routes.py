@@ -105,3 +105,25 @@ async def test_followups_and_modal_answers_name_their_origin(bot: commands.Bot, 
     answered = await (await alice.submit_modal(asked, {"name": "Alice"})).message()
     meta = answered.payload(devserver.base_url)["interaction_metadata"]
     assert meta["type"] == 5 and meta["triggering_interaction_metadata"]["id"] == str(asked.id)
+
+
+async def test_messages_made_after_a_clock_jump_carry_the_later_time(
+    bot: commands.Bot, devserver: DevServer
+) -> None:
+    channel = bot.get_channel(devserver.channel("general").id)
+    before = await channel.send("before")
+    devserver.clock.advance(7200)
+    after = await channel.send("after")
+    gap = (after.created_at - before.created_at).total_seconds()
+    assert 7200 <= gap < 7201
+
+
+async def test_the_original_response_is_edited_with_a_file_and_deleted(
+    bot: commands.Bot, devserver: DevServer
+) -> None:
+    alice = devserver.member("alice")
+    vanished = await alice.slash("vanish")
+    assert (await vanished.followup()).content == "gone"
+    original = devserver.recorder.get(vanished.original_message_id)
+    assert original.deleted and original.content == "still here" and original.attachments[0].is_png
+    assert devserver.channel_messages() == [] and devserver.request_count("webhook", vanished) == 3

@@ -6,12 +6,13 @@ import asyncio
 
 import pytest
 
+from devserver.config import RateLimits
 from devserver.people import Person
 
 from .tablebot import PrivacyWatch, build_bot, table_runner
 
 
-@pytest.mark.devserver(members=("alice",))
+@pytest.mark.devserver(members=("alice",), rate_limits=RateLimits(time_scale=0.02))
 async def test_one_person_and_three_ai_play_a_whole_match(harness, devserver, monkeypatch):
     privacy = PrivacyWatch(monkeypatch)
     bot = await harness.start(build_bot(seed=3))
@@ -24,8 +25,7 @@ async def test_one_person_and_three_ai_play_a_whole_match(harness, devserver, mo
     person = Person(alice)
     play = asyncio.create_task(person.play(done, timeout=30))
     standings = await devserver.wait_for_message(
-        channel="general",
-        predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds),
+        channel="general", predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds),
         timeout=120,
     )
     done.set()

@@ -292,6 +292,15 @@ def build_bot(
         except discord.NotFound as error:
             await interaction.channel.send(f"note edit failed: {error.code}")
 
+    @bot.tree.command(description="Answer, replace the answer, take it back, then say so")
+    async def vanish(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("here")
+        await interaction.edit_original_response(
+            content="still here", attachments=[discord.File(io.BytesIO(png_bytes(4)), "dot.png")]
+        )
+        await interaction.delete_original_response()
+        await interaction.followup.send("gone", ephemeral=True)
+
     @bot.tree.command(description="Where am I, with what permissions")
     async def whereami(interaction: discord.Interaction) -> None:
         where = "dm" if interaction.guild_id is None else "guild"

@@ -103,3 +103,63 @@ def test_settle_context_counts_kongs_per_seat():
         winner=0, dealer=0, melds=((), tuple(parse_melds(["kong:1111m", "pon:222m"])), (), ())
     )
     assert ctx.kong_counts() == (0, 1, 0, 0) and ctx.self_drawn
+
+
+@pytest.fixture
+def toy13(monkeypatch):
+    from engine import rules, scoring
+
+    from . import toy_rules
+
+    monkeypatch.setitem(rules.PROFILES, "toy13", toy_rules.PROFILE)
+    monkeypatch.setitem(scoring.RULE_MODULES, "toy13", "tests.engine.toy_rules")
+    return toy_rules
+
+
+def test_a_registered_rule_set_plays_whole_matches_through_the_seams(toy13):
+    from engine.policy import SimpleAI
+    from engine.selfplay import play_hand
+
+    match = Match("toy13", seed=3, rounds=1)
+    results = []
+    while not match.is_over and len(results) < 200:
+        game = match.new_hand()
+        assert all(sum(game.hands[s]) == (14 if s == game.dealer else 13) for s in range(4))
+        play_hand(game, [SimpleAI() for _ in range(4)])
+        dealer = match.dealer
+        result = match.finish_hand(game)
+        results.append(result)
+        assert sum(result.deltas) == 0 and result.unit == "fan"
+        if result.winner is not None:
+            assert match.dealer == result.winner  # winner_deals
+            assert result.deltas[result.winner] == 300 * result.total * (1 if result.loser is not None else 3)
+        else:
+            assert match.dealer == dealer
+    assert any(r.winner is not None for r in results)
+    again, current = Match.replay(match.header(), [list(h.log) for h in match.history])
+    assert current is None and again.scores == match.scores
+
+
+def test_a_seven_pairs_win_scores_through_the_rule_sets_readings(toy13):
+    game = position(hands={0: "123m456m789m1234p7z", 1: "1122m3344p5566s7z"}, rules=toy13.PROFILE)
+    game.apply(act("0 discard 7z"))
+    result = Match("toy13", seed=1).finish_hand(game)
+    assert result.winner == 1 and [i.name for i in result.items] == ["胡", "七對"]
+    assert result.deltas == (-900, 900, 0, 0)
+
+
+def test_a_rule_sets_settle_draw_hook_pays_at_a_draw_game(toy13):
+    game = position(hands={0: "123m456m789m1234p7z"}, melds={2: ["kong:1111z"]}, rules=toy13.PROFILE, live=0)
+    game.apply(act("0 discard 7z"))
+    while not game.is_over:
+        game.apply(game.auto_action(game.to_act()[0]))
+    assert game.outcome.winner is None
+    assert Match("toy13", seed=1).finish_hand(game).deltas == (-300, -300, 900, -300)
+
+
+def test_taiwan16_draw_games_pay_nothing():
+    game = position(hands={0: "123m456m789m123p456p1s9s"}, melds={2: ["kong:1111z"]}, live=0)
+    game.apply(act("0 discard 9s"))
+    while not game.is_over:
+        game.apply(game.auto_action(game.to_act()[0]))
+    assert game.outcome.winner is None and Match(seed=1).finish_hand(game).deltas == (0, 0, 0, 0)

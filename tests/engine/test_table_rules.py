@@ -286,3 +286,23 @@ def test_random_timeouts_away_and_back_keep_invariants_and_replay_from_the_heade
     again = Game.replay(json.loads(json.dumps(game.header())), [str(a) for a in game.log])
     assert again.outcome == game.outcome and again.auto_seats() == game.auto_seats()
     assert again.view(None) == game.view(None)
+
+
+def test_refused_actions_say_why_with_a_code():
+    game = position(hands={0: S0})
+
+    def code(text: str) -> str:
+        with pytest.raises(IllegalActionError) as info:
+            game.apply(act(text))
+        return info.value.code
+
+    assert code("1 discard 1m") == "not_your_decision"
+    assert code("0 discard 5z") == "not_legal"
+    assert code("2 back") == "not_away"
+    game.apply(act("2 away"))
+    assert code("2 away") == "already_away"
+    won = position(hands={0: "123m456m789m123p456p11s"})
+    won.apply(act("0 hu"))
+    with pytest.raises(IllegalActionError) as info:
+        won.apply(act("0 discard 1m"))
+    assert info.value.code == "hand_over"
