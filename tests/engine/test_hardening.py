@@ -275,6 +275,8 @@ def test_apply_plays_a_legal_action_or_refuses_with_the_state_unchanged(seed, op
         "٣ pon 5m",  # non-ASCII digit as a seat
         "0 pass 5m",
         "0 timeout 5m",
+        "2 away 5m",
+        "2 back 1z",
         "0 discard f1",
         "0 discard",
         "0 ankong",
@@ -316,6 +318,9 @@ def test_from_str_of_a_non_string_is_a_notation_error(value):
         "0 ting 9s",
         "2 hu",
         "3 pass",
+        "0 timeout",
+        "2 away",
+        "2 back",
     ],
 )
 def test_exact_notation_round_trips(text):
