@@ -20,6 +20,7 @@ from discord.ext import commands
 import render
 from cogs.i18n import CatalogueTranslator
 from cogs.mahjong.runner import Timing
+from data import Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -66,11 +67,13 @@ class MahjongBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
         self.config = config
         self.timing = config.timing
+        self.store: Store  # opened in setup_hook
 
     async def setup_hook(self) -> None:
         # fill the render caches in a worker thread while we log in: the first hand image is as fast
         # as the rest, and start-up does not wait for it
         self.warming = asyncio.create_task(asyncio.to_thread(render.warm_up), name="render-warm-up")
+        self.store = await Store.open(self.config.database)  # StoreError: one clear line, no start
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -81,6 +84,12 @@ class MahjongBot(commands.Bot):
         else:
             await self.tree.sync()
         log.info("loaded %s and synced commands", ", ".join(EXTENSIONS))
+
+    async def close(self) -> None:
+        await super().close()  # unloads the cogs: every table stores what it still holds
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))
@@ -107,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         MahjongBot(config).run(config.token, log_handler=None)
     except discord.LoginFailure:
         print("Discord refused DISCORD_TOKEN (improper token): check it in the Developer Portal.", file=sys.stderr)
+        return 2
+    except StoreError as error:
+        print(f"The database cannot be used: {error}", file=sys.stderr)
         return 2
     return 0
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from . import forms
 from .events import Phase
 from .meld import Meld, MeldKind
-from .tiles import from_counts, sorted_tiles
+from .tiles import format_tiles, from_counts, parse_tiles, sorted_tiles, tile_from_str, tile_to_str
 
 if TYPE_CHECKING:
     from .game import Game
@@ -76,6 +76,48 @@ class HandResult:
     deltas: tuple[int, int, int, int]  # point change per seat; sums to zero
     capped_total: int | None = None  # the 台 paid when 滿台 limited the hand (None: no cap applied)
     limited: bool = False  # the 24-台 bankroll rule reduced at least one payment
+
+    def to_dict(self) -> dict:
+        """JSON-safe, in notation (tiles ``"5m"``, melds ``"pon:555z"``), for storage and history.
+
+        >>> r = HandResult(1, 2, False, 4, (0, 1, 2), (), (), (ScoreItem("門清", 1),), 1, "tai", (0, 400, -400, 0))
+        >>> HandResult.from_dict(r.to_dict()) == r
+        True
+        """
+        return {
+            "winner": self.winner,
+            "loser": self.loser,
+            "self_drawn": self.self_drawn,
+            "win_tile": None if self.win_tile is None else tile_to_str(self.win_tile),
+            "concealed": format_tiles(self.concealed),
+            "melds": [str(m) for m in self.melds],
+            "flowers": format_tiles(self.flowers),
+            "items": [[i.name, i.value] for i in self.items],
+            "total": self.total,
+            "unit": self.unit,
+            "deltas": list(self.deltas),
+            "capped_total": self.capped_total,
+            "limited": self.limited,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> HandResult:
+        win = data.get("win_tile")
+        return cls(
+            winner=data["winner"],
+            loser=data["loser"],
+            self_drawn=bool(data["self_drawn"]),
+            win_tile=None if win is None else tile_from_str(win),
+            concealed=tuple(parse_tiles(data["concealed"])),
+            melds=tuple(Meld.from_str(m) for m in data["melds"]),
+            flowers=tuple(parse_tiles(data["flowers"])),
+            items=tuple(ScoreItem(name, value) for name, value in data["items"]),
+            total=data["total"],
+            unit=data["unit"],
+            deltas=tuple(data["deltas"]),  # type: ignore[arg-type]
+            capped_total=data.get("capped_total"),
+            limited=bool(data.get("limited", False)),
+        )
 
 
 def build_view(game: Game, viewer: int | None) -> GameView:

@@ -6,8 +6,11 @@ live in ``TableState`` (state.py) and the game rules in the engine.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import random
+import time
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,9 +18,13 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+import render
+from data import Store, StoreError
 from engine.rules import PROFILES, TableOptions
+from engine.view import HandResult
 
 from ..i18n import locale_of, t
+from . import stats
 from .buttons import DYNAMIC_ITEMS
 from .live import LiveMessage, Payload
 from .runner import NETWORK_ERRORS, TableRunner, Timing
@@ -25,8 +32,6 @@ from .state import (
     AI_LEVELS,
     CLAIM_SECONDS,
     DEFAULT_AI,
-    DEFAULT_CLAIM,
-    DEFAULT_TURN,
     TURN_SECONDS,
     TableError,
     TablePhase,
@@ -41,6 +46,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+DEFAULTS = TableOptions()
+PERIODS = {"today": 86_400, "week": 7 * 86_400, "month": 30 * 86_400}
+PERIOD_CHOICES = [
+    app_commands.Choice(name=_(t("en", f"period.{p}")), value=p) for p in ("all", *PERIODS)
+]
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
@@ -85,6 +95,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
 
     def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
+        self.store: Store = bot.store
         self.timing: Timing = getattr(bot, "timing", Timing())
         seed = getattr(getattr(bot, "config", None), "seed", None)
         self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
@@ -95,7 +106,24 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         super().__init__()
 
     async def cog_load(self) -> None:
+        """Register the buttons, then bring back every table that was open when the bot stopped: the
+        runners exist before the first click can arrive, their messages go out once we are connected."""
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        for saved in await self.store.unfinished_tables():
+            try:
+                runner = TableRunner.restore(self, saved)
+            except Exception:
+                log.exception("table %s could not be restored", saved.table.id)
+                continue
+            self._register(runner)
+            self.background(self._resume(runner))
+
+    async def _resume(self, runner: TableRunner) -> None:
+        await self.bot.wait_until_ready()
+        try:
+            await runner.resume()
+        except NETWORK_ERRORS as error:
+            log.warning("table %s could not resume: %r", runner.table_id, error)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
@@ -168,8 +196,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         interaction: discord.Interaction,
         rules: str = "taiwan16",
         rounds: app_commands.Range[int, 1, 4] = 1,
-        turn_seconds: int = DEFAULT_TURN,
-        claim_seconds: int = DEFAULT_CLAIM,
+        turn_seconds: int = DEFAULTS.turn_seconds,
+        claim_seconds: int = DEFAULTS.claim_seconds,
         self_draw_only: bool = False,
         may_pass_win: bool = False,
         min3: bool = False,
@@ -179,15 +207,17 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         password: bool = False,
     ) -> None:
         self._check_free_channel(interaction)
-        options = table_options(
+        options = TableOptions(
             self_draw_only=self_draw_only,
             may_pass_win=may_pass_win,
             min_tai=3 if min3 else 0,
             see_wind_see_flower=see_wind_see_flower,
             base=base,
             tai=tai,
+            turn_seconds=turn_seconds,
+            claim_seconds=claim_seconds,
         )
-        settings = TableSettings(rules, rounds, turn_seconds, claim_seconds, options)
+        settings = TableSettings(rules, rounds, options)
         if password:
             loc = locale_of(interaction.locale)
 
@@ -210,22 +240,43 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     async def _open_table(self, interaction: discord.Interaction, settings: TableSettings, pw: str | None) -> None:
         self._check_free_channel(interaction)  # again: a modal may have taken a while
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        state = TableState(
-            interaction.id, interaction.guild_id, interaction.channel_id, interaction.user.id, settings, pw
-        )
-        state.join(interaction.user.id, interaction.user.display_name, locale=locale_of(interaction.locale))
         locale = locale_of(interaction.guild_locale or interaction.locale)
+        try:
+            record = await self.store.create_table(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                rules=settings.rules,
+                rounds=settings.rounds,
+                options={"table": settings.options.to_dict(), "locale": locale},
+                password_hash=pw,
+            )
+        except StoreError as error:
+            log.warning("could not store a new table: %s", error)
+            raise TableError("err.storage") from None
+        self._check_free_channel(interaction)
+        state = TableState(record.id, interaction.guild_id, interaction.channel_id, interaction.user.id, settings, pw)
         runner = TableRunner(self, state, locale=locale, host_name=interaction.user.display_name)
-        self.tables[state.channel_id] = runner
-        self.by_id[state.table_id] = runner
-        self.seated[(state.guild_id, interaction.user.id)] = state.channel_id
+        state.join(interaction.user.id, interaction.user.display_name, locale=locale_of(interaction.locale))
+        self._register(runner)
+        runner.lobby_changed()
+        runner.journal.options(runner.stored_options())
         payload = await runner.lobby_payload()
         await interaction.response.send_message(**payload.send_kwargs())
         message = await interaction.original_response()
-        runner.lobby = self._live(state.channel_id, message.id, runner.lobby_payload)
+        runner.lobby = self.live_message(state.channel_id, message.id, runner.lobby_payload)
         runner.lobby.mark_shown(runner.version)
+        runner.journal.lobby_message(message.id)
 
-    def _live(self, channel_id: int, message_id: int, build: Any) -> LiveMessage:
+    def _register(self, runner: TableRunner) -> None:
+        state = runner.state
+        self.tables[state.channel_id] = runner
+        self.by_id[state.table_id] = runner
+        for seat in state.seats:
+            if seat.user_id is not None:
+                self.seated[(state.guild_id, seat.user_id)] = state.channel_id
+
+    def live_message(self, channel_id: int, message_id: int, build: Any) -> LiveMessage:
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         return LiveMessage(partial, build, min_interval=self.timing.edit_interval)
 
@@ -308,7 +359,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self._check_host(interaction, runner)
         runner.state.start()
         runner.lobby_changed()
-        self._background(self._start_match(runner))
+        self.background(self._start_match(runner))
 
     async def _start_match(self, runner: TableRunner) -> None:
         try:
@@ -326,13 +377,14 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self._check_host(interaction, runner)
         mid_match = self._shut(runner)
         await _answer(interaction, t(interaction.locale, "ok.closed"))
-        self._background(self._closing(runner, mid_match, edit_lobby=True))
+        self.background(self._closing(runner, mid_match, edit_lobby=True))
 
     def _shut(self, runner: TableRunner) -> bool:
         """Close the table at once (no I/O, so the click is answered in time); True if mid-match."""
         mid_match = runner.state.phase is TablePhase.PLAYING
         runner.state.phase = TablePhase.CLOSED
         runner.closed = True
+        runner.journal.phase(TablePhase.CLOSED.value)
         self.table_finished(runner)
         return mid_match
 
@@ -347,7 +399,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         if mid_match:
             await runner._send_channel(content=t(runner.locale, "play.closed_mid"))
 
-    def _background(self, coro: Any) -> None:
+    def background(self, coro: Any) -> None:
+        """Run I/O that must not hold up an answer; the task is kept until it ends."""
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -358,7 +411,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         payload = await runner.repost_table()
         await interaction.response.send_message(**payload.send_kwargs())
         message = await interaction.original_response()
-        live = self._live(runner.state.channel_id, message.id, payload_builder(runner))
+        live = self.live_message(runner.state.channel_id, message.id, payload_builder(runner))
         live.mark_shown(runner.version)
         if runner.game is not None:  # the fresh message becomes the one kept up to date
             if runner.table_msg is not None:
@@ -368,6 +421,66 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             if runner.lobby is not None:
                 runner.lobby.close()
             runner.lobby = live
+
+    # ------------------------------------------------------------------ leaderboards and history
+
+    @app_commands.command(name=_("leaderboard"), description=_("This server's players ranked by points"))
+    @app_commands.describe(rules=_("Rule set"), period=_("Time period"), page=_("Page"))
+    @app_commands.choices(rules=RULE_CHOICES, period=PERIOD_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        rules: str | None = None,
+        period: str = "all",
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
+        assert interaction.guild_id is not None
+        tr = partial(t, interaction.locale)
+        since = None if period == "all" else time.time() - PERIODS[period]
+        count = await self.store.leaderboard_count(interaction.guild_id, rules=rules, since=since)
+        pages = stats.pages_for(count)
+        page = min(page, pages)
+        rows = await self.store.leaderboard(
+            interaction.guild_id, rules=rules, since=since, limit=stats.PAGE_SIZE, offset=(page - 1) * stats.PAGE_SIZE
+        )
+        embed = stats.leaderboard_embed(
+            rows,
+            page=page,
+            pages=pages,
+            rules=stats.rules_label(rules, tr) if rules else None,
+            period=None if period == "all" else tr(f"period.{period}"),
+            t=tr,
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name=_("stats"), description=_("A player's numbers in this server"))
+    @app_commands.describe(member=_("Whose numbers (default: yours)"))
+    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        assert interaction.guild_id is not None
+        who = member or interaction.user
+        found = await self.store.player_stats(interaction.guild_id, who.id)
+        embed = stats.stats_embed(found, who.display_name, partial(t, interaction.locale))
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name=_("history"), description=_("Recent matches in this server"))
+    async def history(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        matches = await self.store.history(interaction.guild_id, limit=10)
+        await interaction.response.send_message(embed=stats.history_embed(matches, partial(t, interaction.locale)))
+
+    @app_commands.command(name=_("hand"), description=_("A finished hand's score sheet again"))
+    @app_commands.describe(hand_id=_("The hand's number in the history"))
+    async def hand(self, interaction: discord.Interaction, hand_id: app_commands.Range[int, 1]) -> None:
+        assert interaction.guild_id is not None
+        found = await self.store.finished_hand(interaction.guild_id, hand_id)
+        if found is None:
+            raise TableError("err.no_hand")
+        result = HandResult.from_dict(found.result)
+        png = await asyncio.to_thread(render.render_score, result, list(found.names))
+        await interaction.response.send_message(
+            content=t(interaction.locale, "hist.hand", id=found.id, hand=found.hand_no, table=found.table_id),
+            file=discord.File(io.BytesIO(png), "score.png"),
+        )
 
     # ------------------------------------------------------------------ buttons
 
@@ -409,7 +522,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             self._check_host(interaction, runner)
             mid_match = self._shut(runner)
             await interaction.response.edit_message(**(await runner.lobby_payload()).edit_kwargs())
-            self._background(self._closing(runner, mid_match, edit_lobby=False))
+            self.background(self._closing(runner, mid_match, edit_lobby=False))
             return
         payload = await runner.lobby_payload()
         await interaction.response.edit_message(**payload.edit_kwargs())
@@ -422,12 +535,6 @@ def payload_builder(runner: TableRunner) -> Any:
         return await runner.repost_table()
 
     return build
-
-
-def table_options(**values: Any) -> TableOptions:
-    """The engine's options from the create command, keeping only fields this engine version has."""
-    fields = set(TableOptions.__dataclass_fields__)
-    return TableOptions(**{k: v for k, v in values.items() if k in fields})
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,7 +10,6 @@ edit that would only repeat it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -105,12 +104,10 @@ class LiveMessage:
             if self.min_interval:
                 await asyncio.sleep(self.min_interval)
 
-    async def settle(self) -> None:
-        """Wait until the pending edit (if any) is done (tests, shutdown)."""
+    def pending(self) -> asyncio.Task[None] | None:
+        """The edit in flight, if any (to wait for it)."""
         task = self._task
-        if task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        return task if task is not None and not task.done() else None
 
     def close(self) -> None:
         self.closed = True

@@ -56,9 +56,9 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
     ) if on]
     settings = [
         t(locale, "lobby.rounds", n=s.rounds),
-        t(locale, "lobby.turn", s=s.turn_seconds),
-        t(locale, "lobby.claim", s=s.claim_seconds),
-        t(locale, "lobby.stakes", base=stake(o, "base", 300), tai=stake(o, "tai", 100)),
+        t(locale, "lobby.turn", s=o.turn_seconds),
+        t(locale, "lobby.claim", s=o.claim_seconds),
+        t(locale, "lobby.stakes", base=o.base, tai=o.tai),
         *flags,
     ]
     if state.locked:
@@ -75,12 +75,6 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
     else:
         embed.set_footer(text=t(locale, "lobby.closed"))
     return embed
-
-
-def stake(options: object, name: str, default: int) -> int:
-    """底 and 台 values live on the table options once the engine has them; the document's defaults before."""
-    value = getattr(options, name, None)
-    return value if isinstance(value, int) else default
 
 
 def lobby_view(state: TableState, locale: str) -> discord.ui.View | None:

@@ -20,18 +20,21 @@ import aiohttp
 import discord
 
 import render
+from data import SavedTable, SeatRecord
 from engine.actions import Action, Kind
 from engine.game import Game, IllegalActionError, Phase
 from engine.match import Match
 from engine.policy import make_policy
+from engine.rules import TableOptions
 from engine.tiles import NotationError
 from engine.view import HandResult
 
 from ..i18n import t, tile_label
 from .codes import to_action
+from .journal import Journal
 from .live import LiveMessage, Payload
 from .prompts import action_view, deadline_text, table_view, take_back_view
-from .state import Seat, TableError, TablePhase, TableState
+from .state import Seat, TableError, TablePhase, TableSettings, TableState
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -104,8 +107,12 @@ class TableRunner:
         self.closed = False
         self.result: HandResult | None = None  # the finished hand's result, until the next hand starts
         self.next_hand_at = 0.0
+        self.resumed_at = 0  # the hand a restored table resumes at
         self.dm_closed: set[int] = set()  # people whose DMs failed: they play through "Show my hand"
         self.carry_auto: set[int] = set()  # seats still auto-played when a hand ended: 代打 goes on
+        self.journal = Journal(
+            cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back
+        )
 
     @property
     def table_id(self) -> int:
@@ -114,6 +121,58 @@ class TableRunner:
     @property
     def channel(self) -> discord.abc.Messageable:
         return self.bot.get_partial_messageable(self.state.channel_id, guild_id=self.state.guild_id)
+
+    # ------------------------------------------------------------------ after a restart
+
+    @classmethod
+    def restore(cls, cog: Mahjong, saved: SavedTable) -> TableRunner:
+        """Rebuild a stored table: its seats and settings, and its match replayed to the last stored move."""
+        record = saved.table
+        extra = record.options
+        settings = TableSettings(record.rules, record.rounds, TableOptions.from_dict(extra.get("table", {})))
+        locales = extra.get("locales", {})
+        seats = [
+            Seat(s.user_id, s.name, s.ai_level, locales.get(str(s.user_id), extra.get("locale", "en")))
+            for s in record.seats
+        ]
+        phase = TablePhase(record.phase)
+        state = TableState(
+            record.id, record.guild_id, record.channel_id, record.host_id, settings, record.password_hash, seats, phase
+        )
+        runner = cls(cog, state, locale=extra.get("locale", "en"), host_name=extra.get("host_name", ""))
+        runner.journal.hand_ids = {h.hand_no: h.id for h in saved.hands}
+        if phase is TablePhase.LOBBY:
+            if record.lobby_message_id is not None:
+                runner.lobby = cog.live_message(record.channel_id, record.lobby_message_id, runner.lobby_payload)
+            return runner
+        assert saved.match_header is not None
+        runner.match, runner.game = Match.replay(saved.match_header, [h.actions for h in saved.hands])
+        runner.seating = Seating(list(seats))
+        runner._ai_policies()
+        runner.resumed_at = len(runner.match.history) + (1 if runner.game is not None else 0)
+        for hand, record_ in zip(runner.match.history, saved.hands, strict=False):
+            if record_.result is None:  # the last move was stored, its result was not: store it now
+                runner._store_result(hand.number, hand.result)
+        if runner.game is not None:
+            runner._new_decision()
+            runner.deadline = saved.hands[-1].deadline if runner._needs_buttons() else None
+        return runner
+
+    async def resume(self) -> None:
+        """Tell the channel, show the table and each person's hand afresh, and start the clock again."""
+        if self.state.phase is TablePhase.LOBBY:
+            self.lobby_changed()
+            return
+        await self._send_channel(content=t(self.locale, "play.resumed", n=self.resumed_at))
+        if self.match is not None and self.match.is_over and self.game is None:
+            await self._finish_match()
+            return
+        if self.game is None:
+            self.next_hand_at = 0.0
+            self.result = self.match.history[-1].result if self.match and self.match.history else None
+        else:
+            await self._show_hand()
+        self.task = asyncio.create_task(self._drive(), name=f"table-{self.table_id}")
 
     # ------------------------------------------------------------------ lobby
 
@@ -127,8 +186,24 @@ class TableRunner:
 
     def lobby_changed(self) -> None:
         self.version += 1
+        self.journal.seats(seat_records(self.state.seats))
         if self.lobby is not None:
             self.lobby.want(self.version)
+
+    def stored_options(self) -> dict:
+        """What the table row keeps besides the engine's options: the language and the host's name."""
+        return {
+            "table": self.state.settings.options.to_dict(),
+            "locale": self.locale,
+            "host_name": self.host_name,
+            "locales": {str(s.user_id): s.locale for s in self.state.seats if s.user_id is not None},
+        }
+
+    def _storage_failing(self, error: Exception) -> None:
+        self.cog.background(self._send_channel(content=t(self.locale, "play.storage_failing")))
+
+    def _storage_back(self) -> None:
+        self.cog.background(self._send_channel(content=t(self.locale, "play.storage_ok")))
 
     # ------------------------------------------------------------------ starting
 
@@ -141,9 +216,9 @@ class TableRunner:
         for player, seat in enumerate(self.match.seat_of_player):
             by_seat[seat] = state.seats[player]
         self.seating = Seating([x for x in by_seat if x is not None])
-        for seat, who in enumerate(self.seating.by_seat):
-            if who.is_ai:
-                self.policies[seat] = make_policy("ai", None)  # type: ignore[arg-type]
+        self.journal.options(self.stored_options())
+        self.journal.match(seat_records(self.seating.by_seat), self.match.header())
+        self._ai_policies()
         names = self.seating.names()
         lines = "\n".join(
             t(self.locale, "play.seat_line", wind=t(self.locale, f"wind.{w}"), name=names[w]) for w in range(4)
@@ -157,19 +232,28 @@ class TableRunner:
         await self._start_hand()
         self.task = asyncio.create_task(self._drive(), name=f"table-{self.table_id}")
 
+    def _ai_policies(self) -> None:
+        for seat, who in enumerate(self.seating.by_seat):
+            if who.is_ai:
+                self.policies[seat] = make_policy("ai", None)  # type: ignore[arg-type]
+
     async def _start_hand(self) -> None:
         """Deal (under the lock), then post the table and send the DMs (outside it)."""
         async with self.lock:
             assert self.match is not None
             self._close_hand_messages()
-            self.game = self.match.new_hand()
-            for seat in sorted(self.carry_auto - set(self.game.auto_seats())):
-                self.game.apply(Action(seat, Kind.AWAY))  # 代打 lasts until the player takes control back
+            self.game = self.match.new_hand()  # 代打 carries over (Match.auto_seats) until the player is back
+            self.journal.hand(self.game.hand_number, self.game.header())
             self.result = None
             self.prompted.clear()
             self.notes.clear()
             self.dms = {}
             self._new_decision()
+        await self._show_hand()
+
+    async def _show_hand(self) -> None:
+        """Post the hand's table message and send each person their hand (outside the lock)."""
+        async with self.lock:
             self.version += 1
             payload = await self._table_payload()
         table = await self._send_channel_payload(payload)
@@ -177,6 +261,7 @@ class TableRunner:
             if table is not None:
                 self.table_msg = LiveMessage(table, self._table_payload, min_interval=self.timing.edit_interval)
                 self.table_msg.mark_shown(self.version)
+                self.journal.table_message(table.id)
         for seat, who in enumerate(self.seating.by_seat):
             if who.user_id is not None and who.user_id not in self.dm_closed:
                 await self._open_dm(seat, who)
@@ -327,11 +412,15 @@ class TableRunner:
         self.decision = len(game.events)
         humans = self._needs_buttons()
         if humans:
-            seconds = self.state.settings.turn_seconds if game.phase is Phase.TURN else self.state.settings.claim_seconds
+            seconds = self._seconds(game)
             self.deadline = time.time() + seconds * self.timing.timer_scale
         else:
             self.deadline = None
         self.ai_ready_at = time.monotonic() + (self.timing.ai_delay if game.phase is Phase.TURN else 0.0)
+
+    def _seconds(self, game: Game) -> int:
+        options = self.state.settings.options
+        return options.turn_seconds if game.phase is Phase.TURN else options.claim_seconds
 
     def _rearm_deadline(self) -> None:
         game = self.game
@@ -339,7 +428,7 @@ class TableRunner:
         if not self._needs_buttons():
             self.deadline = None
         elif self.deadline is None:
-            seconds = self.state.settings.turn_seconds if game.phase is Phase.TURN else self.state.settings.claim_seconds
+            seconds = self._seconds(game)
             self.deadline = time.time() + seconds * self.timing.timer_scale
 
     def _apply(self, action: Action, *, answering: int | None = None) -> list:
@@ -349,6 +438,7 @@ class TableRunner:
         before_phase, before_claim = game.phase, game.claim
         events = game.apply(action)
         self.version += 1
+        stored = str(game.log[-1])
         same_window = (
             before_phase in CLAIM_PHASES
             and game.phase is before_phase
@@ -359,6 +449,7 @@ class TableRunner:
             self._rearm_deadline()  # same decision point; only who must answer changed
         elif not same_window:
             self._new_decision()
+        self.journal.move(game.hand_number, len(game.log) - 1, stored, self.deadline)
         names = self.seating.names()
         for event in events:
             kind = getattr(event.kind, "value", event.kind)
@@ -407,6 +498,7 @@ class TableRunner:
                 self._apply(action, answering=seat if self._from_dm(interaction, seat) else None)
             except IllegalActionError:
                 raise TableError("err.illegal") from None
+            await self.journal.flush()  # the move is stored before the player sees it
             await self._answer_with_hand(interaction, seat)
 
     async def switch_mode(self, interaction: discord.Interaction, fields: dict) -> None:
@@ -448,11 +540,14 @@ class TableRunner:
             assert game is not None
             if game.is_over and seat in self.carry_auto:  # between hands: the next hand starts in control
                 self.carry_auto.discard(seat)
+                assert self.match is not None
+                self.match.auto_seats.discard(seat)
                 self.version += 1
             elif seat not in game.auto_seats():
                 raise TableError("err.not_auto")
             else:
                 self._apply(Action(seat, Kind.BACK), answering=seat if self._from_dm(interaction, seat) else None)
+            await self.journal.flush()
             slot = self.dms.get(seat)
             if slot is not None and slot.failed:
                 # no DM to come back to: answer with the hand here, privately
@@ -513,8 +608,10 @@ class TableRunner:
     def _advance(self) -> tuple[float | None, Job | None]:
         """Do the next automatic thing (lock held); return how long to wait, or I/O to do unlocked."""
         game = self.game
-        if self.closed or game is None:
+        if self.closed or self.match is None:
             return None, None
+        if game is None:  # restored between two hands
+            return (0, self._start_hand) if not self.match.is_over else (None, None)
         if game.is_over:
             if self.result is None:
                 return 0, self._finish_hand()
@@ -555,6 +652,7 @@ class TableRunner:
         self.carry_auto = set(game.auto_seats())
         result = match.finish_hand(game)
         self.result = result
+        self._store_result(game.hand_number, result)
         self.version += 1
         self.deadline = None
         self._refresh(actor=None)
@@ -572,6 +670,17 @@ class TableRunner:
                 await self._finish_match()
 
         return show
+
+    def _store_result(self, number: int, result: HandResult) -> None:
+        self.journal.hand_over(
+            number,
+            result.to_dict(),
+            winner=result.winner,
+            loser=result.loser,
+            self_drawn=result.self_drawn,
+            total=result.total,
+            deltas=list(result.deltas),
+        )
 
     def result_text(self, result: HandResult, number: int) -> str:
         loc = self.locale
@@ -601,18 +710,21 @@ class TableRunner:
             for rank, (seat, score) in enumerate(match.standings(), start=1)
         ]
         embed = discord.Embed(title=t(self.locale, "play.match_over"), description="\n".join(lines))
+        self.journal.match_over(list(match.scores))
         await self._send_channel(embed=embed)
         self.state.phase = TablePhase.OVER
         self.closed = True
         self.cog.table_finished(self)
+        await self.journal.close()
 
     async def _settle_messages(self) -> None:
         """Let the last edits of a finished hand land before its messages are dropped."""
-        waits = [slot.live.settle() for slot in self.dms.values() if slot.live is not None]
+        lives = [slot.live for slot in self.dms.values() if slot.live is not None]
         if self.table_msg is not None:
-            waits.append(self.table_msg.settle())
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.gather(*waits, return_exceptions=True), timeout=10)
+            lives.append(self.table_msg)
+        pending = [task for live in lives if (task := live.pending()) is not None]
+        if pending:
+            await asyncio.wait(pending, timeout=10)
 
     def _close_hand_messages(self) -> None:
         if self.table_msg is not None:
@@ -641,6 +753,7 @@ class TableRunner:
             return await self._table_payload()
 
     async def close(self) -> None:
+        """Stop playing (the host closed the table, or the bot shuts down); pending writes are stored first."""
         self.closed = True
         self._close_hand_messages()
         if self.lobby is not None:
@@ -649,5 +762,11 @@ class TableRunner:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
+        with contextlib.suppress(Exception):
+            await self.journal.close()
 
 
+
+
+def seat_records(seats: list[Seat]) -> list[SeatRecord]:
+    return [SeatRecord(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(seats)]

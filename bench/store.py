@@ -1,0 +1,166 @@
+"""Cost of storing each move: ``Store.append_action`` on a file database in WAL mode.
+
+    python -m bench.store [--moves 5000] [--moves-per-hand 120] [--players 40] [--history 0] [--path DIR]
+
+Target (DESIGN.md): storing each move adds ≤ 5 ms to p99 of a click. Each ``append_action`` is one
+transaction (insert the move, update the hand's deadline) through aiosqlite, timed from the caller's
+side, so the thread hop is included. Hands start and finish every ``--moves-per-hand`` moves, as in
+play, with another table's writes interleaved. synchronous=NORMAL in WAL means a commit does not wait
+for fsync; checkpoints do, and they land in the tail. Also times a leaderboard page and a player's
+stats over the finished hands. Last stdout line: one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from data import SeatRecord
+from data.store import Store
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def run(
+    path: Path, moves: int, per_hand: int, players: int, seed: int, history: int = 0
+) -> dict[str, float]:
+    rng = random.Random(seed)
+    store = await Store.open(path)
+    tables = []
+    for n in range(2):
+        table = await store.create_table(
+            guild_id=1,
+            channel_id=100 + n,
+            host_id=1,
+            rules="taiwan16",
+            rounds=4,
+            options={},
+            password_hash=None,
+        )
+        users = rng.sample(range(1, players + 1), 3)
+        await store.set_seats(
+            table.id,
+            [SeatRecord(i, u, f"player {u}") for i, u in enumerate(users)]
+            + [SeatRecord(3, None, "AI", "simple")],
+        )
+        await store.start_match(table.id, {"rules": "taiwan16", "rounds": 4})
+        tables.append(table.id)
+
+    hand_no = [0, 0]
+    hand_ids = [0, 0]
+    move_no = [0, 0]
+    append_ms: list[float] = []
+    hands = 0
+    start_all = time.perf_counter()
+    for i in range(moves):
+        which = i % 2
+        if move_no[which] % per_hand == 0:
+            if hand_no[which]:
+                deltas = [rng.randint(-50, 50) for _ in range(3)]
+                await store.finish_hand(
+                    hand_ids[which],
+                    result={"total": 3},
+                    deltas=[*deltas, -sum(deltas)],
+                    winner=rng.randrange(4),
+                    loser=None,
+                    self_drawn=True,
+                    total=rng.randint(1, 12),
+                )
+                hands += 1
+            hand_no[which] += 1
+            hand_ids[which] = await store.start_hand(tables[which], hand_no[which], {"seed": i})
+            move_no[which] = 0
+        start = time.perf_counter()
+        await store.append_action(
+            hand_ids[which], move_no[which], f"{move_no[which] % 4} discard 5m", time.time() + 30
+        )
+        append_ms.append((time.perf_counter() - start) * 1000)
+        move_no[which] += 1
+    total_s = time.perf_counter() - start_all
+
+    for n in range(history):  # older finished hands, so the leaderboard aggregates a server's real history
+        which = n % 2
+        hand_no[which] += 1
+        hand_id = await store.start_hand(tables[which], hand_no[which], {"seed": n})
+        deltas = [rng.randint(-50, 50) for _ in range(3)]
+        await store.finish_hand(
+            hand_id,
+            result={"total": 1},
+            deltas=[*deltas, -sum(deltas)],
+            winner=rng.randrange(4),
+            loser=None,
+            self_drawn=True,
+            total=rng.randint(1, 12),
+        )
+        hands += 1
+
+    board_ms, stats_ms = [], []
+    for _ in range(50):
+        start = time.perf_counter()
+        await store.leaderboard(1, limit=10)
+        board_ms.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        await store.player_stats(1, rng.randint(1, players))
+        stats_ms.append((time.perf_counter() - start) * 1000)
+    await store.close()
+    return {
+        "moves": moves,
+        "append_p50_ms": round(percentile(append_ms, 0.50), 3),
+        "append_p99_ms": round(percentile(append_ms, 0.99), 3),
+        "append_max_ms": round(max(append_ms), 3),
+        "append_mean_ms": round(statistics.fmean(append_ms), 3),
+        "moves_per_s": round(moves / total_s),
+        "finished_hands": hands,
+        "leaderboard_p50_ms": round(percentile(board_ms, 0.5), 3),
+        "player_stats_p50_ms": round(percentile(stats_ms, 0.5), 3),
+        "file_kb": round(path.stat().st_size / 1024, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--moves", type=int, default=5000)
+    parser.add_argument("--moves-per-hand", type=int, default=120)
+    parser.add_argument("--players", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--history", type=int, default=0, help="extra finished hands before timing the leaderboard"
+    )
+    parser.add_argument(
+        "--path", type=Path, default=None, help="folder for the database (default: a temp folder)"
+    )
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(dir=args.path) as folder:
+        out = asyncio.run(
+            run(
+                Path(folder) / "bench.sqlite3",
+                args.moves,
+                args.moves_per_hand,
+                args.players,
+                args.seed,
+                args.history,
+            )
+        )
+    print(
+        f"append_action over {out['moves']} moves: p50 {out['append_p50_ms']} ms, p99 {out['append_p99_ms']} ms,"
+        f" max {out['append_max_ms']} ms ({out['moves_per_s']} moves/s)"
+    )
+    print(
+        f"leaderboard page p50 {out['leaderboard_p50_ms']} ms, player stats p50 {out['player_stats_p50_ms']} ms"
+    )
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+"""A table's writes to storage, kept in the order they happened.
+
+The runner records each change as it applies it (``record`` never waits), and a click is answered only
+after ``flush()``: the move is stored before the person sees its effect. When storage fails,
+``data.PendingWrites`` keeps the writes in order and retries; the table goes on in memory and the
+channel is told (``on_failure``/``on_recovered``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from data import SeatRecord, Store, StoreError
+from data.pending import PendingWrites
+
+log = logging.getLogger(__name__)
+
+Write = Callable[[], Awaitable[Any]]
+
+
+class Journal:
+    def __init__(
+        self,
+        store: Store,
+        table_id: int,
+        *,
+        on_failure: Callable[[StoreError], Any] | None = None,
+        on_recovered: Callable[[], Any] | None = None,
+    ) -> None:
+        self.store = store
+        self.table_id = table_id
+        self.pending = PendingWrites(on_failure=on_failure, on_recovered=on_recovered, name=str(table_id))
+        self.hand_ids: dict[int, int] = {}  # hand number → stored hand id (known once its write ran)
+        self._queue: deque[Write] = deque()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ ordering
+
+    def record(self, write: Write) -> None:
+        """Queue one transaction; it runs after every write recorded before it."""
+        self._queue.append(write)
+        self._idle.clear()
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name=f"journal-{self.table_id}")
+
+    async def _run(self) -> None:
+        while self._queue:
+            write = self._queue.popleft()
+            try:
+                await self.pending.write(write)
+            except StoreError as error:  # not retryable: a conflict means a bug, the table goes on
+                log.error("table %s: a write was refused: %s", self.table_id, error)
+        self._idle.set()
+
+    async def flush(self) -> None:
+        """Wait until everything recorded so far has been stored (or queued for retry while storage fails)."""
+        await self._idle.wait()
+
+    async def close(self, timeout: float = 5.0) -> None:
+        await asyncio.wait_for(self.flush(), timeout)
+        await self.pending.drain(timeout)
+        await self.pending.close()
+
+    # ------------------------------------------------------------------ what a table writes
+
+    def seats(self, seats: list[SeatRecord]) -> None:
+        self.record(lambda: self.store.set_seats(self.table_id, seats))
+
+    def phase(self, phase: str) -> None:
+        self.record(lambda: self.store.set_phase(self.table_id, phase))
+
+    def options(self, options: dict) -> None:
+        self.record(lambda: self.store.set_options(self.table_id, options=options))
+
+    def lobby_message(self, message_id: int) -> None:
+        self.record(lambda: self.store.set_messages(self.table_id, lobby_message_id=message_id))
+
+    def table_message(self, message_id: int) -> None:
+        self.record(lambda: self.store.set_messages(self.table_id, table_message_id=message_id))
+
+    def match(self, seats: list[SeatRecord], header: dict) -> None:
+        self.seats(seats)
+        self.record(lambda: self.store.start_match(self.table_id, header))
+
+    def hand(self, hand_no: int, header: dict) -> None:
+        async def write() -> None:
+            self.hand_ids[hand_no] = await self.store.start_hand(self.table_id, hand_no, header)
+
+        self.record(write)
+
+    def move(self, hand_no: int, move_no: int, action: str, deadline: float | None) -> None:
+        self.record(lambda: self.store.append_action(self.hand_ids[hand_no], move_no, action, deadline))
+
+    def hand_over(self, hand_no: int, result: dict, *, winner: int | None, loser: int | None,
+                  self_drawn: bool, total: int, deltas: list[int]) -> None:
+        self.record(
+            lambda: self.store.finish_hand(
+                self.hand_ids[hand_no],
+                result=result,
+                deltas=deltas,
+                winner=winner,
+                loser=loser,
+                self_drawn=self_drawn,
+                total=total,
+            )
+        )
+
+    def match_over(self, scores: list[int]) -> None:
+        self.record(lambda: self.store.finish_match(self.table_id, scores))

@@ -1,0 +1,47 @@
+"""Persistence only: the SQLite schema and its migrations, typed records, and the Store the cogs call."""
+
+from data.errors import (
+    DuplicateMove,
+    SchemaTooNew,
+    StoreClosed,
+    StoreConflict,
+    StoreCorrupt,
+    StoreError,
+    StoreFull,
+    StoreLocked,
+    StoreReadOnly,
+)
+from data.records import (
+    FinishedHand,
+    LeaderRow,
+    MatchSummary,
+    PlayerStats,
+    SavedHand,
+    SavedTable,
+    SeatRecord,
+    Standing,
+    TableRecord,
+)
+from data.store import Store
+
+__all__ = [
+    "DuplicateMove",
+    "FinishedHand",
+    "LeaderRow",
+    "MatchSummary",
+    "PlayerStats",
+    "SavedHand",
+    "SavedTable",
+    "SchemaTooNew",
+    "SeatRecord",
+    "Standing",
+    "Store",
+    "StoreClosed",
+    "StoreConflict",
+    "StoreCorrupt",
+    "StoreError",
+    "StoreFull",
+    "StoreLocked",
+    "StoreReadOnly",
+    "TableRecord",
+]

@@ -1,0 +1,127 @@
+"""Storage errors a person can act on: each ``str()`` is one line naming the file and what to do.
+
+``retryable`` tells :class:`data.pending.PendingWrites` whether waiting can help: a locked, read-only,
+full or corrupt file may be fixed by an operator while the bot keeps the table in memory; a conflicting
+write (a move number used twice) is a bug in the caller and would fail forever.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+class StoreError(Exception):
+    """Base class: the database could not do what was asked."""
+
+    retryable = True
+
+    def __init__(self, path: str, detail: str, cause: str = "") -> None:
+        self.path = path
+        self.detail = detail
+        self.cause = cause  # the driver's own words, for logs
+        super().__init__(f"database {path} {detail}")
+
+
+class StoreLocked(StoreError):
+    def __init__(self, path: str, cause: str = "") -> None:
+        super().__init__(
+            path,
+            "is locked by another program (a second bot, or an open sqlite3 shell?); close it and retry",
+            cause,
+        )
+
+
+class StoreReadOnly(StoreError):
+    def __init__(self, path: str, cause: str = "") -> None:
+        super().__init__(
+            path, "is read-only; give the bot write permission on the file and its folder", cause
+        )
+
+
+class StoreFull(StoreError):
+    def __init__(self, path: str, cause: str = "") -> None:
+        super().__init__(
+            path, "is full (no space left on the disk or a size limit reached); free some space", cause
+        )
+
+
+class StoreCorrupt(StoreError):
+    def __init__(self, path: str, cause: str = "") -> None:
+        reason = f" ({cause})" if cause else ""
+        super().__init__(
+            path,
+            f"is corrupt{reason}; restore it from a backup, or move it aside to start with an empty one",
+            cause,
+        )
+
+
+class SchemaTooNew(StoreError):
+    """The file was written by a newer version of the bot; it is refused and left unchanged."""
+
+    retryable = False
+
+    def __init__(self, path: str, found: int, known: int) -> None:
+        self.found = found
+        self.known = known
+        super().__init__(
+            path,
+            f"has schema version {found} but this bot knows only up to version {known}; "
+            "upgrade the bot (the file was left unchanged)",
+        )
+
+
+class StoreClosed(StoreError):
+    """The store was closed (the bot is shutting down); flush pending writes before closing it."""
+
+    retryable = False
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path, "is closed; nothing more can be stored until the bot opens it again")
+
+
+class StoreConflict(StoreError):
+    """A write contradicts what is stored (unknown id, hand finished twice): a bug in the caller."""
+
+    retryable = False
+
+
+class DuplicateMove(StoreConflict):
+    def __init__(self, path: str, hand_id: int, move_no: int) -> None:
+        self.hand_id = hand_id
+        self.move_no = move_no
+        super().__init__(path, f"already has move {move_no} of hand {hand_id}; the move was not stored twice")
+
+
+# SQLite primary result codes (the low byte of an extended code).
+_BUSY = 5
+_LOCKED = 6
+_READONLY = 8
+_IOERR = 10
+_CORRUPT = 11
+_FULL = 13
+_CANTOPEN = 14
+_CONSTRAINT = 19
+_NOTADB = 26
+
+
+def translate(error: sqlite3.Error, path: str) -> StoreError:
+    """The :class:`StoreError` for a driver error, chosen by SQLite's result code."""
+    code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if code in (_BUSY, _LOCKED):
+        return StoreLocked(path, text)
+    if code == _READONLY:
+        return StoreReadOnly(path, text)
+    if code == _FULL:
+        return StoreFull(path, text)
+    if code in (_CORRUPT, _NOTADB):
+        return StoreCorrupt(path, text)
+    if code == _CANTOPEN:
+        return StoreError(
+            path, "cannot be opened; check that its folder exists and the bot may write there", text
+        )
+    if code == _CONSTRAINT:
+        return StoreConflict(path, f"refused a write that contradicts what is stored ({text})", text)
+    if code == _IOERR:
+        return StoreError(path, f"could not be read or written ({text}); check the disk", text)
+    return StoreError(path, f"failed: {text}", text)

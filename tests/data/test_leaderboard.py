@@ -1,0 +1,218 @@
+"""Leaderboards, player stats: ranking, paging, rules and period filters, AI seats, server isolation."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from data.store import Store
+from tests.data.conftest import Clock, new_table, play_hand
+
+
+async def test_ranked_by_points_with_every_number(store: Store) -> None:
+    table = await new_table(store, [1, 2, 3, 4], names=["Ann", "Bo", "Cy", "Di"])
+    await play_hand(store, table.id, 1, deltas=[90, -30, -30, -30], winner=0, total=8)  # Ann self-draws 8
+    await play_hand(store, table.id, 2, deltas=[-20, 20, 0, 0], winner=1, loser=0, total=2)  # Ann deals in
+    await play_hand(store, table.id, 3, deltas=[0, 0, 0, 0], winner=None)  # draw game
+    await play_hand(store, table.id, 4, deltas=[10, 0, -10, 0], winner=0, loser=2, total=3)
+    rows = await store.leaderboard(1)
+    assert [(r.rank, r.name, r.points) for r in rows] == [
+        (1, "Ann", 80),
+        (2, "Bo", -10),
+        (3, "Di", -30),
+        (4, "Cy", -40),
+    ]
+    ann = rows[0]
+    assert (ann.user_id, ann.matches, ann.hands, ann.wins, ann.self_draws, ann.deal_ins, ann.best_tai) == (
+        1,
+        1,
+        4,
+        2,
+        1,
+        1,
+        8,
+    )
+    assert (ann.win_rate, ann.self_draw_rate, ann.deal_in_rate) == (0.5, 0.5, 0.25)
+    cy = rows[3]
+    assert (cy.wins, cy.best_tai, cy.win_rate, cy.self_draw_rate, cy.deal_in_rate) == (
+        0,
+        None,
+        0.0,
+        0.0,
+        0.25,
+    )
+
+
+async def test_ties_go_to_more_wins_then_fewer_hands_then_user_id(store: Store) -> None:
+    table = await new_table(store, [40, 30, 20, 10])
+    await play_hand(store, table.id, 1, deltas=[10, -10, 0, 0], winner=0, loser=1, total=1)
+    await play_hand(store, table.id, 2, deltas=[-10, 10, 0, 0], winner=1, loser=0, total=1)
+    await play_hand(store, table.id, 3, deltas=[0, 0, 10, -10], winner=2, loser=3, total=1)
+    await play_hand(store, table.id, 4, deltas=[0, 0, -10, 10], winner=3, loser=2, total=1)
+    # everyone: 0 points, 1 win, 4 hands -> user id decides
+    assert [r.user_id for r in await store.leaderboard(1)] == [10, 20, 30, 40]
+    other = await new_table(store, [50, None, None, None], channel_id=11)
+    await play_hand(store, other.id, 1, deltas=[0, 0, 0, 0], winner=None)  # 0 points, 0 wins, 1 hand
+    await play_hand(store, other.id, 2, deltas=[5, -5, 0, 0], winner=0, loser=1, total=1)
+    await play_hand(store, other.id, 3, deltas=[-5, 5, 0, 0], winner=1, loser=0, total=1)
+    # user 50: 0 points, 1 win, 3 hands -> ahead of the 4-hand players
+    assert [r.user_id for r in await store.leaderboard(1)] == [50, 10, 20, 30, 40]
+
+
+async def test_name_is_the_latest_one(store: Store, clock: Clock) -> None:
+    first = await new_table(store, [1, 2, 3, 4], names=["old name", "b", "c", "d"])
+    await play_hand(store, first.id, 1, deltas=[5, -5, 0, 0], winner=0, loser=1, total=1)
+    clock.advance(10)
+    second = await new_table(store, [1, 2, 3, 4], channel_id=11, names=["new name", "b", "c", "d"])
+    await play_hand(store, second.id, 1, deltas=[5, -5, 0, 0], winner=0, loser=1, total=1)
+    [top, *_] = await store.leaderboard(1)
+    assert (top.name, top.matches, top.hands) == ("new name", 2, 2)
+    assert (await store.player_stats(1, 1)).name == "new name"
+
+
+async def test_paging_continues_the_ranks(store: Store) -> None:
+    for n in range(5):  # users 100..119, user 100+k ends with k points... in some order
+        users = [100 + 4 * n + s for s in range(4)]
+        table = await new_table(store, users, channel_id=10 + n)
+        await play_hand(store, table.id, 1, deltas=[4 * n + s for s in range(4)], winner=None)
+    assert await store.leaderboard_count(1) == 20
+    pages = [await store.leaderboard(1, limit=6, offset=o) for o in (0, 6, 12, 18)]
+    assert [len(p) for p in pages] == [6, 6, 6, 2]
+    flat = [r for page in pages for r in page]
+    assert [r.rank for r in flat] == list(range(1, 21))
+    assert [r.points for r in flat] == list(range(19, -1, -1))
+    assert await store.leaderboard(1, limit=6, offset=24) == []
+
+
+async def test_rules_filter(store: Store) -> None:
+    sixteen = await new_table(store, [1, 2, 3, 4], rules="taiwan16")
+    thirteen = await new_table(store, [1, 2, 3, 4], rules="taiwan13", channel_id=11)
+    await play_hand(store, sixteen.id, 1, deltas=[30, -10, -10, -10], winner=0, total=3)
+    await play_hand(store, thirteen.id, 1, deltas=[-10, 30, -10, -10], winner=1, total=5)
+    await play_hand(store, thirteen.id, 2, deltas=[-10, 30, -10, -10], winner=1, total=6)
+    assert [(r.user_id, r.points) for r in await store.leaderboard(1, rules="taiwan16")][:1] == [(1, 30)]
+    assert [(r.user_id, r.points, r.best_tai) for r in await store.leaderboard(1, rules="taiwan13")][:1] == [
+        (2, 60, 6)
+    ]
+    everything = await store.leaderboard(1)
+    assert [(r.user_id, r.points, r.matches, r.hands) for r in everything][:2] == [
+        (2, 50, 2, 3),
+        (1, 10, 2, 3),
+    ]
+    assert await store.leaderboard(1, rules="hongkong") == []
+    assert await store.leaderboard_count(1, rules="hongkong") == 0
+    assert (await store.player_stats(1, 1, rules="taiwan16")).rank == 1
+    assert (await store.player_stats(1, 1, rules="taiwan13")).rank == 2  # tied at -20 with 3 and 4: lowest id
+
+
+async def test_since_filter_counts_only_later_hands(store: Store, clock: Clock) -> None:
+    table = await new_table(store, [1, 2, 3, 4])
+    await play_hand(store, table.id, 1, deltas=[100, -100, 0, 0], winner=0, loser=1, total=10)
+    week_start = clock.advance(3600)
+    await play_hand(store, table.id, 2, deltas=[-5, 5, 0, 0], winner=1, loser=0, total=1)
+    recent = await store.leaderboard(1, since=week_start)
+    assert [(r.user_id, r.points, r.hands) for r in recent][:1] == [(2, 5, 1)]
+    assert {r.user_id: r.best_tai for r in recent}[1] is None  # the 10-台 hand is before the period
+    assert await store.leaderboard_count(1, since=week_start) == 4
+    assert await store.leaderboard(1, since=clock.advance(1)) == []
+
+
+async def test_ai_seats_are_not_ranked(store: Store) -> None:
+    table = await new_table(store, [1, None, None, None])
+    await play_hand(store, table.id, 1, deltas=[-90, 30, 30, 30], winner=1, total=9)
+    rows = await store.leaderboard(1)
+    assert [(r.user_id, r.points) for r in rows] == [(1, -90)]
+    assert await store.leaderboard_count(1) == 1
+    stats = await store.player_stats(1, 1)
+    assert (stats.rank, stats.players) == (1, 1)
+
+
+async def test_servers_never_see_each_other(store: Store) -> None:
+    home = await new_table(store, [1, 2, 3, 4], guild_id=1)
+    away = await new_table(store, [1, 5, 6, 7], guild_id=2, channel_id=20)
+    await play_hand(store, home.id, 1, deltas=[10, -10, 0, 0], winner=0, loser=1, total=1)
+    await play_hand(store, away.id, 1, deltas=[-50, 50, 0, 0], winner=1, loser=0, total=7)
+    assert {r.user_id for r in await store.leaderboard(1)} == {1, 2, 3, 4}
+    assert {r.user_id for r in await store.leaderboard(2)} == {1, 5, 6, 7}
+    assert (await store.player_stats(1, 1)).points == 10
+    assert (await store.player_stats(2, 1)).points == -50
+    assert await store.player_stats(1, 5) is None
+    assert await store.player_stats(3, 1) is None
+
+
+async def test_player_stats_rank_matches_the_leaderboard(store: Store) -> None:
+    table = await new_table(store, [1, 2, 3, 4])
+    await play_hand(store, table.id, 1, deltas=[-30, 10, 15, 5], winner=2, loser=0, total=2)
+    board = await store.leaderboard(1)
+    for row in board:
+        stats = await store.player_stats(1, row.user_id)
+        assert (stats.rank, stats.points, stats.hands, stats.players) == (row.rank, row.points, row.hands, 4)
+
+
+async def test_leaderboard_reads_through_the_index(store: Store) -> None:
+    from data.store import _board
+
+    for rules, since in ((None, None), ("taiwan16", None), (None, 5.0), ("taiwan16", 5.0)):
+        sql, params = _board(1, rules, since)
+        async with store._db.execute(
+            f"EXPLAIN QUERY PLAN {sql} SELECT * FROM board ORDER BY rank", params
+        ) as cur:
+            plan = " | ".join(row[3] for row in await cur.fetchall())
+        assert "INDEX hand_seats_player" in plan, plan
+        assert "SCAN hand_seats " not in plan + " ", plan
+
+
+hands_strategy = st.lists(
+    st.tuples(
+        st.integers(0, 2),  # which table (0, 1: server 1; 2: server 2)
+        st.lists(st.integers(-50, 50), min_size=3, max_size=3),
+        st.sampled_from([None, 0, 1, 2, 3]),  # winner
+        st.integers(1, 20),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(hands=hands_strategy)
+def test_points_are_the_sum_of_each_players_changes(hands: list) -> None:
+    """Property: the board equals a sum done by hand, is sorted by points, and holds humans only."""
+
+    async def check() -> None:
+        store = await Store.open(":memory:")
+        users = [[1, 2, None, 3], [2, 4, 5, None], [1, 6, 7, 8]]
+        tables = [
+            await new_table(store, users[n], guild_id=1 if n < 2 else 2, channel_id=10 + n) for n in range(3)
+        ]
+        expected: dict[int, int] = defaultdict(int)
+        numbers = defaultdict(int)
+        for hand_no, (which, first3, winner, total) in enumerate(hands, start=1):
+            deltas = [*first3, -sum(first3)]
+            await play_hand(
+                store, tables[which].id, hand_no, deltas=deltas, winner=winner, total=total, moves=0
+            )
+            if which < 2:
+                for seat, user in enumerate(users[which]):
+                    if user is not None:
+                        expected[user] += deltas[seat]
+                        numbers[user] += 1
+        rows = await store.leaderboard(1, limit=100)
+        assert {r.user_id: r.points for r in rows} == dict(expected)
+        assert {r.user_id: r.hands for r in rows} == dict(numbers)
+        assert [r.points for r in rows] == sorted((r.points for r in rows), reverse=True)
+        assert await store.leaderboard_count(1) == len(expected)
+        await store.close()
+
+    asyncio.run(check())
+
+
+async def test_a_channels_open_table_is_found_through_the_index(store: Store) -> None:
+    from data import store as store_module
+
+    sql = f"SELECT * FROM tables WHERE channel_id = ? AND {store_module._UNFINISHED_SQL} ORDER BY id DESC LIMIT 1"
+    async with store._db.execute(f"EXPLAIN QUERY PLAN {sql}", (5,)) as cursor:
+        plan = " | ".join(row[3] for row in await cursor.fetchall())
+    assert "INDEX tables_unfinished" in plan, plan

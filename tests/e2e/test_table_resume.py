@@ -1,0 +1,87 @@
+"""Nothing lost: a bot stopped mid-hand, and a fresh bot on the same database picks the table up."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from data import Store
+from devserver.config import RateLimits
+from devserver.people import Person, code_of, prompt_buttons
+from engine.match import Match
+
+from .tablebot import PrivacyWatch, build_bot, table_runner
+
+QUICK = RateLimits(time_scale=0.02)
+
+
+async def prompt_of_kind(person: Person, kind: str):
+    """Play on until a prompt of ``kind`` ('claim' or 'turn') waits for the person; return it unanswered."""
+    while True:
+        message = await person.next_prompt(30)
+        codes = [code_of(b) for b in prompt_buttons(message)]
+        is_claim = "s" in codes
+        if (kind == "claim") == is_claim:
+            return message
+        await person.act_once(10)
+
+
+@pytest.mark.parametrize("when", ["claim", "turn"])
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_restarted_bot_resumes_mid_hand_old_buttons_work_and_the_result_is_the_replay(
+    harness, devserver, monkeypatch, tmp_path, when
+):
+    privacy = PrivacyWatch(monkeypatch)
+    database = str(tmp_path / "mahjong.sqlite3")
+    first = await harness.start(build_bot(database=database, seed=11))
+    alice = devserver.member("alice")
+    lobby = await (await alice.slash("mahjong create", rounds=1)).message()
+    await (await alice.click(lobby, "Start")).response()
+    person = Person(alice)
+    await devserver.recorder.wait_until(lambda: table_runner(first, devserver).game, 5, lambda: "a hand")
+    waiting = await prompt_of_kind(person, when)
+    hand_before = table_runner(first, devserver).game.hand_number
+    button = prompt_buttons(waiting)[-1]
+
+    await harness.stop(first)  # as a crash or a deploy would: the DM keeps its buttons
+    second = await harness.start(build_bot(database=database, seed=11))
+    runner = table_runner(second, devserver)
+    assert runner.game is not None and runner.game.hand_number == hand_before
+    await devserver.wait_for_message(channel="general", predicate=lambda m: "I restarted" in m.content)
+
+    clicked = await alice.click(waiting, button.custom_id or "")  # a button posted before the restart
+    answer = await clicked.response()
+    assert answer.type == 7, "the old button still plays"
+    person.answered.add(":".join((button.custom_id or "").split(":")[2:6]))
+
+    stop = asyncio.Event()
+    play = asyncio.create_task(person.play(stop))
+    standings = await devserver.wait_for_message(
+        channel="general",
+        predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds),
+        timeout=120,
+    )
+    stop.set()
+    await play
+    # the match, replayed without interruption from its header and every stored move, ends the same
+    logs = [record.log for record in runner.match.history]
+    again, pending = Match.replay(runner.match.header(), logs)
+    assert pending is None and again.scores == runner.match.scores
+    score = runner.match.scores[runner.seating.seat_of_user(alice.id)]
+    assert f"alice · {score}" in standings.embeds[0]["description"]
+    assert privacy.check(runner) > 0
+
+    board = await (await alice.slash("mahjong leaderboard")).message()
+    assert "alice" in board.embeds[0]["description"] and f"{score:+,}" in board.embeds[0]["description"]
+    history = await (await alice.slash("mahjong history")).message()
+    assert "alice" in history.text
+    await harness.stop(second)
+    store = await Store.open(database)
+    try:
+        assert await store.unfinished_tables() == []
+        assert [m.standings for m in await store.history(devserver.world.guild_id)][0][0].score == max(
+            runner.match.scores
+        )
+    finally:
+        await store.close()
