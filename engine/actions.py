@@ -33,15 +33,19 @@ class Kind(Enum):
     TIMEOUT = "timeout"  # the player's clock ran out: auto-play decides
     AWAY = "away"  # the player left or cannot be reached: the seat is auto-played (代打) at once
     BACK = "back"  # the player takes control of an auto-played seat back
+    EXCHANGE = "exchange"  # 換牌: the 0-3 tiles (``tiles``) the player gives back after the deal
+    EYE = "eye"  # 眼牌: declared at any time; the declarer sees the other hands, the hand is fixed
+    MIJI = "miji"  # 眼牌 declared in the Miji window (first eight discards, nobody has claimed)
 
 
 # claim priority on one discard: 胡 > 槓 > 碰 > 吃 (行動限制7)
 CLAIM_RANK = {Kind.WIN: 3, Kind.KONG: 2, Kind.PON: 1, Kind.CHI: 0}
 
 # which kinds name a tile: always, or optionally (``"1 pon"`` claims the discard on the table);
-# every other kind (hu, pass, timeout, ...) names none
+# every other kind (hu, pass, timeout, away, ...) names none. Only 換牌 names ``tiles``.
 TILE_REQUIRED = frozenset({Kind.DISCARD, Kind.READY, Kind.CHI, Kind.ANKONG, Kind.ADDKONG})
 TILE_OPTIONAL = frozenset({Kind.PON, Kind.KONG})
+EXCHANGE_MAX_TILES = 3
 
 SEATS = ("0", "1", "2", "3")
 
@@ -55,24 +59,34 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _is_hand_tile(value: object) -> bool:
+    return type(value) is int and 0 <= value < NUM_KINDS  # type: ignore[operator]
+
+
 def shape_problem(action: object) -> str:
     """Why ``action`` is not a well-formed :class:`Action` ("" when it is): the seat an ``int``
     0-3 (not a bool), the kind a :class:`Kind`, the tile ``None`` or an ``int`` of the right range
-    for that kind (a chi names its lowest tile, 1-7 of a suit). Never raises."""
+    for that kind (a chi names its lowest tile, 1-7 of a suit), ``tiles`` a tuple of at most three
+    hand tiles on a 換牌 and empty otherwise. Never raises."""
     if not isinstance(action, Action):
         return f"not an Action: {_show(action)}"
-    seat, kind, tile = action.seat, action.kind, action.tile
+    seat, kind, tile, tiles = action.seat, action.kind, action.tile, action.tiles
     if type(seat) is not int or not 0 <= seat <= 3:
         return f"seat must be an int 0-3, got {_show(seat)}"
     if not isinstance(kind, Kind):
         return f"kind must be a Kind, got {_show(kind)}"
+    if kind is Kind.EXCHANGE:
+        if type(tiles) is not tuple or len(tiles) > EXCHANGE_MAX_TILES or not all(map(_is_hand_tile, tiles)):
+            return f"an exchange gives back a tuple of at most three tiles (no flowers), got {_show(tiles)}"
+    elif type(tiles) is not tuple or tiles:
+        return f"{kind.value} names no tiles, got {_show(tiles)}"
     if tile is None:
         if kind in TILE_REQUIRED:
             return f"{kind.value} needs a tile"
         return ""
     if kind not in TILE_REQUIRED and kind not in TILE_OPTIONAL:
         return f"{kind.value} takes no tile, got {_show(tile)}"
-    if type(tile) is not int or not 0 <= tile < NUM_KINDS:
+    if not _is_hand_tile(tile):
         return f"tile must be an int 0-{NUM_KINDS - 1} (no flowers), got {_show(tile)}"
     if kind is Kind.CHI and not (tile < 27 and tile % 9 <= 6):
         return f"a chi names the lowest of three suited tiles in a row, got {tile_to_str(tile)}"
@@ -84,11 +98,14 @@ class Action:
     seat: int
     kind: Kind
     tile: int | None = None  # discard / kong tile; lowest tile of a chi
+    tiles: tuple[int, ...] = ()  # 換牌: the tiles given back, in tile order (empty: keep the hand)
 
     def __str__(self) -> str:
         if shape_problem(self):
             return self.__repr__()  # a malformed action has no notation; never fail in a log line
         text = f"{self.seat} {self.kind.value}"
+        if self.kind is Kind.EXCHANGE:
+            return f"{text} {format_tiles(sorted(self.tiles))}" if self.tiles else text
         if self.tile is None:
             return text
         if self.kind is Kind.CHI:
@@ -97,14 +114,20 @@ class Action:
 
     def __repr__(self) -> str:
         if shape_problem(self):
-            return f"Action(seat={_show(self.seat)}, kind={_show(self.kind)}, tile={_show(self.tile)})"
+            fields = f"seat={_show(self.seat)}, kind={_show(self.kind)}, tile={_show(self.tile)}"
+            return f"Action({fields}, tiles={_show(self.tiles)})" if self.tiles != () else f"Action({fields})"
         return f"Action.from_str({str(self)!r})"
 
     @classmethod
     def from_str(cls, text: str) -> Action:
-        """``Action.from_str("0 discard 5m")``; ``"3 chi 345m"``; ``"1 pon"``; ``"2 hu"``.
+        """``Action.from_str("0 discard 5m")``; ``"3 chi 345m"``; ``"1 pon"``; ``"2 hu"``;
+        ``"2 exchange 5m7p9s"`` (換牌, up to three tiles in tile order; ``"2 exchange"`` keeps the hand).
 
-        Raises :class:`NotationError` for anything but the exact text ``str()`` prints."""
+        Raises :class:`NotationError` for anything but the exact text ``str()`` prints.
+
+        >>> str(Action.from_str("2 exchange 5m7p9s"))
+        '2 exchange 5m7p9s'
+        """
         if not isinstance(text, str):
             raise NotationError(f"action notation must be text, got {_show(text)}")
         parts = text.split(" ")
@@ -115,15 +138,18 @@ class Action:
         except ValueError:
             raise NotationError(f"unknown action {_show(parts[1])} in {_show(text)}") from None
         tile = None
+        tiles: tuple[int, ...] = ()
         if len(parts) == 3:
-            if kind is Kind.CHI:
-                tiles = sorted(parse_tiles(parts[2]))
-                if len(tiles) != 3 or tiles[1] != tiles[0] + 1 or tiles[2] != tiles[0] + 2:
+            if kind is Kind.EXCHANGE:
+                tiles = tuple(sorted(parse_tiles(parts[2])))
+            elif kind is Kind.CHI:
+                chi = sorted(parse_tiles(parts[2]))
+                if len(chi) != 3 or chi[1] != chi[0] + 1 or chi[2] != chi[0] + 2:
                     raise NotationError(f"a chi names three tiles in a row, e.g. '1 chi 345m': {_show(text)}")
-                tile = tiles[0]
+                tile = chi[0]
             else:
                 tile = tile_from_str(parts[2])
-        action = cls(int(parts[0]), kind, tile)
+        action = cls(int(parts[0]), kind, tile, tiles)
         problem = shape_problem(action)
         if problem:
             raise NotationError(f"{problem}: {_show(text)}")

@@ -14,6 +14,7 @@ from .tiles import tile_to_str
 
 
 class Phase(StrEnum):
+    EXCHANGE = "exchange"  # 換牌 (table option): every seat chooses 0-3 tiles to give back
     TURN = "turn"  # ``turn`` holds its tiles plus one and must discard (or kong / win)
     CLAIM = "claim"  # the others may claim the discard on the table
     ROB_KONG = "rob_kong"  # the others may rob an added kong (搶槓)
@@ -37,6 +38,9 @@ class EventKind(StrEnum):
     PASS_WIN_LIFTED = "pass_win_lifted"  # 過水 ends
     AUTO_ON = "auto_on"  # 代打 starts for the seat
     AUTO_OFF = "auto_off"  # the player took control back
+    EXCHANGE = "exchange"  # 換牌: private to the seat (tiles given back, detail: tiles received)
+    EXCHANGED = "exchanged"  # 換牌 done: public, ``detail`` says how many tiles each seat exchanged
+    EYE = "eye"  # 眼牌 declared (``detail`` "Miji" when declared in the Miji window)
     WIN = "win"
     DRAW_GAME = "draw_game"  # 流局
 

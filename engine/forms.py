@@ -39,10 +39,31 @@ def is_thirteen_orphans(counts: list[int]) -> bool:
     return all(counts[t] >= 1 for t in ORPHANS) and sorted(counts[t] for t in ORPHANS)[-1] == 2
 
 
+def is_lugu(counts: list[int]) -> bool:
+    """嚦咕嚦咕 (a taiwan16 house rule): 17 concealed tiles in seven pairs and one triplet. Four of a
+    kind counts as two pairs, as in 七對子."""
+    return sum(counts) == 17 and sorted(n for n in counts if n % 2) == [3]
+
+
 FORMS: dict[str, Callable[[list[int]], bool]] = {
     "seven_pairs": is_seven_pairs,
     "thirteen_orphans": is_thirteen_orphans,
+    "lugu": is_lugu,
 }
+
+
+# a cheap test that a hand may be one tile from a form (a 3k+1 hand waiting on it, or a 3k+2 hand
+# that could discard into such a wait); only forms that pass it are tried tile by tile. A form
+# without a test is always tried.
+NEAR: dict[str, Callable[[list[int]], bool]] = {
+    # seven pairs and a triplet: 16 or 17 tiles with at most three odd counts
+    "lugu": lambda counts: sum(counts) in (16, 17) and sum(n & 1 for n in counts) <= 3,
+}
+
+
+def near_forms(counts: list[int], forms: Iterable[str]) -> tuple[str, ...]:
+    """The ``forms`` this hand may be one tile from (see :data:`NEAR`)."""
+    return tuple(f for f in forms if f not in NEAR or NEAR[f](counts))
 
 
 def check_forms(forms: Iterable[str]) -> tuple[str, ...]:
@@ -62,8 +83,8 @@ def is_winning(counts: list[int], forms: Iterable[str] = ()) -> bool:
 def winning_tiles(counts: list[int], forms: Iterable[str] = ()) -> list[int]:
     """Tiles that complete a 3k+1 hand in any accepted form, sorted (the hand's waits)."""
     result = set(analysis.waits(counts))
-    forms = tuple(forms)
-    if forms and sum(counts) == 13:
+    forms = near_forms(counts, forms)
+    if forms and sum(counts) % 3 == 1:
         c = list(counts)
         for t in range(NUM_KINDS):
             if t in result or c[t] >= 4:

@@ -8,8 +8,9 @@
 The game is deterministic given its seed and replayable from its action log. Moves that leave a
 player no choice (a 聽 hand's auto-discard, a win the table forces, flower replacement) are made
 by the engine itself and are not in the log. Time is injected: a ``timeout`` action stands for a
-clock that ran out (代打 decides on the player's own turn; a claim window is passed), and
-``away`` / ``back`` switch a seat's 代打 on and off. ``header()`` + the log replay the hand.
+clock that ran out (代打 decides on the player's own turn; a claim window is passed; a 換牌
+choice keeps the hand), and ``away`` / ``back`` switch a seat's 代打 on and off. ``eye`` / ``miji``
+declare 眼牌 (see :meth:`Game.declarations`). ``header()`` + the log replay the hand.
 
 Rule references (行動限制 n, 聽牌 n) are to docs/rules/taiwan16.md and the taiwan16 rule document.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import Any
 
 from . import analysis, forms
@@ -33,6 +35,9 @@ from .wall import Wall
 
 HEADER_VERSION = 1  # Game.header() format
 AUTO_AFTER_TIMEOUTS = 3  # 無動作3輪: own turns timed out in a row before 代打 takes over
+EXCHANGE_MAX = 3  # 換牌: a player gives back 0-3 tiles
+MIJI_DISCARDS = 8  # Miji: 眼牌 declared while the rivers hold at most eight discards (起牌後海底八張牌)
+DECLARATIONS = (Kind.EYE, Kind.MIJI)
 
 
 class IllegalActionError(ValueError):
@@ -66,6 +71,11 @@ class Outcome:
     heavenly: bool = False
     earthly: bool = False
     flower_win: str | None = None  # 八仙過海 / 七搶一
+    kong_source: int | None = None  # won on the replacement of a 明槓: whose discard was 槓'd (包牌)
+    horses: tuple[int, ...] = ()  # 买马: the tiles set aside before the deal, revealed now
+    human: bool = False  # 人胡: an earthly win on a discard before the winner's first draw
+    last_discard: bool = False  # 河底: won on the last discard
+    after_flower: bool = False  # the replacement draw won on was for a flower, not a kong
 
 
 @dataclass(slots=True)
@@ -75,7 +85,9 @@ class _TurnState:
     claimed: int | None = None  # tile just taken by 吃/碰: no kong now, may not discard it (行動限制1, 4)
     no_tsumo: bool = False  # after a 明槓 replacement, and 暗槓s that follow it (行動限制2, 3)
     replacement: bool = False  # the tile in hand was drawn from the back (槓上開花)
+    after_flower: bool = False  # ... for a flower, not for a kong (house rule 槓上開花限槓)
     last_tile: bool = False  # the tile in hand was the last live tile (海底撈月)
+    kong_from: int | None = None  # the replacement follows a 明槓 of this seat's discard
 
 
 @dataclass(slots=True)
@@ -111,6 +123,9 @@ class Game:
         profile = get_profile(rules)
         if options is not None:
             profile = replace(profile, options=options)
+        added = [f for f in profile.options.house_rules.forms() if f not in profile.win_forms]
+        if added:  # a house rule's winning form (嚦咕嚦咕) is accepted by the win check too
+            profile = replace(profile, win_forms=(*profile.win_forms, *added))
         self.profile = profile
         self.options = profile.options
         self.seed = seed
@@ -131,12 +146,16 @@ class Game:
         self.last_own_discard: list[int | None] = [None] * 4
         self.ready: list[bool] = [False] * 4
         self.ready_waits: list[tuple[int, ...]] = [()] * 4
+        self.ready_on_deal: list[bool] = [False] * 4  # 聽 with the first discard, no claims (天聽)
         self.passed_win: list[bool] = [False] * 4  # 過水
         self.first_go: list[bool] = [True] * 4  # has not discarded yet (天胡)
         self.first_round = True  # the first go-round: until the dealer's second live draw (地胡)
         self.claims_made = False  # any 吃/碰/槓 this hand (暗槓 included)
         self.kongs = 0
         self.timeouts: list[int] = [0] * 4
+        self.eye: list[bool] = [False] * 4  # 眼牌 declared (Miji too)
+        self.miji: list[bool] = [False] * 4  # the 眼牌 was declared in the Miji window
+        self.exchanges: dict[int, tuple[int, ...]] = {}  # 換牌 choices made so far (the EXCHANGE phase)
         auto = set(auto_seats)
         if not auto <= {0, 1, 2, 3}:
             raise ValueError(f"auto_seats must be seats 0-3, got {sorted(auto)}")
@@ -155,6 +174,7 @@ class Game:
         self._auto_at_start = tuple(s for s in range(4) if self.auto[s])
         self.dice = tuple(self.rng.randint(1, 6) for _ in range(3))
         self.wall = Wall.build(self.rng, flowers=profile.flowers, dealer=dealer, dice_total=sum(self.dice))
+        self._horses = self.wall.set_aside(profile.horses)  # hidden until the hand ends (Outcome.horses)
         self._emit(
             Event(EventKind.DICE, dealer, tiles=(), detail=f"{self.dice} break seat {self.wall.break_side}")
         )
@@ -175,6 +195,8 @@ class Game:
         """Seats that owe a decision now."""
         if self.phase is Phase.TURN:
             return [self.turn]
+        if self.phase is Phase.EXCHANGE:
+            return [s for s in range(4) if s not in self.exchanges]
         if self.claim is not None:
             return [s for s in self.claim.options if s not in self.claim.responses]
         return []
@@ -183,12 +205,16 @@ class Game:
         """Every action ``seat`` may take now (empty when it is not their decision)."""
         if self.phase is Phase.TURN:
             return list(self._turn_actions(seat)) if seat == self.turn else []
+        if self.phase is Phase.EXCHANGE:
+            return self._exchange_actions(seat) if seat not in self.exchanges else []
         if self.claim is not None and seat in self.claim.options and seat not in self.claim.responses:
             return list(self.claim.options[seat])
         return []
 
     def _normalize(self, action: Action) -> Action:
-        """``"1 pon"`` means 碰 of the tile on the table: fill the tile in."""
+        """``"1 pon"`` means 碰 of the tile on the table: fill the tile in. 換牌 tiles go in tile order."""
+        if action.kind is Kind.EXCHANGE and list(action.tiles) != sorted(action.tiles):
+            return replace(action, tiles=tuple(sorted(action.tiles)))
         if action.tile is None and action.kind in (Kind.PON, Kind.KONG) and self.claim is not None:
             return Action(action.seat, action.kind, self.claim.tile)
         return action
@@ -202,10 +228,27 @@ class Game:
         if action.kind in (Kind.AWAY, Kind.BACK):  # any seat, any time while the hand runs
             return (
                 action.tile is None
+                and not action.tiles
                 and not self.is_over
                 and self.auto[action.seat] == (action.kind is Kind.BACK)
             )
+        if action.kind in DECLARATIONS:
+            return action in self.declarations(action.seat)
+        if action.kind is Kind.EXCHANGE:
+            return self._exchange_ok(action)
         return action in self.legal_actions(action.seat)
+
+    def declarations(self, seat: int) -> list[Action]:
+        """What ``seat`` may declare now besides its decisions: ``eye`` (眼牌), or ``miji`` instead
+        while the Miji window is open (at most eight discards made, nobody has 吃/碰/槓'd). Any
+        time while the hand is played, ready or not, once per hand; not during 換牌."""
+        if self.phase in (Phase.OVER, Phase.EXCHANGE) or self.eye[seat]:
+            return []
+        return [Action(seat, Kind.MIJI if self.miji_window() else Kind.EYE)]
+
+    def miji_window(self) -> bool:
+        """起牌後海底八張牌，且另外三家不碰牌吃牌或槓牌以內: eight discards at most, no 吃/碰/槓 yet."""
+        return not self.claims_made and sum(len(r) for r in self.rivers) <= MIJI_DISCARDS
 
     def apply(self, action: Action) -> list[Event]:
         """Play ``action``; returns the events it caused. Raises IllegalActionError, state unchanged,
@@ -231,8 +274,15 @@ class Game:
         if action.kind in (Kind.AWAY, Kind.BACK):
             self._set_auto(seat, action.kind is Kind.AWAY)
             return self.events[start:]
+        if action.kind in DECLARATIONS:
+            self.timeouts[seat] = 0
+            self._declare_eye(seat, miji=action.kind is Kind.MIJI)
+            self._run_forced()
+            return self.events[start:]
         if action.kind is Kind.TIMEOUT:
-            if self.phase is Phase.TURN:  # 無動作: an own turn that timed out counts toward 代打
+            if self.phase is Phase.EXCHANGE:  # 換牌時間結束沒有點選確定交換將不會換牌
+                action = Action(seat, Kind.EXCHANGE)
+            elif self.phase is Phase.TURN:  # 無動作: an own turn that timed out counts toward 代打
                 self.timeouts[seat] += 1
                 if self.timeouts[seat] >= AUTO_AFTER_TIMEOUTS:
                     self._set_auto(seat, True)
@@ -251,7 +301,7 @@ class Game:
             return "already_away"
         if action.kind is Kind.BACK and not self.auto[action.seat]:
             return "not_away"
-        if action.kind not in (Kind.AWAY, Kind.BACK) and action.seat not in self.to_act():
+        if action.kind not in (Kind.AWAY, Kind.BACK, *DECLARATIONS) and action.seat not in self.to_act():
             return "not_your_decision"
         return "not_legal"
 
@@ -266,6 +316,8 @@ class Game:
         actions = self.legal_actions(seat)
         if not actions:
             raise IllegalActionError(f"seat {seat} has no decision to make now", "not_your_decision")
+        if self.phase is Phase.EXCHANGE:
+            return Action(seat, Kind.EXCHANGE)  # 代打 keeps the dealt hand
         for kind in (Kind.WIN, Kind.PASS):
             for a in actions:
                 if a.kind is kind:
@@ -354,6 +406,7 @@ class Game:
             counts[win_tile] -= 1
         out = self.outcome if after_win else None
         ts = self.ts
+        discarder = out.loser if out else self.turn  # in a claim window ``turn`` is the discarder
         return WinContext(
             concealed=tuple(from_counts(counts)),
             melds=tuple(self.melds[seat]),
@@ -370,9 +423,23 @@ class Game:
             heavenly=out.heavenly if out else self._heavenly(seat, self_drawn),
             earthly=out.earthly if out else self._earthly(seat),
             declared_ready=self.ready[seat],
+            eye_declared=self.eye[seat],
+            miji=self.miji[seat],
             flower_win=out.flower_win if out else None,
             options=self.options,
+            bonus_indicators=() if self.bonus_indicator is None else (self.bonus_indicator,),
+            from_dealer=not self_drawn and discarder == self.dealer,
+            human=out.human if out else self._human(seat, self_drawn),
+            last_discard=out.last_discard if out else self._last_discard(self_drawn, robbing),
+            heavenly_ready=self.ready_on_deal[seat],
+            after_flower=out.after_flower if out else (self_drawn and ts.after_flower),
         )
+
+    @property
+    def bonus_indicator(self) -> int | None:
+        """翻寶牌 (option ``bonus_tile``): of the seven stacks kept back at the wall's end (王牌), the
+        top tile of the third from the end is turned face up (document 002); None without 寶牌."""
+        return self.wall.tiles[-5] if self.options.bonus_tile else None
 
     # ------------------------------------------------------------------ dealing
 
@@ -395,6 +462,9 @@ class Game:
             return  # 八仙過海 / 七搶一 in the deal: the hand is over before the dealer plays
         self.turn = self.dealer
         self.phase = Phase.TURN
+        if self.options.exchange and self.outcome is None:
+            self.phase = Phase.EXCHANGE  # 換牌 before the dealer's first discard
+            return
         self._run_forced()
 
     def _take(self, seat: int, tile: int) -> None:
@@ -445,6 +515,15 @@ class Game:
             actions.append(Action(seat, Kind.WIN))
             if not self.options.may_pass_win:
                 return actions  # the table wins for you (不可過水)
+        if self.eye[seat]:  # 眼牌: 摸到什麼打什麼, no kong of any kind, no 聽 to declare
+            drawn = self.drawn[seat]
+            if drawn is not None and hand[drawn] and ts.claimed is None:
+                actions.append(Action(seat, Kind.DISCARD, drawn))
+            else:  # declared after a 吃/碰 (or with no drawn tile): this turn's discard fixes the hand
+                tiles = [t for t in range(NUM_KINDS) if hand[t] and t != ts.claimed]
+                tiles = tiles or [t for t in range(NUM_KINDS) if hand[t]]
+                actions.extend(Action(seat, Kind.DISCARD, t) for t in tiles)
+            return actions
         kong_ok = ts.claimed is None and self.drawable >= 2
         if self.ready[seat]:
             drawn = self.drawn[seat]
@@ -468,7 +547,8 @@ class Game:
         if not discards:  # 行動限制4 cannot be kept (every tile is the claimed kind)
             discards = [t for t in range(NUM_KINDS) if hand[t]]
         actions.extend(Action(seat, Kind.DISCARD, t) for t in discards)
-        if self.profile.ready_declaration and (analysis.shanten(hand) <= 0 or self.profile.win_forms):
+        forms_near = forms.near_forms(hand, self.profile.win_forms) if self.profile.win_forms else ()
+        if self.profile.ready_declaration and (analysis.shanten(hand) <= 0 or forms_near):
             for t in discards:
                 hand[t] -= 1
                 if self._waits(hand):
@@ -495,8 +575,9 @@ class Game:
         return ok and self._win_allowed(seat, tile, False, robbing)
 
     def _win_allowed(self, seat: int, tile: int | None, self_drawn: bool, robbing: bool = False) -> bool:
-        """Table minimums (三台起胡): 胡 is offered only when the scorer says the hand reaches them."""
-        if not self.options.min_tai:
+        """Table minimums (三台起胡): 胡 is offered only when the scorer says the hand reaches them;
+        with ``profile.scorer_vets_wins`` every win is put to the scorer (guangdong: 必须自摸)."""
+        if not self.options.min_tai and not self.profile.scorer_vets_wins:
             return True
         win_tile = self.drawn[seat] if self_drawn else tile
         ctx = self.win_context(seat, win_tile, self_drawn=self_drawn, robbing=robbing)
@@ -528,6 +609,7 @@ class Game:
         hand = self.hands[seat]
         blocked = (
             self.ready[seat]  # 聽牌2: the hand is fixed
+            or self.eye[seat]  # 眼牌: the hand is fixed too
             or (self.profile.no_claim_last_round and self.drawable < 4)  # 行動限制5
             or (self.profile.no_reclaim_own_discard_kind and self.last_own_discard[seat] == tile)  # 行動限制9
         )
@@ -550,11 +632,102 @@ class Game:
             options.append(Action(seat, Kind.PASS))
         return options
 
+    # ------------------------------------------------------------------ 換牌 and 眼牌
+
+    def _exchange_actions(self, seat: int) -> list[Action]:
+        """Every distinct choice of 0-3 tiles to give back, keeping the hand first."""
+        hand = [t for t in range(NUM_KINDS) for _ in range(self.hands[seat][t])]
+        choices = {c for n in range(EXCHANGE_MAX + 1) for c in combinations(hand, n)}
+        return [Action(seat, Kind.EXCHANGE, None, c) for c in sorted(choices, key=lambda c: (len(c), c))]
+
+    def _exchange_ok(self, action: Action) -> bool:
+        """A 換牌 choice: the seat has not chosen yet, and holds the tiles (at most three)."""
+        if self.phase is not Phase.EXCHANGE or action.seat in self.exchanges or action.tile is not None:
+            return False
+        if len(action.tiles) > EXCHANGE_MAX:
+            return False
+        hand = self.hands[action.seat]
+        return all(0 <= t < NUM_KINDS and action.tiles.count(t) <= hand[t] for t in action.tiles)
+
+    def _exchange(self) -> None:
+        """換牌 with the wall, once all four have chosen: from the dealer in turn order each player
+        draws as many live tiles as they give back (a flower is set aside and replaced from the
+        back, as in play); then every tile given back is put into the live wall at a place the
+        game's RNG picks. Nobody can draw back a tile given back in the same exchange."""
+        given: list[int] = []
+        counts = []
+        for i in range(4):
+            seat = (self.dealer + i) % 4
+            tiles = self.exchanges[seat]
+            counts.append(f"{'ESWN'[i]}{len(tiles)}")
+            hand = self.hands[seat]
+            for t in tiles:
+                hand[t] -= 1
+            received = []
+            for _ in tiles:
+                tile = self.wall.draw_front()
+                while is_flower(tile):
+                    self.flowers[seat].append(tile)
+                    self._emit(Event(EventKind.FLOWER, seat, tile))
+                    tile = self.wall.draw_back()
+                hand[tile] += 1
+                received.append(tile)
+            if seat == self.dealer and received and (self.drawn[seat] is None or not hand[self.drawn[seat]]):
+                self.drawn[seat] = received[-1]
+            given.extend(tiles)
+            if tiles:
+                self._emit(Event(EventKind.DRAW, seat, tiles=tuple(received), private=True, detail="換牌"))
+        self._return_to_wall(given)
+        self.exchanges = {}
+        self._emit(Event(EventKind.EXCHANGED, None, detail=" ".join(counts)))
+        for i in range(4):  # as in the deal: the exchange completes, then a flower win ends the hand
+            if self.outcome is None:
+                self._check_flower_win((self.dealer + i) % 4)
+        if self.outcome is not None:
+            return
+        self.phase = Phase.TURN
+        self.turn = self.dealer
+        self._turn_cache = None
+
+    def _return_to_wall(self, tiles: list[int]) -> None:
+        wall = self.wall
+        for t in tiles:
+            wall.tiles.insert(self.rng.randint(wall.front, wall.back), t)
+            wall.back += 1
+
+    def _declare_eye(self, seat: int, *, miji: bool) -> None:
+        """眼牌 (Miji in its window): public; from now on the hand is fixed (摸到什麼打什麼) and the
+        declarer's own view holds the other hands. A pending claim of theirs shrinks to 胡/過."""
+        self.eye[seat] = True
+        self.miji[seat] = miji
+        self._emit(Event(EventKind.EYE, seat, detail="Miji" if miji else "眼牌"))
+        if self.phase is Phase.TURN and self.turn == seat:
+            self._turn_cache = None
+        claim = self.claim
+        if claim is None:
+            return
+        answer = claim.responses.get(seat)
+        if answer is not None and answer.kind not in (Kind.WIN, Kind.PASS):
+            claim.responses[seat] = Action(seat, Kind.PASS)  # a 吃/碰/槓 already sent is withdrawn
+        options = claim.options.get(seat)
+        if options is not None and seat not in claim.responses:
+            kept = [a for a in options if a.kind in (Kind.WIN, Kind.PASS)]
+            if any(a.kind is Kind.WIN for a in kept):
+                claim.options[seat] = kept
+            else:
+                del claim.options[seat]
+
     # ------------------------------------------------------------------ playing
 
     def _play(self, action: Action) -> None:
         kind = action.kind
         seat = action.seat
+        if self.phase is Phase.EXCHANGE:
+            self.exchanges[seat] = action.tiles
+            self._emit(Event(EventKind.EXCHANGE, seat, tiles=action.tiles, private=True))
+            if len(self.exchanges) == 4:
+                self._exchange()
+            return
         if self.phase is Phase.TURN:
             # the turn's legal actions (cached) already say whether a self-drawn win was on offer
             win_offered = any(a.kind is Kind.WIN for a in self._turn_actions(seat))
@@ -587,6 +760,7 @@ class Game:
         self._emit(Event(EventKind.PASS_WIN, seat, detail="過水"))
 
     def _discard(self, seat: int, tile: int, declare: bool) -> None:
+        on_deal = self.first_go[seat] and not self.claims_made
         hand = self.hands[seat]
         hand[tile] -= 1
         self.drawn[seat] = None
@@ -600,6 +774,7 @@ class Game:
         self._emit(Event(EventKind.DISCARD, seat, tile))
         if declare:
             self.ready[seat] = True
+            self.ready_on_deal[seat] = on_deal
             self.ready_waits[seat] = tuple(self._waits(hand))
             self._emit(Event(EventKind.READY, seat, tile, detail="聽"))
         self.ts = _TurnState()
@@ -699,7 +874,7 @@ class Game:
         self._emit(Event(EventKind.KONG, seat, tile, tiles=(tile,) * 4))
         self.phase = Phase.TURN
         self.turn = seat
-        self.ts = _TurnState(no_tsumo=self.profile.kong_replacement_no_tsumo)
+        self.ts = _TurnState(no_tsumo=self.profile.kong_replacement_no_tsumo, kong_from=claim.discarder)
         self._draw(seat, back=True)
         if self.ts.no_tsumo and self._complete(self.hands[seat]) and not self.passed_win[seat]:
             self._pass_win(seat)  # 明槓's replacement would win: forced 過水
@@ -748,6 +923,7 @@ class Game:
         self.hands[seat][tile] += 1
         self.drawn[seat] = tile
         self.ts.replacement = replacement
+        self.ts.after_flower = replacement and not back
         self.ts.last_tile = self.drawable <= 0
         self._emit(
             Event(EventKind.DRAW, seat, tile, private=True, detail="replacement" if replacement else "")
@@ -794,6 +970,10 @@ class Game:
             robbing_kong=robbing,
             heavenly=self._heavenly(seat, self_drawn),
             earthly=self._earthly(seat),
+            kong_source=self.ts.kong_from if self_drawn and self.ts.replacement else None,
+            human=self._human(seat, self_drawn),
+            last_discard=self._last_discard(self_drawn, robbing),
+            after_flower=self_drawn and self.ts.after_flower,
         )
         self._finish(outcome)
 
@@ -806,11 +986,20 @@ class Game:
         before the dealer's second live draw, nobody having made any 吃/碰/槓 (暗槓 included)."""
         return seat != self.dealer and self.first_round and not self.claims_made
 
+    def _human(self, seat: int, self_drawn: bool) -> bool:
+        """人胡 (a house rule): an earthly win on a discard before the winner's own first draw —
+        with no claims, a seat that has not discarded yet has not drawn either."""
+        return not self_drawn and self._earthly(seat) and self.first_go[seat]
+
+    def _last_discard(self, self_drawn: bool, robbing: bool) -> bool:
+        """河底撈魚 (a house rule): a win on a discard made after the last live draw."""
+        return not self_drawn and not robbing and self.drawable <= 0
+
     def _end_draw_game(self) -> None:
         self._finish(Outcome(None))
 
     def _finish(self, outcome: Outcome) -> None:
-        self.outcome = outcome
+        self.outcome = replace(outcome, horses=self._horses)
         self.phase = Phase.OVER
         self.claim = None
         if outcome.winner is None:
@@ -828,9 +1017,12 @@ class Game:
     def _run_forced(self) -> None:
         """Make the moves that leave no choice: forced wins, a 聽 hand's auto-discard."""
         while self.phase is not Phase.OVER:
+            if self.phase is Phase.EXCHANGE:
+                return
             if self.phase is Phase.TURN:
                 actions = self._turn_actions(self.turn)
-                if len(actions) == 1 and (actions[0].kind is Kind.WIN or self.ready[self.turn]):
+                fixed = self.ready[self.turn] or self.eye[self.turn]  # 聽 or 眼牌: the engine discards
+                if len(actions) == 1 and (actions[0].kind is Kind.WIN or fixed):
                     self._play(actions[0])
                     continue
                 return
@@ -870,7 +1062,7 @@ class Game:
                 counts[t] += 1
             for t in self.rivers[s]:
                 counts[t] += 1
-        for t in self.wall.remaining_tiles():
+        for t in (*self.wall.remaining_tiles(), *self._horses):
             counts[t] += 1
         for t in range(NUM_KINDS):
             _require(counts[t] == 4, f"tile {tile_to_str(t)} appears {counts[t]} times")
@@ -884,10 +1076,10 @@ class Game:
         in_deal = self.first_go[self.dealer] and not self.claims_made  # the dealer has not played yet
         for s in range(4):
             held = sum(self.hands[s]) + 3 * len(self.melds[s])
-            extra = 1 if (self.phase is Phase.TURN and s == self.turn) else 0
+            extra = 1 if (self.phase in (Phase.TURN, Phase.EXCHANGE) and s == self.turn) else 0
             if outcome is not None and outcome.flower_win:
                 # the flower that completed the win was set aside unreplaced, so nobody holds an
-                # extra tile, except the dealer's 開門 tile when the win came in the deal
+                # extra tile, except the dealer's 開門 tile when the win came in the deal or 換牌
                 extra = 1 if (s == self.dealer and in_deal) else 0
             elif outcome is not None and outcome.winner == s:
                 extra = 1

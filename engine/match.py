@@ -171,6 +171,7 @@ class Match:
                 deltas=settlement.deltas,
                 capped_total=settlement.capped_total,
                 limited=settlement.limited,
+                extras=settlement.extras,
             )
         for s in range(4):
             self.scores[s] += result.deltas[s]
@@ -186,7 +187,8 @@ class Match:
                 game.seed,
             )
         )
-        self._rotate(out.winner)
+        robbed = out.loser if out.robbing_kong and self.profile.robbed_kong_deals else None
+        self._rotate(out.winner, robbed)
         return result
 
     def _settle_context(self, game: Game, winner: int | None) -> SettleContext:
@@ -199,12 +201,16 @@ class Match:
             discarder=None if out.flower_win else out.loser,
             options=self.options,
             flower_payer=out.loser if out.flower_win else None,
+            eye_declarers=tuple(s for s in range(4) if game.eye[s]),
             melds=tuple(tuple(m) for m in game.melds),
+            robbing_kong=out.robbing_kong,
+            kong_discarder=out.kong_source,
+            horses=out.horses,
         )
 
-    def _rotate(self, winner: int | None) -> None:
+    def _rotate(self, winner: int | None, robbed: int | None = None) -> None:
         """Move the deal as the rule set says (``RuleProfile.rotation``); 連莊 when it stays."""
-        dealer = next_dealer(self.profile.rotation, self.dealer, winner)
+        dealer = next_dealer(self.profile.rotation, self.dealer, winner, robbed)
         if dealer == self.dealer:
             self.dealer_streak += 1  # 連莊 (a draw game too: 臭莊)
             return

@@ -34,8 +34,10 @@ def position(
     options: TableOptions | None = None,
     first_go: bool = False,
     live: int | None = None,
+    horses: str = "",
 ) -> Game:
-    """A game in TURN phase for ``turn``. ``live`` sets how many live draws remain (default: all)."""
+    """A game in TURN phase for ``turn``. ``live`` sets how many live draws remain (default: all).
+    ``horses`` names the tiles a profile with 买马 sets aside (the rest come from the wall's end)."""
     game = Game(rules, seed=0, dealer=dealer, options=options)
     pool = full_set(game.profile.flowers)
     hands = hands or {}
@@ -66,6 +68,9 @@ def position(
             game.hands[seat][t] += 1
     front = take(parse_tiles(wall))
     back_tiles = take(parse_tiles(back))
+    horse_tiles = take(parse_tiles(horses))
+    if len(horse_tiles) > game.profile.horses:
+        raise ValueError(f"{game.profile.id} sets aside {game.profile.horses} horses, not {len(horse_tiles)}")
     # fill unspecified hands with tiles that are not flowers
     size = game.profile.hand_size
     for seat in range(4):
@@ -76,6 +81,9 @@ def position(
             game.hands[seat][t] += 1
     rest_flowers = [t for t in pool if t >= 34]
     rest = [t for t in pool if t < 34]
+    while len(horse_tiles) < game.profile.horses:
+        horse_tiles.append(rest.pop())
+    game._horses = tuple(horse_tiles)
     # replacement draws come from the end: put named back tiles last, flowers out of the way
     tiles = front + rest + rest_flowers + list(reversed(back_tiles))
     game.wall.tiles = tiles

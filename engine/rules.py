@@ -23,11 +23,14 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from .forms import check_forms
+from .house_rules import HouseRules
 
 # dealer rotation rules (RuleProfile.rotation)
 DEALER_KEEPS = "dealer_keeps"  # taiwan: the dealer keeps the deal on their own win or a draw game
-WINNER_DEALS = "winner_deals"  # guangdong 谁胡谁庄: the winner deals next; a draw game keeps the dealer
-ROTATIONS = (DEALER_KEEPS, WINNER_DEALS)
+WINNER_DEALS = "winner_deals"  # the winner deals next; a draw game keeps the dealer
+# guangdong 谁胡谁庄 (document 004): the winner deals next, and a draw game (荒庄) passes the deal to the 下家
+WINNER_DEALS_DRAW_PASSES = "winner_deals_draw_passes"
+ROTATIONS = (DEALER_KEEPS, WINNER_DEALS, WINNER_DEALS_DRAW_PASSES)
 
 TURN_SECONDS = (4, 120)  # the document's tables use 4, 5, 6 or 8 s; Discord players need longer
 CLAIM_SECONDS = (2, 60)
@@ -43,17 +46,24 @@ class TableOptions:
 
     self_draw_only: bool = False  # 限自摸: only self-drawn wins
     may_pass_win: bool = False  # 可過水: a win may be declined (then 過水 until a non-winning discard)
-    min_tai: int = 0  # 三台起胡 → 3: the countable 台 a win needs
+    min_tai: int = 0  # 三台起胡 → 3: the countable 台 a win needs (hongkong: 番, 3/1/0番起和)
     see_wind_see_flower: bool = False  # 見字見花
+    bonus_tile: bool = False  # 翻寶牌 (hongkong, 13-tile play): a face-up tile names the 寶牌
     cap_tai: int | None = 16  # 滿台 (None: no cap)
     bankroll_tai: int | None = 24  # 24-台 rule: no payer pays more than 底 + 24 台 (None: off)
     base: int = 300  # 底, in points
     tai: int = 100  # one 台, in points
     turn_seconds: int = 20  # 出牌時間
     claim_seconds: int = 8  # time to answer a discard (吃/碰/槓/胡/過)
+    exchange: bool = False  # 換牌: after the deal and 補花 each player may give back 0-3 tiles
+    house_rules: HouseRules = HouseRules()  # the taiwan16 variants (engine.house_rules); default: the document
 
     def __post_init__(self) -> None:
-        for name in ("self_draw_only", "may_pass_win", "see_wind_see_flower"):
+        if not isinstance(self.house_rules, HouseRules):
+            if not isinstance(self.house_rules, dict):
+                raise ValueError(f"house_rules must be an object of switches, got {self.house_rules!r}")
+            object.__setattr__(self, "house_rules", HouseRules(self.house_rules))
+        for name in ("self_draw_only", "may_pass_win", "see_wind_see_flower", "bonus_tile", "exchange"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
         for name, low in (("min_tai", 0), ("base", 0), ("tai", 0)):
@@ -65,8 +75,11 @@ class TableOptions:
             _check_int(name, getattr(self, name), low, high)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field, JSON-safe (``None`` for an option that is off)."""
-        return asdict(self)
+        """Every field, JSON-safe (``None`` for an option that is off; ``house_rules`` holds only
+        the switches that differ from the document)."""
+        data = asdict(self)
+        data["house_rules"] = self.house_rules.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableOptions:
@@ -105,10 +118,15 @@ class RuleProfile:
     # special winning forms beyond sets + pair, by name in engine.forms.FORMS ("seven_pairs", ...)
     win_forms: tuple[str, ...] = ()
     rotation: str = DEALER_KEEPS  # how the deal moves after a hand (ROTATIONS)
+    robbed_kong_deals: bool = False  # the owner of a robbed kong (抢杠) deals the next hand (guangdong)
+    scorer_vets_wins: bool = False  # 胡 is offered only when the scorer accepts the win (guangdong: 必须自摸)
+    horses: int = 0  # 买马: tiles set aside from the wall's end before the deal, revealed when the hand ends
     options: TableOptions = TableOptions()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "win_forms", check_forms(self.win_forms))
+        if self.horses < 0:
+            raise ValueError(f"horses must be >= 0, got {self.horses}")
         if self.rotation not in ROTATIONS:
             raise ValueError(f"unknown rotation {self.rotation!r}; known: {', '.join(ROTATIONS)}")
 
@@ -121,9 +139,45 @@ class RuleProfile:
 
 
 TAIWAN16 = RuleProfile(id="taiwan16", hand_size=16, flowers=True, reserve=16, reserve_per_kong=1)
+# document 002's 番 game: 13 tiles, no flowers, 十三幺, no 聽 declaration nor taiwan16's 行動限制 5/9;
+# a 明杠's replacement may win (杠開 包牌). Why: docs/rules/hongkong.md
+HONGKONG = RuleProfile(
+    id="hongkong",
+    hand_size=13,
+    flowers=False,
+    reserve=16,
+    reserve_per_kong=1,
+    ready_declaration=False,
+    no_claim_last_round=False,
+    no_reclaim_own_discard_kind=False,
+    kong_replacement_no_tsumo=False,
+    win_forms=("thirteen_orphans",),
+)
+
+# document 004 (推倒胡): 13 tiles, no flowers, 碰/杠 but no 吃, the wall is played to its last tile, most
+# hands only by 自摸 (the scorer decides), 谁胡谁庄, four horses (买马). Why: docs/rules/guangdong.md
+GUANGDONG = RuleProfile(
+    id="guangdong",
+    hand_size=13,
+    flowers=False,
+    reserve=0,
+    reserve_per_kong=0,
+    chi=False,
+    ready_declaration=False,
+    exposed_kong_from_previous=True,
+    no_claim_last_round=False,
+    no_reclaim_own_discard_kind=False,
+    kong_replacement_no_tsumo=False,
+    win_forms=("seven_pairs", "thirteen_orphans"),
+    rotation=WINNER_DEALS_DRAW_PASSES,
+    robbed_kong_deals=True,
+    scorer_vets_wins=True,
+    horses=4,
+    options=TableOptions(cap_tai=None, bankroll_tai=None),
+)
 
 # rule-set id -> profile; each rule set adds one entry here
-PROFILES: dict[str, RuleProfile] = {TAIWAN16.id: TAIWAN16}
+PROFILES: dict[str, RuleProfile] = {p.id: p for p in (TAIWAN16, HONGKONG, GUANGDONG)}
 
 
 def get_profile(rules: str | RuleProfile) -> RuleProfile:
@@ -135,10 +189,15 @@ def get_profile(rules: str | RuleProfile) -> RuleProfile:
         raise ValueError(f"unknown rule set {rules!r}; known: {', '.join(sorted(PROFILES))}") from None
 
 
-def next_dealer(rotation: str, dealer: int, winner: int | None) -> int:
-    """The seat that deals the next hand. The streak (連莊) grows when this returns ``dealer``."""
+def next_dealer(rotation: str, dealer: int, winner: int | None, robbed: int | None = None) -> int:
+    """The seat that deals the next hand. The streak (連莊) grows when this returns ``dealer``.
+    ``robbed``: the owner of a robbed kong, passed when the profile says they deal next (抢杠)."""
+    if robbed is not None:
+        return robbed
+    if winner is None and rotation == WINNER_DEALS_DRAW_PASSES:
+        return (dealer + 1) % 4  # 荒庄: the 下家 deals
     if winner is None or winner == dealer:
         return dealer  # a draw game (臭莊) or the dealer's own win: 連莊
-    if rotation == WINNER_DEALS:
+    if rotation in (WINNER_DEALS, WINNER_DEALS_DRAW_PASSES):
         return winner
     return (dealer + 1) % 4

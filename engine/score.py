@@ -8,10 +8,17 @@ In (every field but ``win_tile`` optional)::
      "flowers": "f1f3", "win_tile": "2s", "self_drawn": false, "seat_wind": "E", "round_wind": "E",
      "dealer": false, "dealer_streak": 0, "last_tile": false, "kong_replacement": false,
      "robbing_kong": false, "heavenly": false, "earthly": false, "eye_declared": false,
-     "miji": false, "flower_win": null, "options": {"三台起胡": true, "見字見花": true}}
+     "miji": false, "flower_win": null, "from_dealer": false,
+     "options": {"三台起胡": true, "見字見花": true},
+     "preset": "common", "house_rules": {"river_bottom_tai": 1}, "last_discard": false,
+     "human": false, "heavenly_ready": false, "after_flower": false}
+
+``preset`` and ``house_rules`` choose the table's house rules (engine.house_rules; default: the
+document's); single switches in ``house_rules`` override the preset.
 
 Out: ``{"valid": true, "total": 3, "unit": "tai", "items": [{"name": "門清", "tai": 1}, ...]}``
-(``total`` before the cap; ``capped_total`` is added when the options ask for a cap), or
+(``total`` before the cap; ``capped_total`` is added when the options ask for a cap; ``points``, what a
+payer pays after the cap, for rule sets that pay points: hongkong's 2^番 with 爆和), or
 ``{"valid": false, "reason": "..."}`` for a hand that may not win. Malformed input (bad JSON,
 JSON nested too deep, a wrong type anywhere, tiles that cannot exist): one line on stderr, exit
 code 2, whatever the input.
@@ -23,10 +30,12 @@ import json
 import reprlib
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
+from .house_rules import HouseRules
 from .meld import Meld, parse_melds
-from .scoring import ScoringError, TableOptions, WinContext, score_win
+from .scoring import ScoringError, TableOptions, WinContext, get_rules, score_win
 from .scoring.taiwan16 import FLOWER_WINS, SEE_WIND_SEE_FLOWER, SELF_DRAW_ONLY
 from .tiles import HONOR_NAMES, NotationError, is_flower, parse_tiles, tile_from_str, tile_to_str
 
@@ -48,6 +57,11 @@ _BOOL_FIELDS = (
     "declared_ready",
     "eye_declared",
     "miji",
+    "from_dealer",
+    "human",
+    "last_discard",
+    "heavenly_ready",
+    "after_flower",
 )
 _KNOWN_FIELDS = {
     "rules",
@@ -60,6 +74,9 @@ _KNOWN_FIELDS = {
     "dealer_streak",
     "flower_win",
     "options",
+    "bonus_indicators",
+    "preset",
+    "house_rules",
     *_BOOL_FIELDS,
 }
 _FIELD_ALIASES = {
@@ -73,6 +90,7 @@ _FIELD_ALIASES = {
     "round": "round_wind",
     "眼牌": "eye_declared",
     "eye": "eye_declared",
+    "翻寶牌": "bonus_indicators",
 }
 
 # option spellings (lower-cased) -> canonical option
@@ -92,6 +110,9 @@ _OPTION_ALIASES = {
     "cap": "cap",
     "cap_tai": "cap",
     "cap16": "cap",
+    "3番起和": "min3",  # hongkong's three servers (document 002)
+    "1番起和": "min1",
+    "無番起和": "min0",
 }
 
 
@@ -188,6 +209,9 @@ def parse_options(value: Any) -> TableOptions:
                 min_tai = max(min_tai, _int(str(key), v))
             elif _bool(str(key), v):
                 min_tai = max(min_tai, 3)
+        elif canon in ("min1", "min0"):
+            if _bool(str(key), v):
+                min_tai = max(min_tai, int(canon[-1]))
         elif canon == "min_tai":
             min_tai = max(min_tai, _int(str(key), v))
         elif canon == "cap":
@@ -201,6 +225,20 @@ def parse_options(value: Any) -> TableOptions:
         min_tai=min_tai,
         cap_tai=cap,
     )
+
+
+def parse_house_rules(preset: Any, switches: Any) -> HouseRules:
+    """``"preset": NAME`` and ``"house_rules": {switch: value}`` (switches override the preset)."""
+    if preset is not None and not isinstance(preset, str):
+        raise RequestError(f'preset must be a preset name like "common", got {preset!r}')
+    if switches is None:
+        switches = {}
+    if not isinstance(switches, Mapping):
+        raise RequestError(f'house_rules must be an object like {{"river_bottom_tai": 1}}, got {switches!r}')
+    try:
+        return HouseRules.resolve(preset, switches)
+    except ValueError as exc:
+        raise RequestError(str(exc)) from None
 
 
 def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str]]:
@@ -266,7 +304,13 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
         round_wind=_wind("round_wind", data.get("round_wind", "E")),
         dealer_streak=_int("dealer_streak", data.get("dealer_streak", 0)),
         flower_win=flower_win,
-        options=parse_options(data.get("options")),
+        bonus_indicators=tuple(
+            parse_tiles(_tiles_text("bonus_indicators", data.get("bonus_indicators") or ""))
+        ),
+        options=replace(
+            parse_options(data.get("options")),
+            house_rules=parse_house_rules(data.get("preset"), data.get("house_rules")),
+        ),
         **{f: _bool(f, data.get(f, False)) for f in _BOOL_FIELDS},
     )
     _check_robbed_kong(ctx)
@@ -311,6 +355,9 @@ def respond(rules: str, ctx: WinContext) -> dict[str, Any]:
     }
     if ctx.options.cap_tai is not None:
         out["capped_total"] = result.capped_total(ctx.options.cap_tai)
+    points = get_rules(rules).points
+    if points is not None:  # hongkong: 2^番 after 爆和
+        out["points"] = points(result)
     return out
 
 

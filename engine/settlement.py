@@ -70,6 +70,7 @@ class Settlement:
     items: tuple[ScoreItem, ...] = ()  # the score sheet: the winner's items + the dealer's extras
     capped_total: int | None = None  # the hand's value after 滿台 when the cap changed it
     limited: bool = False  # a payment was cut by the bankroll rule (24 台)
+    extras: tuple[ScoreItem, ...] = ()  # settled beside the hand, outside its total (kongs, 买马)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,9 @@ class SettleContext:
     flower_payer: int | None = None
     eye_declarers: tuple[int, ...] = ()
     melds: tuple[tuple[Meld, ...], ...] = field(default_factory=lambda: ((), (), (), ()))
+    robbing_kong: bool = False  # 搶槓: ``discarder`` is the robbed kong's owner
+    kong_discarder: int | None = None  # won on a 明槓's replacement: whose discard was 槓'd (包牌)
+    horses: tuple[int, ...] = ()  # 买马: the tiles set aside from the wall, revealed at the end
 
     @property
     def self_drawn(self) -> bool:

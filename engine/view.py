@@ -1,6 +1,6 @@
 """What one player may see. Images and messages are built only from these objects, so no layer
 can leak another player's concealed tiles by accident: a view simply does not hold them (except
-``revealed`` once a hand is over)."""
+``revealed`` once a hand is over, and ``others`` in a 眼牌 declarer's own view)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ class SeatPublic:
     concealed_count: int  # tiles in hand, the drawn tile included
     ready: bool = False  # declared 聽
     auto: bool = False  # being auto-played (代打)
+    eye: bool = False  # declared 眼牌 (Miji included): public, the declarer told the table
+    miji: bool = False  # the 眼牌 was declared in the Miji window
     score: int = 0  # match points so far
 
 
@@ -51,12 +53,16 @@ class GameView:
     waits: tuple[tuple[int, int], ...] = ()  # (tile, unseen count) when the viewer is ready
     revealed: dict[int, tuple[int, ...]] = field(default_factory=dict)  # end-of-hand reveal only
     hand_size: int = 16  # the rule set's tiles in hand before the draw (16, or 13)
+    bonus_indicator: int | None = None  # 翻寶牌: the face-up tile (the one after it is the 寶牌)
+    # 眼牌: the other seats' concealed tiles, sorted, in the declarer's own view only (while playing)
+    others: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreItem:
     name: str  # exactly as the rule document writes it
     value: int  # 台 / 番 / multiplier, per ``unit``
+    seat: int | None = None  # a settlement line about one seat (a kong's owner, a horse's seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +78,11 @@ class HandResult:
     flowers: tuple[int, ...]
     items: tuple[ScoreItem, ...]
     total: int
-    unit: str  # "tai", "fan", "points"
+    unit: str  # "tai", "fan", "points", "multiplier"
     deltas: tuple[int, int, int, int]  # point change per seat; sums to zero
     capped_total: int | None = None  # the 台 paid when 滿台 limited the hand (None: no cap applied)
     limited: bool = False  # the 24-台 bankroll rule reduced at least one payment
+    extras: tuple[ScoreItem, ...] = ()  # points settled beside the hand (kongs, 买马), not in ``total``
 
     def to_dict(self) -> dict:
         """JSON-safe, in notation (tiles ``"5m"``, melds ``"pon:555z"``), for storage and history.
@@ -98,6 +105,7 @@ class HandResult:
             "deltas": list(self.deltas),
             "capped_total": self.capped_total,
             "limited": self.limited,
+            "extras": [[i.name, i.value, i.seat] for i in self.extras],
         }
 
     @classmethod
@@ -117,6 +125,7 @@ class HandResult:
             deltas=tuple(data["deltas"]),  # type: ignore[arg-type]
             capped_total=data.get("capped_total"),
             limited=bool(data.get("limited", False)),
+            extras=tuple(ScoreItem(name, value, seat) for name, value, seat in data.get("extras", ())),
         )
 
 
@@ -133,6 +142,8 @@ def build_view(game: Game, viewer: int | None) -> GameView:
             concealed_count=sum(game.hands[s]),
             ready=game.ready[s],
             auto=game.auto[s],
+            eye=game.eye[s],
+            miji=game.miji[s],
             score=game.scores[s],
         )
         for s in range(4)
@@ -154,6 +165,9 @@ def build_view(game: Game, viewer: int | None) -> GameView:
     revealed = {}
     if game.phase is Phase.OVER:
         revealed = {s: tuple(game.hand(s)) for s in range(4)}
+    others = {}
+    if viewer is not None and game.eye[viewer] and game.phase is not Phase.OVER:
+        others = {s: tuple(game.hand(s)) for s in range(4) if s != viewer}
     return GameView(
         viewer=viewer,
         rules=game.profile.id,
@@ -171,6 +185,8 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         waits=waits,
         revealed=revealed,
         hand_size=game.profile.hand_size,
+        bonus_indicator=game.bonus_indicator,
+        others=others,
     )
 
 
@@ -182,8 +198,13 @@ def visible_melds(game: Game, seat: int, viewer: int | None) -> tuple[Meld, ...]
 
 
 def unseen_counts(game: Game, viewer: int) -> list[int]:
-    """Per kind, copies ``viewer`` has not seen (own hand, all melds and rivers are seen)."""
+    """Per kind, copies ``viewer`` has not seen (own hand, all melds and rivers are seen; a 眼牌
+    declarer has seen the other hands too)."""
     seen = list(game.hands[viewer])
+    if game.eye[viewer]:
+        for s in range(4):
+            if s != viewer:
+                seen = [a + b for a, b in zip(seen, game.hands[s], strict=True)]
     for s in range(4):
         for meld in visible_melds(game, s, viewer):
             if meld.is_hidden:  # another player's 暗槓 before the end-of-hand reveal

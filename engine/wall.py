@@ -52,5 +52,12 @@ class Wall:
         self.back -= 1
         return self.tiles[self.back]
 
+    def set_aside(self, n: int) -> tuple[int, ...]:
+        """Take ``n`` tiles off the wall's end for good (买马's horses): no draw ever reaches them."""
+        if not 0 <= n <= self.remaining:
+            raise ValueError(f"cannot set aside {n} of {self.remaining} tiles")
+        self.back -= n
+        return tuple(self.tiles[self.back : self.back + n])
+
     def remaining_tiles(self) -> list[int]:
         return self.tiles[self.front : self.back]

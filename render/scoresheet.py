@@ -1,9 +1,12 @@
 """The score sheet after a hand: the winning hand, each 台/番 item with its value, the total and
-every player's point change; a draw game (流局) shows only the point changes.
+every player's point change; a draw game (流局) shows only the point changes. Lines settled beside
+the hand (``result.extras``: guangdong's kongs and 买马) follow the total, each naming its seat and the
+points it moved, so the point changes add up on the sheet.
 
 When 滿台 limited the hand the total reads ``32 台 → 滿台 16 台`` (what the hand is worth, then
 what was paid), and when the 24-台 rule cut a payment a note under the total says so, so that
-players can check the point changes against the items."""
+players can check the point changes against the items. A table playing house rules gets a last line
+naming them (``家規 common: 天胡 24 · …``), so a sheet is never read against the wrong table."""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from engine.view import GameView, HandResult
 from . import encode, fonts, sprites, theme
 from .canvas import Canvas
 
-UNITS = {"tai": "台", "fan": "番", "points": "分"}
+UNITS = {"tai": "台", "fan": "番", "points": "分", "multiplier": "倍"}
 WIDTH = 760
 TILE_SCALES = (
     1.2,
@@ -65,7 +68,11 @@ def _title(result: HandResult, names: Sequence[str]) -> tuple[str, str]:
 
 
 def compose_score(
-    result: HandResult, names: Sequence[str], view: GameView | None = None, scale: float = 1.0
+    result: HandResult,
+    names: Sequence[str],
+    view: GameView | None = None,
+    scale: float = 1.0,
+    house_rules: str = "",
 ) -> Canvas:
     s = scale
     width = round(WIDTH * s)
@@ -88,9 +95,11 @@ def compose_score(
     y_hand = y_title + round(40 * s)
     y_items = y_hand + (th + round(24 * s) if groups else 0)
     y_total = y_items + per_col * line + (round(12 * s) if items else 0)
-    y_note = y_total + (round(52 * s) if result.winner is not None else 0)
+    y_extras = y_total + (round(52 * s) if result.winner is not None else 0)
+    y_note = y_extras + len(result.extras) * line
     y_deltas = y_note + (round(34 * s) if result.limited else 0)
-    height = y_deltas + round(84 * s) + pad
+    y_house = y_deltas + round(78 * s) + round(20 * s)
+    height = y_deltas + round(84 * s) + pad + (round(28 * s) if house_rules else 0)
 
     cv = Canvas(Image.new("RGB", (width, height), theme.PAPER))
     d = cv.draw
@@ -154,6 +163,11 @@ def compose_score(
                 theme.INK_DIM,
                 anchor="rm",
             )
+    for i, extra in enumerate(result.extras):
+        y = y_extras + i * line + line / 2
+        who = f" · {names[extra.seat]}" if extra.seat is not None else ""
+        cv.text((pad, y), fonts.fit(extra.name + who, size, width - 2 * pad - round(90 * s)), size, theme.INK)
+        cv.text((width - pad, y), f"{extra.value:+} 分" if extra.value else "0 分", size, theme.INK, anchor="rm")
     if result.limited:
         cv.text((width - pad, y_note + round(12 * s)), LIMIT_NOTE, round(18 * s), (200, 32, 42), anchor="rm")
 
@@ -184,18 +198,31 @@ def compose_score(
             colour,
             anchor="mm",
         )
+    if house_rules:
+        size = round(15 * s)
+        line = fonts.fit(f"家規 {house_rules}", size, width - 2 * pad)
+        cv.text((pad, y_house), line, size, theme.INK_DIM, anchor="lm")
     return cv
 
 
 def score_image(
-    result: HandResult, names: Sequence[str], view: GameView | None = None, scale: float = 1.0
+    result: HandResult,
+    names: Sequence[str],
+    view: GameView | None = None,
+    scale: float = 1.0,
+    house_rules: str = "",
 ) -> Image.Image:
     """The score sheet as an RGB image (what tests inspect)."""
-    return compose_score(result, names, view, scale).im
+    return compose_score(result, names, view, scale, house_rules).im
 
 
 def render_score(
-    result: HandResult, names: Sequence[str], view: GameView | None = None, scale: float = 1.0
+    result: HandResult,
+    names: Sequence[str],
+    view: GameView | None = None,
+    scale: float = 1.0,
+    house_rules: str = "",
 ) -> bytes:
-    """The score sheet as PNG bytes. ``view`` (optional) adds the round and hand number."""
-    return encode.to_png(score_image(result, names, view, scale))
+    """The score sheet as PNG bytes. ``view`` (optional) adds the round and hand number;
+    ``house_rules`` (``HouseRules.summary()``, "" at a document table) adds a line naming them."""
+    return encode.to_png(score_image(result, names, view, scale, house_rules))

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 import render
 from data import Store, StoreError
+from engine.house_rules import PRESETS, HouseRules
 from engine.rules import PROFILES, TableOptions
 from engine.view import HandResult
 
@@ -54,6 +55,7 @@ PERIOD_CHOICES = [
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]  # house rules
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
 
 
@@ -186,11 +188,15 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         may_pass_win=_("A win may be declined (可過水)"),
         min3=_("Three 台 to win (三台起胡)"),
         see_wind_see_flower=_("Every wind and flower scores (見字見花)"),
+        exchange=_("Exchange 0-3 tiles after the deal (換牌)"),
         base=_("Points for 底"),
         tai=_("Points per 台"),
+        preset=_("House rules preset (家規)"),
         password=_("Ask players for a 4-digit password"),
     )
-    @app_commands.choices(rules=RULE_CHOICES, turn_seconds=TURN_CHOICES, claim_seconds=CLAIM_CHOICES)
+    @app_commands.choices(
+        rules=RULE_CHOICES, turn_seconds=TURN_CHOICES, claim_seconds=CLAIM_CHOICES, preset=PRESET_CHOICES
+    )
     async def create(
         self,
         interaction: discord.Interaction,
@@ -202,8 +208,10 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         may_pass_win: bool = False,
         min3: bool = False,
         see_wind_see_flower: bool = False,
+        exchange: bool = False,
         base: app_commands.Range[int, 0, 100_000] = 300,
         tai: app_commands.Range[int, 0, 100_000] = 100,
+        preset: str = "document",
         password: bool = False,
     ) -> None:
         self._check_free_channel(interaction)
@@ -212,10 +220,12 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             may_pass_win=may_pass_win,
             min_tai=3 if min3 else 0,
             see_wind_see_flower=see_wind_see_flower,
+            exchange=exchange,
             base=base,
             tai=tai,
             turn_seconds=turn_seconds,
             claim_seconds=claim_seconds,
+            house_rules=HouseRules.resolve(preset),
         )
         settings = TableSettings(rules, rounds, options)
         if password:
@@ -495,9 +505,13 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             await runner.act(interaction, fields)
         elif kind == "ModeButton":
             await runner.switch_mode(interaction, fields)
+        elif kind == "ExchangeSelect":
+            await runner.exchange(interaction, fields)
         elif kind == "TableButton":
             if fields["op"] == "show":
                 await runner.show_hand(interaction)
+            elif fields["op"] == "eye":
+                await runner.declare_eye(interaction)
             else:
                 await runner.take_back(interaction)
         elif kind == "LobbyButton":

@@ -7,7 +7,9 @@ Custom ids (all well under Discord's 100 characters):
 * ``mj:l:<table>:<op>``                             lobby: join, leave, ai, start, close
 * ``mj:a:<table>:<hand>:<seat>:<move>:<code>``       an action (codes.py)
 * ``mj:m:<table>:<hand>:<seat>:<move>:<mode>``       switch the prompt (ready / main)
-* ``mj:t:<table>:<op>``                             table: show (my hand), back (take control back)
+* ``mj:t:<table>:<op>``                             table: show (my hand), back (take control back),
+                                                  eye (declare 眼牌, or Miji in its window)
+* ``mj:e:<table>:<hand>:<seat>:<move>``             換牌: the select of 1-3 tiles to give back
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOBBY_OPS = ("join", "leave", "ai", "start", "close")
-TABLE_OPS = ("show", "back")
+TABLE_OPS = ("show", "back", "eye")
 MODES = ("main", "ready")
 
 
@@ -92,10 +94,48 @@ class ModeButton(
         return cls(_button(custom_id, label, style, row), fields)
 
 
-class TableButton(_TableItem, template=r"mj:t:(?P<table>\d+):(?P<op>show|back)"):
+class TableButton(_TableItem, template=r"mj:t:(?P<table>\d+):(?P<op>show|back|eye)"):
     @classmethod
     def make(cls, table: int, op: str, label: str, style: discord.ButtonStyle) -> TableButton:
         return cls(_button(f"mj:t:{table}:{op}", label, style, None), {"table": table, "op": op})
 
 
-DYNAMIC_ITEMS = (LobbyButton, ActButton, ModeButton, TableButton)
+class ExchangeSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"mj:e:(?P<table>\d+):(?P<hand>\d+):(?P<seat>[0-3]):(?P<move>\d+)",
+):
+    """換牌: each option is one tile of the hand (``5m.0``, ``5m.1`` for two 5m); choosing is confirming."""
+
+    def __init__(self, select: discord.ui.Select, fields: dict[str, Any]) -> None:
+        super().__init__(select)
+        self.fields = fields
+
+    @classmethod
+    def make(
+        cls, table: int, hand: int, seat: int, move: int, options: list[tuple[str, str]], placeholder: str
+    ) -> ExchangeSelect:
+        custom_id = f"mj:e:{table}:{hand}:{seat}:{move}"
+        select = discord.ui.Select(
+            custom_id=custom_id,
+            placeholder=placeholder[:150],
+            min_values=1,
+            max_values=min(3, len(options)),
+            options=[discord.SelectOption(label=label[:100], value=value) for value, label in options],
+            row=0,
+        )
+        return cls(select, {"table": table, "hand": hand, "seat": seat, "move": move})
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> ExchangeSelect:
+        return cls(item, {k: int(v) for k, v in match.groupdict().items()})
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = _cog(interaction)
+        if cog is None:
+            return
+        await cog.on_button(interaction, "ExchangeSelect", {**self.fields, "values": list(self.item.values)})
+
+
+DYNAMIC_ITEMS = (LobbyButton, ActButton, ModeButton, TableButton, ExchangeSelect)

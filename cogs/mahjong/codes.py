@@ -24,12 +24,15 @@ _LETTERS = {
     Kind.ADDKONG: "x",
     Kind.CHI: "c",
     Kind.PASS: "s",
+    Kind.EXCHANGE: "h",  # 換牌 keeping the hand; tiles to give back come from the exchange select
 }
 _KINDS = {letter: kind for kind, letter in _LETTERS.items()}
-PATTERN = r"[drwpknxcs](?:[1-9][mpsz])?"
+PATTERN = r"[drwpknxcsh](?:[1-9][mpsz])?"
 
 
 def code_of(action: Action) -> str:
+    if action.tiles:
+        raise ValueError(f"{action} has no button code: an exchange of tiles is chosen in the select")
     letter = _LETTERS[action.kind]
     return letter + (tile_to_str(action.tile) if action.tile is not None else "")
 

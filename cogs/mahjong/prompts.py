@@ -4,6 +4,8 @@ prompt (their legal actions as buttons), and the table message's text.
 Discord's limits shape the prompt: at most 5 rows of 5 buttons. Discards take rows 0-3 (a 16-tile hand
 has at most 17 distinct tiles), row 4 holds 胡 / 槓 / 聽 / 過. 聽 (discard and declare) has a button
 per tile that keeps the hand ready, so it lives in its own mode, reached with the 聽… button.
+換牌 is a select of the hand's tiles (choosing is confirming) and a keep-my-hand button. 眼牌 (Miji
+in its window) is a table button, not tied to a decision point: it may be declared at any time.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from collections.abc import Sequence
 import discord
 
 from engine.actions import Action, Kind
-from engine.tiles import format_tiles, sort_key
+from engine.tiles import format_tiles, sort_key, tile_from_str, tile_to_str
 
 from ..i18n import t, tile_label
-from .buttons import ActButton, LobbyButton, ModeButton, TableButton
+from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
 from .codes import code_of
 from .state import TablePhase, TableState
 
@@ -53,6 +55,8 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
         (o.may_pass_win, "可過水"),
         (o.min_tai >= 3, "三台起胡"),
         (o.see_wind_see_flower, "見字見花"),
+        (o.exchange, "換牌"),
+        (not o.house_rules.is_document, f"家規 {o.house_rules.summary()}"),
     ) if on]
     settings = [
         t(locale, "lobby.rounds", n=s.rounds),
@@ -162,6 +166,40 @@ def action_view(
             view.add_item(ModeButton.make(table, hand, seat, move, "ready", label, style, row))
         else:
             act(a, label, style, row)
+    return view
+
+
+def exchange_view(*, table: int, hand: int, seat: int, move: int, tiles: Sequence[int], locale: str) -> discord.ui.View:
+    """換牌: pick 1-3 of the hand's tiles (values ``5m.0``, ``5m.1``: one per copy), or keep the hand."""
+    view = discord.ui.View(timeout=None)
+    copies: dict[int, int] = {}
+    options = []
+    for tile in tiles:
+        n = copies.get(tile, 0)
+        copies[tile] = n + 1
+        options.append((f"{tile_to_str(tile)}.{n}", tile_label(locale, tile)))
+    view.add_item(ExchangeSelect.make(table, hand, seat, move, options, t(locale, "select.exchange")))
+    keep = Action(seat, Kind.EXCHANGE)
+    view.add_item(ActButton.make(table, hand, seat, move, code_of(keep), t(locale, "btn.keep"), Style.secondary, 1))
+    return view
+
+
+def exchange_tiles(values: Sequence[str]) -> tuple[int, ...]:
+    """The tiles an exchange select's values name (``["5m.0", "5m.1"]`` → two 5m); NotationError if odd."""
+    return tuple(sorted(tile_from_str(value.partition(".")[0]) for value in values))
+
+
+def add_eye_button(view: discord.ui.View | None, table: int, miji: bool, locale: str) -> discord.ui.View:
+    """眼牌 (labelled Miji in its window) on the first row with room; a view of its own if none is given."""
+    view = view or discord.ui.View(timeout=None)
+    used = [sum(1 for item in view.children if item.row == row) for row in range(5)]
+    selects = {item.row for item in view.children if isinstance(item, discord.ui.Select)}
+    row = next((r for r in (4, 3, 2, 1, 0) if used[r] < ROW_WIDTH and r not in selects), None)
+    if row is not None:
+        label = t(locale, "btn.miji" if miji else "btn.eye")
+        button = TableButton.make(table, "eye", label, Style.danger)
+        button.row = row
+        view.add_item(button)
     return view
 
 

@@ -22,18 +22,27 @@ import discord
 import render
 from data import SavedTable, SeatRecord
 from engine.actions import Action, Kind
+from engine.events import EventKind
 from engine.game import Game, IllegalActionError, Phase
 from engine.match import Match
 from engine.policy import make_policy
 from engine.rules import TableOptions
-from engine.tiles import NotationError
+from engine.tiles import NotationError, format_tiles
 from engine.view import HandResult
 
 from ..i18n import t, tile_label
 from .codes import to_action
 from .journal import Journal
 from .live import LiveMessage, Payload
-from .prompts import action_view, deadline_text, table_view, take_back_view
+from .prompts import (
+    action_view,
+    add_eye_button,
+    deadline_text,
+    exchange_tiles,
+    exchange_view,
+    table_view,
+    take_back_view,
+)
 from .state import Seat, TableError, TablePhase, TableSettings, TableState
 
 if TYPE_CHECKING:
@@ -43,6 +52,8 @@ log = logging.getLogger(__name__)
 
 CLAIM_PHASES = (Phase.CLAIM, Phase.ROB_KONG)
 CLAIM_KINDS = (Kind.PASS, Kind.CHI, Kind.PON, Kind.KONG, Kind.WIN, Kind.TIMEOUT)
+SIMULTANEOUS = (*CLAIM_PHASES, Phase.EXCHANGE)  # several seats answer one decision point
+QUIET_EVENTS = (EventKind.EYE, EventKind.AUTO_ON, EventKind.AUTO_OFF)  # change no decision
 Job = Callable[[], Awaitable[None]]
 # Discord's errors after discord.py's own retries, and the connection failing under them
 NETWORK_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
@@ -316,6 +327,8 @@ class TableRunner:
         names = self.seating.names()
         if game.is_over:
             status = t(loc, "play.status_over")
+        elif game.phase is Phase.EXCHANGE:
+            status = t(loc, "play.status_exchange", deadline=deadline_text(loc, self.deadline))
         elif game.phase in CLAIM_PHASES and game.claim is not None:
             status = t(
                 loc,
@@ -364,6 +377,12 @@ class TableRunner:
         elif seat in game.auto_seats():
             line = t(loc, "play.dm_auto")
             buttons = take_back_view(self.table_id, loc)
+        elif game.phase is Phase.EXCHANGE and seat in game.to_act():
+            line = t(loc, "play.dm_exchange", deadline=deadline)
+            tiles = list(view.concealed) + ([view.drawn] if view.drawn is not None else [])
+            buttons = exchange_view(
+                table=self.table_id, hand=game.hand_number, seat=seat, move=self.decision, tiles=tiles, locale=loc
+            )
         else:
             legal = game.legal_actions(seat)
             if not legal:
@@ -389,6 +408,15 @@ class TableRunner:
                     mode=mode,
                     self_draw_turn=game.phase is Phase.TURN,
                 )
+        declare = [] if game.is_over or seat in game.auto_seats() else game.declarations(seat)
+        if declare:
+            buttons = add_eye_button(buttons, self.table_id, declare[0].kind is Kind.MIJI, loc)
+        if view.others:  # 眼牌: the declarer sees the other hands (the image shows only their own)
+            names = self.seating.names()
+            line += "\n" + t(loc, "play.dm_others") + "".join(
+                "\n" + t(loc, "play.dm_other_line", name=names[s], tiles=format_tiles(tiles))
+                for s, tiles in sorted(view.others.items())
+            )
         return Payload(content=f"{header}\n{line}", png=png, filename="hand.png", view=buttons)
 
     # ------------------------------------------------------------------ applying moves
@@ -420,7 +448,7 @@ class TableRunner:
 
     def _seconds(self, game: Game) -> int:
         options = self.state.settings.options
-        return options.turn_seconds if game.phase is Phase.TURN else options.claim_seconds
+        return options.claim_seconds if game.phase in CLAIM_PHASES else options.turn_seconds  # 換牌: a turn's time
 
     def _rearm_deadline(self) -> None:
         game = self.game
@@ -440,13 +468,13 @@ class TableRunner:
         self.version += 1
         stored = str(game.log[-1])
         same_window = (
-            before_phase in CLAIM_PHASES
+            before_phase in SIMULTANEOUS
             and game.phase is before_phase
             and game.claim is before_claim
-            and action.kind in CLAIM_KINDS
+            and action.kind in (*CLAIM_KINDS, Kind.EXCHANGE)
         )
-        if action.kind in (Kind.AWAY, Kind.BACK):
-            self._rearm_deadline()  # same decision point; only who must answer changed
+        if all(event.kind in QUIET_EVENTS for event in events):
+            self._rearm_deadline()  # away / back / 眼牌: same decision point, only who must answer changed
         elif not same_window:
             self._new_decision()
         self.journal.move(game.hand_number, len(game.log) - 1, stored, self.deadline)
@@ -457,6 +485,8 @@ class TableRunner:
                 self.notes.append(t(self.locale, "play.auto_on", name=names[event.seat]))
             elif kind == "auto_off":
                 self.notes.append(t(self.locale, "play.auto_off", name=names[event.seat]))
+            elif kind == "eye":
+                self.notes.append(t(self.locale, "play.eye", name=names[event.seat], what=event.detail))
         self._refresh(actor=action.seat, answering=answering)
         self.wake.set()
         return events
@@ -473,6 +503,8 @@ class TableRunner:
         game = self.game
         if game is not None and (game.is_over or actor is None):
             changed |= set(self.dms)
+        if game is not None:
+            changed |= {s for s in range(4) if game.eye[s]}  # 眼牌: their text lists the other hands
         changed.discard(answering)  # type: ignore[arg-type]
         for seat in changed:
             slot = self.dms.get(seat)
@@ -499,6 +531,39 @@ class TableRunner:
             except IllegalActionError:
                 raise TableError("err.illegal") from None
             await self.journal.flush()  # the move is stored before the player sees it
+            await self._answer_with_hand(interaction, seat)
+
+    async def exchange(self, interaction: discord.Interaction, fields: dict) -> None:
+        """換牌 select: the chosen tiles (choosing is confirming), validated like a button."""
+        async with self.lock:
+            seat = self._check_prompt(interaction, fields)
+            try:
+                action = Action(seat, Kind.EXCHANGE, None, exchange_tiles(fields["values"]))
+            except NotationError:
+                raise TableError("err.stale") from None
+            game = self.game
+            assert game is not None
+            if not game.is_legal(action):
+                raise TableError("err.illegal")
+            self._apply(action, answering=seat if self._from_dm(interaction, seat) else None)
+            await self.journal.flush()  # the move is stored before the player sees it
+            await self._answer_with_hand(interaction, seat)
+
+    async def declare_eye(self, interaction: discord.Interaction) -> None:
+        """眼牌 (Miji in its window): any time while the hand is played, from the hand message."""
+        async with self.lock:
+            seat = self._seat_for(interaction)
+            game = self.game
+            assert game is not None
+            if game.is_over or seat in game.auto_seats() or not game.declarations(seat):
+                raise TableError("err.illegal")
+            self._apply(game.declarations(seat)[0], answering=seat if self._from_dm(interaction, seat) else None)
+            await self.journal.flush()
+            slot = self.dms.get(seat)
+            if slot is not None and slot.failed:
+                payload = await self.dm_payload(seat)
+                await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+                return
             await self._answer_with_hand(interaction, seat)
 
     async def switch_mode(self, interaction: discord.Interaction, fields: dict) -> None:
@@ -641,7 +706,7 @@ class TableRunner:
         game = self.game
         assert game is not None
         policy = self.policies.get(seat)
-        if policy is None or seat in game.auto_seats():
+        if policy is None or seat in game.auto_seats() or game.phase is Phase.EXCHANGE:  # AI keeps its hand
             return game.auto_action(seat)
         return policy.choose(game, seat)  # type: ignore[attr-defined]
 
@@ -663,7 +728,8 @@ class TableRunner:
         over = match.is_over
 
         async def show() -> None:
-            png = await asyncio.to_thread(render.render_score, result, names, view)
+            house = self.state.settings.options.house_rules.summary()
+            png = await asyncio.to_thread(render.render_score, result, names, view, house_rules=house)
             await self._send_channel_payload(Payload(content=text, png=png, filename="score.png"))
             await self._settle_messages()
             if over:

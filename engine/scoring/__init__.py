@@ -41,6 +41,8 @@ from .core import (
 # rule-set id -> module holding ``RULES`` (imported on first use)
 RULE_MODULES: dict[str, str] = {
     "taiwan16": "engine.scoring.taiwan16",
+    "hongkong": "engine.scoring.hongkong",
+    "guangdong": "engine.scoring.guangdong",
 }
 
 

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 
 from ..analysis import decompositions, waits
+from ..house_rules import BY_NAME as HOUSE_SWITCHES
+from ..house_rules import HouseRules
 from ..meld import Meld, MeldKind
 from ..rules import TableOptions
 from ..tiles import NUM_KINDS, is_flower, to_counts
@@ -60,11 +62,18 @@ class WinContext:
     robbing_kong: bool = False
     heavenly: bool = False
     earthly: bool = False
-    declared_ready: bool = False  # 聽 declared; not an item in taiwan16
+    declared_ready: bool = False  # 聽 declared; not an item in the document (a house rule)
     eye_declared: bool = False  # 眼牌
     miji: bool = False
     flower_win: str | None = None
+    # facts only house rules score (engine.house_rules)
+    human: bool = False  # 人胡: an earthly win on a discard before the winner's own first draw
+    last_discard: bool = False  # 河底撈魚: won on the last discard of the hand
+    heavenly_ready: bool = False  # 天聽: 聽 declared with one's first discard, nobody having claimed
+    after_flower: bool = False  # the replacement draw won on was for a flower, not a kong
     options: TableOptions = field(default_factory=TableOptions)  # the table's (engine.rules)
+    bonus_indicators: tuple[int, ...] = ()  # 翻寶牌: face-up tiles; the tile after each is a 寶牌 (hongkong)
+    from_dealer: bool = False  # the winning tile is the dealer's discard (hongkong 人和)
 
 
 # ---------------------------------------------------------------- readings
@@ -110,6 +119,7 @@ class Reading:
     wait: str
     waits: tuple[int, ...]
     tiles: tuple[int, ...]  # every tile of the hand (concealed, melds, winning tile); no flowers
+    form: str = ""  # "" for sets + pair, else the special form's name in engine.forms ("lugu")
 
     @property
     def triplets(self) -> tuple[HandSet, ...]:
@@ -182,6 +192,23 @@ NO_CAP = "no_cap"  # added on top of the capped rest (滿台 exceptions)
 
 
 @dataclass(frozen=True, slots=True)
+class Condition:
+    """A condition of an item that a house-rule switch can lift or add: ``test`` must hold unless
+    the switch ``waived_by`` is on, or (``required_by``) only while that switch is on."""
+
+    test: Count
+    waived_by: str | None = None
+    required_by: str | None = None
+
+    def holds(self, reading: Reading | None, ctx: WinContext, house: HouseRules) -> bool:
+        if self.waived_by is not None and house[self.waived_by]:
+            return True
+        if self.required_by is not None and not house[self.required_by]:
+            return True
+        return bool(self.test(reading, ctx))
+
+
+@dataclass(frozen=True, slots=True)
 class Item:
     """One row of a scoring table.
 
@@ -192,6 +219,11 @@ class Item:
     only when that option is on, ``unless_option`` takes it out when it is on. ``excludes`` names
     the items not counted when this one is counted (an item that is itself excluded excludes
     nothing).
+
+    House rules (``ctx.options.house_rules``) are read here too, as data: ``value_from`` names the
+    switch holding the item's value (0 takes the row out), ``keeps`` maps a switch to excluded
+    names that are counted after all while it is on, and ``conditions`` are tests a switch lifts
+    or adds (:class:`Condition`).
     """
 
     name: str
@@ -203,6 +235,26 @@ class Item:
     option: str | None = None
     unless_option: str | None = None
     note: str = ""
+    value_from: str | None = None
+    keeps: tuple[tuple[str, frozenset[str]], ...] = ()
+    conditions: tuple[Condition, ...] = ()
+
+    def value_for(self, house: HouseRules) -> int:
+        return int(house[self.value_from]) if self.value_from is not None else self.value
+
+    def excludes_for(self, house: HouseRules) -> frozenset[str]:
+        """What this item excludes at a table with these house rules."""
+        out = self.excludes
+        for switch, names in self.keeps:
+            if house[switch]:
+                out = out - names
+        return out
+
+    def switches(self) -> set[str]:
+        """The house-rule switches this row reads."""
+        named = [self.value_from, *(s for s, _ in self.keeps)]
+        named += [s for c in self.conditions for s in (c.waived_by, c.required_by)]
+        return {s for s in named if s is not None}
 
 
 def item(
@@ -211,10 +263,22 @@ def item(
     count: Count,
     excludes: Iterable[str] = (),
     tags: Iterable[str] = (),
+    keeps: dict[str, Iterable[str]] | None = None,
+    conditions: Iterable[Condition] = (),
     **kw: object,
 ) -> Item:
-    """Table-row shorthand: ``item("四暗刻", 5, lambda h, c: ..., excludes=["三暗刻"])``."""
-    return Item(name, value, count, frozenset(excludes), frozenset(tags), **kw)  # type: ignore[arg-type]
+    """Table-row shorthand: ``item("四暗刻", 5, lambda h, c: ..., excludes=["三暗刻"])``; ``keeps`` maps
+    a house-rule switch to excluded names it counts after all (see :class:`Item`)."""
+    return Item(
+        name,
+        value,
+        count,
+        frozenset(excludes),
+        frozenset(tags),
+        keeps=tuple((k, frozenset(v)) for k, v in (keeps or {}).items()),
+        conditions=tuple(conditions),
+        **kw,  # type: ignore[arg-type]
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,15 +292,24 @@ class RuleSet:
     readings: Callable[[WinContext], list[Reading]] = standard_readings
     # extra validation / refusal for a context: returns a reason the win is refused, or "".
     refuse: Callable[[WinContext], str] | None = None
+    # what one payer pays for a scored win, after any cap (hongkong: 2^番 with 爆和); None: no points
+    points: Callable[[ScoreResult], int] | None = None
+    # readings of special winning forms a house rule adds, by form name (engine.forms.FORMS)
+    form_readings: tuple[tuple[str, Callable[[WinContext], list[Reading]]], ...] = ()
     order: tuple[Item, ...] = ()  # evaluation order (filled in by __post_init__)
 
     def __post_init__(self) -> None:
         names = [i.name for i in self.items]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.name}: duplicate item names")
-        unknown = {x for i in self.items for x in i.excludes} - set(names)
+        named = {x for i in self.items for x in i.excludes}
+        named |= {x for i in self.items for _, xs in i.keeps for x in xs}
+        unknown = named - set(names)
         if unknown:
             raise ValueError(f"{self.name}: items exclude unknown names {sorted(unknown)}")
+        bad_switches = {s for i in self.items for s in i.switches()} - set(HOUSE_SWITCHES)
+        if bad_switches:
+            raise ValueError(f"{self.name}: items read unknown house rules {sorted(bad_switches)}")
         switches = {f.name for f in fields(TableOptions) if f.type in ("bool", bool)}
         bad = {o for i in self.items for o in (i.option, i.unless_option) if o is not None} - switches
         if bad:
@@ -255,7 +328,7 @@ def _exclusion_order(items: tuple[Item, ...]) -> tuple[Item, ...]:
     an exclusion never removes anything itself. A cycle is a table bug."""
     by_name = {i.name: i for i in items}
     excluded_by: dict[str, set[str]] = {i.name: set() for i in items}
-    for i in items:
+    for i in items:  # house rules only lift exclusions, so this order serves every table
         for x in i.excludes:
             excluded_by[x].add(i.name)
     done: list[Item] = []
@@ -374,13 +447,23 @@ def validate_context(ctx: WinContext, hand_size: int = 16) -> None:
         raise ScoringError("robbing a kong (搶槓) is not a self-draw")
     if ctx.kong_replacement and not ctx.self_drawn:
         raise ScoringError("a replacement draw (槓上開花) is a self-draw")
+    if ctx.after_flower and not ctx.kong_replacement:
+        raise ScoringError("after_flower describes a replacement draw: set kong_replacement too")
+    if ctx.human and not (ctx.earthly and not ctx.self_drawn):
+        raise ScoringError("人胡 is an earthly win (地胡) on a discard: set earthly, not self_drawn")
+    if ctx.last_discard and (ctx.self_drawn or ctx.robbing_kong):
+        raise ScoringError("河底撈魚 is a win on the last discard, not a self-draw or a robbed kong")
+    if ctx.heavenly_ready and not ctx.declared_ready:
+        raise ScoringError("天聽 is a 聽 declaration: set declared_ready too")
 
 
 # ---------------------------------------------------------------- the evaluation loop
 
 
 def evaluate(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> list[tuple[Item, int]]:
-    """The counted items of one reading, in table order, with exclusions applied."""
+    """The counted items of one reading, in table order, with exclusions applied (both as the
+    table's house rules set them)."""
+    house = ctx.options.house_rules
     present: dict[str, int] = {}
     for it in rules.order:
         if reading is None and it.needs_hand:
@@ -388,6 +471,10 @@ def evaluate(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> list[t
         if it.option is not None and not getattr(ctx.options, it.option):
             continue
         if it.unless_option is not None and getattr(ctx.options, it.unless_option):
+            continue
+        if it.value_from is not None and not house[it.value_from]:
+            continue
+        if it.conditions and not all(c.holds(reading, ctx, house) for c in it.conditions):
             continue
         n = it.count(reading, ctx)
         if n > 0:
@@ -397,8 +484,8 @@ def evaluate(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> list[t
     for it in rules.order:  # excluders come first
         if it.name in present and it.name not in removed:
             counted[it.name] = present[it.name]
-            removed |= it.excludes
-    return [(it, counted[it.name] * it.value) for it in rules.items if it.name in counted]
+            removed |= it.excludes_for(house)
+    return [(it, counted[it.name] * it.value_for(house)) for it in rules.items if it.name in counted]
 
 
 def _result(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> ScoreResult:
@@ -426,6 +513,8 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
             return _invalid(rules, f"{ctx.flower_win} does not apply to these flowers", FLOWER_WIN_INVALID)
     else:
         readings = rules.readings(ctx)
+        added = ctx.options.house_rules.forms()
+        readings += [r for form, read in rules.form_readings if form in added for r in read(ctx)]
         if not readings:
             return _invalid(rules, "not a winning hand: the tiles do not form sets and a pair", NOT_WINNING)
         minimum = ctx.options.min_tai

@@ -14,10 +14,25 @@ Interpretations are listed in docs/rules/taiwan16.md ("Scoring and settlement").
 
 from __future__ import annotations
 
+from ..forms import is_lugu, winning_tiles
 from ..meld import MeldKind
 from ..settlement import MAX_STREAK, SettleContext, Settlement, settle_win
-from ..tiles import DRAGONS, WINDS, flower_wind
-from .core import DEALER, NO_CAP, NO_MIN, TWO_SIDED, Reading, RuleSet, ScoreResult, WinContext, item
+from ..tiles import DRAGONS, WINDS, flower_wind, to_counts
+from .core import (
+    DEALER,
+    DUAL_PON,
+    NO_CAP,
+    NO_MIN,
+    SINGLE,
+    TWO_SIDED,
+    Condition,
+    HandSet,
+    Reading,
+    RuleSet,
+    ScoreResult,
+    WinContext,
+    item,
+)
 
 SEE_WIND_SEE_FLOWER = "see_wind_see_flower"  # 見字見花 (the TableOptions field)
 SELF_DRAW_ONLY = "self_draw_only"  # 限自摸
@@ -59,22 +74,42 @@ def _full_flower_sets(c: WinContext) -> int:
     return sum(1 for group in (range(34, 38), range(38, 42)) if fs.issuperset(group))
 
 
-def _ping_hu(h: Reading, c: WinContext) -> bool:
-    """平胡: 有眼睛、無花、無字、無刻、無獨聽、無自摸、聽二洞 — the winning tile completes a two-sided
-    chow of a hand waiting on exactly two tiles; a pair already in hand; no pung or kong anywhere."""
-    return (
-        not c.self_drawn
-        and not c.flowers
-        and not _has_honour(h)
-        and not h.triplets
-        and h.wait == TWO_SIDED
-        and len(h.waits) == 2
-    )
+# 平胡: 有眼睛、無花、無字、無刻、無獨聽、無自摸、聽二洞 — the winning tile completes a two-sided chow
+# of a hand waiting on exactly two tiles; a pair already in hand; no pung or kong anywhere. With no
+# pung, an honour can only be the pair. Three of the conditions are house rules' to lift.
+_PING_HU = (
+    Condition(lambda h, c: not c.self_drawn and not h.triplets and h.win_in >= 0 and len(h.waits) != 1),
+    Condition(lambda h, c: not c.flowers, waived_by="ping_hu_flowers"),
+    Condition(lambda h, c: not _has_honour(h), waived_by="ping_hu_honour_pair"),
+    Condition(lambda h, c: h.wait == TWO_SIDED and len(h.waits) == 2, waived_by="ping_hu_any_wait"),
+)
+
+
+def _all_claimed(c: WinContext) -> bool:
+    """One tile left in hand (a single wait) and every set claimed (a 暗槓 is not claimed)."""
+    return len(c.concealed) == 1 and not any(m.is_concealed for m in c.melds)
 
 
 def _quan_qiu_ren(c: WinContext) -> bool:
-    """全求人: one tile left in hand (a single wait), won on a discard, every set claimed."""
-    return len(c.concealed) == 1 and not c.self_drawn and not any(m.is_concealed for m in c.melds)
+    """全求人: every set claimed, won on a discard."""
+    return _all_claimed(c) and not c.self_drawn
+
+
+def lugu_readings(c: WinContext) -> list[Reading]:
+    """嚦咕嚦咕 (house rule): seven pairs and one triplet, all 17 tiles in hand. Read as one triplet
+    (the set) beside the pairs; ``pair`` is -1 since no single pair is the hand's eye."""
+    assert c.win_tile is not None
+    counts = to_counts((*c.concealed, c.win_tile))
+    if c.melds or not is_lugu(counts):
+        return []
+    triplet = next(t for t, n in enumerate(counts) if n == 3)
+    on_triplet = c.win_tile == triplet
+    concealed = not (on_triplet and not c.self_drawn)
+    waits = tuple(winning_tiles(to_counts(c.concealed), ("lugu",)))
+    tiles = (*c.concealed, c.win_tile)
+    wait = DUAL_PON if on_triplet else SINGLE
+    sets = (HandSet("pon", triplet, concealed=concealed, melded=False),)
+    return [Reading(-1, sets, 0 if on_triplet else -1, wait, waits, tiles, form="lugu")]
 
 
 def _flower_win(name: str, flowers: int):
@@ -88,6 +123,7 @@ _FLOWER_WIN_EXCLUDES = (
     *("花牌", "花槓", "自摸", "天胡", "地胡"),  # the document
     *("見花有台", "莊家", "連莊", "眼牌", "Miji"),  # ours: a flower win is settled 一底八台 flat
 )
+_DEALT = ("門清", "自摸", "門清自摸")  # not counted with 天胡/地胡/人胡: the hand was dealt, not played
 
 ITEMS = (
     item("眼牌", 1, lambda h, c: c.eye_declared, tags=[NO_MIN, NO_CAP], needs_hand=False),
@@ -130,18 +166,53 @@ ITEMS = (
     ),
     item("三元牌", 1, lambda h, c: len(_dragons(h))),
     item("海底撈月", 1, lambda h, c: c.last_tile and c.self_drawn),
-    item("槓上開花", 1, lambda h, c: c.kong_replacement and c.self_drawn),
+    item("河底撈魚", 0, lambda h, c: c.last_discard, needs_hand=False, value_from="river_bottom_tai"),
+    item(
+        "槓上開花",
+        1,
+        lambda h, c: c.kong_replacement and c.self_drawn,
+        conditions=[Condition(lambda h, c: not c.after_flower, required_by="kong_bloom_kong_only")],
+    ),
     item("搶摃", 1, lambda h, c: c.robbing_kong and not c.self_drawn),
     item("獨聽", 1, lambda h, c: len(h.waits) == 1),
-    item("花槓", 1, lambda h, c: _full_flower_sets(c), tags=[NO_MIN], needs_hand=False),
-    item("平胡", 2, _ping_hu),
+    item(
+        "花槓",
+        1,
+        lambda h, c: _full_flower_sets(c),
+        tags=[NO_MIN],
+        needs_hand=False,
+        value_from="flower_kong_tai",
+    ),
+    item("聽牌", 0, lambda h, c: c.declared_ready, needs_hand=False, value_from="ready_tai"),
+    item("平胡", 2, lambda h, c: True, conditions=_PING_HU),
     item("三暗刻", 2, lambda h, c: h.concealed_triplets >= 3),
     item("全求人", 2, lambda h, c: _quan_qiu_ren(c), excludes=["獨聽"]),
+    item(
+        "半求人",
+        0,
+        lambda h, c: _all_claimed(c) and c.self_drawn,
+        excludes=["獨聽"],
+        value_from="half_self_reliant_tai",
+    ),
     item("碰碰胡", 4, lambda h, c: all(s.is_triplet for s in h.sets)),
-    item("小三元", 4, lambda h, c: len(_dragons(h)) == 2 and h.pair in DRAGONS, excludes=["三元牌"]),
+    item(
+        "小三元",
+        4,
+        lambda h, c: len(_dragons(h)) == 2 and h.pair in DRAGONS,
+        excludes=["三元牌"],
+        keeps={"little_dragons_with_dragons": ["三元牌"]},
+    ),
     item("混一色", 4, lambda h, c: len(_suits(h)) == 1 and _has_honour(h)),
     item("四暗刻", 5, lambda h, c: h.concealed_triplets >= 4, excludes=["三暗刻"]),
-    item("Miji", 8, lambda h, c: c.miji, excludes=["門清", "門清自摸", "眼牌"], needs_hand=False),
+    item(
+        "Miji",
+        8,
+        lambda h, c: c.miji,
+        excludes=["門清", "門清自摸", "眼牌"],
+        needs_hand=False,
+        value_from="miji_tai",
+        keeps={"miji_keeps_concealed": ["門清", "門清自摸"]},
+    ),
     item("清一色", 8, lambda h, c: len(_suits(h)) == 1 and not _has_honour(h)),
     item("大三元", 8, lambda h, c: len(_dragons(h)) == 3, excludes=["三元牌"]),
     item(
@@ -158,17 +229,58 @@ ITEMS = (
         excludes=_FLOWER_WIN_EXCLUDES,
         needs_hand=False,
     ),
-    item("地胡", 8, lambda h, c: c.earthly, excludes=["門清", "自摸", "門清自摸"], needs_hand=False),
-    item("五暗刻", 16, lambda h, c: h.concealed_triplets >= 5, excludes=["三暗刻", "四暗刻", "碰碰胡"]),
-    item("字一色", 16, lambda h, c: not _suits(h), excludes=["三元牌", "碰碰胡", *_WIND_TAI]),
-    item("小四喜", 16, lambda h, c: len(_winds(h)) == 3 and h.pair in WINDS, excludes=[*_WIND_TAI, *_ANKE]),
-    item("大四喜", 16, lambda h, c: len(_winds(h)) == 4, excludes=[*_WIND_TAI, *_ANKE]),
+    item("天聽", 0, lambda h, c: c.heavenly_ready, excludes=["聽牌"], value_from="heavenly_ready_tai"),
+    item("嚦咕嚦咕", 0, lambda h, c: h.form == "lugu", excludes=["碰碰胡"], value_from="lugu_tai"),
+    item("地胡", 8, lambda h, c: c.earthly, excludes=_DEALT, needs_hand=False, value_from="earthly_tai"),
+    item(
+        "人胡",
+        0,
+        lambda h, c: c.human,
+        excludes=["地胡", *_DEALT],
+        needs_hand=False,
+        value_from="human_tai",
+    ),
+    item(
+        "五暗刻",
+        16,
+        lambda h, c: h.concealed_triplets >= 5,
+        excludes=["三暗刻", "四暗刻", "碰碰胡"],
+        value_from="five_concealed_tai",
+        keeps={"five_concealed_with_pongs": ["碰碰胡"]},
+    ),
+    item(
+        "字一色",
+        16,
+        lambda h, c: not _suits(h),
+        excludes=["三元牌", "碰碰胡", *_WIND_TAI],
+        keeps={
+            "all_honours_with_pongs": ["碰碰胡"],
+            "all_honours_with_dragons": ["三元牌"],
+            "all_honours_with_winds": _WIND_TAI,
+        },
+    ),
+    item(
+        "小四喜",
+        16,
+        lambda h, c: len(_winds(h)) == 3 and h.pair in WINDS,
+        excludes=[*_WIND_TAI, *_ANKE],
+        value_from="little_four_winds_tai",
+    ),
+    item(
+        "大四喜",
+        16,
+        lambda h, c: len(_winds(h)) == 4,
+        excludes=[*_WIND_TAI, *_ANKE],
+        keeps={"big_four_winds_with_concealed": _ANKE},
+    ),
     item(
         "天胡",
         16,
         lambda h, c: c.heavenly,
-        excludes=["門清", "自摸", "門清自摸", "獨聽", "槓上開花"],
+        excludes=[*_DEALT, "獨聽", "槓上開花"],
         needs_hand=False,
+        value_from="heavenly_tai",
+        keeps={"heavenly_with_self_draw": _DEALT},
     ),
 )
 
@@ -179,7 +291,14 @@ def _refuse(c: WinContext) -> str:
     return ""
 
 
-RULES = RuleSet(name="taiwan16", unit="tai", items=ITEMS, hand_size=16, refuse=_refuse)
+RULES = RuleSet(
+    name="taiwan16",
+    unit="tai",
+    items=ITEMS,
+    hand_size=16,
+    refuse=_refuse,
+    form_readings=(("lugu", lugu_readings),),
+)
 
 
 def settle(result: ScoreResult, ctx: SettleContext) -> Settlement:

@@ -108,6 +108,22 @@ def test_seven_rob_one_in_the_deal_is_declared_after_everyone_replaced(monkeypat
     game.check_invariants()
 
 
+def test_eight_immortals_during_the_exchange_waits_for_the_exchange_to_complete(monkeypatch):
+    # seat 0 is dealt seven flowers; the eighth is the first live tile after the 開門 tile, so the
+    # dealer draws it in 換牌 while seat 1 has still to draw its replacement tile
+    rigged_deal(monkeypatch, {(0, 0): "f1f2f3f4", (1, 0): "f5f6f71m"})
+    game = Game("taiwan16", seed=1, dealer=0, options=TableOptions(exchange=True))
+    assert game.phase is Phase.EXCHANGE and game.outcome is None
+    game.apply(Action(0, Kind.EXCHANGE, None, (game.hand(0)[0],)))
+    game.apply(Action(1, Kind.EXCHANGE, None, (game.hand(1)[0], game.hand(1)[1])))
+    game.apply(Action(2, Kind.EXCHANGE))
+    game.apply(Action(3, Kind.EXCHANGE))
+    assert game.outcome.flower_win == "八仙過海" and game.outcome.winner == 0
+    assert game.phase is Phase.OVER and game.to_act() == []
+    assert hand_sizes(game) == [17, 16, 16, 16]
+    game.check_invariants()
+
+
 def test_check_invariants_catches_a_hand_short_of_its_replacement_after_a_flower_win():
     game = Game("taiwan16", seed=7400513030961064311, dealer=2)
     t = next(t for t in range(34) if game.hands[1][t])
@@ -211,8 +227,12 @@ TILES = st.one_of(
     st.floats(allow_nan=True),
     st.text(max_size=3),
 )
+EXCHANGED = st.one_of(
+    st.tuples(), st.lists(st.integers(-2, 40), max_size=4).map(tuple), st.lists(TILES, max_size=2)
+)
 ANY_ACTION = st.one_of(
     st.builds(Action, SEATS, KINDS, TILES),
+    st.builds(Action, st.integers(0, 3), st.sampled_from(list(Kind)), st.none(), EXCHANGED),
     st.builds(Action, st.integers(0, 3), st.sampled_from(list(Kind)), TILES),
     st.text(max_size=12),
     st.integers(),
@@ -227,6 +247,7 @@ TABLES = st.sampled_from(
         TableOptions(may_pass_win=True),
         TableOptions(self_draw_only=True),
         TableOptions(min_tai=3),
+        TableOptions(exchange=True),
     ]
 )
 
@@ -401,10 +422,15 @@ SELF_PLAY_HANDS = 600  # seed 524 ends in a 七搶一 drawn in play
 
 def test_long_self_play_keeps_every_hand_at_its_exact_size_at_every_step():
     flower_wins = []
-    option_sets = [TableOptions(), TableOptions(may_pass_win=True), TableOptions(self_draw_only=True)]
+    option_sets = [
+        TableOptions(),
+        TableOptions(may_pass_win=True),
+        TableOptions(self_draw_only=True),
+        TableOptions(exchange=True),
+    ]
     deals = [(7400513030961064311, 2), *((seed, seed % 4) for seed in range(SELF_PLAY_HANDS))]
     for seed, dealer in deals:
-        game = Game("taiwan16", seed=seed, dealer=dealer, options=option_sets[seed % 3])
+        game = Game("taiwan16", seed=seed, dealer=dealer, options=option_sets[seed % 4])
         policy = RandomPolicy(random.Random(seed))
         game.check_invariants()
         steps = 0

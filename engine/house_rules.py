@@ -1,0 +1,212 @@
+"""House rules: the taiwan16 variants real tables play, as named switches and presets.
+
+Rule document 000 is the default; every switch's default is the document's value, so a table
+that sets nothing plays the document. A host picks a preset (:data:`PRESETS`) and may flip single
+switches on top. :class:`HouseRules` is the one value a table carries
+(``TableOptions.house_rules``); the scorer reads it as data — item values, exclusions and
+conditions named in the item table (``engine/scoring/taiwan16.py``) — and the game reads the
+winning forms a switch adds (嚦咕嚦咕). Values are documented in docs/rules/taiwan16.md
+("House rules").
+
+    >>> hr = HouseRules.resolve("common", {"river_bottom_tai": 0})
+    >>> hr["heavenly_tai"], hr["river_bottom_tai"], hr.preset_name()
+    (24, 0, None)
+    >>> HouseRules.resolve("document") == HouseRules()
+    True
+    >>> HouseRules.resolve("house")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown house-rules preset 'house' (known: common, document)
+
+This module imports nothing from the engine: ``engine.rules`` holds a :class:`HouseRules` in its
+:class:`~engine.rules.TableOptions`, and the scoring package builds on ``engine.rules``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Value = int | bool
+
+
+@dataclass(frozen=True, slots=True)
+class Switch:
+    """One house-rule switch: its name, how players write it, the document's value, the values a
+    table may choose, and the winning form it adds when on (``engine.forms.FORMS``)."""
+
+    name: str
+    label: str
+    default: Value
+    choices: tuple[Value, ...]
+    adds_form: str | None = None
+
+    def check(self, value: object) -> Value:
+        """``value`` if this switch accepts it, else ValueError naming the choices."""
+        same_type = isinstance(value, bool) == isinstance(self.default, bool) and isinstance(value, int)
+        if not same_type or value not in self.choices:
+            shown = ", ".join(_show(c) for c in self.choices)
+            raise ValueError(f"house rule {self.name} ({self.label}) must be one of {shown}, got {value!r}")
+        return value  # type: ignore[return-value]
+
+
+def _show(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+# every switch, grouped as the issue lists them; the default is document 000's value
+SWITCHES: tuple[Switch, ...] = (
+    # limit hands
+    Switch("heavenly_tai", "天胡", 16, (16, 24)),
+    Switch("heavenly_with_self_draw", "天胡計門清自摸", False, (False, True)),  # 門清/自摸/門清自摸 on top
+    Switch("earthly_tai", "地胡", 8, (8, 16)),
+    Switch("human_tai", "人胡", 0, (0, 8, 16)),  # 0: no such item (the document scores it as 地胡)
+    Switch("five_concealed_tai", "五暗刻", 16, (16, 8)),
+    Switch("five_concealed_with_pongs", "五暗刻計碰碰胡", False, (False, True)),
+    Switch("little_four_winds_tai", "小四喜", 16, (16, 8)),
+    Switch("flower_kong_tai", "花槓", 1, (1, 2)),
+    # stacking
+    Switch("all_honours_with_pongs", "字一色計碰碰胡", False, (False, True)),
+    Switch("all_honours_with_dragons", "字一色計三元牌", False, (False, True)),
+    Switch("all_honours_with_winds", "字一色計風台", False, (False, True)),
+    Switch("little_dragons_with_dragons", "小三元計三元牌", False, (False, True)),
+    Switch("big_four_winds_with_concealed", "大四喜計暗刻", False, (False, True)),
+    # extra items (0: not an item, as in the document)
+    Switch("river_bottom_tai", "河底撈魚", 0, (0, 1)),
+    Switch("half_self_reliant_tai", "半求人", 0, (0, 1)),
+    Switch("ready_tai", "聽牌", 0, (0, 1)),
+    Switch("heavenly_ready_tai", "天聽", 0, (0, 8)),
+    Switch("miji_tai", "Miji", 8, (8, 4)),
+    Switch("miji_keeps_concealed", "Miji計門清", False, (False, True)),
+    # an extra winning form
+    Switch("lugu_tai", "嚦咕嚦咕", 0, (0, 8, 16), adds_form="lugu"),
+    # 平胡 variants
+    Switch("ping_hu_honour_pair", "平胡可字眼", False, (False, True)),
+    Switch("ping_hu_flowers", "平胡可有花", False, (False, True)),
+    Switch("ping_hu_any_wait", "平胡不限聽二洞", False, (False, True)),
+    # 槓上開花
+    Switch("kong_bloom_kong_only", "槓上開花限槓", False, (False, True)),
+)
+BY_NAME: dict[str, Switch] = {s.name: s for s in SWITCHES}
+
+# preset name -> the switches it changes from the document
+PRESETS: dict[str, dict[str, Value]] = {
+    "document": {},
+    # the values most Taiwanese apps and published 台數表 use
+    "common": {
+        "heavenly_tai": 24,
+        "earthly_tai": 16,
+        "human_tai": 8,
+        "five_concealed_tai": 8,
+        "five_concealed_with_pongs": True,
+        "little_four_winds_tai": 8,
+        "flower_kong_tai": 2,
+        "river_bottom_tai": 1,
+        "lugu_tai": 8,
+    },
+}
+DEFAULT_PRESET = "document"
+
+
+def _known(kind: str, name: object, known: Iterable[str]) -> str:
+    return f"unknown {kind} {name!r} (known: {', '.join(sorted(known))})"
+
+
+class HouseRules(Mapping[str, Value]):
+    """Every switch's value for one table: a read-only mapping ``name -> value`` that stores only
+    what differs from the document, so it is hashable, compares by value and prints small.
+
+    Build it with :meth:`resolve` (a preset plus overrides) or :meth:`from_dict`; an unknown
+    switch or a value a switch does not offer raises ValueError listing what is known.
+    """
+
+    __slots__ = ("_changes", "_values")
+
+    def __init__(self, changes: Mapping[str, object] | None = None) -> None:
+        checked: dict[str, Value] = {}
+        for name, value in (changes or {}).items():
+            switch = BY_NAME.get(name)
+            if switch is None:
+                raise ValueError(_known("house rule", name, BY_NAME))
+            checked[name] = switch.check(value)
+        self._changes = tuple(sorted((n, v) for n, v in checked.items() if v != BY_NAME[n].default))
+        self._values = {s.name: s.default for s in SWITCHES} | dict(self._changes)  # every switch
+
+    @classmethod
+    def resolve(cls, preset: str | None = None, overrides: Mapping[str, object] | None = None) -> HouseRules:
+        """A preset (default: the document's) with single switches changed on top."""
+        name = DEFAULT_PRESET if preset is None else preset
+        if name not in PRESETS:
+            raise ValueError(_known("house-rules preset", name, PRESETS))
+        return cls({**PRESETS[name], **(overrides or {})})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HouseRules:
+        return cls(data)
+
+    def to_dict(self) -> dict[str, Value]:
+        """The switches that differ from the document (JSON-safe; ``{}`` for the document)."""
+        return dict(self._changes)
+
+    def __getitem__(self, name: str) -> Value:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(BY_NAME)
+
+    def __len__(self) -> int:
+        return len(BY_NAME)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, HouseRules):
+            return self._changes == other._changes
+        return super().__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self._changes)
+
+    def __repr__(self) -> str:
+        return f"HouseRules({dict(self._changes)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (HouseRules, (dict(self._changes),))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> HouseRules:
+        return self  # immutable
+
+    @property
+    def is_document(self) -> bool:
+        return not self._changes
+
+    def forms(self) -> tuple[str, ...]:
+        """Winning forms the switches that are on add (e.g. ``("lugu",)`` for 嚦咕嚦咕)."""
+        forms = (BY_NAME[n].adds_form for n, v in self._changes if v)
+        return tuple(f for f in forms if f is not None)
+
+    def preset_name(self) -> str | None:
+        """The preset these values are exactly, or None for a custom mix."""
+        for name, changes in PRESETS.items():
+            if HouseRules(changes) == self:
+                return name
+        return None
+
+    def describe(self) -> list[str]:
+        """The variants that are on, as players write them: ``["天胡 24", "河底撈魚 1", "平胡可有花"]``."""
+        out = []
+        changes = dict(self._changes)
+        for name, value in ((s.name, changes[s.name]) for s in SWITCHES if s.name in changes):
+            label = BY_NAME[name].label
+            out.append(label if isinstance(value, bool) and value else f"{label} {_show(value)}")
+        return out
+
+    def summary(self) -> str:
+        """One line for the lobby and the score sheet: the preset's name (or "custom") and the
+        variants that are on; "" at a document table.
+
+            >>> HouseRules.resolve("common", {"ready_tai": 1}).summary()[:28]
+            'custom: 天胡 24 · 地胡 16 · 人胡 8'
+        """
+        if self.is_document:
+            return ""
+        return f"{self.preset_name() or 'custom'}: {' · '.join(self.describe())}"

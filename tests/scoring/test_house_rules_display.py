@@ -1,0 +1,46 @@
+"""Where players see the house rules: the lobby embed, the score sheet and /mahjong create's preset."""
+
+from engine.house_rules import HouseRules
+from engine.rules import TableOptions
+from engine.view import HandResult, ScoreItem
+from render import scoresheet
+
+NAMES = ("A", "B", "C", "D")
+WIN = HandResult(0, 1, False, 0, (), (), (), (ScoreItem("河底撈魚", 1),), 1, "tai", (400, -400, 0, 0))
+
+
+def lobby_settings(options: TableOptions) -> str:
+    from cogs.mahjong.prompts import lobby_embed
+    from cogs.mahjong.state import TableSettings, TableState
+
+    state = TableState(1, 2, 3, 4, TableSettings(options=options))
+    embed = lobby_embed(state, "en", "host")
+    return next(f.value for f in embed.fields if f.name == "Settings")
+
+
+def test_summary_names_the_preset_and_its_variants():
+    assert HouseRules().summary() == ""
+    common = HouseRules.resolve("common").summary()
+    assert common.startswith("common: ") and "天胡 24" in common and "嚦咕嚦咕 8" in common
+    assert HouseRules({"ping_hu_flowers": True}).summary() == "custom: 平胡可有花"
+
+
+def test_lobby_shows_the_house_rules_only_when_they_differ_from_the_document():
+    assert "家規" not in lobby_settings(TableOptions())
+    shown = lobby_settings(TableOptions(house_rules=HouseRules.resolve("common")))
+    assert "家規 common: " in shown and "地胡 16" in shown
+
+
+def test_score_sheet_names_the_house_rules_on_its_last_line():
+    plain = scoresheet.compose_score(WIN, NAMES)
+    summary = HouseRules.resolve("common").summary()
+    marked = scoresheet.compose_score(WIN, NAMES, house_rules=summary)
+    assert not any(t.startswith("家規") for t in plain.texts)
+    assert marked.texts[-1].startswith("家規 common: 天胡 24")
+    assert marked.im.height > plain.im.height
+
+
+def test_create_offers_every_preset():
+    from cogs.mahjong import PRESET_CHOICES
+
+    assert [c.value for c in PRESET_CHOICES] == ["document", "common"]
