@@ -230,11 +230,16 @@ def parse_options(value: Any) -> TableOptions:
 def parse_house_rules(preset: Any, switches: Any) -> HouseRules:
     """``"preset": NAME`` and ``"house_rules": {switch: value}`` (switches override the preset)."""
     if preset is not None and not isinstance(preset, str):
-        raise RequestError(f'preset must be a preset name like "common", got {preset!r}')
+        raise RequestError(f'preset must be a preset name like "common", got {_show(preset)}')
     if switches is None:
         switches = {}
     if not isinstance(switches, Mapping):
-        raise RequestError(f'house_rules must be an object like {{"river_bottom_tai": 1}}, got {switches!r}')
+        raise RequestError(
+            f'house_rules must be an object like {{"river_bottom_tai": 1}}, got {_show(switches)}'
+        )
+    for name, value in switches.items():  # switch values are numbers or booleans: refuse the rest here
+        if not isinstance(value, int) or value.bit_length() > 64:
+            raise RequestError(f"house rule {_show(name)} must be a number or true/false, got {_show(value)}")
     try:
         return HouseRules.resolve(preset, switches)
     except ValueError as exc:

@@ -90,7 +90,8 @@ def test_pathological_json_is_one_error_line_and_exit_2(text):
 
 
 @pytest.mark.parametrize(
-    "field", ["concealed", "melds", "flowers", "win_tile", "options", "seat_wind", "rules"]
+    "field",
+    ["concealed", "melds", "flowers", "win_tile", "options", "seat_wind", "rules", "preset", "house_rules"],
 )
 def test_a_field_nested_995_deep_is_a_typed_error(field):
     value: list = []
@@ -100,12 +101,29 @@ def test_a_field_nested_995_deep_is_a_typed_error(field):
         calculate({**PING_HU, field: value})
 
 
-@pytest.mark.parametrize("field", ["dealer_streak", "options"])
+@pytest.mark.parametrize("field", ["dealer_streak", "options", "house_rules"])
 def test_integers_too_long_to_print_are_a_request_error(field):
     huge = 10**5000
-    value = huge if field == "dealer_streak" else {"min_tai": huge}
-    with pytest.raises(RequestError, match="reasonable size"):
+    value = (
+        huge
+        if field == "dealer_streak"
+        else {"min_tai": huge}
+        if field == "options"
+        else {"heavenly_tai": huge}
+    )
+    with pytest.raises(RequestError, match="reasonable size|number or true/false"):
         calculate({**PING_HU, field: value})
+
+
+def test_a_house_rule_nested_deep_is_one_error_line():
+    text = (
+        '{"concealed": "123456789m456p3455s", "win_tile": "2s", "house_rules": {"heavenly_tai": '
+        + deep(900)
+        + "}}"
+    )
+    assert assert_cli_contract(text) == 2
+    with pytest.raises(RequestError, match="heavenly_tai"):
+        calculate({**PING_HU, "house_rules": {"heavenly_tai": json.loads(deep(900))}})
 
 
 def test_robbing_a_kong_while_holding_the_tile_is_an_impossible_hand():
@@ -245,6 +263,20 @@ FIELDS = {
     "robbing_kong": st.one_of(st.booleans(), JSON),
     "self_drawn": st.one_of(st.booleans(), JSON),
     "zimo": st.one_of(st.booleans(), JSON),
+    "preset": st.one_of(st.sampled_from(["common", "document", "nope"]), JSON),
+    "house_rules": st.one_of(
+        st.dictionaries(
+            st.sampled_from(["heavenly_tai", "river_bottom_tai", "miji_keeps_concealed", "x"]), JSON
+        ),
+        st.just({"heavenly_tai": 24, "river_bottom_tai": 1}),
+        JSON,
+    ),
+    "bonus_indicators": st.one_of(st.lists(TILE_TEXT, max_size=3).map("".join), JSON),
+    "from_dealer": st.one_of(st.booleans(), JSON),
+    "last_discard": st.one_of(st.booleans(), JSON),
+    "human": st.one_of(st.booleans(), JSON),
+    "heavenly_ready": st.one_of(st.booleans(), JSON),
+    "after_flower": st.one_of(st.booleans(), JSON),
 }
 ARBITRARY_REQUESTS = st.one_of(
     winning_requests(),
