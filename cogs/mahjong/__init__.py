@@ -27,7 +27,7 @@ from engine.view import HandResult
 from ..i18n import locale_of, t
 from . import stats
 from .buttons import DYNAMIC_ITEMS
-from .live import LiveMessage, Payload
+from .live import EditBudget, LiveMessage, Payload
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
     AI_LEVELS,
@@ -105,6 +105,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self.by_id: dict[int, TableRunner] = {}  # table id → table
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
         self._tasks: set[asyncio.Task[None]] = set()
+        self.budget = EditBudget()  # one pace for every table's edits (Discord's global limit)
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -288,7 +289,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
 
     def live_message(self, channel_id: int, message_id: int, build: Any) -> LiveMessage:
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        return LiveMessage(partial, build, min_interval=self.timing.edit_interval)
+        return LiveMessage(partial, build, min_interval=self.timing.edit_interval, budget=self.budget)
 
     @app_commands.command(name=_("join"), description=_("Take a seat at this channel's table"))
     @app_commands.describe(password=_("The table's 4-digit password"))

@@ -270,7 +270,9 @@ class TableRunner:
         table = await self._send_channel_payload(payload)
         async with self.lock:
             if table is not None:
-                self.table_msg = LiveMessage(table, self._table_payload, min_interval=self.timing.edit_interval)
+                self.table_msg = LiveMessage(
+                    table, self._table_payload, min_interval=self.timing.edit_interval, budget=self.cog.budget
+                )
                 self.table_msg.mark_shown(self.version)
                 self.journal.table_message(table.id)
         for seat, who in enumerate(self.seating.by_seat):
@@ -297,7 +299,9 @@ class TableRunner:
             await self._dm_failed(seat, who)
             return
         async with self.lock:
-            slot.live = LiveMessage(message, lambda: self.dm_payload(seat), min_interval=0.0)
+            slot.live = LiveMessage(
+                message, lambda: self.dm_payload(seat), budget=self.cog.budget, urgent=True
+            )
             slot.live.mark_shown(version)
             slot.live.want(self.version)
 
