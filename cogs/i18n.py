@@ -17,6 +17,7 @@ from typing import Any
 
 from discord import Locale, app_commands
 
+from engine.policy import LEVEL_NAMES
 from engine.tiles import tile_name
 
 SUPPORTED = ("en", "zh-TW", "zh-CN")
@@ -145,6 +146,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "wind.1": "South",
         "wind.2": "West",
         "wind.3": "North",
+        "tai.bad": "I could not read that hand: {error}. Tiles look like `123m456p77z`, melds like `pon:555z`.",
+        "tai.not_winning": "Not a winning hand",
+        "tai.no_items": "(no scoring items)",
+        "tai.points": "Paid: {points} points",
         "period.all": "All time",
         "period.today": "Today",
         "period.week": "This week",
@@ -297,6 +302,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "wind.1": "南",
         "wind.2": "西",
         "wind.3": "北",
+        "tai.bad": "看不懂這手牌：{error}。牌寫成 `123m456p77z`，副露寫成 `pon:555z`。",
+        "tai.not_winning": "不是胡牌",
+        "tai.no_items": "（沒有計分項目）",
+        "tai.points": "實付：{points} 分",
         "period.all": "全部",
         "period.today": "今天",
         "period.week": "本週",
@@ -449,6 +458,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "wind.1": "南",
         "wind.2": "西",
         "wind.3": "北",
+        "tai.bad": "看不懂这手牌：{error}。牌写成 `123m456p77z`，副露写成 `pon:555z`。",
+        "tai.not_winning": "不是胡牌",
+        "tai.no_items": "（没有计分项目）",
+        "tai.points": "实付：{points} 分",
         "period.all": "全部",
         "period.today": "今天",
         "period.week": "本周",
@@ -560,6 +573,11 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
     "The table's 4-digit password": {"zh-TW": "牌桌的四位數密碼", "zh-CN": "牌桌的四位数密码"},
     "AI strength": {"zh-TW": "電腦強度", "zh-CN": "电脑强度"},
     "leaderboard": {"zh-TW": "排行榜", "zh-CN": "排行榜"},
+    "tai": {"zh-TW": "台數", "zh-CN": "台数"},
+    "Count the 台 (or 番) of a winning hand written in tile notation": {
+        "zh-TW": "計算一手胡牌的台數（或番數）",
+        "zh-CN": "计算一手胡牌的台数（或番数）",
+    },
     "This server's players ranked by points": {"zh-TW": "本伺服器玩家積分排名", "zh-CN": "本服务器玩家积分排名"},
     "stats": {"zh-TW": "戰績", "zh-CN": "战绩"},
     "A player's numbers in this server": {"zh-TW": "玩家在本伺服器的戰績", "zh-CN": "玩家在本服务器的战绩"},
@@ -572,6 +590,11 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
     "Whose numbers (default: yours)": {"zh-TW": "誰的戰績（預設：你）", "zh-CN": "谁的战绩（默认：你）"},
     "The hand's number in the history": {"zh-TW": "紀錄中的牌局編號", "zh-CN": "记录中的牌局编号"},
 }
+
+
+COMMAND_TEXT.update(
+    {names["en"]: {"zh-TW": names["zh-TW"], "zh-CN": names["zh-CN"]} for names in LEVEL_NAMES.values()}
+)
 
 
 class CatalogueTranslator(app_commands.Translator):

@@ -548,7 +548,13 @@ class Game:
             discards = [t for t in range(NUM_KINDS) if hand[t]]
         actions.extend(Action(seat, Kind.DISCARD, t) for t in discards)
         forms_near = forms.near_forms(hand, self.profile.win_forms) if self.profile.win_forms else ()
-        if self.profile.ready_declaration and (analysis.shanten(hand) <= 0 or forms_near):
+        if self.profile.ready_declaration and not forms_near:
+            if analysis.shanten(hand) <= 0:  # per-suit: one look-up per candidate discard
+                allowed = set(discards)
+                actions.extend(
+                    Action(seat, Kind.READY, t) for t in analysis.ready_discards(hand) if t in allowed
+                )
+        elif self.profile.ready_declaration:  # a special form is near: every discard, every form
             for t in discards:
                 hand[t] -= 1
                 if self._waits(hand):

@@ -21,6 +21,7 @@ from discord.ext import commands
 import render
 from data import Store, StoreError
 from engine.house_rules import PRESETS, HouseRules
+from engine.policy import LEVEL_NAMES
 from engine.rules import PROFILES, TableOptions
 from engine.view import HandResult
 
@@ -56,7 +57,7 @@ RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for 
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]  # house rules
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+LEVEL_CHOICES = [app_commands.Choice(name=_(LEVEL_NAMES[level]["en"]), value=level) for level in AI_LEVELS]
 
 
 class PasswordModal(discord.ui.Modal):

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 import discord
 
 from engine.actions import Action, Kind
+from engine.policy import LEVEL_NAMES
 from engine.tiles import format_tiles, sort_key, tile_from_str, tile_to_str
 
-from ..i18n import t, tile_label
+from ..i18n import locale_of, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
 from .codes import code_of
 from .state import TablePhase, TableState
@@ -45,7 +46,11 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
     for i in range(4):
         if i < len(state.seats):
             seat = state.seats[i]
-            name = t(locale, "lobby.ai_seat", name=seat.name) if seat.is_ai else discord.utils.escape_markdown(seat.name)
+            if seat.is_ai:
+                level = LEVEL_NAMES.get(seat.ai_level or "", {}).get(locale_of(locale), seat.ai_level)
+                name = t(locale, "lobby.ai_seat", name=f"{seat.name} · {level}")
+            else:
+                name = discord.utils.escape_markdown(seat.name)
         else:
             name = t(locale, "lobby.empty")
         lines.append(f"{i + 1}. {name}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ from .prompts import (
     table_view,
     take_back_view,
 )
-from .state import Seat, TableError, TablePhase, TableSettings, TableState
+from .state import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -246,7 +247,8 @@ class TableRunner:
     def _ai_policies(self) -> None:
         for seat, who in enumerate(self.seating.by_seat):
             if who.is_ai:
-                self.policies[seat] = make_policy("ai", None)  # type: ignore[arg-type]
+                rng = random.Random(self.match.seed + seat if self.match else seat)
+                self.policies[seat] = make_policy(who.ai_level or DEFAULT_AI, rng)
 
     async def _start_hand(self) -> None:
         """Deal (under the lock), then post the table and send the DMs (outside it)."""
@@ -696,7 +698,10 @@ class TableRunner:
                 wait = self.ai_ready_at - time.monotonic()
                 if wait > 0:
                     return wait, None
-            self._apply(self._robot_action(seat))
+            action = self._robot_action(seat)
+            self._apply(action)
+            if action.kind in (Kind.DISCARD, Kind.READY):
+                self._ai_declares(seat)
             return 0, None
         if self.deadline is not None:
             left = self.deadline - time.time()
@@ -706,13 +711,26 @@ class TableRunner:
             return left, None
         return None, None
 
+    def _ai_declares(self, seat: int) -> None:
+        """A strong AI may declare 眼牌 / Miji after its discard, when the expected 台 pay for the risk."""
+        game = self.game
+        policy = self.policies.get(seat)
+        declare = getattr(policy, "declare", None)
+        if game is None or game.is_over or declare is None or seat in game.auto_seats():
+            return
+        offered = game.declarations(seat)
+        if offered:
+            chosen = declare(game.view(seat), offered)
+            if chosen is not None:
+                self._apply(chosen)
+
     def _robot_action(self, seat: int) -> Action:
         game = self.game
         assert game is not None
         policy = self.policies.get(seat)
         if policy is None or seat in game.auto_seats() or game.phase is Phase.EXCHANGE:  # AI keeps its hand
             return game.auto_action(seat)
-        return policy.choose(game, seat)  # type: ignore[attr-defined]
+        return policy.choose(game.view(seat), game.legal_actions(seat))
 
     def _finish_hand(self) -> Job:
         """Score and settle now (lock held); the returned job shows the sheet and the standings."""
