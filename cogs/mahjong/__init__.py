@@ -10,6 +10,7 @@ import io
 import logging
 import random
 import time
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,7 @@ import render
 from data import Store, StoreError
 from engine.house_rules import PRESETS, HouseRules
 from engine.policy import LEVEL_NAMES
-from engine.rules import PROFILES, TableOptions
+from engine.rules import PROFILES, TableOptions, get_profile
 from engine.view import HandResult
 
 from ..i18n import locale_of, t
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULTS = TableOptions()
+MINIMUM_CHOICES = [app_commands.Choice(name=_(name), value=n) for name, n in (("0", 0), ("1", 1), ("3", 3))]
 PERIODS = {"today": 86_400, "week": 7 * 86_400, "month": 30 * 86_400}
 PERIOD_CHOICES = [
     app_commands.Choice(name=_(t("en", f"period.{p}")), value=p) for p in ("all", *PERIODS)
@@ -188,7 +190,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         claim_seconds=_("Seconds to claim 吃碰槓胡"),
         self_draw_only=_("Self-drawn wins only (限自摸)"),
         may_pass_win=_("A win may be declined (可過水)"),
-        min3=_("Three 台 to win (三台起胡)"),
+        minimum=_("台 or 番 needed to win (三台起胡 / 番起和)"),
+        bonus_tile=_("A face-up 寶牌 (hongkong)"),
         see_wind_see_flower=_("Every wind and flower scores (見字見花)"),
         exchange=_("Exchange 0-3 tiles after the deal (換牌)"),
         base=_("Points for 底"),
@@ -197,7 +200,11 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         password=_("Ask players for a 4-digit password"),
     )
     @app_commands.choices(
-        rules=RULE_CHOICES, turn_seconds=TURN_CHOICES, claim_seconds=CLAIM_CHOICES, preset=PRESET_CHOICES
+        rules=RULE_CHOICES,
+        turn_seconds=TURN_CHOICES,
+        claim_seconds=CLAIM_CHOICES,
+        preset=PRESET_CHOICES,
+        minimum=MINIMUM_CHOICES,
     )
     async def create(
         self,
@@ -208,27 +215,33 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         claim_seconds: int = DEFAULTS.claim_seconds,
         self_draw_only: bool = False,
         may_pass_win: bool = False,
-        min3: bool = False,
+        minimum: int = 0,
+        bonus_tile: bool = False,
         see_wind_see_flower: bool = False,
         exchange: bool = False,
-        base: app_commands.Range[int, 0, 100_000] = 300,
-        tai: app_commands.Range[int, 0, 100_000] = 100,
+        base: app_commands.Range[int, 0, 100_000] | None = None,
+        tai: app_commands.Range[int, 0, 100_000] | None = None,
         preset: str = "document",
         password: bool = False,
     ) -> None:
         self._check_free_channel(interaction)
-        options = TableOptions(
-            self_draw_only=self_draw_only,
-            may_pass_win=may_pass_win,
-            min_tai=3 if min3 else 0,
-            see_wind_see_flower=see_wind_see_flower,
-            exchange=exchange,
-            base=base,
-            tai=tai,
-            turn_seconds=turn_seconds,
-            claim_seconds=claim_seconds,
-            house_rules=HouseRules.resolve(preset),
-        )
+        chosen: dict[str, Any] = {
+            "self_draw_only": self_draw_only,
+            "may_pass_win": may_pass_win,
+            "min_tai": minimum,
+            "bonus_tile": bonus_tile,
+            "see_wind_see_flower": see_wind_see_flower,
+            "exchange": exchange,
+            "turn_seconds": turn_seconds,
+            "claim_seconds": claim_seconds,
+            "house_rules": HouseRules.resolve(preset),
+        }
+        if base is not None:
+            chosen["base"] = base
+        if tai is not None:
+            chosen["tai"] = tai
+        # the rule set's own stakes and caps (taiwan13: 20 a 台) unless the host set them
+        options = replace(get_profile(rules).options, **chosen)
         settings = TableSettings(rules, rounds, options)
         if password:
             loc = locale_of(interaction.locale)

@@ -17,6 +17,7 @@ import discord
 
 from engine.actions import Action, Kind
 from engine.policy import LEVEL_NAMES
+from engine.scoring import get_rules
 from engine.tiles import format_tiles, sort_key, tile_from_str, tile_to_str
 
 from ..i18n import locale_of, t, tile_label
@@ -58,7 +59,8 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
     flags = [name for on, name in (
         (o.self_draw_only, "限自摸"),
         (o.may_pass_win, "可過水"),
-        (o.min_tai >= 3, "三台起胡"),
+        (o.min_tai > 0, minimum_label(s.rules, o.min_tai)),
+        (o.bonus_tile, "寶牌"),
         (o.see_wind_see_flower, "見字見花"),
         (o.exchange, "換牌"),
         (not o.house_rules.is_document, f"家規 {o.house_rules.summary()}"),
@@ -67,9 +69,10 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
         t(locale, "lobby.rounds", n=s.rounds),
         t(locale, "lobby.turn", s=o.turn_seconds),
         t(locale, "lobby.claim", s=o.claim_seconds),
-        t(locale, "lobby.stakes", base=o.base, tai=o.tai),
         *flags,
     ]
+    if get_rules(s.rules).unit == "tai":  # 底 and 台 values pay only 台 games
+        settings.insert(3, t(locale, "lobby.stakes", base=o.base, tai=o.tai))
     if state.locked:
         settings.append(t(locale, "lobby.locked"))
     colour = discord.Colour.green() if state.phase is TablePhase.LOBBY else discord.Colour.dark_grey()
@@ -84,6 +87,13 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
     else:
         embed.set_footer(text=t(locale, "lobby.closed"))
     return embed
+
+
+def minimum_label(rules: str, minimum: int) -> str:
+    """三台起胡 on 台 tables, the server's name (3番起和 / 1番起和) on 番 tables."""
+    if rules == "hongkong":
+        return f"{minimum}番起和"
+    return "三台起胡" if minimum == 3 else f"{minimum}台起胡"
 
 
 def lobby_view(state: TableState, locale: str) -> discord.ui.View | None:
