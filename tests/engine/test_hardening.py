@@ -436,7 +436,7 @@ def test_long_self_play_keeps_every_hand_at_its_exact_size_at_every_step():
         steps = 0
         while not game.is_over:
             seat = game.to_act()[0]
-            game.apply(policy.choose(game, seat))
+            game.apply(policy.choose(game.view(seat), game.legal_actions(seat)))
             game.check_invariants()  # exact: 16 each, +1 for the seat to move or the winner
             steps += 1
             assert steps < 2000
