@@ -132,9 +132,14 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             log.warning("table %s could not resume: %r", runner.table_id, error)
 
     async def cog_unload(self) -> None:
+        """Shutting down: every table stores what it still holds, then the background work stops."""
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
         for runner in list(self.by_id.values()):
             await runner.close()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=5)
 
     # ------------------------------------------------------------------ errors
 

@@ -802,8 +802,8 @@ class TableRunner:
         await self._send_channel(embed=embed)
         self.state.phase = TablePhase.OVER
         self.closed = True
+        await self.journal.close()  # stored before the table is forgotten (and before a shutdown closes storage)
         self.cog.table_finished(self)
-        await self.journal.close()
 
     async def _settle_messages(self) -> None:
         """Let the last edits of a finished hand land before its messages are dropped."""
