@@ -209,8 +209,8 @@ def unseen_counts(game: Game, viewer: int) -> list[int]:
             if s != viewer:
                 seen = [a + b for a, b in zip(seen, game.hands[s], strict=True)]
     for s in range(4):
-        for meld in game.melds[s]:
-            if meld.kind is MeldKind.ANKONG and s != viewer:
+        for meld in visible_melds(game, s, viewer):
+            if meld.is_hidden:  # another player's 暗槓 before the end-of-hand reveal
                 continue
             for t in meld.tiles:
                 seen[t] += 1
