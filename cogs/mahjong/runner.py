@@ -291,10 +291,12 @@ class TableRunner:
         slot = DmSlot(who.user_id)
         self.dms[seat] = slot
         try:
+            await self.cog.budget.take(urgent=True)
             channel = await self.bot.create_dm(discord.Object(who.user_id))
             async with self.lock:
                 payload = await self.dm_payload(seat)
                 version = self.version
+            await self.cog.budget.take(urgent=True)
             message = await channel.send(**payload.send_kwargs())
         except NETWORK_ERRORS as error:  # 50007 (DMs closed) above all
             log.info("could not DM seat %s of table %s: %s", seat, self.table_id, error)
@@ -825,6 +827,7 @@ class TableRunner:
 
     async def _send_channel(self, **kwargs) -> discord.Message | None:
         try:
+            await self.cog.budget.take(urgent=True)  # new messages count toward the global limit too
             return await self.channel.send(**kwargs)
         except NETWORK_ERRORS as error:
             log.warning("table %s could not post in its channel: %s", self.table_id, error)
