@@ -63,6 +63,8 @@ class MahjongBot(commands.Bot):
 
     def __init__(self, config: Config, **options: object) -> None:
         intents = discord.Intents.default()
+        # the bot never reads messages (everything arrives as interactions): no message events to parse
+        intents.guild_messages = intents.dm_messages = intents.typing = intents.dm_typing = False
         options.setdefault("chunk_guilds_at_startup", False)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
         self.config = config

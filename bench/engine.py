@@ -2,10 +2,19 @@
 
     python -m bench.engine [--hands 2000] [--repeat 5]
 
-Measures (µs per hand, median of the repeats, after one warm-up pass over the same hands for both
-libraries): win check on complete 17-tile hands, shanten on 14-tile hands, and our 17-tile
-shanten (no public library handles 5 sets + pair). The first pass of ours (memo tables empty) is
-reported as ``*_cold_us``. Last stdout line: one JSON object.
+Three honest kinds of figure, µs per hand:
+
+- ``*_us`` — repeated hands: median of the repeats after one warm-up pass over the same hands (both
+  libraries), the best case for our memo tables;
+- ``*_unseen_us`` — warm tables, new hands: after the warm-up set, a fresh set of hands with the
+  same seed family that the tables have not seen;
+- ``*_cold_us`` — a fresh Python process, memo tables empty, first pass (measured in a child
+  process so nothing this process did warms it).
+
+Functions: win check on complete 17-tile hands, shanten on 14-tile hands (beside the ``mahjong``
+package), our 17-tile shanten (no public library handles 5 sets + pair), the 聽 listing of a
+17-tile hand (``ready_discards`` beside the old loop of ``waits`` per discard) and the improving
+tiles of a 16-tile hand. Last stdout line: one JSON object.
 """
 
 from __future__ import annotations
@@ -14,6 +23,8 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -63,20 +74,89 @@ def cold_us(fn: Callable[[list[int]], object], hands: list[list[int]]) -> float:
     return (time.perf_counter() - start) / len(hands) * 1e6
 
 
+def ready_discards_by_waits(counts: list[int]) -> list[int]:
+    """The 聽 listing as the game did it before: a full waits check after every discard."""
+    out = []
+    for t in range(34):
+        if counts[t]:
+            counts[t] -= 1
+            if analysis.waits(counts):
+                out.append(t)
+            counts[t] += 1
+    return out
+
+
+def hand_sets(seed: int, n: int) -> dict[str, list[list[int]]]:
+    rng = random.Random(seed)
+    return {
+        "win17": [complete_hand(rng, 5) for _ in range(n)],
+        "hands14": [random_hand(rng, 14) for _ in range(n)],
+        "hands17": [random_hand(rng, 17) for _ in range(n)],
+        "near17": [near_ready(rng) for _ in range(n)],
+        "hands16": [random_hand(rng, 16) for _ in range(n)],
+    }
+
+
+def near_ready(rng: random.Random) -> list[int]:
+    """A 17-tile hand one swap from complete: the hands whose 聽 listing matters."""
+    counts = complete_hand(rng, 5)
+    held = [t for t in range(34) if counts[t]]
+    counts[rng.choice(held)] -= 1
+    while True:
+        t = rng.randrange(34)
+        if counts[t] < 4:
+            counts[t] += 1
+            return counts
+
+
+OURS: dict[str, tuple[str, Callable[[list[int]], object]]] = {
+    "win17": ("win17", analysis.is_complete),
+    "shanten14": ("hands14", analysis.shanten),
+    "shanten17": ("hands17", analysis.shanten),
+    "ready17": ("near17", analysis.ready_discards),
+    "improving16": ("hands16", analysis.improving_tiles),
+}
+
+
+def cold_child(seed: int, n: int) -> dict[str, float]:
+    """Run in a fresh process: first-pass timings with empty memo tables."""
+    sets = hand_sets(seed, n)
+    return {f"{name}_cold_us": cold_us(fn, sets[which]) for name, (which, fn) in OURS.items()}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.engine")
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cold-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.cold_child:
+        print(json.dumps(cold_child(args.seed, args.hands)))
+        return
+    child = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench.engine",
+            "--cold-child",
+            "--seed",
+            str(args.seed),
+            "--hands",
+            str(args.hands),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    cold = json.loads(child.stdout.strip().splitlines()[-1])
 
     from mahjong.agari import Agari
     from mahjong.shanten import Shanten
 
-    rng = random.Random(args.seed)
-    win17 = [complete_hand(rng, 5) for _ in range(args.hands)]
-    hands14 = [random_hand(rng, 14) for _ in range(args.hands)]
-    hands17 = [random_hand(rng, 17) for _ in range(args.hands)]
+    sets = hand_sets(args.seed, args.hands)
+    unseen = hand_sets(args.seed + 1000, args.hands)
+    win17, hands14 = sets["win17"], sets["hands14"]
 
     agari, shanten_peer = Agari(), Shanten()
     peer_win = agari.is_agari
@@ -85,33 +165,31 @@ def main(argv: list[str] | None = None) -> None:
     # correctness first: both libraries must agree on every benchmark hand
     assert all(analysis.is_complete(h) and peer_win(h) for h in win17)
     assert all(analysis.shanten(h) == peer_shanten(h) for h in hands14)
+    assert all(analysis.ready_discards(h) == ready_discards_by_waits(h) for h in sets["near17"])
 
-    result: dict[str, float] = {}
-    result["win17_cold_us"] = cold_us(analysis.is_complete, win17)
-    result["shanten17_cold_us"] = cold_us(analysis.shanten, hands17)
+    result: dict[str, float] = dict(cold)
+    for name, (which, fn) in OURS.items():
+        result[f"{name}_us"] = per_call_us(fn, sets[which], args.repeat)
+        result[f"{name}_unseen_us"] = cold_us(fn, unseen[which])
+    result["ready17_by_waits_us"] = per_call_us(ready_discards_by_waits, sets["near17"], args.repeat)
     cold_us(peer_win, win17)
-
-    result["win17_us"] = per_call_us(analysis.is_complete, win17, args.repeat)
     result["win17_mahjong_us"] = per_call_us(peer_win, win17, args.repeat)
-    result["shanten14_us"] = per_call_us(analysis.shanten, hands14, args.repeat)
     result["shanten14_mahjong_us"] = per_call_us(peer_shanten, hands14, args.repeat)
-    result["shanten17_us"] = per_call_us(analysis.shanten, hands17, args.repeat)
     result["win17_speedup_vs_mahjong"] = result["win17_mahjong_us"] / result["win17_us"]
     result["shanten14_speedup_vs_mahjong"] = result["shanten14_mahjong_us"] / result["shanten14_us"]
     result = {k: round(v, 2) for k, v in result.items()}
     result["hands"] = args.hands
     result["memo_entries"] = sum(analysis.table_sizes().values())
 
+    for name in OURS:
+        print(
+            f"{name:12s}: repeated {result[name + '_us']:7.2f} µs   unseen {result[name + '_unseen_us']:7.2f} µs"
+            f"   cold (fresh process) {result[name + '_cold_us']:8.2f} µs"
+        )
+    print(f"聽 listing by waits per discard (before): {result['ready17_by_waits_us']:.2f} µs")
     print(
-        f"win check, complete 17-tile hand : ours {result['win17_us']:6.2f} µs   mahjong {result['win17_mahjong_us']:6.2f} µs"
-        f"   → {result['win17_speedup_vs_mahjong']:.1f}× faster"
-    )
-    print(
-        f"shanten, 14-tile hand            : ours {result['shanten14_us']:6.2f} µs   mahjong {result['shanten14_mahjong_us']:6.2f} µs"
-        f"   → {result['shanten14_speedup_vs_mahjong']:.1f}× faster"
-    )
-    print(
-        f"shanten, 17-tile hand            : ours {result['shanten17_us']:6.2f} µs   (no peer; cold {result['shanten17_cold_us']:.1f} µs)"
+        f"vs mahjong: win check {result['win17_speedup_vs_mahjong']:.1f}× faster, "
+        f"14-tile shanten {result['shanten14_speedup_vs_mahjong']:.1f}× faster"
     )
     print(json.dumps(result))
 

@@ -1,85 +1,119 @@
-"""/tai: the 台數 calculator in Discord. A thin shell over ``engine.score.calculate`` — the same
-function behind ``python -m engine.score`` — so the bot never re-implements a rule."""
+"""/tai: the hand calculator in Discord. A thin shell over ``engine.score.calculate`` — the same
+function behind ``python -m engine.score`` — so the bot never re-implements a rule. Every field the
+command-line calculator reads has an option here, and the answer speaks the reader's language."""
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from engine.rules import PROFILES
 from engine.score import RequestError, calculate
 from engine.scoring import ScoringError
+from engine.scoring.taiwan16 import FLOWER_WINS
 from engine.tiles import NotationError
 
-WINDS = [
-    app_commands.Choice(name=n, value=v)
-    for n, v in (("東 E", "E"), ("南 S", "S"), ("西 W", "W"), ("北 N", "N"))
-]
+from .i18n import t
+
+log = logging.getLogger(__name__)
+
+WINDS = [app_commands.Choice(name=n, value=v) for n, v in (("東 E", "E"), ("南 S", "S"), ("西 W", "W"), ("北 N", "N"))]
+RULES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
+FLOWER_WIN_CHOICES = [app_commands.Choice(name=name, value=name) for name in FLOWER_WINS]
 
 
 class Calculator(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="tai", description="Count the 台 of a taiwan16 winning hand (tile notation)")
+    @app_commands.command(name=_("tai"), description=_("Count the 台 (or 番) of a winning hand written in tile notation"))
     @app_commands.describe(
-        hand="concealed tiles without the winning tile, e.g. 123456789m456p3455s",
-        win="the winning tile, e.g. 2s",
-        melds="declared melds, e.g. pon:555z chi:123m",
-        flowers="flowers, e.g. f1f5",
-        self_drawn="won by self-draw (自摸)",
-        seat_wind="your seat wind",
-        round_wind="the round wind",
-        dealer="you are the dealer (莊家)",
-        streak="the dealer's streak n (連n)",
+        hand=_("concealed tiles without the winning tile, e.g. 123456789m456p3455s"),
+        win=_("the winning tile, e.g. 2s"),
+        rules=_("Rule set"),
+        melds=_("declared melds, e.g. pon:555z chi:123m"),
+        flowers=_("flowers, e.g. f1f5"),
+        self_drawn=_("won by self-draw (自摸)"),
+        seat_wind=_("your seat wind"),
+        round_wind=_("the round wind"),
+        dealer=_("you are the dealer (莊家)"),
+        streak=_("the dealer's streak n (連n)"),
+        last_tile=_("won on the last tile (海底)"),
+        kong_replacement=_("won on a kong's replacement tile (槓上開花)"),
+        robbing_kong=_("won by robbing a kong (搶槓)"),
+        flower_win=_("an instant flower win (八仙過海 / 七搶一)"),
+        ready=_("聽 was declared"),
+        min3=_("the table needs three 台 to win (三台起胡)"),
     )
-    @app_commands.choices(seat_wind=WINDS, round_wind=WINDS)
+    @app_commands.choices(seat_wind=WINDS, round_wind=WINDS, rules=RULES, flower_win=FLOWER_WIN_CHOICES)
     async def tai(
         self,
         interaction: discord.Interaction,
-        hand: str,
-        win: str,
+        hand: str = "",
+        win: str = "",
+        rules: str = "taiwan16",
         melds: str = "",
         flowers: str = "",
         self_drawn: bool = False,
-        seat_wind: app_commands.Choice[str] | None = None,
-        round_wind: app_commands.Choice[str] | None = None,
+        seat_wind: str = "E",
+        round_wind: str = "E",
         dealer: bool = False,
         streak: app_commands.Range[int, 0, 8] = 0,
+        last_tile: bool = False,
+        kong_replacement: bool = False,
+        robbing_kong: bool = False,
+        flower_win: str | None = None,
+        ready: bool = False,
+        min3: bool = False,
     ) -> None:
-        request = {
-            "rules": "taiwan16",
+        request: dict[str, Any] = {
+            "rules": rules,
             "concealed": hand,
-            "win_tile": win,
             "melds": melds.replace(",", " ").split(),
             "flowers": flowers,
             "self_drawn": self_drawn,
-            "seat_wind": seat_wind.value if seat_wind else "E",
-            "round_wind": round_wind.value if round_wind else "E",
+            "seat_wind": seat_wind,
+            "round_wind": round_wind,
             "dealer": dealer,
             "dealer_streak": streak,
+            "last_tile": last_tile,
+            "kong_replacement": kong_replacement,
+            "robbing_kong": robbing_kong,
+            "declared_ready": ready,
+            "flower_win": flower_win,
+            "options": {"三台起胡": True} if min3 else {},
         }
+        if win:
+            request["win_tile"] = win
         try:
             result = calculate(request)
         except (RequestError, ScoringError, NotationError) as error:
-            await interaction.response.send_message(
-                f"I could not read that hand: {error}. Tiles look like `123m456p77z`, melds like `pon:555z`.",
-                ephemeral=True,
-            )
+            await interaction.response.send_message(t(interaction.locale, "tai.bad", error=error), ephemeral=True)
             return
-        await interaction.response.send_message(embed=result_embed(hand, win, result), ephemeral=True)
+        embed = result_embed(hand, win, result, interaction.locale)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-def result_embed(hand: str, win: str, result: dict) -> discord.Embed:
+def result_embed(hand: str, win: str, result: dict, locale: Any) -> discord.Embed:
     if not result["valid"]:
         return discord.Embed(
-            title="Not a winning hand", description=result["reason"], colour=discord.Colour.red()
+            title=t(locale, "tai.not_winning"), description=result["reason"], colour=discord.Colour.red()
         )
-    lines = [f"{item['name']} — {item['tai']} 台" for item in result["items"]] or ["(no 台 items)"]
-    embed = discord.Embed(
-        title=f"{result['total']} 台", description="\n".join(lines), colour=discord.Colour.green()
-    )
-    embed.set_footer(text=f"{hand} + {win}")
+    unit_key = result["unit"]
+    unit = t(locale, f"unit.{unit_key}")
+    lines = [f"{item['name']} — {item[unit_key]} {unit}" for item in result["items"]] or [t(locale, "tai.no_items")]
+    title = f"{result['total']} {unit}"
+    if "capped_total" in result and result["capped_total"] != result["total"]:
+        title += " · " + t(locale, "play.cap_note", paid=result["capped_total"])
+    if "points" in result:
+        lines.append(t(locale, "tai.points", points=result["points"]))
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=discord.Colour.green())
+    embed.set_footer(text=f"{hand} + {win}" if win else hand)
     return embed
 
 

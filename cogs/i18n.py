@@ -17,6 +17,7 @@ from typing import Any
 
 from discord import Locale, app_commands
 
+from engine.policy import LEVEL_NAMES
 from engine.tiles import tile_name
 
 SUPPORTED = ("en", "zh-TW", "zh-CN")
@@ -145,6 +146,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "wind.1": "South",
         "wind.2": "West",
         "wind.3": "North",
+        "ok.houserule": "House rules now: {rules}",
+        "tai.bad": "I could not read that hand: {error}. Tiles look like `123m456p77z`, melds like `pon:555z`.",
+        "tai.not_winning": "Not a winning hand",
+        "tai.no_items": "(no scoring items)",
+        "tai.points": "Paid: {points} points",
         "period.all": "All time",
         "period.today": "Today",
         "period.week": "This week",
@@ -270,6 +276,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.dm_wait": "等待其他玩家…",
         "play.dm_exchange": "🔁 **換牌**：選最多三張與牌牆交換，或不換{deadline}",
         "play.dm_others": "👁 **眼牌** · 其他三家的牌：",
+        "play.dm_other_line": "{name}：{tiles}",
         "play.dm_auto": "🤖 你的座位由系統代打。按下按鈕即可取回操作。",
         "play.dm_over": "本局結束，結果在 <#{channel}>。",
         "play.auto_on": "🤖 {name} 改由系統代打。",
@@ -296,6 +303,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "wind.1": "南",
         "wind.2": "西",
         "wind.3": "北",
+        "ok.houserule": "目前家規：{rules}",
+        "tai.bad": "看不懂這手牌：{error}。牌寫成 `123m456p77z`，副露寫成 `pon:555z`。",
+        "tai.not_winning": "不是胡牌",
+        "tai.no_items": "（沒有計分項目）",
+        "tai.points": "實付：{points} 分",
         "period.all": "全部",
         "period.today": "今天",
         "period.week": "本週",
@@ -421,6 +433,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.dm_wait": "等待其他玩家…",
         "play.dm_exchange": "🔁 **换牌**：选最多三张与牌墙交换，或不换{deadline}",
         "play.dm_others": "👁 **眼牌** · 其他三家的牌：",
+        "play.dm_other_line": "{name}：{tiles}",
         "play.dm_auto": "🤖 你的座位由系统代打。按下按钮即可取回操作。",
         "play.dm_over": "本局结束，结果在 <#{channel}>。",
         "play.auto_on": "🤖 {name} 改由系统代打。",
@@ -447,6 +460,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "wind.1": "南",
         "wind.2": "西",
         "wind.3": "北",
+        "ok.houserule": "目前家规：{rules}",
+        "tai.bad": "看不懂这手牌：{error}。牌写成 `123m456p77z`，副露写成 `pon:555z`。",
+        "tai.not_winning": "不是胡牌",
+        "tai.no_items": "（没有计分项目）",
+        "tai.points": "实付：{points} 分",
         "period.all": "全部",
         "period.today": "今天",
         "period.week": "本周",
@@ -549,7 +567,13 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
     "Seconds to claim 吃碰槓胡": {"zh-TW": "吃碰槓胡的秒數", "zh-CN": "吃碰杠胡的秒数"},
     "Self-drawn wins only (限自摸)": {"zh-TW": "限自摸", "zh-CN": "限自摸"},
     "A win may be declined (可過水)": {"zh-TW": "可過水", "zh-CN": "可过水"},
-    "Three 台 to win (三台起胡)": {"zh-TW": "三台起胡", "zh-CN": "三台起胡"},
+    "台 or 番 needed to win (三台起胡 / 番起和)": {"zh-TW": "起胡台數／番數", "zh-CN": "起胡台数／番数"},
+    "A face-up 寶牌 (hongkong)": {"zh-TW": "翻寶牌（香港）", "zh-CN": "翻宝牌（香港）"},
+    "House rules preset (家規)": {"zh-TW": "家規", "zh-CN": "家规"},
+    "houserule": {"zh-TW": "家規", "zh-CN": "家规"},
+    "Change one house rule before the match (host)": {"zh-TW": "開局前修改一條家規（桌主）", "zh-CN": "开局前修改一条家规（桌主）"},
+    "The house rule": {"zh-TW": "家規", "zh-CN": "家规"},
+    "Its value: a number, or on / off": {"zh-TW": "數值，或 on / off", "zh-CN": "数值，或 on / off"},
     "Every wind and flower scores (見字見花)": {"zh-TW": "見字見花", "zh-CN": "见字见花"},
     "Exchange 0-3 tiles after the deal (換牌)": {"zh-TW": "開局後可換 0 到 3 張牌（換牌）", "zh-CN": "开局后可换 0 到 3 张牌（换牌）"},
     "Points for 底": {"zh-TW": "底的點數", "zh-CN": "底的点数"},
@@ -558,6 +582,11 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
     "The table's 4-digit password": {"zh-TW": "牌桌的四位數密碼", "zh-CN": "牌桌的四位数密码"},
     "AI strength": {"zh-TW": "電腦強度", "zh-CN": "电脑强度"},
     "leaderboard": {"zh-TW": "排行榜", "zh-CN": "排行榜"},
+    "tai": {"zh-TW": "台數", "zh-CN": "台数"},
+    "Count the 台 (or 番) of a winning hand written in tile notation": {
+        "zh-TW": "計算一手胡牌的台數（或番數）",
+        "zh-CN": "计算一手胡牌的台数（或番数）",
+    },
     "This server's players ranked by points": {"zh-TW": "本伺服器玩家積分排名", "zh-CN": "本服务器玩家积分排名"},
     "stats": {"zh-TW": "戰績", "zh-CN": "战绩"},
     "A player's numbers in this server": {"zh-TW": "玩家在本伺服器的戰績", "zh-CN": "玩家在本服务器的战绩"},
@@ -570,6 +599,11 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
     "Whose numbers (default: yours)": {"zh-TW": "誰的戰績（預設：你）", "zh-CN": "谁的战绩（默认：你）"},
     "The hand's number in the history": {"zh-TW": "紀錄中的牌局編號", "zh-CN": "记录中的牌局编号"},
 }
+
+
+COMMAND_TEXT.update(
+    {names["en"]: {"zh-TW": names["zh-TW"], "zh-CN": names["zh-CN"]} for names in LEVEL_NAMES.values()}
+)
 
 
 class CatalogueTranslator(app_commands.Translator):

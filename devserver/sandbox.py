@@ -82,6 +82,10 @@ def _watch(server: DevServer, transcript: Transcript) -> None:
     server.messages.edit = edited  # type: ignore[method-assign]
 
 
+def _sheets(server: DevServer) -> list[Message]:
+    return [m for m in server.channel_messages() if any(a.filename == "score.png" for a in m.attachments)]
+
+
 async def run_sandbox(out: Path, *, hands: int = 1, seed: int = 1, db: str | None = None) -> int:
     from bot import Config as BotConfig
     from bot import MahjongBot
@@ -115,6 +119,9 @@ async def run_sandbox(out: Path, *, hands: int = 1, seed: int = 1, db: str | Non
             lambda: runner.match is not None and (len(runner.match.history) >= hands or runner.closed),
             600,
             lambda: f"{hands} hands to be played",
+        )
+        await server.recorder.wait_until(  # the last hand's score sheet is out before the table closes
+            lambda: runner.closed or len(_sheets(server)) >= len(runner.match.history), 60, lambda: "the score sheets"
         )
         stop.set()
         with contextlib.suppress(Exception):

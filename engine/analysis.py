@@ -156,25 +156,106 @@ def decompositions(counts: list[int]) -> list[Decomposition]:
         found: list[tuple[Group, ...]] = []
         _split_sets(c, 0, [], found)
         c[pair] += 2
-        result.extend(Decomposition(pair, groups) for groups in found)
+        # a pung and a chow on the same lowest tile are found in both orders: keep one reading
+        distinct = dict.fromkeys(tuple(sorted(groups)) for groups in found)
+        result.extend(Decomposition(pair, groups) for groups in distinct)
     return result
 
 
 # ---------------------------------------------------------------- waits
 
 
-def waits(counts: list[int]) -> list[int]:
-    """Tiles that complete a 3k+1 hand (a tile all four of which the hand holds is no wait)."""
-    result = []
-    c = list(counts)
-    for t in range(NUM_KINDS):
-        if c[t] >= 4:
+# per suit pattern: (win value, tiles whose addition makes the suit sets-only, ... sets plus a pair),
+# the last two as bit masks over the suit's positions. A tile held four times is never in a mask.
+_SUIT_WAIT: dict[bytes, tuple[int, int, int]] = {}
+_HONOR_WAIT: dict[bytes, tuple[int, int, int]] = {}
+_SUIT_STARTS = ((0, 9), (9, 9), (18, 9), (27, 7))
+
+
+def _win_value(key: bytes, honors: bool) -> int:
+    table = _HONOR_WIN if honors else _SUIT_WIN
+    v = table.get(key)
+    if v is None:
+        v = table[key] = (_honor_win_value if honors else _suit_win_value)(key)
+    return v
+
+
+def _wait_info(key: bytes, honors: bool) -> tuple[int, int, int]:
+    table = _HONOR_WAIT if honors else _SUIT_WAIT
+    info = table.get(key)
+    if info is not None:
+        return info
+    sets_mask = pair_mask = 0
+    c = bytearray(key)
+    for i in range(len(c)):
+        if c[i] >= 4:
             continue
-        # a tile far from everything in its suit cannot help unless it is a single wait
-        c[t] += 1
-        if is_complete(c):
-            result.append(t)
-        c[t] -= 1
+        c[i] += 1
+        v = _win_value(bytes(c), honors)
+        c[i] -= 1
+        if v == 1:
+            sets_mask |= 1 << i
+        elif v == 2:
+            pair_mask |= 1 << i
+    info = table[key] = (_win_value(key, honors), sets_mask, pair_mask)
+    return info
+
+
+def _waits_from(infos: list[tuple[int, int, int]]) -> list[int]:
+    """Combine four suits' wait infos: a wait completes its own suit while the others already are."""
+    broken = [j for j in range(4) if infos[j][0] == 0]
+    if len(broken) > 1:
+        return []
+    pairs = sum(1 for info in infos if info[0] == 2)
+    result: list[int] = []
+    for j in broken if broken else range(4):
+        v, sets_mask, pair_mask = infos[j]
+        others = pairs - (v == 2)
+        mask = pair_mask if others == 0 else sets_mask if others == 1 else 0
+        start = _SUIT_STARTS[j][0]
+        while mask:
+            low = mask & -mask
+            result.append(start + low.bit_length() - 1)
+            mask ^= low
+    result.sort()
+    return result
+
+
+def _infos(counts: list[int]) -> list[tuple[int, int, int]]:
+    return [_wait_info(bytes(counts[lo : lo + n]), lo == 27) for lo, n in _SUIT_STARTS]
+
+
+def waits(counts: list[int]) -> list[int]:
+    """Tiles that complete a 3k+1 hand (a tile all four of which the hand holds is no wait).
+
+    Each suit is looked up once: a hand with two incomplete suits is rejected at once.
+    """
+    return _waits_from(_infos(counts))
+
+
+def ready_discards(counts: list[int]) -> list[int]:
+    """The tiles a 3k+2 hand may discard and be ready (聽) afterwards, in tile order.
+
+    Only the discarded tile's suit changes, so each candidate costs one suit look-up.
+    """
+    infos = _infos(counts)
+    broken = [j for j in range(4) if infos[j][0] == 0]
+    if len(broken) > 2:
+        return []
+    result = []
+    for j, (lo, n) in enumerate(_SUIT_STARTS):
+        if len(broken) - (j in broken) > 1:
+            continue  # two other suits stay broken whatever leaves this one
+        key = bytearray(counts[lo : lo + n])
+        saved = infos[j]
+        for i in range(n):
+            if key[i]:
+                key[i] -= 1
+                infos[j] = _wait_info(bytes(key), lo == 27)
+                key[i] += 1
+                if _waits_from(infos):
+                    result.append(lo + i)
+        infos[j] = saved
     return result
 
 
@@ -200,11 +281,45 @@ def _shift(vec: tuple[int, ...], dk: int, dp: int, add: int, best: list[int]) ->
                 best[dst + k] = v
 
 
+def _exact_cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
+    """The cost vector when no kind may be used more than four times (needed when the suit holds
+    four of a kind: ``7777s`` is not ready, a fifth 7s does not exist).
+
+    Left to right over the suit; the state is how many chows still need this tile (started two
+    back, one back). A kind's use is the chows through it, a pung and the pair: at most four.
+    """
+    n = len(key)
+    start = [_INF] * 12
+    start[0] = 0
+    states: dict[tuple[int, int], list[int]] = {(0, 0): start}
+    for i in range(n):
+        have = key[i]
+        nxt: dict[tuple[int, int], list[int]] = {}
+        max_new = 0 if honors or i > n - 3 else 4
+        for (two_back, one_back), vec in states.items():
+            through = two_back + one_back
+            for new in range(max_new + 1):
+                for pung in (0, 1):
+                    for pair in (0, 1):
+                        used = through + new + 3 * pung + 2 * pair
+                        if used > 4:
+                            continue
+                        best = nxt.get((one_back, new))
+                        if best is None:
+                            best = nxt[(one_back, new)] = [_INF] * 12
+                        _shift(tuple(vec), new + pung, pair, max(0, used - have), best)
+        states = nxt
+    return tuple(states.get((0, 0), [_INF] * 12))
+
+
 def _cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
     table = _HONOR_COST if honors else _SUIT_COST
     cached = table.get(key)
     if cached is not None:
         return cached
+    if 4 in key:
+        result = table[key] = _exact_cost_vector(key, honors)
+        return result
     c = bytearray(key)
     n = len(c)
     i = 0
@@ -363,4 +478,148 @@ def table_sizes() -> dict[str, int]:
         "vectors": len(_VECS),
         "vector_pairs": len(_PAIR_ID),
         "finals": len(_FINAL),
+        "wait_infos": len(_SUIT_WAIT) + len(_HONOR_WAIT),
+        "lowering": len(_SUIT_LOWER) + len(_HONOR_LOWER),
+        "optimal_splits": len(_OPTIMAL),
     }
+
+
+# ---------------------------------------------------------------- incremental shanten (for players)
+
+
+def _vec_id(key: bytes, honors: bool) -> int:
+    table = _HONOR_VEC_ID if honors else _SUIT_VEC_ID
+    vid = table.get(key)
+    if vid is None:
+        vid = table[key] = _intern(_cost_vector(key, honors))
+    return vid
+
+
+def _shanten_of(ids: list[int], sets_needed: int) -> int:
+    pairs = _PAIR_ID
+    key = (ids[0] << _ID_BITS) | ids[1]
+    ab = pairs.get(key)
+    if ab is None:
+        ab = _pair_id(key)
+    key = (ab << _ID_BITS) | ids[2]
+    abc = pairs.get(key)
+    if abc is None:
+        abc = _pair_id(key)
+    key = (((abc << _ID_BITS) | ids[3]) << 3) | sets_needed
+    result = _FINAL.get(key)
+    if result is None:
+        result = _final(key)
+    return result
+
+
+# per suit pattern: (position, mask) for each tile whose addition lowers some entry of the suit's
+# cost vector; the mask says which (sets, pair) entries it lowers (by one: a tile saves one draw)
+_SUIT_LOWER: dict[bytes, tuple[tuple[int, int], ...]] = {}
+_HONOR_LOWER: dict[bytes, tuple[tuple[int, int], ...]] = {}
+
+
+def _lowering(key: bytes, honors: bool) -> tuple[tuple[int, int], ...]:
+    table = _HONOR_LOWER if honors else _SUIT_LOWER
+    found = table.get(key)
+    if found is None:
+        base = _VECS[_vec_id(key, honors)]
+        c = bytearray(key)
+        out = []
+        for i in range(len(c)):
+            if c[i] < 4:
+                c[i] += 1
+                vec = _VECS[_vec_id(bytes(c), honors)]
+                c[i] -= 1
+                mask = 0
+                for e in range(12):
+                    if vec[e] < base[e]:
+                        mask |= 1 << e
+                if mask:
+                    out.append((i, mask))
+        found = table[key] = tuple(out)
+    return found
+
+
+def _pair(a: int, b: int) -> int:
+    key = (a << _ID_BITS) | b
+    vid = _PAIR_ID.get(key)
+    return _pair_id(key) if vid is None else vid
+
+
+def discard_shanten(counts: list[int]) -> dict[int, int]:
+    """Shanten after discarding each held tile of a 3k+2 hand (only that tile's suit is redone)."""
+    sets_needed = (sum(counts) - 1) // 3
+    keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
+    ids = [_vec_id(keys[j], j == 3) for j in range(4)]
+    final = _FINAL
+    result = {}
+    for j in range(4):
+        lo = _SUIT_STARTS[j][0]
+        if j < 3:
+            o = [ids[i] for i in range(3) if i != j]
+            rest = _pair(o[0], o[1])
+        else:
+            abc = _pair(_pair(ids[0], ids[1]), ids[2])
+        key = bytearray(keys[j])
+        for i in range(len(key)):
+            if key[i]:
+                key[i] -= 1
+                vid = _vec_id(bytes(key), j == 3)
+                key[i] += 1
+                fkey = (
+                    (((_pair(rest, vid) << _ID_BITS) | ids[3]) if j < 3 else ((abc << _ID_BITS) | vid)) << 3
+                ) | sets_needed
+                v = final.get(fkey)
+                result[lo + i] = _final(fkey) if v is None else v
+    return result
+
+
+def improving_tiles(counts: list[int]) -> list[int]:
+    """Tiles whose draw lowers the shanten of a 3k+1 hand (its 進張), in tile order.
+
+    A drawn tile lowers one suit's costs by at most one, so it helps exactly when it lowers an entry
+    that an optimal split of the sets between the suits uses: one rest-of-hand vector per suit and
+    a mask test per tile, instead of a shanten per tile.
+    """
+    sets_needed = sum(counts) // 3
+    keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
+    ids = [_vec_id(keys[j], j == 3) for j in range(4)]
+    result = []
+    for j, (lo, _n) in enumerate(_SUIT_STARTS):
+        o = [ids[i] for i in range(4) if i != j]
+        rest = _pair(_pair(o[0], o[1]), o[2])
+        key = (((rest << _ID_BITS) | ids[j]) << 3) | sets_needed
+        optimal = _OPTIMAL.get(key)
+        if optimal is None:
+            optimal = _optimal_entries(key)
+        if optimal:
+            for i, mask in _lowering(keys[j], j == 3):
+                if mask & optimal:
+                    result.append(lo + i)
+    result.sort()
+    return result
+
+
+_OPTIMAL: dict[int, int] = {}
+
+
+def _optimal_entries(key: int) -> int:
+    """Bit mask of the (sets, pair) entries of a suit's vector that some optimal split uses, given
+    the rest of the hand's vector (both ids and the sets needed packed in ``key``)."""
+    sets_needed = key & 7
+    both = key >> 3
+    rest = _VECS[both >> _ID_BITS]
+    vec = _VECS[both & ((1 << _ID_BITS) - 1)]
+    total = min(
+        min(vec[k] + rest[6 + sets_needed - k], vec[6 + k] + rest[sets_needed - k])
+        for k in range(sets_needed + 1)
+    )
+    optimal = 0
+    for k in range(sets_needed + 1):
+        r = sets_needed - k
+        if vec[k] + rest[6 + r] == total:
+            optimal |= 1 << k
+        if vec[6 + k] + rest[r] == total:
+            optimal |= 1 << (6 + k)
+    _OPTIMAL[key] = optimal
+    return optimal

@@ -24,7 +24,7 @@ from itertools import combinations
 from typing import Any
 
 from . import analysis, forms
-from .actions import CLAIM_RANK, Action, Kind
+from .actions import CLAIM_RANK, Action, Kind, shape_problem
 from .events import Event, EventKind, Phase
 from .meld import Meld, MeldKind
 from .rules import RuleProfile, TableOptions, get_profile
@@ -221,6 +221,8 @@ class Game:
         return action
 
     def is_legal(self, action: Action) -> bool:
+        if shape_problem(action):
+            return False
         action = self._normalize(action)
         if action.kind is Kind.TIMEOUT:
             return action.seat in self.to_act()
@@ -250,11 +252,15 @@ class Game:
         return not self.claims_made and sum(len(r) for r in self.rivers) <= MIJI_DISCARDS
 
     def apply(self, action: Action) -> list[Event]:
-        """Play ``action``; returns the events it caused. Raises IllegalActionError, state unchanged.
+        """Play ``action``; returns the events it caused. Raises IllegalActionError, state unchanged,
+        for anything else, malformed values included (a bool seat, a float or out-of-range tile).
 
         Besides the decisions :meth:`legal_actions` lists, a seat may send ``timeout`` when its
         clock ran out (see :meth:`auto_action`), ``away`` (代打 from now on) and ``back``.
         """
+        problem = shape_problem(action)
+        if problem:
+            raise IllegalActionError(f"malformed action: {problem}")
         if self.phase is Phase.OVER:
             raise IllegalActionError("the hand is over", "hand_over")
         action = self._normalize(action)
@@ -453,6 +459,8 @@ class Game:
         self.drawn[self.dealer] = None if is_flower(opener) else opener
         self._emit(Event(EventKind.DEAL, None, detail=f"{size} tiles each, dealer opens"))
         self._initial_flowers(order)
+        if self.outcome is not None:
+            return  # 八仙過海 / 七搶一 in the deal: the hand is over before the dealer plays
         self.turn = self.dealer
         self.phase = Phase.TURN
         if self.options.exchange and self.outcome is None:
@@ -470,9 +478,11 @@ class Game:
 
     def _initial_flowers(self, order: list[int]) -> None:
         """補花 from the dealer in turn order; a replacement that is itself a flower waits for the
-        next round, so every player has replaced once before anyone replaces again."""
+        next round, so every player has replaced once before anyone replaces again. The 補花
+        completes before a flower win is declared: flowers only accumulate, so the winner is the
+        same, and every hand is whole (docs/rules/taiwan16.md, "Flower wins in the deal")."""
         owed = [len(self.flowers[s]) for s in range(4)]
-        while any(owed) and self.outcome is None:
+        while any(owed):
             next_owed = [0] * 4
             for seat in order:
                 for _ in range(owed[seat]):
@@ -485,10 +495,10 @@ class Game:
                         self.hands[seat][tile] += 1
                         if seat == self.dealer:
                             self.drawn[seat] = tile
-                self._check_flower_win(seat)
-                if self.outcome is not None:
-                    return
             owed = next_owed
+        for seat in order:
+            if self.outcome is None:
+                self._check_flower_win(seat)
 
     # ------------------------------------------------------------------ legal actions
 
@@ -539,7 +549,13 @@ class Game:
             discards = [t for t in range(NUM_KINDS) if hand[t]]
         actions.extend(Action(seat, Kind.DISCARD, t) for t in discards)
         forms_near = forms.near_forms(hand, self.profile.win_forms) if self.profile.win_forms else ()
-        if self.profile.ready_declaration and (analysis.shanten(hand) <= 0 or forms_near):
+        if self.profile.ready_declaration and not forms_near:
+            if analysis.shanten(hand) <= 0:  # per-suit: one look-up per candidate discard
+                allowed = set(discards)
+                actions.extend(
+                    Action(seat, Kind.READY, t) for t in analysis.ready_discards(hand) if t in allowed
+                )
+        elif self.profile.ready_declaration:  # a special form is near: every discard, every form
             for t in discards:
                 hand[t] -= 1
                 if self._waits(hand):
@@ -661,11 +677,6 @@ class Game:
                 while is_flower(tile):
                     self.flowers[seat].append(tile)
                     self._emit(Event(EventKind.FLOWER, seat, tile))
-                    self._check_flower_win(seat)
-                    if self.outcome is not None:  # a flower win ends the hand: given tiles go back
-                        self._return_to_wall(given + list(tiles))
-                        self.exchanges = {}
-                        return
                     tile = self.wall.draw_back()
                 hand[tile] += 1
                 received.append(tile)
@@ -677,6 +688,11 @@ class Game:
         self._return_to_wall(given)
         self.exchanges = {}
         self._emit(Event(EventKind.EXCHANGED, None, detail=" ".join(counts)))
+        for i in range(4):  # as in the deal: the exchange completes, then a flower win ends the hand
+            if self.outcome is None:
+                self._check_flower_win((self.dealer + i) % 4)
+        if self.outcome is not None:
+            return
         self.phase = Phase.TURN
         self.turn = self.dealer
         self._turn_cache = None
@@ -1073,15 +1089,16 @@ class Game:
             )
         _require(sum(counts) == self.profile.wall_size, f"{sum(counts)} tiles in play")
         size = self.profile.hand_size
+        outcome = self.outcome
+        in_deal = self.first_go[self.dealer] and not self.claims_made  # the dealer has not played yet
         for s in range(4):
             held = sum(self.hands[s]) + 3 * len(self.melds[s])
-            outcome = self.outcome
-            if outcome is not None and outcome.flower_win:
-                # a flower win can interrupt the deal or a turn: only bound the size
-                _require(held <= size + 1, f"seat {s} holds {held} tiles")
-                continue
             extra = 1 if (self.phase in (Phase.TURN, Phase.EXCHANGE) and s == self.turn) else 0
-            if outcome is not None and outcome.winner == s:
+            if outcome is not None and outcome.flower_win:
+                # the flower that completed the win was set aside unreplaced, so nobody holds an
+                # extra tile, except the dealer's 開門 tile when the win came in the deal or 換牌
+                extra = 1 if (s == self.dealer and in_deal) else 0
+            elif outcome is not None and outcome.winner == s:
                 extra = 1
             _require(held == size + extra, f"seat {s} holds {held} tiles (expected {size + extra})")
             _require(all(0 <= n <= 4 for n in self.hands[s]), f"seat {s} holds an impossible count")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from .tiles import HIDDEN, NotationError, format_tiles, parse_tiles
+from .tiles import HIDDEN, NotationError, format_tiles, parse_tiles, tile_to_str
 
 
 class MeldKind(Enum):
@@ -32,8 +32,11 @@ class Meld:
     source: int | None = None
 
     @classmethod
-    def from_str(cls, text: str) -> Meld:
-        """``Meld.from_str("pon:555z")``."""
+    def from_str(cls, text: str, *, claimed: str | None = None, source: int | None = None) -> Meld:
+        """``Meld.from_str("pon:555z")``; ``Meld.from_str("chi:345m", claimed="4m", source=3)`` for a
+        meld whose claimed tile and discarder matter (the claimed tile defaults to the lowest)."""
+        if not isinstance(text, str):
+            raise NotationError(f"meld notation must be text, got {type(text).__name__}")
         try:
             kind_text, tiles_text = text.strip().split(":", 1)
             kind = MeldKind(kind_text.strip().lower())
@@ -42,6 +45,11 @@ class Meld:
         tiles = tuple(sorted(parse_tiles(tiles_text)))
         meld = cls(kind, tiles, claimed=None if kind is MeldKind.ANKONG else tiles[0] if tiles else None)
         meld.validate()
+        if claimed is not None or source is not None:
+            taken = parse_tiles(claimed) if claimed is not None else [meld.claimed]
+            if kind is MeldKind.ANKONG or len(taken) != 1 or taken[0] not in tiles:
+                raise NotationError(f"{text!r} cannot have claimed {claimed!r}")
+            meld = cls(kind, tiles, taken[0], source)
         return meld
 
     def validate(self) -> None:
@@ -80,6 +88,25 @@ class Meld:
         if self.is_hidden:
             return f"{self.kind.value}:hidden"
         return f"{self.kind.value}:{format_tiles(self.tiles)}"
+
+    def __repr__(self) -> str:
+        """``Meld.from_str('pon:555z', source=2)``: test failures and logs read like notation, not
+        like a dataclass dump (a hidden or hand-built odd meld falls back to its fields)."""
+        try:
+            text = str(self)
+            kwargs = {}
+            if self.claimed is not None and self.claimed != self.tiles[0]:
+                kwargs["claimed"] = tile_to_str(self.claimed)
+            if self.source is not None:
+                kwargs["source"] = self.source
+            if Meld.from_str(text, **kwargs) == self:  # type: ignore[arg-type]
+                args = [repr(text), *(f"{k}={v!r}" for k, v in kwargs.items())]
+                return f"Meld.from_str({', '.join(args)})"
+        except Exception:  # no notation for this meld
+            pass
+        return (
+            f"Meld(kind={self.kind}, tiles={self.tiles!r}, claimed={self.claimed!r}, source={self.source!r})"
+        )
 
     @property
     def is_hidden(self) -> bool:

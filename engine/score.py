@@ -19,13 +19,15 @@ document's); single switches in ``house_rules`` override the preset.
 Out: ``{"valid": true, "total": 3, "unit": "tai", "items": [{"name": "門清", "tai": 1}, ...]}``
 (``total`` before the cap; ``capped_total`` is added when the options ask for a cap; ``points``, what a
 payer pays after the cap, for rule sets that pay points: hongkong's 2^番 with 爆和), or
-``{"valid": false, "reason": "..."}`` for a hand that may not win. Malformed input: one line on
-stderr, exit code 2.
+``{"valid": false, "reason": "..."}`` for a hand that may not win. Malformed input (bad JSON,
+JSON nested too deep, a wrong type anywhere, tiles that cannot exist): one line on stderr, exit
+code 2, whatever the input.
 """
 
 from __future__ import annotations
 
 import json
+import reprlib
 import sys
 from collections.abc import Mapping
 from dataclasses import replace
@@ -36,7 +38,7 @@ from .meld import Meld, parse_melds
 from .scoring import ScoringError, TableOptions, WinContext, get_rules, score_win
 from .scoring.taiwan13 import FLOWER_WINS as TAIWAN13_FLOWER_WINS
 from .scoring.taiwan16 import FLOWER_WINS, SEE_WIND_SEE_FLOWER, SELF_DRAW_ONLY
-from .tiles import HONOR_NAMES, NotationError, is_flower, parse_tiles, tile_from_str
+from .tiles import HONOR_NAMES, NotationError, is_flower, parse_tiles, tile_from_str, tile_to_str
 
 DEFAULT_CAP = 16
 
@@ -115,6 +117,26 @@ _OPTION_ALIASES = {
 }
 
 
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlist, _SHORT.maxdict = 2, 40, 40, 4, 4
+
+# exact spellings (ASCII ones lower-cased): never a substring test, so "" and "南西" are refused
+_WIND_NAMES = {
+    **{letter: i for i, letter in enumerate("eswn")},
+    **{name: i for i, name in enumerate(("east", "south", "west", "north"))},
+    **{name: i for i, name in enumerate(HONOR_NAMES[:4])},
+}
+
+
+def _show(value: Any) -> str:
+    """A short one-line repr of any request value: bounded depth and length, so a deeply nested or
+    huge value can neither recurse nor flood the error line."""
+    try:
+        return _SHORT.repr(value)
+    except Exception:  # an int too long to print, a hostile __repr__ from a Python caller
+        return f"<{type(value).__name__}>"
+
+
 def _bool(name: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
@@ -122,16 +144,17 @@ def _bool(name: str, value: Any) -> bool:
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "1", "0"):
         return value.strip().lower() in ("true", "yes", "1")
-    raise RequestError(f"{name} must be true or false, got {value!r}")
+    raise RequestError(f"{name} must be true or false, got {_show(value)}")
 
 
 def _int(name: str, value: Any, low: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise RequestError(f"{name} must be an integer, got {value!r}")
+        raise RequestError(f"{name} must be an integer, got {_show(value)}")
     try:
         n = int(value)
+        str(n)  # Python refuses to print integers of more than 4,300 digits: refuse them here
     except ValueError:
-        raise RequestError(f"{name} must be an integer, got {value!r}") from None
+        raise RequestError(f"{name} must be an integer of reasonable size, got {_show(value)}") from None
     if n < low:
         raise RequestError(f"{name} must be at least {low}, got {n}")
     return n
@@ -142,13 +165,10 @@ def _wind(name: str, value: Any) -> int:
         return value
     if isinstance(value, str):
         v = value.strip()
-        if v.upper() in ("E", "S", "W", "N"):
-            return "ESWN".index(v.upper())
-        if v in HONOR_NAMES[:4]:
-            return HONOR_NAMES.index(v)
-        if v.lower() in ("east", "south", "west", "north"):
-            return ("east", "south", "west", "north").index(v.lower())
-    raise RequestError(f"{name} must be one of E S W N, got {value!r}")
+        wind = _WIND_NAMES.get(v.lower() if v.isascii() else v)
+        if wind is not None:
+            return wind
+    raise RequestError(f"{name} must be one of E S W N, got {_show(value)}")
 
 
 def _tiles_text(name: str, value: Any) -> str:
@@ -156,7 +176,7 @@ def _tiles_text(name: str, value: Any) -> str:
         return value
     if isinstance(value, list) and all(isinstance(x, str) for x in value):
         return " ".join(value)
-    raise RequestError(f'{name} must be tile notation like "123m456p", got {value!r}')
+    raise RequestError(f'{name} must be tile notation like "123m456p", got {_show(value)}')
 
 
 def parse_options(value: Any) -> TableOptions:
@@ -173,15 +193,15 @@ def parse_options(value: Any) -> TableOptions:
             raise RequestError("options list must hold option names")
         value = {x: True for x in value}
     if not isinstance(value, Mapping):
-        raise RequestError(f"options must be an object or a list of names, got {value!r}")
+        raise RequestError(f"options must be an object or a list of names, got {_show(value)}")
     flags: set[str] = set()
     min_tai = 0
     cap: int | None = None
     for key, v in value.items():
-        canon = _OPTION_ALIASES.get(str(key).strip().lower())
+        canon = _OPTION_ALIASES.get(key.strip().lower()) if isinstance(key, str) else None
         if canon is None:
             known = ", ".join(sorted(set(_OPTION_ALIASES)))
-            raise RequestError(f"unknown table option {key!r} (known: {known})")
+            raise RequestError(f"unknown table option {_show(key)} (known: {known})")
         if canon in (SEE_WIND_SEE_FLOWER, SELF_DRAW_ONLY):
             if _bool(str(key), v):
                 flags.add(canon)
@@ -211,11 +231,16 @@ def parse_options(value: Any) -> TableOptions:
 def parse_house_rules(preset: Any, switches: Any) -> HouseRules:
     """``"preset": NAME`` and ``"house_rules": {switch: value}`` (switches override the preset)."""
     if preset is not None and not isinstance(preset, str):
-        raise RequestError(f'preset must be a preset name like "common", got {preset!r}')
+        raise RequestError(f'preset must be a preset name like "common", got {_show(preset)}')
     if switches is None:
         switches = {}
     if not isinstance(switches, Mapping):
-        raise RequestError(f'house_rules must be an object like {{"river_bottom_tai": 1}}, got {switches!r}')
+        raise RequestError(
+            f'house_rules must be an object like {{"river_bottom_tai": 1}}, got {_show(switches)}'
+        )
+    for name, value in switches.items():  # switch values are numbers or booleans: refuse the rest here
+        if not isinstance(value, int) or value.bit_length() > 64:
+            raise RequestError(f"house rule {_show(name)} must be a number or true/false, got {_show(value)}")
     try:
         return HouseRules.resolve(preset, switches)
     except ValueError as exc:
@@ -232,10 +257,10 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
     for key, value in request.items():
         k = _FIELD_ALIASES.get(key, key)
         if k not in _KNOWN_FIELDS:
-            warnings.append(f"ignoring unknown field {key!r}")
+            warnings.append(f"ignoring unknown field {_show(key)}")
             continue
         if k in data:
-            raise RequestError(f"field {k!r} given twice")
+            raise RequestError(f"field {_show(k)} given twice")
         data[k] = value
     rules = data.get("rules", "taiwan16")
     if not isinstance(rules, str):
@@ -260,8 +285,8 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
     flower_win = data.get("flower_win")
     if flower_win is not None and flower_win not in FLOWER_WINS + TAIWAN13_FLOWER_WINS:
         aliases = {"eight_immortals": "八仙過海", "seven_rob_one": "七搶一"}
-        if flower_win not in aliases:
-            raise RequestError(f"flower_win must be one of {', '.join(FLOWER_WINS)}, got {flower_win!r}")
+        if not isinstance(flower_win, str) or flower_win not in aliases:
+            raise RequestError(f"flower_win must be one of {', '.join(FLOWER_WINS)}, got {_show(flower_win)}")
         flower_win = aliases[flower_win]
 
     win_value = data.get("win_tile")
@@ -271,7 +296,7 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
         win_tile = None
     else:
         if not isinstance(win_value, str):
-            raise RequestError(f'win_tile must be one tile like "5m", got {win_value!r}')
+            raise RequestError(f'win_tile must be one tile like "5m", got {_show(win_value)}')
         win_tile = tile_from_str(win_value)
         if is_flower(win_tile) and flower_win is None:
             raise RequestError("the winning tile cannot be a flower")
@@ -285,14 +310,32 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
         round_wind=_wind("round_wind", data.get("round_wind", "E")),
         dealer_streak=_int("dealer_streak", data.get("dealer_streak", 0)),
         flower_win=flower_win,
-        bonus_indicators=tuple(parse_tiles(_tiles_text("bonus_indicators", data.get("bonus_indicators") or ""))),
+        bonus_indicators=tuple(
+            parse_tiles(_tiles_text("bonus_indicators", data.get("bonus_indicators") or ""))
+        ),
         options=replace(
             parse_options(data.get("options")),
             house_rules=parse_house_rules(data.get("preset"), data.get("house_rules")),
         ),
         **{f: _bool(f, data.get(f, False)) for f in _BOOL_FIELDS},
     )
+    _check_robbed_kong(ctx)
     return rules, ctx, warnings
+
+
+def _check_robbed_kong(ctx: WinContext) -> None:
+    """搶槓: the robbed player showed a 碰 of the winning tile and added the fourth, the tile robbed.
+    All four copies are then accounted for, so the winner can hold no other copy (the scorer's own
+    check counts only the winner's tiles)."""
+    win = ctx.win_tile
+    if not ctx.robbing_kong or win is None:
+        return
+    own = ctx.concealed.count(win) + sum(m.tiles.count(win) for m in ctx.melds)
+    if own:
+        raise ScoringError(
+            f"impossible hand: {own + 4} copies of {tile_to_str(win)} (robbing a kong of {tile_to_str(win)} "
+            f"means its 碰 holds three and the robbed tile is the fourth, but the hand holds {own} more)"
+        )
 
 
 def calculate(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -330,23 +373,32 @@ def main(stdin: Any = None, stdout: Any = None, stderr: Any = None) -> int:
     stderr = stderr or sys.stderr
     try:
         request = json.loads(stdin.read())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        print(f"error: input is not valid JSON: {exc}", file=stderr)
-        return 2
+    except RecursionError:
+        return _fail(stderr, "input is not valid JSON: nested too deeply")
+    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError, or an integer too long to read
+        return _fail(stderr, f"input is not valid JSON: {exc}")
     try:
         rules, ctx, warnings = build_context(request)
-        for w in warnings:
-            print(f"warning: {w}", file=stderr)
         response = respond(rules, ctx)
     except (RequestError, NotationError, ScoringError, ValueError) as exc:
-        print(f"error: {exc}", file=stderr)
-        return 2
-    except Exception as exc:  # never a traceback for a command-line user
-        print(f"error: internal error ({type(exc).__name__}: {exc})", file=stderr)
+        return _fail(stderr, str(exc))
+    except Exception as exc:  # a bug: still never a traceback for a command-line user
+        print(_one_line(f"error: internal error ({type(exc).__name__}: {exc})"), file=stderr)
         return 1
+    for w in warnings:  # only for an answered request: a refused one gets exactly one line
+        print(_one_line(f"warning: {w}"), file=stderr)
     json.dump(response, stdout, ensure_ascii=False)
     stdout.write("\n")
     return 0
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.splitlines())
+
+
+def _fail(stderr: Any, message: str) -> int:
+    print(_one_line(f"error: {message}"), file=stderr)
+    return 2
 
 
 if __name__ == "__main__":

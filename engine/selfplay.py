@@ -36,7 +36,7 @@ def play_hand(game: Game, policies: Sequence[Policy], check: bool = True) -> Gam
         if not seats:
             raise InvariantError(f"nobody to act in phase {game.phase.value}")
         seat = seats[0]
-        game.apply(policies[seat].choose(game, seat))
+        game.apply(policies[seat].choose(game.view(seat), game.legal_actions(seat)))
         if check:
             game.check_invariants()
         steps += 1
@@ -92,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="taiwan16")
     parser.add_argument("--hands", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--policy", choices=["random", "ai", "auto"], default="random")
+    parser.add_argument(
+        "--policy", choices=["random", "ai", "auto", "easy", "normal", "strong"], default="random"
+    )
     parser.add_argument("--no-check", action="store_true", help="skip invariant checks (for speed)")
     args = parser.parse_args(argv)
     try:

@@ -98,13 +98,15 @@ def tile_to_str(tile: int) -> str:
 
 def parse_tiles(text: str) -> list[int]:
     """Parse ``"123m456p77z f1f2"``; order is kept, spaces and commas are ignored."""
+    if not isinstance(text, str):
+        raise NotationError(f"tile notation must be text, got {type(text).__name__}")
     tiles: list[int] = []
     pos = 0
     text = text.strip()
     while pos < len(text):
         match = _TOKEN.match(text, pos)
         if not match:
-            raise NotationError(f"bad tile notation at {text[pos:]!r} in {text!r}")
+            raise NotationError(f"bad tile notation at {text[pos : pos + 20]!r} in {text[:60]!r}")
         digits, suit, flower = match.groups()
         if digits:
             for d in digits:
@@ -189,7 +191,7 @@ def full_set(flowers: bool = True) -> list[int]:
 
 def wind_index(letter: str) -> int:
     """``"E"`` → 0 … ``"N"`` → 3."""
-    try:
+    if isinstance(letter, str) and len(letter) == 1 and letter in "ESWNeswn":
         return WIND_LETTERS.index(letter.upper())
-    except ValueError:
-        raise NotationError(f"wind must be one of E S W N, got {letter!r}") from None
+    shown = repr(letter[:20]) if isinstance(letter, str) else type(letter).__name__
+    raise NotationError(f"wind must be one of E S W N, got {shown}")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from . import forms
 from .events import Phase
 from .meld import Meld, MeldKind
+from .rules import TableOptions
 from .tiles import format_tiles, from_counts, parse_tiles, sorted_tiles, tile_from_str, tile_to_str
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ class GameView:
     waits: tuple[tuple[int, int], ...] = ()  # (tile, unseen count) when the viewer is ready
     revealed: dict[int, tuple[int, ...]] = field(default_factory=dict)  # end-of-hand reveal only
     hand_size: int = 16  # the rule set's tiles in hand before the draw (16, or 13)
+    options: TableOptions = field(default_factory=TableOptions)  # the table's switches (三台起胡, 限自摸)
     bonus_indicator: int | None = None  # 翻寶牌: the face-up tile (the one after it is the 寶牌)
     # 眼牌: the other seats' concealed tiles, sorted, in the declarer's own view only (while playing)
     others: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -159,9 +161,9 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         else:
             drawn = None
         concealed = tuple(sorted_tiles(from_counts(counts)))
-        if sum(counts) % 3 == 1:
-            unseen = unseen_counts(game, viewer)
-            waits = tuple((t, unseen[t]) for t in forms.winning_tiles(counts, game.profile.win_forms))
+        if sum(counts) % 3 == 1 and (ready_on := forms.winning_tiles(counts, game.profile.win_forms)):
+            unseen = unseen_counts(game, viewer)  # only for a ready hand: most views need no count
+            waits = tuple((t, unseen[t]) for t in ready_on)
     revealed = {}
     if game.phase is Phase.OVER:
         revealed = {s: tuple(game.hand(s)) for s in range(4)}
@@ -185,6 +187,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         waits=waits,
         revealed=revealed,
         hand_size=game.profile.hand_size,
+        options=game.options,
         bonus_indicator=game.bonus_indicator,
         others=others,
     )
@@ -206,8 +209,8 @@ def unseen_counts(game: Game, viewer: int) -> list[int]:
             if s != viewer:
                 seen = [a + b for a, b in zip(seen, game.hands[s], strict=True)]
     for s in range(4):
-        for meld in game.melds[s]:
-            if meld.kind is MeldKind.ANKONG and s != viewer:
+        for meld in visible_melds(game, s, viewer):
+            if meld.is_hidden:  # another player's 暗槓 before the end-of-hand reveal
                 continue
             for t in meld.tiles:
                 seen[t] += 1

@@ -197,7 +197,7 @@ def from_game(seed: int = 7, viewer: int = 0, wall_left: int = 40) -> DemoState:
             ):
                 snapshot = (game.view(None), game.view(viewer))
             seat = game.to_act()[0]
-            game.apply(ai.choose(game, seat))
+            game.apply(ai.choose(game.view(seat), game.legal_actions(seat)))
         result = match.finish_hand(game)
         if snapshot is not None and result.winner is not None:
             return DemoState(snapshot[0], snapshot[1], result, NAMES)

@@ -14,6 +14,7 @@ from engine.tiles import (
     tile_from_str,
     tile_name,
     tile_to_str,
+    wind_index,
 )
 
 
@@ -64,3 +65,39 @@ def test_meld_notation_round_trip():
 def test_bad_meld_is_rejected(bad):
     with pytest.raises(NotationError):
         Meld.from_str(bad)
+
+
+@pytest.mark.parametrize("value", [None, 5, b"5m", ["5m"]])
+def test_tile_notation_of_a_non_string_is_a_notation_error(value):
+    with pytest.raises(NotationError):
+        parse_tiles(value)
+    with pytest.raises(NotationError):
+        tile_from_str(value)
+    with pytest.raises(NotationError):
+        Meld.from_str(value)
+
+
+def test_wind_letters_are_exactly_one_of_eswn():
+    assert [wind_index(w) for w in "ESWNeswn"] == [0, 1, 2, 3, 0, 1, 2, 3]
+    for bad in ("", "ES", "Q", "ſ", " E", None, 0):
+        with pytest.raises(NotationError):
+            wind_index(bad)
+
+
+def test_a_long_bad_notation_gives_a_short_message():
+    with pytest.raises(NotationError) as info:
+        parse_tiles("1m" * 1000 + "x" * 1000)
+    assert len(str(info.value)) < 200
+
+
+def test_meld_with_its_claimed_tile_and_source_round_trips_through_its_repr():
+    chi = Meld.from_str("chi:345m", claimed="5m", source=1)
+    assert (chi.claimed, chi.source) == (parse_tiles("5m")[0], 1)
+    assert repr(chi) == "Meld.from_str('chi:345m', claimed='5m', source=1)"
+    assert eval(repr(chi)) == chi
+    assert repr(Meld.from_str("ankong:9999s")) == "Meld.from_str('ankong:9999s')"
+    assert "tiles=(-1, -1, -1, -1)" in repr(Meld.from_str("ankong:9999s").hidden())
+    with pytest.raises(NotationError):
+        Meld.from_str("pon:555z", claimed="1m")
+    with pytest.raises(NotationError):
+        Meld.from_str("ankong:9999s", claimed="9s")

@@ -10,6 +10,7 @@ import io
 import logging
 import random
 import time
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -20,14 +21,15 @@ from discord.ext import commands
 
 import render
 from data import Store, StoreError
-from engine.house_rules import PRESETS, HouseRules
-from engine.rules import PROFILES, TableOptions
+from engine.house_rules import PRESETS, SWITCHES, HouseRules
+from engine.policy import LEVEL_NAMES
+from engine.rules import PROFILES, TableOptions, get_profile
 from engine.view import HandResult
 
 from ..i18n import locale_of, t
 from . import stats
 from .buttons import DYNAMIC_ITEMS
-from .live import LiveMessage, Payload
+from .live import EditBudget, LiveMessage, Payload
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
     AI_LEVELS,
@@ -48,6 +50,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULTS = TableOptions()
+SWITCH_CHOICES = [app_commands.Choice(name=f"{sw.label} ({sw.name})"[:100], value=sw.name) for sw in SWITCHES]
+MINIMUM_CHOICES = [app_commands.Choice(name=_(name), value=n) for name, n in (("0", 0), ("1", 1), ("3", 3))]
 PERIODS = {"today": 86_400, "week": 7 * 86_400, "month": 30 * 86_400}
 PERIOD_CHOICES = [
     app_commands.Choice(name=_(t("en", f"period.{p}")), value=p) for p in ("all", *PERIODS)
@@ -56,7 +60,7 @@ RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for 
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]  # house rules
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+LEVEL_CHOICES = [app_commands.Choice(name=_(LEVEL_NAMES[level]["en"]), value=level) for level in AI_LEVELS]
 
 
 class PasswordModal(discord.ui.Modal):
@@ -105,6 +109,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self.by_id: dict[int, TableRunner] = {}  # table id → table
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
         self._tasks: set[asyncio.Task[None]] = set()
+        self.budget = EditBudget()  # one pace for every table's edits (Discord's global limit)
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -128,9 +133,14 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             log.warning("table %s could not resume: %r", runner.table_id, error)
 
     async def cog_unload(self) -> None:
+        """Shutting down: every table stores what it still holds, then the background work stops."""
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
         for runner in list(self.by_id.values()):
             await runner.close()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=5)
 
     # ------------------------------------------------------------------ errors
 
@@ -186,7 +196,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         claim_seconds=_("Seconds to claim 吃碰槓胡"),
         self_draw_only=_("Self-drawn wins only (限自摸)"),
         may_pass_win=_("A win may be declined (可過水)"),
-        min3=_("Three 台 to win (三台起胡)"),
+        minimum=_("台 or 番 needed to win (三台起胡 / 番起和)"),
+        bonus_tile=_("A face-up 寶牌 (hongkong)"),
         see_wind_see_flower=_("Every wind and flower scores (見字見花)"),
         exchange=_("Exchange 0-3 tiles after the deal (換牌)"),
         base=_("Points for 底"),
@@ -195,7 +206,11 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         password=_("Ask players for a 4-digit password"),
     )
     @app_commands.choices(
-        rules=RULE_CHOICES, turn_seconds=TURN_CHOICES, claim_seconds=CLAIM_CHOICES, preset=PRESET_CHOICES
+        rules=RULE_CHOICES,
+        turn_seconds=TURN_CHOICES,
+        claim_seconds=CLAIM_CHOICES,
+        preset=PRESET_CHOICES,
+        minimum=MINIMUM_CHOICES,
     )
     async def create(
         self,
@@ -206,27 +221,33 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         claim_seconds: int = DEFAULTS.claim_seconds,
         self_draw_only: bool = False,
         may_pass_win: bool = False,
-        min3: bool = False,
+        minimum: int = 0,
+        bonus_tile: bool = False,
         see_wind_see_flower: bool = False,
         exchange: bool = False,
-        base: app_commands.Range[int, 0, 100_000] = 300,
-        tai: app_commands.Range[int, 0, 100_000] = 100,
+        base: app_commands.Range[int, 0, 100_000] | None = None,
+        tai: app_commands.Range[int, 0, 100_000] | None = None,
         preset: str = "document",
         password: bool = False,
     ) -> None:
         self._check_free_channel(interaction)
-        options = TableOptions(
-            self_draw_only=self_draw_only,
-            may_pass_win=may_pass_win,
-            min_tai=3 if min3 else 0,
-            see_wind_see_flower=see_wind_see_flower,
-            exchange=exchange,
-            base=base,
-            tai=tai,
-            turn_seconds=turn_seconds,
-            claim_seconds=claim_seconds,
-            house_rules=HouseRules.resolve(preset),
-        )
+        chosen: dict[str, Any] = {
+            "self_draw_only": self_draw_only,
+            "may_pass_win": may_pass_win,
+            "min_tai": minimum,
+            "bonus_tile": bonus_tile,
+            "see_wind_see_flower": see_wind_see_flower,
+            "exchange": exchange,
+            "turn_seconds": turn_seconds,
+            "claim_seconds": claim_seconds,
+            "house_rules": HouseRules.resolve(preset),
+        }
+        if base is not None:
+            chosen["base"] = base
+        if tai is not None:
+            chosen["tai"] = tai
+        # the rule set's own stakes and caps (taiwan13: 20 a 台) unless the host set them
+        options = replace(get_profile(rules).options, **chosen)
         settings = TableSettings(rules, rounds, options)
         if password:
             loc = locale_of(interaction.locale)
@@ -288,7 +309,31 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
 
     def live_message(self, channel_id: int, message_id: int, build: Any) -> LiveMessage:
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        return LiveMessage(partial, build, min_interval=self.timing.edit_interval)
+        return LiveMessage(partial, build, min_interval=self.timing.edit_interval, budget=self.budget)
+
+    @app_commands.command(name=_("houserule"), description=_("Change one house rule before the match (host)"))
+    @app_commands.describe(switch=_("The house rule"), value=_("Its value: a number, or on / off"))
+    @app_commands.choices(switch=SWITCH_CHOICES)
+    async def houserule(self, interaction: discord.Interaction, switch: str, value: str) -> None:
+        runner = self.runner_here(interaction)
+        self._check_host(interaction, runner)
+        state = runner.state
+        if state.phase is not TablePhase.LOBBY:
+            raise TableError("err.not_lobby")
+        text = value.strip().lower()
+        parsed: int | bool = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}.get(
+            text, int(text) if text.lstrip("-").isdigit() else -1
+        )
+        options = state.settings.options
+        try:
+            rules = HouseRules({**options.house_rules.to_dict(), switch: parsed})
+        except ValueError as error:
+            await _answer(interaction, str(error))
+            return
+        state.settings = replace(state.settings, options=replace(options, house_rules=rules))
+        runner.journal.options(runner.stored_options())
+        runner.lobby_changed()
+        await _answer(interaction, t(interaction.locale, "ok.houserule", rules=rules.summary() or "—"))
 
     @app_commands.command(name=_("join"), description=_("Take a seat at this channel's table"))
     @app_commands.describe(password=_("The table's 4-digit password"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -53,6 +54,36 @@ class Payload:
 Build = Callable[[], Awaitable[Payload]]
 
 
+class EditBudget:
+    """A bot-wide pace for message edits, under Discord's global limit (50 requests a second).
+
+    discord.py waits out per-route buckets by itself, but not the global limit: with many tables at
+    once, edits would run into it. Edits take a token first; ``reserve`` tokens are kept for the
+    prompts people are waiting for, so the table pictures are the ones that wait.
+    """
+
+    def __init__(self, per_second: float = 40.0, reserve: int = 10) -> None:
+        self.rate = per_second
+        self.capacity = per_second
+        self.reserve = reserve
+        self.tokens = per_second
+        self.stamp = time.monotonic()
+
+    async def take(self, *, urgent: bool) -> None:
+        floor = 0 if urgent else self.reserve
+        while True:
+            now = time.monotonic()
+            self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+            self.stamp = now
+            if self.tokens >= floor + 1:
+                self.tokens -= 1
+                return
+            await asyncio.sleep((floor + 1 - self.tokens) / self.rate)
+
+
+UNLIMITED = EditBudget(per_second=1e9, reserve=0)
+
+
 class LiveMessage:
     """One message shown at its latest version; at most one edit in flight."""
 
@@ -63,8 +94,12 @@ class LiveMessage:
         *,
         min_interval: float = 0.0,
         on_error: Callable[[Exception], Awaitable[None]] | None = None,
+        budget: EditBudget = UNLIMITED,
+        urgent: bool = False,
     ) -> None:
         self.message = message
+        self.budget = budget
+        self.urgent = urgent  # a prompt someone waits for (a DM), not a picture to refresh
         self._build = build
         self.min_interval = min_interval
         self._on_error = on_error
@@ -88,6 +123,8 @@ class LiveMessage:
     async def _run(self) -> None:
         while not self.closed and self.wanted > self.shown:
             target = self.wanted
+            await self.budget.take(urgent=self.urgent)
+            target = max(target, self.wanted)  # whatever was asked while we waited goes in this edit
             try:
                 payload = await self._build()
                 await self.message.edit(**payload.edit_kwargs())

@@ -16,9 +16,11 @@ from collections.abc import Sequence
 import discord
 
 from engine.actions import Action, Kind
+from engine.policy import LEVEL_NAMES
+from engine.scoring import get_rules
 from engine.tiles import format_tiles, sort_key, tile_from_str, tile_to_str
 
-from ..i18n import t, tile_label
+from ..i18n import locale_of, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
 from .codes import code_of
 from .state import TablePhase, TableState
@@ -45,7 +47,11 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
     for i in range(4):
         if i < len(state.seats):
             seat = state.seats[i]
-            name = t(locale, "lobby.ai_seat", name=seat.name) if seat.is_ai else discord.utils.escape_markdown(seat.name)
+            if seat.is_ai:
+                level = LEVEL_NAMES.get(seat.ai_level or "", {}).get(locale_of(locale), seat.ai_level)
+                name = t(locale, "lobby.ai_seat", name=f"{seat.name} · {level}")
+            else:
+                name = discord.utils.escape_markdown(seat.name)
         else:
             name = t(locale, "lobby.empty")
         lines.append(f"{i + 1}. {name}")
@@ -53,7 +59,8 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
     flags = [name for on, name in (
         (o.self_draw_only, "限自摸"),
         (o.may_pass_win, "可過水"),
-        (o.min_tai >= 3, "三台起胡"),
+        (o.min_tai > 0, minimum_label(s.rules, o.min_tai)),
+        (o.bonus_tile, "寶牌"),
         (o.see_wind_see_flower, "見字見花"),
         (o.exchange, "換牌"),
         (not o.house_rules.is_document, f"家規 {o.house_rules.summary()}"),
@@ -62,9 +69,10 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
         t(locale, "lobby.rounds", n=s.rounds),
         t(locale, "lobby.turn", s=o.turn_seconds),
         t(locale, "lobby.claim", s=o.claim_seconds),
-        t(locale, "lobby.stakes", base=o.base, tai=o.tai),
         *flags,
     ]
+    if get_rules(s.rules).unit == "tai":  # 底 and 台 values pay only 台 games
+        settings.insert(3, t(locale, "lobby.stakes", base=o.base, tai=o.tai))
     if state.locked:
         settings.append(t(locale, "lobby.locked"))
     colour = discord.Colour.green() if state.phase is TablePhase.LOBBY else discord.Colour.dark_grey()
@@ -79,6 +87,13 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
     else:
         embed.set_footer(text=t(locale, "lobby.closed"))
     return embed
+
+
+def minimum_label(rules: str, minimum: int) -> str:
+    """三台起胡 on 台 tables, the server's name (3番起和 / 1番起和) on 番 tables."""
+    if rules == "hongkong":
+        return f"{minimum}番起和"
+    return "三台起胡" if minimum == 3 else f"{minimum}台起胡"
 
 
 def lobby_view(state: TableState, locale: str) -> discord.ui.View | None:

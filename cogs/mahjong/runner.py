@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ from .prompts import (
     table_view,
     take_back_view,
 )
-from .state import Seat, TableError, TablePhase, TableSettings, TableState
+from .state import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -160,7 +161,7 @@ class TableRunner:
         runner.match, runner.game = Match.replay(saved.match_header, [h.actions for h in saved.hands])
         runner.seating = Seating(list(seats))
         runner._ai_policies()
-        runner.resumed_at = len(runner.match.history) + (1 if runner.game is not None else 0)
+        runner.resumed_at = len(runner.match.history) + 1  # the hand in play, or the next one
         for hand, record_ in zip(runner.match.history, saved.hands, strict=False):
             if record_.result is None:  # the last move was stored, its result was not: store it now
                 runner._store_result(hand.number, hand.result)
@@ -246,7 +247,8 @@ class TableRunner:
     def _ai_policies(self) -> None:
         for seat, who in enumerate(self.seating.by_seat):
             if who.is_ai:
-                self.policies[seat] = make_policy("ai", None)  # type: ignore[arg-type]
+                rng = random.Random(self.match.seed + seat if self.match else seat)
+                self.policies[seat] = make_policy(who.ai_level or DEFAULT_AI, rng)
 
     async def _start_hand(self) -> None:
         """Deal (under the lock), then post the table and send the DMs (outside it)."""
@@ -270,7 +272,9 @@ class TableRunner:
         table = await self._send_channel_payload(payload)
         async with self.lock:
             if table is not None:
-                self.table_msg = LiveMessage(table, self._table_payload, min_interval=self.timing.edit_interval)
+                self.table_msg = LiveMessage(
+                    table, self._table_payload, min_interval=self.timing.edit_interval, budget=self.cog.budget
+                )
                 self.table_msg.mark_shown(self.version)
                 self.journal.table_message(table.id)
         for seat, who in enumerate(self.seating.by_seat):
@@ -287,17 +291,21 @@ class TableRunner:
         slot = DmSlot(who.user_id)
         self.dms[seat] = slot
         try:
+            await self.cog.budget.take(urgent=True)
             channel = await self.bot.create_dm(discord.Object(who.user_id))
             async with self.lock:
                 payload = await self.dm_payload(seat)
                 version = self.version
+            await self.cog.budget.take(urgent=True)
             message = await channel.send(**payload.send_kwargs())
         except NETWORK_ERRORS as error:  # 50007 (DMs closed) above all
             log.info("could not DM seat %s of table %s: %s", seat, self.table_id, error)
             await self._dm_failed(seat, who)
             return
         async with self.lock:
-            slot.live = LiveMessage(message, lambda: self.dm_payload(seat), min_interval=0.0)
+            slot.live = LiveMessage(
+                message, lambda: self.dm_payload(seat), budget=self.cog.budget, urgent=True
+            )
             slot.live.mark_shown(version)
             slot.live.want(self.version)
 
@@ -692,7 +700,10 @@ class TableRunner:
                 wait = self.ai_ready_at - time.monotonic()
                 if wait > 0:
                     return wait, None
-            self._apply(self._robot_action(seat))
+            action = self._robot_action(seat)
+            self._apply(action)
+            if action.kind in (Kind.DISCARD, Kind.READY):
+                self._ai_declares(seat)
             return 0, None
         if self.deadline is not None:
             left = self.deadline - time.time()
@@ -702,13 +713,26 @@ class TableRunner:
             return left, None
         return None, None
 
+    def _ai_declares(self, seat: int) -> None:
+        """A strong AI may declare 眼牌 / Miji after its discard, when the expected 台 pay for the risk."""
+        game = self.game
+        policy = self.policies.get(seat)
+        declare = getattr(policy, "declare", None)
+        if game is None or game.is_over or declare is None or seat in game.auto_seats():
+            return
+        offered = game.declarations(seat)
+        if offered:
+            chosen = declare(game.view(seat), offered)
+            if chosen is not None:
+                self._apply(chosen)
+
     def _robot_action(self, seat: int) -> Action:
         game = self.game
         assert game is not None
         policy = self.policies.get(seat)
         if policy is None or seat in game.auto_seats() or game.phase is Phase.EXCHANGE:  # AI keeps its hand
             return game.auto_action(seat)
-        return policy.choose(game, seat)  # type: ignore[attr-defined]
+        return policy.choose(game.view(seat), game.legal_actions(seat))
 
     def _finish_hand(self) -> Job:
         """Score and settle now (lock held); the returned job shows the sheet and the standings."""
@@ -780,8 +804,8 @@ class TableRunner:
         await self._send_channel(embed=embed)
         self.state.phase = TablePhase.OVER
         self.closed = True
+        await self.journal.close()  # stored before the table is forgotten (and before a shutdown closes storage)
         self.cog.table_finished(self)
-        await self.journal.close()
 
     async def _settle_messages(self) -> None:
         """Let the last edits of a finished hand land before its messages are dropped."""
@@ -803,6 +827,7 @@ class TableRunner:
 
     async def _send_channel(self, **kwargs) -> discord.Message | None:
         try:
+            await self.cog.budget.take(urgent=True)  # new messages count toward the global limit too
             return await self.channel.send(**kwargs)
         except NETWORK_ERRORS as error:
             log.warning("table %s could not post in its channel: %s", self.table_id, error)

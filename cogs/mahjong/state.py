@@ -4,7 +4,7 @@ the engine; the runner is the only thing that does I/O around it.
 
     >>> table = TableState(1, guild_id=9, channel_id=5, host_id=10, settings=TableSettings())
     >>> table.join(10, "Ann")
-    >>> table.add_ai("normal")
+    >>> ai = table.add_ai("normal")
     >>> [s.name for s in table.seats]
     ['Ann', 'AI 1']
 """

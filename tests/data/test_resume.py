@@ -19,7 +19,7 @@ async def test_a_stored_hand_replays_to_the_same_state_after_reopening(db_path: 
     policies = [make_policy("random", random.Random(seat)) for seat in range(4)]
     while not game.is_over and len(game.log) < 40:
         seat = game.to_act()[0]
-        action = policies[seat].choose(game, seat)
+        action = policies[seat].choose(game.view(seat), game.legal_actions(seat))
         await store.append_action(
             hand, len(game.log), str(action), 1000.0 + len(game.log)
         )  # stored first ...

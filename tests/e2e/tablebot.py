@@ -101,7 +101,7 @@ def smart(runner, *, kongs: bool = True):
         game = runner.game
         if game is None or seat not in game.to_act():
             return steady(message, buttons)
-        wanted = action_code(ai.choose(game, seat))
+        wanted = action_code(ai.choose(game.view(seat), game.legal_actions(seat)))
         return codes.get(wanted) or steady(message, buttons)
 
     return choose

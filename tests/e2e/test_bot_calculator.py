@@ -34,3 +34,21 @@ async def test_tai_command_says_when_a_hand_does_not_win(harness, devserver):
     await harness.start(build_bot())
     reply = await (await devserver.member("bob").slash("tai", hand="123456789m456p3459s", win="1z")).message()
     assert reply.embeds[0]["title"] == "Not a winning hand"
+
+
+async def test_tai_takes_every_calculator_input_and_the_rule_set(harness, devserver):
+    await harness.start(build_bot())
+    alice = devserver.member("alice")
+    # 槓上開花 on a self-drawn replacement, as the command-line calculator reads it
+    reply = await (
+        await alice.slash("tai", hand="123456789m456p3455s", win="2s", self_drawn=True, kong_replacement=True)
+    ).message()
+    assert "槓上開花 — 1 台" in reply.embeds[0]["description"]
+    robbed = await (await alice.slash("tai", hand="123456789m456p3455s", win="5s", robbing_kong=True)).message()
+    assert "could not read" in robbed.content  # the robbed 碰 would need a fifth 5s: refused, not scored
+    flowers = await (await alice.slash("tai", flowers="f1f2f3f4f5f6f7f8", flower_win="八仙過海")).message()
+    assert "八仙過海" in flowers.embeds[0]["description"]
+    fan = await (
+        await alice.slash("tai", rules="hongkong", hand="111222333m4445p", win="5p", self_drawn=True)
+    ).message()
+    assert "番" in fan.embeds[0]["title"]

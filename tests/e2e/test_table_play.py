@@ -330,3 +330,24 @@ async def test_each_person_reads_the_table_in_their_discord_language(harness, de
     await (await alice.click(lobby, "Start")).response()
     dm = await bob.wait_for_dm(lambda m: m.attachments)
     assert "台灣十六張" in dm.content and "第 1 局" in dm.content
+
+
+@pytest.mark.devserver(members=FOUR)
+async def test_the_host_picks_a_preset_and_flips_a_house_rule_the_lobby_shows_it(harness, devserver):
+    bot = await harness.start(build_bot())
+    alice, bob = devserver.members("alice", "bob")
+    bob.record.permissions = MEMBER_PERMISSIONS
+    lobby = await (await alice.slash("mahjong create", preset="common")).message()
+    assert "家規" in lobby.text and "天胡 24" in lobby.text and "河底撈魚" in lobby.text
+    refused = await (await bob.slash("mahjong houserule", switch="heavenly_tai", value="16")).message()
+    assert "Only the host" in refused.content
+    wrong = await (await alice.slash("mahjong houserule", switch="heavenly_tai", value="20")).message()
+    assert "must be one of 16, 24" in wrong.content
+    done = await (await alice.slash("mahjong houserule", switch="river_bottom_tai", value="0")).message()
+    assert "House rules now" in done.content
+    runner = table_runner(bot, devserver)
+    rules = runner.state.settings.options.house_rules
+    assert rules["heavenly_tai"] == 24 and rules["river_bottom_tai"] == 0
+    await devserver.recorder.wait_until(
+        lambda: "河底撈魚" not in devserver.recorder.get(lobby.id).text, 5, lambda: "the lobby to update"
+    )

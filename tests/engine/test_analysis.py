@@ -6,7 +6,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mahjong.shanten import Shanten
 
-from engine.analysis import decompositions, is_complete, shanten, waits
+from engine.analysis import (
+    decompositions,
+    discard_shanten,
+    improving_tiles,
+    is_complete,
+    ready_discards,
+    shanten,
+    waits,
+)
 from engine.tiles import format_tiles, parse_tiles, to_counts
 
 
@@ -86,7 +94,7 @@ def test_shanten_minus_one_exactly_when_complete_on_17_tile_hands(rnd):
 def test_ready_hands_have_waits_and_only_ready_hands(rnd):
     wall = [t for t in range(34) for _ in range(4)]
     hand = to_counts(rnd.sample(wall, 16))
-    assert (shanten(hand) == 0) == bool(waits(hand)) or any(c == 4 for c in hand)
+    assert (shanten(hand) == 0) == bool(waits(hand))
 
 
 def test_drawing_a_wait_completes_the_hand():
@@ -98,3 +106,126 @@ def test_drawing_a_wait_completes_the_hand():
             hand[t] += 1
             assert is_complete(hand)
             hand[t] -= 1
+
+
+def test_decompositions_are_distinct_when_a_pung_and_a_chow_share_the_lowest_tile():
+    found = decompositions(counts("111123567m11166p"))
+    readings = [(d.pair, tuple(sorted(d.groups))) for d in found]
+    assert len(readings) == len(set(readings)) == 1
+
+
+def test_shanten_respects_the_four_copies_limit():
+    # 777s + 7s would wait on a fifth 7s: not ready
+    assert shanten(counts("7777s")) == 1
+    assert waits(counts("7777s")) == []
+    assert shanten(counts("1111777m222456p")) == 1
+    assert waits(counts("1111777m222456p")) == []
+    assert shanten(counts("1111m")) == 1
+    # four of a kind that can still be read as a pung plus a chow is ready
+    assert shanten(counts("1111234m")) == 0
+
+
+def test_ready_discards_lists_exactly_the_discards_that_leave_waits():
+    hand = counts("123m456m789m123p456p5z9s")
+    assert format_tiles(ready_discards(hand)) == "9s5z"
+    assert ready_discards(counts("19m19p19s1234567z1m5s")) == []  # far from ready
+
+
+# ---------------------------------------------------------------- brute force reference
+
+_UNIVERSE = [0, 1, 2, 3, 4, 5, 27]  # 1m-6m and 1z: small, so four of a kind comes up often
+_FAR = ("far", -1)  # a set of fresh tiles far from the hand: costs 3, shares no kind
+
+
+def _relevant_sets(hand: list[int]) -> list[tuple[str, int]]:
+    held = {t for t in range(34) if hand[t]}
+    sets = [("pon", t) for t in sorted(held)]
+    for lo in range(27):
+        if lo % 9 <= 6 and held & {lo, lo + 1, lo + 2}:
+            sets.append(("chi", lo))
+    return sets + [_FAR]
+
+
+def _targets(hand: list[int]):
+    """Every complete shape of the hand's size class that could matter: (pair, sets, tile counts)."""
+    import itertools
+
+    k = sum(hand) // 3
+    pairs = [t for t in range(34) if hand[t]] + [-1]  # -1: a pair of a fresh kind
+    for sets in itertools.combinations_with_replacement(_relevant_sets(hand), k):
+        for pair in pairs:
+            target = [0] * 34
+            far = 0
+            for kind, t in sets:
+                if kind == "far":
+                    far += 3
+                elif kind == "pon":
+                    target[t] += 3
+                else:
+                    target[t] += 1
+                    target[t + 1] += 1
+                    target[t + 2] += 1
+            if pair < 0:
+                far += 2
+            else:
+                target[pair] += 2
+            if max(target) <= 4:
+                yield pair, sets, target, far
+
+
+def _brute_shanten(hand: list[int]) -> int:
+    best = min(
+        sum(max(0, t - h) for t, h in zip(target, hand, strict=True)) + far
+        for _p, _s, target, far in _targets(hand)
+    )
+    return best - 1
+
+
+def _brute_readings(hand: list[int]) -> set:
+    return {
+        (pair, tuple(sorted(sets)))
+        for pair, sets, target, far in _targets(hand)
+        if far == 0 and target == hand
+    }
+
+
+hands_in_a_small_universe = (
+    st.lists(st.sampled_from(_UNIVERSE), min_size=1, max_size=11)
+    .filter(lambda ts: len(ts) % 3 != 0)
+    .map(lambda ts: to_counts(sorted(ts)))
+    .filter(lambda c: max(c) <= 4)
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(hands_in_a_small_universe)
+def test_shanten_and_waits_agree_with_a_brute_force_analyser(hand):
+    assert shanten(hand) == _brute_shanten(hand)
+    if sum(hand) % 3 == 1:
+        brute = [t for t in range(34) if hand[t] < 4 and _brute_readings(_plus(hand, t))]
+        assert waits(hand) == brute
+        assert (shanten(hand) == 0) == bool(brute)
+    else:
+        found = [(d.pair, tuple(sorted((g.kind, g.tile) for g in d.groups))) for d in decompositions(hand)]
+        assert len(found) == len(set(found))
+        assert set(found) == _brute_readings(hand)
+        ready = [t for t in range(34) if hand[t] and waits(_plus(hand, t, -1))]
+        assert ready_discards(hand) == ready
+
+
+def _plus(hand: list[int], t: int, n: int = 1) -> list[int]:
+    out = list(hand)
+    out[t] += n
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from([1, 4, 7, 10, 13, 16]))
+def test_improving_tiles_and_discard_shanten_match_shanten_tile_by_tile(rnd, size):
+    wall = [t for t in range(34) for _ in range(4)]
+    hand = to_counts(rnd.sample(wall, size))
+    now = shanten(hand)
+    assert improving_tiles(hand) == [t for t in range(34) if hand[t] < 4 and shanten(_plus(hand, t)) < now]
+    full = _plus(hand, rnd.choice(range(34)))
+    if max(full) <= 4:
+        assert discard_shanten(full) == {t: shanten(_plus(full, t, -1)) for t in range(34) if full[t]}

@@ -181,7 +181,7 @@ def play_recorded(match: Match, stop_after_hands: int, stop_after_actions: int):
             if len(logs) == stop_after_hands and steps == stop_after_actions:
                 return logs, game
             seat = game.to_act()[0]
-            action = AI[seat].choose(game, seat)
+            action = AI[seat].choose(game.view(seat), game.legal_actions(seat))
             game.apply(action)
             logs[-1].append(str(action))
             steps += 1

@@ -128,6 +128,15 @@ def test_cli_reports_the_capped_total_only_when_asked():
         ({"concealed": "123456789m456p3455s", "win_tile": "2s", "melds": ["pon:123m"]}, "pon"),
         ({"concealed": "123456789m456p3455s", "win_tile": "2s", "self_drawn": "maybe"}, "true or false"),
         ({"concealed": "123456789m456p3455s", "win_tile": "2s", "options": {"nonsense": 1}}, "option"),
+        # issue 17: each of these once ended in a traceback or "internal error" (exit 1)
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"dealer_streak": ' + "9" * 5000 + "}", "JSON"),
+        ({"flower_win": [], "flowers": "f1f2f3f4f5f6f7f8"}, "flower_win"),
+        ({"flower_win": {}}, "flower_win"),
+        ({"concealed": "123456789m456p3455s", "win_tile": "2s", "seat_wind": "南西"}, "wind"),
+        ({"concealed": "123456789m456p3455s", "win_tile": "2s", "seat_wind": ""}, "wind"),
+        ({"concealed": "123456789m456p3455s", "win_tile": "5s", "robbing_kong": True}, "impossible hand"),
+        ({"unknown": 1, "concealed": "123456789m456p345s", "win_tile": "2s"}, "hand size"),
     ],
 )
 def test_cli_malformed_input_exits_2_with_one_line_and_no_traceback(payload, fragment):

@@ -1,0 +1,313 @@
+"""The normal and strong AI: every option is scored as expected points, the chance to win times
+what the hand would be worth, minus the chance that the discard wins for someone else times what
+that would cost. Folding falls out of the same sum: when the hand is slow and a rival is likely
+ready, the safest tile scores best.
+
+Speed matters (a Discord table waits ≤ ~20 ms per decision, self-play wants thousands of hands):
+shanten after each discard and the improving tiles come from :mod:`engine.analysis`'s per-suit
+tables, and only discards within one step of the best are looked at in full.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .. import analysis
+from ..actions import Action, Kind
+from ..meld import Meld, MeldKind
+from ..view import GameView
+from .table import (
+    SafeTiles,
+    claimed_tile,
+    deal_in_chance,
+    own_counts,
+    ready_chance,
+    unseen_counts,
+    visible_value,
+)
+from .value import Valuer, win_chance
+
+BASE_IN_TAI = 3.0  # 底 300 / 台 100: a payment is worth 3 + 台 台
+HORIZON = 4.0  # own draws a hand can count on before someone wins
+HORIZON_MIN_TAI = 10.0
+RIVAL_WIN = 0.8  # share of the hands we do not win that a rival wins (the rest are draw games)
+RIVAL_WIN_MIN_TAI = 0.35  # ... at a 三台起胡 table
+MIJI_NET_TAI = 6.0  # Miji's 8 台 less the 門清 / 門清自摸 it replaces
+REACH_RON = 1.5  # extra looks per own draw for a ready hand that may win on a discard
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How a level plays."""
+
+    name: str
+    defend: bool  # weigh the chance of dealing in (and remember 過水-safe tiles)
+    risk_weight: float  # how much a deal-in counts against the hand's own prospects
+    claim_margin: float  # a claim must beat passing by this much (expected 台)
+    declare_ready: bool  # declare 聽 when ready (it earns nothing in taiwan16 and warns the table)
+    reach: float = 1.4  # looks per own draw while an open hand builds: the draw and the claims it makes
+    reach_closed: float = 1.1  # ... for a concealed hand, which only draws while it stays concealed
+    declare_eye: bool = False  # declare 眼牌 / Miji when the expected 台 pay for the risk
+
+
+# normal plays the open, quick game of a casual table: it counts on claims to build its hand
+NORMAL = Style(
+    "normal",
+    defend=False,
+    risk_weight=0.0,
+    claim_margin=0.05,
+    declare_ready=True,
+    reach=2.0,
+    reach_closed=0.9,
+)
+STRONG = Style(
+    "strong",
+    defend=True,
+    risk_weight=1.0,
+    claim_margin=0.02,
+    declare_ready=False,
+    reach=1.7,
+    declare_eye=True,
+)
+
+
+class PlannerAI:
+    """Expected-value player; one instance per seat (it remembers what it saw during a hand)."""
+
+    def __init__(self, style: Style = STRONG) -> None:
+        self.style = style
+        self.memory = SafeTiles()
+
+    def choose(self, view: GameView, legal: Sequence[Action]) -> Action:
+        actions = list(legal)
+        for a in actions:
+            if a.kind is Kind.WIN:
+                return a
+        if len(actions) == 1:
+            return actions[0]
+        if self.style.defend:
+            self.memory.update(view)
+        ctx = _Decision(view, self.style, self.memory)
+        if actions[-1].kind is Kind.PASS:
+            return ctx.claim(actions)
+        return ctx.turn(actions)
+
+    def declare(self, view: GameView, offered: Sequence[Action]) -> Action | None:
+        """眼牌 / Miji (``Game.declarations``), asked when the seat holds a ready 3k+1 hand: declare
+        when the expected gain (+1 台, Miji +8 台 less the 門清 it replaces, on a win) beats the
+        expected penalty (1 台 to whoever else wins). The hand is fixed afterwards, like 聽."""
+        if not self.style.declare_eye or not offered or view.phase == "over":
+            return None
+        ctx = _Decision(view, self.style, self.memory)
+        hand = ctx.hand
+        if sum(hand) % 3 != 1 or analysis.shanten(hand) != 0:
+            return None
+        ron, tsumo, _, _ = ctx.valuer.exact(hand, analysis.waits(hand), ctx.unseen)
+        if view.options.self_draw_only:
+            ron = 0
+        live = max(ron, tsumo)
+        reach = 1.0 + (REACH_RON * ron / live if live else 0.0)
+        win = win_chance(0, live, ctx.unseen_total, view.wall_remaining / 4, reach)
+        payers = (1 - 1 / reach) + 3 / reach
+        rival_wins = (1 - win) * (RIVAL_WIN_MIN_TAI if view.options.min_tai else RIVAL_WIN)
+        for a in offered:
+            gain = (MIJI_NET_TAI if a.kind is Kind.MIJI else 1.0) * payers
+            if win * gain > rival_wins:
+                return a
+        return None
+
+
+class _Decision:
+    """One decision's reading of the table."""
+
+    def __init__(self, view: GameView, style: Style, memory: SafeTiles) -> None:
+        self.view = view
+        self.style = style
+        self.me = view.viewer
+        self.hand = own_counts(view)
+        self.unseen = unseen_counts(view, self.hand)
+        self.unseen_total = sum(self.unseen)
+        # a hand rarely lasts to the wall: rivals win first, so the horizon is short (longer when a
+        # table minimum keeps cheap hands from winning)
+        horizon = HORIZON_MIN_TAI if view.options.min_tai else HORIZON
+        self.draws_left = min(view.wall_remaining / 4, horizon)
+        self.valuer = Valuer(view)
+        self.threats: list[tuple[int, float, float]] = []  # (seat, chance ready, cost of dealing in)
+        if style.defend:
+            for p in view.seats:
+                if p.seat == self.me:
+                    continue
+                chance = ready_chance(view, p.seat)
+                if chance >= 0.1:
+                    self.threats.append((p.seat, chance, BASE_IN_TAI + visible_value(view, p.seat)))
+        self.safe = memory.safe
+
+    # -- scoring pieces
+    def risk(self, tile: int) -> float:
+        total = 0.0
+        for seat, chance, cost in self.threats:
+            if tile in self.safe.get(seat, ()):
+                continue
+            total += chance * deal_in_chance(tile, self.view.seats[seat].discards, self.unseen) * cost
+        return total * self.style.risk_weight
+
+    def prospect(
+        self,
+        counts: list[int],
+        shanten: int,
+        claimed: Meld | None = None,
+        worth: tuple[float, float] | None = None,
+    ) -> float:
+        """Expected 台-points of a 3k+1 hand: the chance to win times what a win pays, split into
+        wins on a discard (one payer) and self-draws (three payers), each only if it may win here."""
+        options = self.view.options
+        if shanten == 0:
+            waits = analysis.waits(counts)
+            ron_live, tsumo_live, ron_tai, tsumo_tai = self.valuer.exact(counts, waits, self.unseen, claimed)
+            if options.self_draw_only:
+                ron_live = 0
+            live = max(ron_live, tsumo_live)
+            # three rivals' discards can complete a hand that may win on a discard
+            reach = 1.0 + (REACH_RON * ron_live / live if live else 0.0)
+            chance = win_chance(0, live, self.unseen_total, self.draws_left, reach)
+            ron_ok = ron_live / live if live else 0.0
+            tsumo_ok = tsumo_live / live if live else 0.0
+        else:
+            live = sum(self.unseen[t] for t in analysis.improving_tiles(counts))
+            # an open hand keeps claiming; a concealed one that stays so only draws
+            style = self.style
+            reach = style.reach if claimed is not None or self.valuer.open else style.reach_closed
+            chance = win_chance(shanten, live, self.unseen_total, self.draws_left, reach)
+            ron_tai, tsumo_tai = worth or self.valuer.estimate(counts, claimed)
+            need = options.min_tai
+            ron_ok = 0.0 if options.self_draw_only else _reaches(ron_tai, need)
+            tsumo_ok = _reaches(tsumo_tai, need)
+            # a hand that may only win by its own draw waits about three times as long at the end
+            chance *= 0.4 + 0.6 * ron_ok
+        if not chance:
+            return 0.0
+        # of the looks at a winning tile, one in ``reach`` is an own draw (paid by all three)
+        reach = 1.0 + REACH_RON * ron_ok
+        extra = self.valuer.extra
+        ron = (1 - 1 / reach) * (BASE_IN_TAI + ron_tai + extra)
+        tsumo = (1 / reach) * tsumo_ok * 3 * (BASE_IN_TAI + tsumo_tai + extra)
+        return chance * (ron + tsumo)
+
+    def best_discard(
+        self, counts: list[int], allowed: set[int], claimed: Meld | None = None
+    ) -> tuple[float, int]:
+        after = analysis.discard_shanten(counts)
+        options = [(s, t) for t, s in after.items() if t in allowed]
+        if not options:
+            return float("-inf"), -1
+        best_s = min(s for s, _ in options)
+        danger = {t: self.risk(t) for _, t in options} if self.threats else dict.fromkeys(after, 0.0)
+        worth = {t: self.valuer.estimate(_minus(counts, t), claimed) for s, t in options if s <= best_s + 1}
+        best_worth = max(sum(worth[t]) for s, t in options if s == best_s)
+        least_danger = min(danger[t] for s, t in options if s == best_s)
+        scored: list[tuple[float, float, int]] = []
+        for s, t in options:
+            # a discard that breaks the best shape is worth a look only for value or for safety
+            look = s == best_s or (
+                s == best_s + 1 and (sum(worth[t]) > best_worth + 0.5 or danger[t] < least_danger - 0.02)
+            )
+            if look:
+                counts[t] -= 1
+                gain = self.prospect(counts, s, claimed, worth[t])
+                counts[t] += 1
+            elif self.threats:
+                gain = 0.0  # only worth looking at as a way to fold
+            else:
+                continue
+            scored.append((gain - danger[t], -danger[t], t))
+        value, _, tile = max(scored)
+        return value, tile
+
+    # -- own turn
+    def turn(self, actions: list[Action]) -> Action:
+        hand = self.hand
+        discards = {a.tile for a in actions if a.kind is Kind.DISCARD}
+        if len(discards) == 1 and not any(a.kind in (Kind.ANKONG, Kind.ADDKONG) for a in actions):
+            return next(a for a in actions if a.kind is Kind.DISCARD)
+        value, tile = self.best_discard(hand, discards)
+        for a in actions:
+            if a.kind is Kind.ANKONG and self._kong_keeps_shape(a.tile, 4):  # a free draw, never robbed
+                return a
+            if a.kind is Kind.ADDKONG and (a.tile == tile or self._kong_keeps_shape(a.tile, 1)):
+                if self.risk(a.tile) < 0.05:
+                    return a
+        if self.style.declare_ready:
+            for a in actions:
+                if a.kind is Kind.READY and a.tile == tile and self._ready_may_win(tile):
+                    return a
+        return next(a for a in actions if a.kind is Kind.DISCARD and a.tile == tile)
+
+    def _kong_keeps_shape(self, tile: int, removed: int) -> bool:
+        hand = self.hand
+        now = analysis.shanten(hand)
+        hand[tile] -= removed
+        after = analysis.shanten(hand)  # one set fewer to find after a concealed kong
+        hand[tile] += removed
+        return after <= now
+
+    def _ready_may_win(self, tile: int) -> bool:
+        """Declare only a hand that may already win as it stands: on a discard, or by self-draw
+        on a 限自摸 table (a hand that needs its own draw to reach the minimum keeps improving)."""
+        hand = self.hand
+        hand[tile] -= 1
+        waits = analysis.waits(hand)
+        ron, tsumo, _, _ = self.valuer.exact(hand, waits, self.unseen)
+        hand[tile] += 1
+        return (tsumo if self.view.options.self_draw_only else ron) > 0
+
+    # -- claim window
+    def claim(self, actions: list[Action]) -> Action:
+        hand = self.hand
+        tile = claimed_tile(self.view, actions)
+        passing = actions[-1]
+        if tile is None:
+            return passing
+        now = analysis.shanten(hand)
+        # passing, the hand still has to discard after its next draw: count the safest such discard
+        pass_risk = min((self.risk(t) for t in range(34) if hand[t]), default=0.0) if self.threats else 0.0
+        best, best_value = passing, self.prospect(hand, now) - pass_risk + self.style.claim_margin
+        for a in actions:
+            if a.kind is Kind.PASS:
+                continue
+            meld = _claimed_meld(a, tile)
+            used = list(meld.tiles)
+            used.remove(tile)
+            for t in used:
+                hand[t] -= 1
+            if a.kind is Kind.KONG:  # a replacement tile follows: judge the hand as it stands
+                after = analysis.shanten(hand)
+                value = self.prospect(hand, after, meld) if after <= now else float("-inf")
+            else:
+                allowed = {t for t in range(34) if hand[t] and t != tile}  # 行動限制4
+                value, _ = self.best_discard(hand, allowed or {t for t in range(34) if hand[t]}, meld)
+            for t in used:
+                hand[t] += 1
+            if value > best_value:
+                best, best_value = a, value
+        return best
+
+
+def _reaches(tai: float, need: int) -> float:
+    """How likely an estimated 台 count reaches the table minimum (it can still grow a little)."""
+    return 1.0 if tai >= need else 0.4 ** (need - tai)
+
+
+def _minus(counts: list[int], tile: int) -> list[int]:
+    out = list(counts)
+    out[tile] -= 1
+    return out
+
+
+def _claimed_meld(action: Action, tile: int) -> Meld:
+    if action.kind is Kind.CHI:
+        lo = action.tile
+        return Meld(MeldKind.CHI, (lo, lo + 1, lo + 2), tile)
+    if action.kind is Kind.KONG:
+        return Meld(MeldKind.KONG, (tile,) * 4, tile)
+    return Meld(MeldKind.PON, (tile,) * 3, tile)

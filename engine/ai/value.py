@@ -1,0 +1,155 @@
+"""What a hand is worth: a quick 台 estimate while it is being built, and the scorer's exact answer
+once it is ready (so a hand that cannot reach the table minimum is known to be dead)."""
+
+from __future__ import annotations
+
+import math
+
+from ..meld import Meld, MeldKind
+from ..scoring import WinContext, score_win
+from ..tiles import flower_wind
+from ..view import GameView
+
+# chance that a hand still holding n tiles outside its main suit ends as a flush
+_FLUSH_CHANCE = (1.0, 0.55, 0.3, 0.12, 0.04)
+# chance of 碰碰胡 by the number of kinds held two or more times (pungs and pairs)
+_PONGS_CHANCE = {4: 0.08, 5: 0.3, 6: 0.6}
+SELF_DRAW_SHARE = 0.3  # part of wins that are self-drawn (all three pay)
+
+
+class Valuer:
+    """台 estimates for one seat's hand during one decision."""
+
+    def __init__(self, view: GameView) -> None:
+        me = view.seats[view.viewer]
+        self.view = view
+        self.seat_wind = me.wind
+        self.melds = me.melds
+        self.open = any(m.kind is not MeldKind.ANKONG for m in me.melds)
+        see = view.options.see_wind_see_flower
+        self.flowers = len(me.flowers) if see else sum(1 for f in me.flowers if flower_wind(f) == me.wind)
+        dealer = view.dealer == view.viewer
+        self.extra = self.flowers + ((1 + 2 * min(view.dealer_streak, 8)) if dealer else 0)
+        self.honour_worth = [0] * 7
+        for h in range(7):
+            if h >= 4:
+                self.honour_worth[h] = 1
+            elif see:
+                self.honour_worth[h] = 1
+            else:
+                self.honour_worth[h] = (h == me.wind) + (h == view.round_wind)
+        self.meld_counts = [0] * 34
+        self.chow_meld = False
+        for m in me.melds:
+            if m.kind is MeldKind.CHI:
+                self.chow_meld = True
+            for t in m.tiles:
+                self.meld_counts[t] += 1
+        self.meld_honours = sum(3 for m in me.melds if not m.is_hidden and m.tiles[0] >= 27)
+        self.triplet_melds = sum(1 for m in me.melds if m.is_triplet)
+        self._exact: dict[tuple, tuple[float, float, float]] = {}
+
+    def estimate(self, counts: list[int], claimed: Meld | None = None) -> tuple[float, float]:
+        """Countable 台 the hand may reach when it wins on a discard and when it draws its own tile
+        (a smooth estimate, not a promise); ``claimed`` is a meld the hand is thinking of claiming.
+        A concealed hand that draws its own tile has 門清自摸 (3), enough for 三台起胡 by itself."""
+        opened = self.open or claimed is not None
+        total = 0.0
+        mc = self.meld_counts
+        claimed_honour = claimed.tiles[0] if claimed is not None and claimed.tiles[0] >= 27 else -1
+        for h in range(7):
+            worth = self.honour_worth[h]
+            if worth:
+                n = counts[27 + h] + mc[27 + h] + (3 if claimed_honour == 27 + h else 0)
+                if n >= 3:
+                    total += worth
+                elif n == 2:
+                    total += 0.4 * worth
+        honours = sum(counts[27:]) + self.meld_honours
+        suits = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
+        for m in self.melds if claimed is None else (*self.melds, claimed):
+            t = m.tiles[0]
+            if 0 <= t < 27:
+                suits[t // 9] += 3
+            elif t >= 27 and m is claimed:
+                honours += 3
+        main = max(suits)
+        off = suits[0] + suits[1] + suits[2] - main
+        if off < len(_FLUSH_CHANCE):
+            total += _FLUSH_CHANCE[off] * (4 if honours else 8)
+        if not self.chow_meld and not (claimed is not None and claimed.kind is MeldKind.CHI):
+            pairs = 34 - counts.count(0) - counts.count(1) + self.triplet_melds + (claimed is not None)
+            total += 4 * _PONGS_CHANCE.get(min(pairs, 6), 0.0)
+        if opened:
+            return total, total + 1  # 自摸
+        return total + 1, total + 3  # 門清 / 門清自摸
+
+    def exact(
+        self, counts: list[int], waits: list[int], unseen: list[int], claimed: Meld | None = None
+    ) -> tuple[int, int, float, float]:
+        """For a ready hand, from the scorer: live copies of the waits that may win on a discard and
+        on a self-draw at this table (minimum, 限自摸), and the mean 台 of each kind of win."""
+        key = (tuple(counts), tuple(waits), claimed)
+        found = self._exact.get(key)
+        if found is not None:
+            return found
+        view = self.view
+        options = view.options
+        concealed = tuple(t for t in range(34) for _ in range(counts[t]))
+        live_by = [0, 0]
+        tai_by = [0.0, 0.0]
+        me = view.seats[view.viewer]
+        for w in waits:
+            live = unseen[w]
+            if not live:
+                continue
+            for self_drawn in (False, True):
+                ctx = WinContext(
+                    concealed=concealed,
+                    melds=tuple(self.melds) + ((claimed,) if claimed is not None else ()),
+                    flowers=me.flowers,
+                    win_tile=w,
+                    self_drawn=self_drawn,
+                    seat_wind=me.wind,
+                    round_wind=view.round_wind,
+                    dealer=view.dealer == view.viewer,
+                    dealer_streak=view.dealer_streak,
+                    options=options,
+                )
+                result = score_win(ctx, view.rules)
+                if not result.meets_minimum(options.min_tai):
+                    continue
+                live_by[self_drawn] += live
+                tai_by[self_drawn] += live * (result.capped_total(options.cap_tai) - result.dealer)
+        found = (
+            live_by[0],
+            live_by[1],
+            tai_by[0] / live_by[0] if live_by[0] else 0.0,
+            tai_by[1] / live_by[1] if live_by[1] else 0.0,
+        )
+        self._exact[key] = found
+        return found
+
+
+# live tiles a hand typically has at each shanten (16-tile hands, about 100 tiles unseen)
+_TYPICAL_LIVE = (8, 22, 38, 52, 64)
+
+
+def win_chance(shanten: int, live: int, unseen_total: int, draws_left: float, reach: float = 1.8) -> float:
+    """Chance to complete before the wall runs out. Each step to the next shanten takes about
+    unseen / live looks (own draws and usable discards, ``reach`` per draw); the first step uses the
+    hand's own live tiles, later ones a typical count. The steps are treated as a Poisson stream."""
+    if shanten < 0:
+        return 1.0
+    if live <= 0 or draws_left <= 0:
+        return 0.0
+    total = max(unseen_total, 1)
+    scale = total / 100
+    looks = total / live + sum(total / (_TYPICAL_LIVE[min(k, 4)] * scale) for k in range(shanten))
+    lam = (shanten + 1) * draws_left * reach / looks
+    term = math.exp(-lam)
+    tail = 1.0 - term
+    for k in range(1, shanten + 1):
+        term *= lam / k
+        tail -= term
+    return max(0.0, tail)

@@ -1,0 +1,148 @@
+"""AI levels: each plays only legal actions, sees only its view, and plays the shape it should."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.actions import Kind
+from engine.ai import NORMAL, STRONG, PlannerAI, SimpleAI
+from engine.game import Game
+from engine.policy import LEVEL_NAMES, LEVELS, make_policy
+from engine.position import position
+from engine.rules import TableOptions
+from engine.view import GameView
+from tests.engine.helpers import act, tile
+
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
+
+
+class ViewOnlyTable:
+    """What an AI is handed at a real table: a frozen view and the legal actions — no Game."""
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def ask(self, policy) -> object:
+        seat = self._game.to_act()[0]
+        view = self._game.view(seat)
+        legal = tuple(self._game.legal_actions(seat))
+        assert isinstance(view, GameView) and not hasattr(view, "hands") and not hasattr(view, "wall")
+        return policy.choose(view, legal)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), min3=st.booleans())
+def test_every_level_plays_legal_actions_to_the_end_of_a_hand(level, seed, min3):
+    game = Game(seed=seed, dealer=seed % 4, options=TableOptions(min_tai=3 if min3 else 0))
+    policies = [make_policy(level, random.Random(s)) for s in range(4)]
+    table = ViewOnlyTable(game)
+    steps = 0
+    while not game.is_over:
+        seat = game.to_act()[0]
+        action = table.ask(policies[seat])
+        assert action in game.legal_actions(seat)
+        game.apply(action)
+        steps += 1
+        assert steps < 2000
+    game.check_invariants()
+
+
+def test_every_level_has_a_name_in_three_languages():
+    assert set(LEVEL_NAMES) == set(LEVELS) == {"easy", "normal", "strong"}
+    for names in LEVEL_NAMES.values():
+        assert set(names) == {"zh-TW", "zh-CN", "en"} and all(names.values())
+    with pytest.raises(ValueError):
+        make_policy("grandmaster", random.Random(0))
+    assert isinstance(make_policy("ai", random.Random(0)), SimpleAI)  # selfplay's old name
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            found.add("." * node.level + (node.module or ""))
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+def test_the_ai_cannot_reach_the_game_only_the_view():
+    files = [*sorted((ENGINE / "ai").glob("*.py")), ENGINE / "policy.py"]
+    for path in files:
+        for name in _imports(path):
+            assert not name.endswith("game"), f"{path.name} imports {name}"
+            assert not name.endswith("match") and not name.endswith("wall"), f"{path.name} imports {name}"
+
+
+def test_the_strong_ai_decides_the_same_from_a_view_whatever_the_hidden_tiles():
+    # two games that differ only in the other players' hands and the wall: seat 0 sees the same
+    a = position(hands={0: "123m456m789m12p45p99s1z2z", 1: "111z222z333z444z555z6z"})
+    b = position(hands={0: "123m456m789m12p45p99s1z2z", 1: "123p456p789p123s456s1s"})
+    view_a, view_b = a.view(0), b.view(0)
+    assert view_a.concealed == view_b.concealed
+    choice_a = PlannerAI(STRONG).choose(view_a, a.legal_actions(0))
+    choice_b = PlannerAI(STRONG).choose(view_b, b.legal_actions(0))
+    assert choice_a == choice_b
+
+
+def test_the_strong_ai_throws_a_tile_known_safe_against_a_declared_ready_hand():
+    # seat 1 declared 聽; afterwards 5m was discarded and not won on: against a fixed hand it is safe
+    game = position(hands={0: "123m456m789m123p5m8p2z3z4z"}, rivers={1: "1z", 2: "5m"})
+    game.ready[1] = True
+    ai = PlannerAI(STRONG)
+    view = game.view(0)
+    before = GameView(**{f: getattr(view, f) for f in view.__dataclass_fields__})
+    seats = list(before.seats)
+    from dataclasses import replace
+
+    seats[2] = replace(seats[2], discards=())
+    ai.memory.update(replace(before, seats=tuple(seats)))  # saw seat 1 ready before 5m came
+    choice = ai.choose(view, game.legal_actions(0))
+    assert choice.kind is Kind.DISCARD
+    assert tile("5m") in ai.memory.safe[1]
+
+
+def test_the_strong_ai_keeps_a_dragon_pair_and_throws_the_lone_wind():
+    game = position(hands={0: "123m456m789m12p45p9s55z3z"})
+    choice = PlannerAI(STRONG).choose(game.view(0), game.legal_actions(0))
+    assert choice.kind is Kind.DISCARD and choice.tile != tile("5z")
+
+
+def test_the_strong_ai_does_not_declare_ready_in_taiwan16():
+    # 聽 earns no 台 in taiwan16 and tells the table: the strong level keeps it quiet
+    game = position(hands={0: "123m456m789m123p45p99s7z"})
+    legal = game.legal_actions(0)
+    assert any(a.kind is Kind.READY for a in legal)
+    assert PlannerAI(STRONG).choose(game.view(0), legal).kind is Kind.DISCARD
+
+
+def test_the_normal_ai_declares_ready_when_its_hand_may_win_on_a_discard():
+    game = position(hands={0: "123m456m789m123p45p99s7z"})
+    choice = PlannerAI(NORMAL).choose(game.view(0), game.legal_actions(0))
+    assert choice == act("0 ting 7z")
+
+
+def test_the_normal_ai_keeps_building_a_ready_hand_that_cannot_reach_the_table_minimum():
+    # 三台起胡: 46p waiting on 5p is 門清 + 獨聽 = 2 台 on a discard; only a self-draw would reach 3
+    game = position(hands={0: "123m456m789m123p46p99s7z"}, options=TableOptions(min_tai=3))
+    assert any(a.kind is Kind.READY for a in game.legal_actions(0))
+    choice = PlannerAI(NORMAL).choose(game.view(0), game.legal_actions(0))
+    assert choice.kind is Kind.DISCARD
+
+
+def test_the_strong_ai_declares_miji_with_an_early_ready_hand_and_nothing_when_not_ready():
+    game = position(hands={0: "123m456m789m123p45p99s", 1: "1477m258p369s1234567z"}, turn=1)
+    offered = game.declarations(0)
+    assert [a.kind for a in offered] == [Kind.MIJI]
+    assert PlannerAI(STRONG).declare(game.view(0), offered) == offered[0]
+    slow = position(hands={0: "159m159p159s1234567z", 1: "123m456m789m123p45p99s9m"}, turn=1)
+    assert PlannerAI(STRONG).declare(slow.view(0), slow.declarations(0)) is None
+    assert PlannerAI(NORMAL).declare(game.view(0), offered) is None  # normal never declares 眼牌
