@@ -110,6 +110,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
         self._tasks: set[asyncio.Task[None]] = set()
         self.budget = EditBudget()  # one pace for every table's edits (Discord's global limit)
+        # opening DM channels fast is refused (40003): a gentle pace, and each channel is opened once
+        self.dm_budget = EditBudget(per_second=1.0, reserve=0, capacity=10)
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -453,6 +455,15 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
                 log.info("closing table %s: lobby edit failed: %s", runner.table_id, error)
         if mid_match:
             await runner._send_channel(content=t(runner.locale, "play.closed_mid"))
+
+    async def dm_channel(self, user_id: int) -> discord.DMChannel:
+        """The DM channel with a person, opened at Discord's pace (discord.py keeps it once opened)."""
+        known = self.bot._connection._get_private_channel_by_user(user_id)
+        if known is not None:
+            return known
+        await self.dm_budget.take(urgent=True)
+        await self.budget.take(urgent=True)
+        return await self.bot.create_dm(discord.Object(user_id))
 
     def background(self, coro: Any) -> None:
         """Run I/O that must not hold up an answer; the task is kept until it ends."""

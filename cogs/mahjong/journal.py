@@ -52,6 +52,9 @@ class Journal:
     async def _run(self) -> None:
         while self._queue:
             write = self._queue.popleft()
+            if isinstance(write, _Moves):  # consecutive moves of one hand go in one transaction
+                while self._queue and isinstance(self._queue[0], _Moves) and self._queue[0].hand_no == write.hand_no:
+                    write.moves.extend(self._queue.popleft().moves)
             try:
                 await self.pending.write(write)
             except StoreError as error:  # not retryable: a conflict means a bug, the table goes on
@@ -95,7 +98,7 @@ class Journal:
         self.record(write)
 
     def move(self, hand_no: int, move_no: int, action: str, deadline: float | None) -> None:
-        self.record(lambda: self.store.append_action(self.hand_ids[hand_no], move_no, action, deadline))
+        self.record(_Moves(self, hand_no, [(move_no, action, deadline)]))
 
     def hand_over(self, hand_no: int, result: dict, *, winner: int | None, loser: int | None,
                   self_drawn: bool, total: int, deltas: list[int]) -> None:
@@ -113,3 +116,16 @@ class Journal:
 
     def match_over(self, scores: list[int]) -> None:
         self.record(lambda: self.store.finish_match(self.table_id, scores))
+
+
+class _Moves:
+    """A write of one or more consecutive moves of a hand (merged by the writer)."""
+
+    def __init__(self, journal: Journal, hand_no: int, moves: list[tuple[int, str, float | None]]) -> None:
+        self.journal = journal
+        self.hand_no = hand_no
+        self.moves = moves
+
+    def __call__(self) -> Awaitable[None]:
+        journal = self.journal
+        return journal.store.append_actions(journal.hand_ids[self.hand_no], self.moves)

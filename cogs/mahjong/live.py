@@ -62,11 +62,11 @@ class EditBudget:
     prompts people are waiting for, so the table pictures are the ones that wait.
     """
 
-    def __init__(self, per_second: float = 40.0, reserve: int = 10) -> None:
+    def __init__(self, per_second: float = 40.0, reserve: int = 10, capacity: float | None = None) -> None:
         self.rate = per_second
-        self.capacity = per_second
+        self.capacity = per_second if capacity is None else capacity
         self.reserve = reserve
-        self.tokens = per_second
+        self.tokens = self.capacity
         self.stamp = time.monotonic()
 
     async def take(self, *, urgent: bool) -> None:

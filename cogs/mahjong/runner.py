@@ -291,8 +291,7 @@ class TableRunner:
         slot = DmSlot(who.user_id)
         self.dms[seat] = slot
         try:
-            await self.cog.budget.take(urgent=True)
-            channel = await self.bot.create_dm(discord.Object(who.user_id))
+            channel = await self.cog.dm_channel(who.user_id)
             async with self.lock:
                 payload = await self.dm_payload(seat)
                 version = self.version
