@@ -330,14 +330,13 @@ class Store:
                 raise translate(error, self.path) from error
 
     async def append_actions(self, hand_id: int, moves: Sequence[tuple[int, str, float | None]]) -> None:
-        """Store several moves of one hand (``(move_no, action, deadline)`` each) in one transaction:
-        a burst of AI and auto-played moves costs one commit instead of one each."""
-        if len(moves) == 1:
-            await self.append_action(hand_id, *moves[0])
-            return
-        async with self._write() as db:
+        """Store several moves of one hand (``(move_no, action, deadline)`` each) in one trip to the
+        database thread: a burst of AI and auto-played moves waits once, not once a move. Each move
+        commits on its own, so a crash keeps a whole prefix of the moves — a position the engine replays."""
+        async with self._lock:
+            self._check_open()
             try:
-                await db.executemany(
+                await self._db.executemany(
                     "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES (?, ?, ?, ?)",
                     [(hand_id, move_no, action, deadline) for move_no, action, deadline in moves],
                 )
@@ -345,6 +344,8 @@ class Store:
                 if error.sqlite_errorcode == _PRIMARY_KEY:
                     raise DuplicateMove(self.path, hand_id, moves[0][0]) from error
                 raise StoreConflict(self.path, f"has no hand {hand_id}") from error
+            except sqlite3.Error as error:
+                raise translate(error, self.path) from error
 
     async def set_deadline(self, hand_id: int, deadline: float | None) -> None:
         async with self._write() as db:

@@ -29,7 +29,7 @@ from engine.view import HandResult
 from ..i18n import locale_of, t
 from . import stats
 from .buttons import DYNAMIC_ITEMS
-from .live import EditBudget, LiveMessage, Payload
+from .live import EditBudget, LiveMessage, Payload, WindowLimit
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
     AI_LEVELS,
@@ -109,9 +109,9 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self.by_id: dict[int, TableRunner] = {}  # table id → table
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
         self._tasks: set[asyncio.Task[None]] = set()
-        self.budget = EditBudget()  # one pace for every table's edits (Discord's global limit)
+        self.budget = EditBudget(per_second=35, capacity=10, reserve=4)  # every request, under Discord's 50/s
         # opening DM channels fast is refused (40003): a gentle pace, and each channel is opened once
-        self.dm_budget = EditBudget(per_second=1.0, reserve=0, capacity=10)
+        self.dm_opens = WindowLimit(limit=10, seconds=10.0)
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -461,7 +461,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         known = self.bot._connection._get_private_channel_by_user(user_id)
         if known is not None:
             return known
-        await self.dm_budget.take(urgent=True)
+        await self.dm_opens.take()
         await self.budget.take(urgent=True)
         return await self.bot.create_dm(discord.Object(user_id))
 

@@ -13,6 +13,7 @@ import asyncio
 import io
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -67,6 +68,8 @@ class EditBudget:
         self.capacity = per_second if capacity is None else capacity
         self.reserve = reserve
         self.tokens = self.capacity
+        if reserve >= self.capacity:
+            raise ValueError("the reserve must leave room under the capacity")
         self.stamp = time.monotonic()
 
     async def take(self, *, urgent: bool) -> None:
@@ -79,6 +82,27 @@ class EditBudget:
                 self.tokens -= 1
                 return
             await asyncio.sleep((floor + 1 - self.tokens) / self.rate)
+
+
+class WindowLimit:
+    """At most ``limit`` calls in any ``seconds`` (a sliding window): a burst goes at once, the rest
+    waits until the oldest call leaves the window. For opening DM channels, which Discord refuses
+    (40003) when a bot opens many quickly."""
+
+    def __init__(self, limit: int = 10, seconds: float = 10.0) -> None:
+        self.limit = limit
+        self.seconds = seconds
+        self.calls: deque[float] = deque()
+
+    async def take(self) -> None:
+        while True:
+            now = time.monotonic()
+            while self.calls and now - self.calls[0] >= self.seconds:
+                self.calls.popleft()
+            if len(self.calls) < self.limit:
+                self.calls.append(now)
+                return
+            await asyncio.sleep(self.calls[0] + self.seconds - now)
 
 
 UNLIMITED = EditBudget(per_second=1e9, reserve=0)

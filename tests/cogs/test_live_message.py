@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from cogs.mahjong.live import EditBudget, LiveMessage, Payload
+from cogs.mahjong.live import EditBudget, LiveMessage, Payload, WindowLimit
 
 
 class FakeMessage:
@@ -59,3 +59,13 @@ async def test_the_budget_keeps_a_reserve_for_prompts():
     start = time.monotonic()
     await budget.take(urgent=True)  # a prompt still finds a token at once
     assert time.monotonic() - start < 0.05 and waited_pictures > 0.1
+
+
+async def test_the_window_lets_a_burst_through_then_waits_for_the_oldest_call_to_leave():
+    window = WindowLimit(limit=3, seconds=0.2)
+    start = time.monotonic()
+    for _ in range(3):
+        await window.take()
+    burst = time.monotonic() - start
+    await window.take()  # the fourth waits until the first is 0.2 s old
+    assert burst < 0.05 and time.monotonic() - start >= 0.19

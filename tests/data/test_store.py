@@ -126,14 +126,14 @@ async def test_duplicate_move_is_refused_and_the_first_kept(store: Store) -> Non
     assert saved.hands[0].actions == ["0 discard 1m"] and saved.hands[0].deadline == 10.0
 
 
-async def test_a_burst_of_moves_is_one_transaction_all_or_nothing(store: Store) -> None:
+async def test_a_burst_of_moves_is_stored_in_order_and_a_refused_move_keeps_the_prefix(store: Store) -> None:
     table = await new_table(store, [1, 2, 3, 4])
     hand = await store.start_hand(table.id, 1, {})
     await store.append_actions(hand, [(0, "0 discard 1m", None), (1, "1 discard 2m", 30.0)])
-    with pytest.raises(DuplicateMove):  # move 1 again: the whole burst is refused, move 2 too
+    with pytest.raises(DuplicateMove):  # move 1 again: refused; the move before it stands whole
         await store.append_actions(hand, [(2, "2 discard 3m", None), (1, "1 discard 9m", None)])
     [saved] = await store.unfinished_tables()
-    assert saved.hands[0].actions == ["0 discard 1m", "1 discard 2m"] and saved.hands[0].deadline == 30.0
+    assert saved.hands[0].actions == ["0 discard 1m", "1 discard 2m", "2 discard 3m"]
 
 
 async def test_hand_numbers_are_unique_per_table_and_moves_need_a_hand(store: Store) -> None:

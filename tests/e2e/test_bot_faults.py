@@ -67,7 +67,7 @@ async def test_storage_failing_mid_hand_keeps_the_table_playing_and_loses_no_mov
     person = Person(alice)
     await person.act_once()
 
-    real = Store.append_action
+    real = Store.append_actions
     failing = {"on": True}
 
     async def locked(self, *args, **kwargs):
@@ -75,7 +75,7 @@ async def test_storage_failing_mid_hand_keeps_the_table_playing_and_loses_no_mov
             raise StoreLocked(self.path)
         return await real(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "append_action", locked)
+    monkeypatch.setattr(Store, "append_actions", locked)
     await person.act_once()  # answered although the move could not be stored yet
     await devserver.wait_for_message(channel="general", predicate=lambda m: "may not be saved" in m.content)
     await person.act_once()
