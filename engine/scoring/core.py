@@ -24,7 +24,7 @@ from ..house_rules import BY_NAME as HOUSE_SWITCHES
 from ..house_rules import HouseRules
 from ..meld import Meld, MeldKind
 from ..rules import TableOptions
-from ..tiles import NUM_KINDS, is_flower, to_counts
+from ..tiles import DRAGONS, NUM_KINDS, WINDS, is_flower, to_counts
 from ..view import ScoreItem
 
 
@@ -179,6 +179,32 @@ def standard_readings(ctx: WinContext) -> list[Reading]:
                 wait = _wait_shape(g.kind, g.tile, win)
             out.append(Reading(dec.pair, sets + melded, slot, wait, hand_waits, tiles))
     return out
+
+
+# ---------------------------------------------------------------- facts every rule set's predicates share
+
+
+def concealed_hand(c: WinContext) -> bool:
+    """門清: nothing claimed (暗槓 does not break it)."""
+    return all(m.kind is MeldKind.ANKONG for m in c.melds)
+
+
+def wind_triplets(h: Reading) -> list[int]:
+    """The wind tiles of the reading's 刻子 and 槓."""
+    return [s.tile for s in h.triplets if s.tile in WINDS]
+
+
+def dragon_triplets(h: Reading) -> list[int]:
+    return [s.tile for s in h.triplets if s.tile in DRAGONS]
+
+
+def suits(h: Reading) -> set[int]:
+    """The suits (0 萬, 1 筒, 2 索) the hand's tiles come from."""
+    return {t // 9 for t in h.tiles if t < 27}
+
+
+def has_honour(h: Reading) -> bool:
+    return any(27 <= t < 34 for t in h.tiles)
 
 
 # ---------------------------------------------------------------- the table format

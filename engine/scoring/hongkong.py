@@ -21,7 +21,6 @@ exclude everything they outrank, so ``ScoreResult.capped_total(BAO_HE)`` is the 
 from __future__ import annotations
 
 from ..forms import ORPHANS, is_thirteen_orphans
-from ..meld import MeldKind
 from ..settlement import Payment, SettleContext, Settlement
 from ..tiles import DRAGONS, WINDS, is_terminal, to_counts
 from .core import (
@@ -39,6 +38,11 @@ from .core import (
     item,
     standard_readings,
 )
+from .core import concealed_hand as _concealed_hand
+from .core import dragon_triplets as _dragons
+from .core import has_honour as _has_honour
+from .core import suits as _suits
+from .core import wind_triplets as _winds
 
 BAO_HE = 5  # 爆和為5番: the ceiling of an ordinary hand
 BONUS = "寶牌"
@@ -92,20 +96,8 @@ def readings(ctx: WinContext) -> list[Reading]:
 # ---------------------------------------------------------------- facts the predicates share
 
 
-def _winds(h: Reading) -> list[int]:
-    return [s.tile for s in h.triplets if s.tile in WINDS]
 
 
-def _dragons(h: Reading) -> list[int]:
-    return [s.tile for s in h.triplets if s.tile in DRAGONS]
-
-
-def _suits(h: Reading) -> set[int]:
-    return {t // 9 for t in h.tiles if t < 27}
-
-
-def _has_honour(h: Reading) -> bool:
-    return any(t >= 27 for t in h.tiles)
 
 
 def _all_pungs(h: Reading) -> bool:
@@ -134,10 +126,6 @@ def _seat_and_round_winds(h: Reading, c: WinContext) -> int:
     winds = _winds(h)
     return winds.count(WINDS[c.seat_wind]) + winds.count(WINDS[c.round_wind])
 
-
-def _concealed_hand(c: WinContext) -> bool:
-    """門前清: 不碰不上 — nothing claimed (a 暗杠 keeps the hand concealed)."""
-    return all(m.kind is MeldKind.ANKONG for m in c.melds)
 
 
 def _bonus_count(h: Reading, c: WinContext) -> int:

@@ -21,7 +21,6 @@ from dataclasses import dataclass, replace
 
 from ..analysis import waits as standard_waits
 from ..forms import ORPHANS, is_seven_different_pairs, is_thirteen_orphans
-from ..meld import MeldKind
 from ..settlement import Payment, SettleContext, Settlement
 from ..tiles import DRAGONS, GREEN, WINDS, to_counts
 from ..view import ScoreItem
@@ -37,6 +36,11 @@ from .core import (
     item,
     standard_readings,
 )
+from .core import concealed_hand as _concealed_hand
+from .core import dragon_triplets as _dragons
+from .core import has_honour as _has_honour
+from .core import suits as _suits
+from .core import wind_triplets as _winds
 
 LIMIT_TAI = 13  # the 13-台 hands: limit hands, counted alone (see _limit below)
 MIN_TAI = 1  # 胡牌时请注意一定要有台数
@@ -107,10 +111,6 @@ def _form(h: Reading) -> str:
     return h.form if isinstance(h, FormReading) else ""
 
 
-def _concealed_hand(c: WinContext) -> bool:
-    """门清: nothing claimed (暗杠 is not a claim)."""
-    return all(m.kind is MeldKind.ANKONG for m in c.melds)
-
 
 def _chows(h: Reading) -> list[int]:
     return [s.tile for s in h.sets if s.kind == "chi"]
@@ -120,20 +120,8 @@ def _triplets(h: Reading) -> list[int]:
     return [s.tile for s in h.triplets]
 
 
-def _winds(h: Reading) -> list[int]:
-    return [t for t in _triplets(h) if t in WINDS]
 
 
-def _dragons(h: Reading) -> list[int]:
-    return [t for t in _triplets(h) if t in DRAGONS]
-
-
-def _suits(h: Reading) -> set[int]:
-    return {t // 9 for t in h.tiles if t < 27}
-
-
-def _has_honour(h: Reading) -> bool:
-    return any(t >= 27 for t in h.tiles)
 
 
 def _all_in(h: Reading, allowed: Iterable[int]) -> bool:

@@ -15,7 +15,6 @@ Interpretations are listed in docs/rules/taiwan16.md ("Scoring and settlement").
 from __future__ import annotations
 
 from ..forms import is_lugu, winning_tiles
-from ..meld import MeldKind
 from ..settlement import MAX_STREAK, SettleContext, Settlement, settle_win
 from ..tiles import DRAGONS, WINDS, flower_wind, to_counts
 from .core import (
@@ -33,6 +32,11 @@ from .core import (
     WinContext,
     item,
 )
+from .core import concealed_hand as _concealed_hand
+from .core import dragon_triplets as _dragons
+from .core import has_honour as _has_honour
+from .core import suits as _suits
+from .core import wind_triplets as _winds
 
 SEE_WIND_SEE_FLOWER = "see_wind_see_flower"  # 見字見花 (the TableOptions field)
 SELF_DRAW_ONLY = "self_draw_only"  # 限自摸
@@ -43,25 +47,9 @@ FLOWER_WINS = (EIGHT_IMMORTALS, SEVEN_ROB_ONE)
 # ---------------------------------------------------------------- facts the predicates share
 
 
-def _concealed_hand(c: WinContext) -> bool:
-    """門清: nothing claimed (暗槓 does not break it)."""
-    return all(m.kind is MeldKind.ANKONG for m in c.melds)
 
 
-def _winds(h: Reading) -> list[int]:
-    return [s.tile for s in h.triplets if s.tile in WINDS]
 
-
-def _dragons(h: Reading) -> list[int]:
-    return [s.tile for s in h.triplets if s.tile in DRAGONS]
-
-
-def _suits(h: Reading) -> set[int]:
-    return {t // 9 for t in h.tiles if t < 27}
-
-
-def _has_honour(h: Reading) -> bool:
-    return any(27 <= t < 34 for t in h.tiles)
 
 
 def _seat_and_round_winds(h: Reading, c: WinContext) -> int:
