@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import struct
 import zlib
+from dataclasses import dataclass
 
 import bot as entry
 import render
 from cogs.mahjong.runner import Timing
-from devserver import DevServer
+from devserver import DevServer, Message
 from devserver.messages import Messages
 
 FAST = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, timer_scale=1.0)
@@ -105,3 +106,51 @@ def smart(runner, *, kongs: bool = True):
         return codes.get(wanted) or steady(message, buttons)
 
     return choose
+
+
+@dataclass
+class PlayedMatch:
+    runner: object
+    standings: Message
+    lobby: Message
+    person: object
+
+    @property
+    def history(self):
+        return self.runner.match.history
+
+
+async def play_match(bot, devserver: DevServer, privacy: PrivacyWatch, **create) -> PlayedMatch:
+    """alice opens a table with ``create``'s options, starts it (three AI join) and plays it to the
+    standings; the checks every match must pass are made here: one score sheet a hand, every seat
+    dealt at least once, zero-sum scores, four standings lines, no one shown another's tiles."""
+    import asyncio
+
+    from devserver.people import Person
+
+    alice = devserver.member("alice")
+    lobby = await (await alice.slash("mahjong create", **create)).message()
+    assert "alice" in lobby.text and lobby.button("Start")
+    await (await alice.click(lobby, "Start")).response()
+    runner = table_runner(bot, devserver)
+    assert runner.match.rules == create.get("rules", "taiwan16")
+    done = asyncio.Event()
+    person = Person(alice)
+    play = asyncio.create_task(person.play(done, timeout=30))
+    standings = await devserver.wait_for_message(
+        channel="general",
+        predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds),
+        timeout=120,
+    )
+    done.set()
+    await play
+    hands = len(runner.match.history)
+    sheets = [m for m in devserver.channel_messages() if m.attachments and m.attachments[0].filename == "score.png"]
+    assert hands >= 4 and len(sheets) == hands
+    assert sum(runner.match.scores) == 0
+    lines = standings.embeds[0]["description"].splitlines()
+    assert len(lines) == 4 and "alice" in standings.embeds[0]["description"]
+    assert person.clicks, "the person played"
+    assert privacy.check(runner) > hands
+    assert not devserver.recorder.get(lobby.id).buttons()  # the lobby says the match started
+    return PlayedMatch(runner, standings, lobby, person)
