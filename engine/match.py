@@ -19,7 +19,7 @@ from typing import Any
 from .actions import Action
 from .game import Game
 from .rules import TableOptions, get_profile, next_dealer
-from .scoring import ScoreResult, get_rules, get_settle, get_settle_draw, score_win
+from .scoring import ScoreResult, get_rules, get_settle, get_settle_draw, get_settle_leave, score_win
 from .settlement import SettleContext
 from .tiles import from_counts
 from .view import HandResult
@@ -138,6 +138,32 @@ class Match:
                 match.finish_hand(game)
                 game = None
         return match, game
+
+    def abandon(self, game: Game, seat: int) -> HandResult | None:
+        """A player left mid-hand. Where the rule set ends the table for it (``settle_leave``, e.g.
+        taiwan13's 中断连线) the hand ends unscored, the leaver pays the penalty and the match is over;
+        returns that result. Elsewhere returns None: the seat is auto-played instead (代打)."""
+        leave = get_settle_leave(self.rules)
+        if leave is None:
+            return None
+        if game.is_over:
+            raise ValueError("the hand is over")
+        deltas = leave(seat).deltas
+        result = HandResult(None, None, False, None, (), (), (), (), 0, get_rules(self.rules).unit, deltas)
+        for s in range(4):
+            self.scores[s] += deltas[s]
+        record = HandRecord(
+            len(self.history) + 1,
+            game.dealer,
+            game.round_wind,
+            game.dealer_streak,
+            result,
+            tuple(str(a) for a in game.log),
+            game.seed,
+        )
+        self.history.append(record)
+        self.round_wind = self.rounds  # the table ends
+        return result
 
     def finish_hand(self, game: Game) -> HandResult:
         """Score and settle a finished hand, then rotate the dealer (連莊 on a dealer win or a draw)."""

@@ -644,14 +644,26 @@ class TableRunner:
         return seat
 
     async def player_left(self, user_id: int) -> None:
-        """A person leaves mid-match: their seat is auto-played to the end (they may take it back)."""
+        """A person leaves mid-match: their seat is auto-played to the end (they may take it back), or,
+        where the rule set says so (taiwan13 中断连线), the table ends and the leaver pays."""
         async with self.lock:
             seat = self.seating.seat_of_user(user_id)
-            game = self.game
-            if seat is None or game is None or game.is_over:
+            game, match = self.game, self.match
+            if seat is None or game is None or match is None or game.is_over:
                 return
-            if seat not in game.auto_seats():
-                self._apply(Action(seat, Kind.AWAY))
+            result = match.abandon(game, seat)
+            if result is None:
+                if seat not in game.auto_seats():
+                    self._apply(Action(seat, Kind.AWAY))
+                return
+            self.closed = True  # the driver stops: the table ends here
+            self.wake.set()
+            self.deadline = None
+            self.version += 1
+            self._store_result(game.hand_number, result)
+        name = self.seating.names()[seat]
+        await self._send_channel(content=t(self.locale, "play.left_ends", name=name, points=-result.deltas[seat]))
+        await self._finish_match()
 
     # ------------------------------------------------------------------ the driver
 

@@ -76,6 +76,12 @@ def get_settle_draw(name: str) -> Callable[[Any], Any] | None:
     return getattr(_module(name), "settle_draw", None)
 
 
+def get_settle_leave(name: str) -> Callable[[int], Any] | None:
+    """The rule set's optional ``settle_leave(seat) -> Settlement`` hook: a player who leaves mid-game
+    ends the table and pays this (taiwan13 中断连线). None: the seat is auto-played (代打) instead."""
+    return getattr(_module(name), "settle_leave", None)
+
+
 def score_win(ctx: WinContext, rules: str | RuleSet = "taiwan16") -> ScoreResult:
     """Score one win. ``valid`` is False (with ``reason``) for a hand that is not a winning hand,
     or that a requested table option refuses (minimum 台, 限自摸). Raises :class:`ScoringError` for
@@ -98,6 +104,7 @@ __all__ = [
     "WinContext",
     "evaluate",
     "get_rules",
+    "get_settle_leave",
     "get_settle",
     "get_settle_draw",
     "meets_minimum",

@@ -21,3 +21,28 @@ async def test_a_taiwan13_table_is_created_and_played_to_the_standings(harness, 
     for win in wins:
         if win.loser is not None:  # 放枪: the discarder alone pays 台 x 20 (庄家 included)
             assert win.deltas[win.winner] == -win.deltas[win.loser] == 20 * win.total
+
+
+@pytest.mark.devserver(members=("alice", "bob"), rate_limits=RateLimits(time_scale=0.02))
+async def test_a_player_who_leaves_a_taiwan13_table_ends_it_and_loses_50_points(harness, devserver, tmp_path):
+    from .tablebot import table_runner
+
+    bot = await harness.start(build_bot(seed=5, database=str(tmp_path / "t13.sqlite3")))
+    alice, bob = devserver.members("alice", "bob")
+    lobby = await (await alice.slash("mahjong create", rules="taiwan13", rounds=1)).message()
+    await (await bob.click(lobby, "Join")).response()
+    await (await alice.click(lobby, "Start")).response()
+    runner = table_runner(bot, devserver)
+    await devserver.recorder.wait_until(lambda: runner.game is not None, 5, lambda: "the first hand")
+    seat = runner.seating.seat_of_user(bob.id)
+    left = await (await bob.slash("mahjong leave")).message()
+    assert "You left" in left.content
+    notice = await devserver.wait_for_message(channel="general", predicate=lambda m: "table ends" in m.content)
+    assert "bob" in notice.content and "50" in notice.content
+    standings = await devserver.wait_for_message(
+        channel="general", predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds)
+    )
+    scores = runner.match.scores
+    assert scores[seat] == -50 and all(scores[s] == 0 for s in range(4) if s != seat)  # 中断连线
+    assert "bob · -50" in standings.embeds[0]["description"]
+    assert await bot.store.unfinished_tables() == []
