@@ -454,7 +454,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             except discord.HTTPException as error:
                 log.info("closing table %s: lobby edit failed: %s", runner.table_id, error)
         if mid_match:
-            await runner._send_channel(content=t(runner.locale, "play.closed_mid"))
+            await runner.post(content=t(runner.locale, "play.closed_mid"))
 
     async def dm_channel(self, user_id: int) -> discord.DMChannel:
         """The DM channel with a person, opened at Discord's pace (discord.py keeps it once opened)."""

@@ -10,7 +10,6 @@ in its window) is a table button, not tied to a decision point: it may be declar
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 import discord
@@ -222,6 +221,3 @@ def _by_tile(actions: list[Action], drawn: int | None) -> list[Action]:
     """Hand order, the drawn tile last (it sits apart in the picture too)."""
     return sorted(actions, key=lambda a: (a.tile == drawn, sort_key(a.tile)))
 
-
-def now() -> float:
-    return time.time()

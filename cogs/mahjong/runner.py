@@ -175,7 +175,7 @@ class TableRunner:
         if self.state.phase is TablePhase.LOBBY:
             self.lobby_changed()
             return
-        await self._send_channel(content=t(self.locale, "play.resumed", n=self.resumed_at))
+        await self.post(content=t(self.locale, "play.resumed", n=self.resumed_at))
         if self.match is not None and self.match.is_over and self.game is None:
             await self._finish_match()
             return
@@ -212,10 +212,10 @@ class TableRunner:
         }
 
     def _storage_failing(self, error: Exception) -> None:
-        self.cog.background(self._send_channel(content=t(self.locale, "play.storage_failing")))
+        self.cog.background(self.post(content=t(self.locale, "play.storage_failing")))
 
     def _storage_back(self) -> None:
-        self.cog.background(self._send_channel(content=t(self.locale, "play.storage_ok")))
+        self.cog.background(self.post(content=t(self.locale, "play.storage_ok")))
 
     # ------------------------------------------------------------------ starting
 
@@ -240,7 +240,7 @@ class TableRunner:
         text = t(self.locale, "play.seat_draw", lines=lines) + "\n" + t(
             self.locale, "play.dice", dice=" ".join(map(str, dice)), total=sum(dice), name=dealer
         )
-        await self._send_channel(content=text)
+        await self.post(content=text)
         await self._start_hand()
         self.task = asyncio.create_task(self._drive(), name=f"table-{self.table_id}")
 
@@ -269,7 +269,7 @@ class TableRunner:
         async with self.lock:
             self.version += 1
             payload = await self._table_payload()
-        table = await self._send_channel_payload(payload)
+        table = await self.post_payload(payload)
         async with self.lock:
             if table is not None:
                 self.table_msg = LiveMessage(
@@ -316,7 +316,7 @@ class TableRunner:
             game = self.game
             if game is not None and not game.is_over and seat not in game.auto_seats():
                 self._apply(Action(seat, Kind.AWAY))
-        await self._send_channel(content=t(self.locale, "play.dm_failed", mention=f"<@{who.user_id}>"))
+        await self.post(content=t(self.locale, "play.dm_failed", mention=f"<@{who.user_id}>"))
 
     # ------------------------------------------------------------------ payloads
 
@@ -662,7 +662,7 @@ class TableRunner:
             self.version += 1
             self._store_result(game.hand_number, result)
         name = self.seating.names()[seat]
-        await self._send_channel(content=t(self.locale, "play.left_ends", name=name, points=-result.deltas[seat]))
+        await self.post(content=t(self.locale, "play.left_ends", name=name, points=-result.deltas[seat]))
         await self._finish_match()
 
     # ------------------------------------------------------------------ the driver
@@ -765,7 +765,7 @@ class TableRunner:
         async def show() -> None:
             house = self.state.settings.options.house_rules.summary()
             png = await asyncio.to_thread(render.render_score, result, names, view, house_rules=house)
-            await self._send_channel_payload(Payload(content=text, png=png, filename="score.png"))
+            await self.post_payload(Payload(content=text, png=png, filename="score.png"))
             await self._settle_messages()
             if over:
                 await self._finish_match()
@@ -812,7 +812,7 @@ class TableRunner:
         ]
         embed = discord.Embed(title=t(self.locale, "play.match_over"), description="\n".join(lines))
         self.journal.match_over(list(match.scores))
-        await self._send_channel(embed=embed)
+        await self.post(embed=embed)
         self.state.phase = TablePhase.OVER
         self.closed = True
         await self.journal.close()  # stored before the table is forgotten (and before a shutdown closes storage)
@@ -836,7 +836,7 @@ class TableRunner:
 
     # ------------------------------------------------------------------ channel messages
 
-    async def _send_channel(self, **kwargs) -> discord.Message | None:
+    async def post(self, **kwargs) -> discord.Message | None:
         try:
             await self.cog.budget.take(urgent=True)  # new messages count toward the global limit too
             return await self.channel.send(**kwargs)
@@ -844,8 +844,8 @@ class TableRunner:
             log.warning("table %s could not post in its channel: %s", self.table_id, error)
             return None
 
-    async def _send_channel_payload(self, payload: Payload) -> discord.Message | None:
-        return await self._send_channel(**payload.send_kwargs())
+    async def post_payload(self, payload: Payload) -> discord.Message | None:
+        return await self.post(**payload.send_kwargs())
 
     async def repost_table(self) -> Payload:
         """The current table for /mahjong table (posted as the command's answer)."""
