@@ -10,6 +10,7 @@ import io
 import logging
 import random
 import time
+import weakref
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -109,6 +110,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self.by_id: dict[int, TableRunner] = {}  # table id → table
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
         self._tasks: set[asyncio.Task[None]] = set()
+        self.runners: weakref.WeakSet[TableRunner] = weakref.WeakSet()  # every table not yet garbage
         self.budget = EditBudget(per_second=35, capacity=10, reserve=4)  # every request, under Discord's 50/s
         # opening DM channels fast is refused (40003): a gentle pace, and each channel is opened once
         self.dm_opens = WindowLimit(limit=10, seconds=10.0)
@@ -137,7 +139,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     async def cog_unload(self) -> None:
         """Shutting down: every table stores what it still holds, then the background work stops."""
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
-        for runner in list(self.by_id.values()):
+        for runner in list(self.runners):  # the closing and finishing ones too: their writes land first
             await runner.close()
         for task in list(self._tasks):
             task.cancel()
@@ -302,6 +304,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         runner.journal.lobby_message(message.id)
 
     def _register(self, runner: TableRunner) -> None:
+        self.runners.add(runner)
         state = runner.state
         self.tables[state.channel_id] = runner
         self.by_id[state.table_id] = runner
