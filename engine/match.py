@@ -69,6 +69,8 @@ class Match:
         # 起莊: dice counted from the East seat counter-clockwise (East = 1) pick the first dealer
         self.dealer_dice = tuple(self.rng.randint(1, 6) for _ in range(3))
         self.first_dealer = (sum(self.dealer_dice) - 1) % 4
+        if self.profile.host_deals_first:  # taiwan13: the table's owner (player 0) sits East and deals
+            self.first_dealer = self.seat_of_player[0]
         self.dealer = self.first_dealer
         self.dealer_streak = 0
         self.round_wind = 0

@@ -119,6 +119,7 @@ class RuleProfile:
     # special winning forms beyond sets + pair, by name in engine.forms.FORMS ("seven_pairs", ...)
     win_forms: tuple[str, ...] = ()
     rotation: str = DEALER_KEEPS  # how the deal moves after a hand (ROTATIONS)
+    host_deals_first: bool = False  # the first dealer is the table's owner (player 0), not the dice's pick
     # instant flower wins, as the scorer names them: (all eight flowers, seven against the eighth)
     flower_wins: tuple[str | None, str | None] = ("八仙過海", "七搶一")
     earthly_discards: int = 0  # 地胡 within this many discards of the hand (0: the first go-round)
@@ -196,6 +197,7 @@ TAIWAN13 = RuleProfile(
     kong_replacement_no_tsumo=False,
     win_forms=("seven_different_pairs", "thirteen_orphans"),
     rotation=DEALER_WINS_KEEPS,
+    host_deals_first=True,  # 庄家：由东家开始(也就是桌长)
     flower_wins=("大花胡", None),
     earthly_discards=8,
     scorer_vets_wins=True,  # a win needs 1 台 (RuleSet.min_tai), whatever the table's options

@@ -237,9 +237,11 @@ class TableRunner:
         )
         dice = self.match.dealer_dice
         dealer = names[self.match.first_dealer]
-        text = t(self.locale, "play.seat_draw", lines=lines) + "\n" + t(
-            self.locale, "play.dice", dice=" ".join(map(str, dice)), total=sum(dice), name=dealer
-        )
+        if self.match.profile.host_deals_first:
+            first = t(self.locale, "play.host_deals", name=dealer)
+        else:
+            first = t(self.locale, "play.dice", dice=" ".join(map(str, dice)), total=sum(dice), name=dealer)
+        text = t(self.locale, "play.seat_draw", lines=lines) + "\n" + first
         await self.post(content=text)
         await self._start_hand()
         self.task = asyncio.create_task(self._drive(), name=f"table-{self.table_id}")

@@ -16,6 +16,7 @@ async def test_a_taiwan13_table_is_created_and_played_to_the_standings(harness, 
     bot = await harness.start(build_bot(seed=5))
     played = await play_match(bot, devserver, PrivacyWatch(monkeypatch), rules="taiwan13", rounds=1)
     assert "13" in played.lobby.text
+    assert any("alice**, the table's owner, sits East" in m.content for m in devserver.channel_messages())
     wins = [record.result for record in played.history if record.result.winner is not None]
     assert wins and all(w.unit == "tai" and w.total >= 1 for w in wins)  # 胡牌时一定要有台数
     for win in wins:

@@ -20,3 +20,11 @@ def test_leaving_a_taiwan16_table_is_not_a_settlement():
     game = match.new_hand()
     assert match.abandon(game, 1) is None
     assert match.scores == [0, 0, 0, 0] and not match.is_over and match.history == []
+
+
+def test_the_taiwan13_table_owner_deals_first_and_taiwan16_rolls_for_it():
+    for seed in range(20):
+        owner_first = Match("taiwan13", seed=seed)
+        assert owner_first.first_dealer == owner_first.seat_of_player[0] == owner_first.dealer  # 庄家由东家开始
+        dice = Match("taiwan16", seed=seed)
+        assert dice.first_dealer == (sum(dice.dealer_dice) - 1) % 4
