@@ -567,13 +567,7 @@ class TableRunner:
             if game.is_over or seat in game.auto_seats() or not game.declarations(seat):
                 raise TableError("err.illegal")
             self._apply(game.declarations(seat)[0], answering=seat if self._from_dm(interaction, seat) else None)
-            await self.journal.flush()
-            slot = self.dms.get(seat)
-            if slot is not None and slot.failed:
-                payload = await self.dm_payload(seat)
-                await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
-                return
-            await self._answer_with_hand(interaction, seat)
+            await self._stored_then_answer(interaction, seat)
 
     async def switch_mode(self, interaction: discord.Interaction, fields: dict) -> None:
         async with self.lock:
@@ -599,6 +593,17 @@ class TableRunner:
         live = slot.live if slot is not None else None
         return live is not None and interaction.message is not None and interaction.message.id == live.message.id
 
+    async def _stored_then_answer(self, interaction: discord.Interaction, seat: int) -> None:
+        """Once the change is stored, answer with the seat's hand: in place on its DM, or privately
+        when its DMs are closed (there is no DM to come back to)."""
+        await self.journal.flush()
+        slot = self.dms.get(seat)
+        if slot is not None and slot.failed:
+            payload = await self.dm_payload(seat)
+            await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+            return
+        await self._answer_with_hand(interaction, seat)
+
     async def _answer_with_hand(self, interaction: discord.Interaction, seat: int) -> None:
         payload = await self.dm_payload(seat)
         await interaction.response.edit_message(**payload.edit_kwargs())
@@ -621,14 +626,7 @@ class TableRunner:
                 raise TableError("err.not_auto")
             else:
                 self._apply(Action(seat, Kind.BACK), answering=seat if self._from_dm(interaction, seat) else None)
-            await self.journal.flush()
-            slot = self.dms.get(seat)
-            if slot is not None and slot.failed:
-                # no DM to come back to: answer with the hand here, privately
-                payload = await self.dm_payload(seat)
-                await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
-                return
-            await self._answer_with_hand(interaction, seat)
+            await self._stored_then_answer(interaction, seat)
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
         """The fallback for closed DMs: a fresh ephemeral hand with the same buttons, on every click."""

@@ -2,46 +2,23 @@
 hands with no other 牌型, a special hand is paid at its one row, 爆和 caps the rest, and points are
 2^番 paid."""
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.meld import Meld, MeldKind
 from engine.scoring import TableOptions, WinContext, evaluate, get_rules, score_win
 from engine.scoring.core import standard_readings
 from engine.scoring.hongkong import BAO_HE, FIRST_GO, ORDINARY, SPECIALS, fan_paid, points
+
+from ._util import sets_and_a_pair
 
 RULES = get_rules("hongkong")
 BY_NAME = {i.name: i for i in RULES.items}
 PATTERNS = set(ORDINARY[1:]) | set(SPECIALS) | set(FIRST_GO)  # every 牌型 but 雞糊
 
-SET_SPECS = st.one_of(
-    st.tuples(st.just("pon"), st.integers(0, 33)),
-    st.tuples(st.just("chi"), st.integers(0, 26).filter(lambda x: x % 9 <= 6)),
-)
-
 
 @st.composite
 def winning_hands(draw):
-    counts = [0] * 34
-    sets = draw(st.lists(SET_SPECS, min_size=4, max_size=4))
-    for kind, t in sets:
-        for x in (t, t, t) if kind == "pon" else (t, t + 1, t + 2):
-            counts[x] += 1
-    assume(max(counts) <= 4)
-    pair = draw(st.integers(0, 33).filter(lambda x: counts[x] <= 2))
-    melds, concealed = [], [pair, pair]
-    for kind, t in sets:
-        if draw(st.sampled_from(["hand", "hand", "meld"])) == "meld":
-            if kind == "chi":
-                melds.append(Meld(MeldKind.CHI, (t, t + 1, t + 2), t))
-            elif counts[t] == 3 and draw(st.booleans()):
-                counts[t] += 1
-                kk = draw(st.sampled_from([MeldKind.KONG, MeldKind.ADDKONG, MeldKind.ANKONG]))
-                melds.append(Meld(kk, (t,) * 4, None if kk is MeldKind.ANKONG else t))
-            else:
-                melds.append(Meld(MeldKind.PON, (t,) * 3, t))
-        else:
-            concealed.extend([t, t, t] if kind == "pon" else [t, t + 1, t + 2])
+    concealed, melds = draw(sets_and_a_pair(4))
     win = draw(st.sampled_from(sorted(set(concealed))))
     concealed.remove(win)
     how = draw(st.sampled_from(["discard", "self", "rob", "last", "kong"]))

@@ -1,48 +1,21 @@
 """Properties of the scoring loop over random winning hands: exclusions hold, totals add up, the
 cap and minimum bookkeeping is consistent, and the table is well-formed."""
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.meld import Meld, MeldKind
 from engine.scoring import TableOptions, WinContext, get_rules, score_win
 from engine.scoring.core import DEALER, NO_CAP, NO_MIN
+
+from ._util import sets_and_a_pair
 
 RULES = get_rules("taiwan16")
 BY_NAME = {i.name: i for i in RULES.items}
 
 
-SET_SPECS = st.one_of(
-    st.tuples(st.just("pon"), st.integers(0, 33)),
-    st.tuples(st.just("chi"), st.integers(0, 26).filter(lambda x: x % 9 <= 6)),
-)
-
-
 @st.composite
 def winning_hands(draw):
-    counts = [0] * 34
-    sets = draw(st.lists(SET_SPECS, min_size=5, max_size=5))
-    for kind, t in sets:
-        for x in (t, t, t) if kind == "pon" else (t, t + 1, t + 2):
-            counts[x] += 1
-    assume(max(counts) <= 4)
-    pair = draw(st.integers(0, 33).filter(lambda x: counts[x] <= 2))
-    counts[pair] += 2
-    melds = []
-    concealed = [pair, pair]
-    for kind, t in sets:
-        how = draw(st.sampled_from(["hand", "hand", "meld"]))
-        if how == "meld":
-            if kind == "chi":
-                melds.append(Meld(MeldKind.CHI, (t, t + 1, t + 2), t))
-            elif counts[t] == 3 and draw(st.booleans()):
-                counts[t] += 1
-                kk = draw(st.sampled_from([MeldKind.KONG, MeldKind.ADDKONG, MeldKind.ANKONG]))
-                melds.append(Meld(kk, (t,) * 4, None if kk is MeldKind.ANKONG else t))
-            else:
-                melds.append(Meld(MeldKind.PON, (t,) * 3, t))
-        else:
-            concealed.extend([t, t, t] if kind == "pon" else [t, t + 1, t + 2])
+    concealed, melds = draw(sets_and_a_pair(5))
     win = draw(st.sampled_from(sorted(set(concealed))))
     concealed.remove(win)
     flowers = draw(st.lists(st.integers(34, 41), unique=True, max_size=6))

@@ -2,44 +2,21 @@
 seven pairs): the best reading is always scored, exclusions hold, a 13-台 hand stands alone, and
 a hand is a win exactly when it has at least one 台 that counts."""
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.meld import Meld, MeldKind
 from engine.scoring import WinContext, get_rules, score_win
 from engine.scoring.taiwan13 import LIMIT_TAI
+
+from ._util import sets_and_a_pair
 
 RULES = get_rules("taiwan13")
 BY_NAME = {i.name: i for i in RULES.items}
 
-SET_SPECS = st.one_of(
-    st.tuples(st.just("pon"), st.integers(0, 33)),
-    st.tuples(st.just("chi"), st.integers(0, 26).filter(lambda x: x % 9 <= 6)),
-)
-
 
 @st.composite
 def four_sets_and_a_pair(draw):
-    counts = [0] * 34
-    sets = draw(st.lists(SET_SPECS, min_size=4, max_size=4))
-    for kind, t in sets:
-        for x in (t, t, t) if kind == "pon" else (t, t + 1, t + 2):
-            counts[x] += 1
-    assume(max(counts) <= 4)
-    pair = draw(st.integers(0, 33).filter(lambda x: counts[x] <= 2))
-    concealed, melds = [pair, pair], []
-    for kind, t in sets:
-        if draw(st.sampled_from(["hand", "hand", "meld"])) == "meld":
-            melds.append(
-                Meld(
-                    MeldKind.CHI if kind == "chi" else MeldKind.PON,
-                    (t, t + 1, t + 2) if kind == "chi" else (t,) * 3,
-                    t,
-                )
-            )
-        else:
-            concealed.extend([t, t, t] if kind == "pon" else [t, t + 1, t + 2])
-    return concealed, melds
+    return draw(sets_and_a_pair(4, kongs=False))
 
 
 @st.composite
