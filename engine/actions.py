@@ -156,3 +156,22 @@ class Action:
         if str(action) != text:
             raise NotationError(f"{_show(text)} is not exact action notation (did you mean {str(action)!r}?)")
         return action
+
+
+def _listed(kind: Kind) -> tuple[tuple[Action, ...], ...]:
+    """``Action(seat, kind, tile)`` for every seat and tile, indexed ``[seat][tile]``."""
+    return tuple(tuple(Action(seat, kind, t) for t in range(NUM_KINDS)) for seat in range(4))
+
+
+# The actions a game lists on every turn and every discard, made once: actions are immutable
+# values, so ``Game.legal_actions`` hands out these shared instances instead of building new ones
+# (a chi is listed only by its valid lowest tiles, so the other entries of CHIS are never used).
+DISCARDS = _listed(Kind.DISCARD)
+READIES = _listed(Kind.READY)
+ANKONGS = _listed(Kind.ANKONG)
+ADDKONGS = _listed(Kind.ADDKONG)
+PONS = _listed(Kind.PON)
+KONGS = _listed(Kind.KONG)
+CHIS = _listed(Kind.CHI)
+WINS = tuple(Action(seat, Kind.WIN) for seat in range(4))
+PASSES = tuple(Action(seat, Kind.PASS) for seat in range(4))

@@ -20,11 +20,26 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations
+from itertools import combinations, compress, repeat
+from operator import is_
 from typing import Any
 
 from . import analysis, forms
-from .actions import CLAIM_RANK, Action, Kind, shape_problem
+from .actions import (
+    ADDKONGS,
+    ANKONGS,
+    CHIS,
+    CLAIM_RANK,
+    DISCARDS,
+    KONGS,
+    PASSES,
+    PONS,
+    READIES,
+    WINS,
+    Action,
+    Kind,
+    shape_problem,
+)
 from .events import Event, EventKind, Phase
 from .meld import Meld, MeldKind
 from .rules import RuleProfile, TableOptions, get_profile
@@ -170,6 +185,7 @@ class Game:
         self.log: list[Action] = []
         self.events: list[Event] = []
         self._turn_cache: list[Action] | None = None
+        self._waits_memo: dict[bytes, tuple[int, ...]] = {}  # see winning_tiles
         self.last_discard: tuple[int, int] | None = None  # (seat, tile) still lying in a river
 
         self._auto_at_start = tuple(s for s in range(4) if self.auto[s])
@@ -258,6 +274,13 @@ class Game:
         Besides the decisions :meth:`legal_actions` lists, a seat may send ``timeout`` when its
         clock ran out (see :meth:`auto_action`), ``away`` (代打 from now on) and ``back``.
         """
+        if self._listed_now(action):  # handed out by legal_actions for this decision: legal as it is
+            start = len(self.events)
+            self.log.append(action)
+            self.timeouts[action.seat] = 0
+            self._play(action)
+            self._run_forced()
+            return self.events[start:]
         problem = shape_problem(action)
         if problem:
             raise IllegalActionError(f"malformed action: {problem}")
@@ -295,6 +318,22 @@ class Game:
         self._play(action)
         self._run_forced()
         return self.events[start:]
+
+    def _listed_now(self, action: object) -> bool:
+        """``action`` is one of the very objects :meth:`legal_actions` lists for a decision owed now,
+        so it is well-formed and legal as it is. Identity, not equality: an equal value built
+        elsewhere (a ``True`` seat equals seat 1) still gets the full check."""
+        if self.phase is Phase.TURN:
+            listed = self._turn_cache
+            return listed is not None and any(map(is_, listed, repeat(action))) and action.seat == self.turn
+        claim = self.claim
+        if claim is None:
+            return False
+        responses = claim.responses
+        return any(
+            seat not in responses and any(map(is_, listed, repeat(action)))
+            for seat, listed in claim.options.items()
+        )
 
     def _refusal(self, action: Action) -> str:
         """The :class:`IllegalActionError` code for an action :meth:`is_legal` refused."""
@@ -511,55 +550,59 @@ class Game:
     def _compute_turn_actions(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
         ts = self.ts
+        claimed = ts.claimed
         actions: list[Action] = []
-        if ts.claimed is None and self._may_tsumo(seat):
-            actions.append(Action(seat, Kind.WIN))
+        if claimed is None and self._may_tsumo(seat):
+            actions.append(WINS[seat])  # always first: _play reads the offer from actions[0]
             if not self.options.may_pass_win:
                 return actions  # the table wins for you (不可過水)
+        held = list(compress(range(NUM_KINDS), hand))  # the kinds in hand, in tile order
+        discard = DISCARDS[seat]
         if self.eye[seat]:  # 眼牌: 摸到什麼打什麼, no kong of any kind, no 聽 to declare
             drawn = self.drawn[seat]
-            if drawn is not None and hand[drawn] and ts.claimed is None:
-                actions.append(Action(seat, Kind.DISCARD, drawn))
+            if drawn is not None and hand[drawn] and claimed is None:
+                actions.append(discard[drawn])
             else:  # declared after a 吃/碰 (or with no drawn tile): this turn's discard fixes the hand
-                tiles = [t for t in range(NUM_KINDS) if hand[t] and t != ts.claimed]
-                tiles = tiles or [t for t in range(NUM_KINDS) if hand[t]]
-                actions.extend(Action(seat, Kind.DISCARD, t) for t in tiles)
+                tiles = [t for t in held if t != claimed] or held
+                actions.extend(map(discard.__getitem__, tiles))
             return actions
-        kong_ok = ts.claimed is None and self.drawable >= 2
+        kong_ok = claimed is None and self.drawable >= 2
         if self.ready[seat]:
             drawn = self.drawn[seat]
             if kong_ok:
-                for t in range(NUM_KINDS):
+                for t in held:
                     if hand[t] == 4 and self._ankong_keeps_waits(seat, t):
-                        actions.append(Action(seat, Kind.ANKONG, t))
+                        actions.append(ANKONGS[seat][t])
             if drawn is not None and hand[drawn]:
-                actions.append(Action(seat, Kind.DISCARD, drawn))
+                actions.append(discard[drawn])
             else:  # a ready hand always has its drawn tile; keep a way out if state is odd
-                actions.extend(Action(seat, Kind.DISCARD, t) for t in range(NUM_KINDS) if hand[t])
+                actions.extend(map(discard.__getitem__, held))
             return actions
         if kong_ok:
-            for t in range(NUM_KINDS):
+            for t in held:
                 if hand[t] == 4:
-                    actions.append(Action(seat, Kind.ANKONG, t))
+                    actions.append(ANKONGS[seat][t])
             for meld in self.melds[seat]:
                 if meld.kind is MeldKind.PON and hand[meld.first]:
-                    actions.append(Action(seat, Kind.ADDKONG, meld.first))
-        discards = [t for t in range(NUM_KINDS) if hand[t] and t != ts.claimed]
+                    actions.append(ADDKONGS[seat][meld.first])
+        discards = held if claimed is None or not hand[claimed] else [t for t in held if t != claimed]
         if not discards:  # 行動限制4 cannot be kept (every tile is the claimed kind)
-            discards = [t for t in range(NUM_KINDS) if hand[t]]
-        actions.extend(Action(seat, Kind.DISCARD, t) for t in discards)
-        forms_near = forms.near_forms(hand, self.profile.win_forms) if self.profile.win_forms else ()
-        if self.profile.ready_declaration and not forms_near:
+            discards = held
+        actions.extend(map(discard.__getitem__, discards))
+        if not self.profile.ready_declaration:
+            return actions
+        win_forms = self.profile.win_forms
+        if not (win_forms and forms.near_forms(hand, win_forms)):
             if analysis.shanten(hand) <= 0:  # per-suit: one look-up per candidate discard
                 allowed = set(discards)
-                actions.extend(
-                    Action(seat, Kind.READY, t) for t in analysis.ready_discards(hand) if t in allowed
-                )
-        elif self.profile.ready_declaration:  # a special form is near: every discard, every form
+                ready = READIES[seat]
+                actions.extend(ready[t] for t in analysis.ready_discards(hand) if t in allowed)
+        else:  # a special form is near: every discard, every form
+            ready = READIES[seat]
             for t in discards:
                 hand[t] -= 1
-                if self._waits(hand):
-                    actions.append(Action(seat, Kind.READY, t))
+                if self.winning_tiles(hand):
+                    actions.append(ready[t])
                 hand[t] += 1
         return actions
 
@@ -594,50 +637,64 @@ class Game:
 
     def _complete(self, counts: list[int]) -> bool:
         """A winning hand under this rule set (sets + pair, or one of ``profile.win_forms``)."""
-        return forms.is_winning(counts, self.profile.win_forms)
+        if analysis.is_complete(counts):  # the regular shape first: no form check for most hands
+            return True
+        win_forms = self.profile.win_forms
+        return bool(win_forms) and forms.is_winning(counts, win_forms)
 
-    def _waits(self, counts: list[int]) -> list[int]:
-        """The tiles that would complete ``counts`` under this rule set."""
-        return forms.winning_tiles(counts, self.profile.win_forms)
+    def winning_tiles(self, counts: list[int]) -> tuple[int, ...]:
+        """The tiles that would complete the 3k+1 hand ``counts`` under this rule set, in tile order.
+
+        Remembered per hand for the rest of this game, keyed by the counts themselves (the answer
+        depends on nothing else), so it cannot go stale: while a seat's hand stays the same its
+        views, its 聽 and 過水 ask for the same waits."""
+        key = bytes(counts)
+        found = self._waits_memo.get(key)
+        if found is None:
+            found = self._waits_memo[key] = tuple(forms.winning_tiles(counts, self.profile.win_forms))
+        return found
 
     def _ankong_keeps_waits(self, seat: int, tile: int) -> bool:
         """聽牌3: after 聽 a concealed kong is allowed only if the waits stay the same."""
         hand = self.hands[seat]
         hand[tile] -= 4
-        same = tuple(self._waits(hand)) == self.ready_waits[seat]
+        same = self.winning_tiles(hand) == self.ready_waits[seat]
         hand[tile] += 4
         return same
 
     def _claim_options(self, seat: int, tile: int, discarder: int) -> list[Action]:
         options: list[Action] = []
         if self._may_ron(seat, tile):
-            options.append(Action(seat, Kind.WIN))
+            options.append(WINS[seat])
             if not self.options.may_pass_win:
                 return options
         hand = self.hands[seat]
+        is_next = seat == (discarder + 1) % 4
+        profile = self.profile
+        chi = is_next and profile.chi and tile < 27
         blocked = (
-            self.ready[seat]  # 聽牌2: the hand is fixed
+            (hand[tile] < 2 and not chi)  # nothing to claim with (the usual case: decided first)
+            or self.ready[seat]  # 聽牌2: the hand is fixed
             or self.eye[seat]  # 眼牌: the hand is fixed too
-            or (self.profile.no_claim_last_round and self.drawable < 4)  # 行動限制5
-            or (self.profile.no_reclaim_own_discard_kind and self.last_own_discard[seat] == tile)  # 行動限制9
+            or (profile.no_claim_last_round and self.drawable < 4)  # 行動限制5
+            or (profile.no_reclaim_own_discard_kind and self.last_own_discard[seat] == tile)  # 行動限制9
         )
         if not blocked:
-            is_next = seat == (discarder + 1) % 4
             if hand[tile] >= 3 and self.drawable >= 2:
-                if not (is_next and not self.profile.exposed_kong_from_previous):  # 行動限制6
-                    options.append(Action(seat, Kind.KONG, tile))
+                if not (is_next and not profile.exposed_kong_from_previous):  # 行動限制6
+                    options.append(KONGS[seat][tile])
             if hand[tile] >= 2:
-                options.append(Action(seat, Kind.PON, tile))
-            if is_next and self.profile.chi and tile < 27:
+                options.append(PONS[seat][tile])
+            if chi:
                 pos = tile % 9
                 for lo in (tile - 2, tile - 1, tile):
                     lo_pos = pos - (tile - lo)
                     if lo_pos < 0 or lo_pos > 6:
                         continue
                     if all(hand[t] for t in (lo, lo + 1, lo + 2) if t != tile):
-                        options.append(Action(seat, Kind.CHI, lo))
+                        options.append(CHIS[seat][lo])
         if options:
-            options.append(Action(seat, Kind.PASS))
+            options.append(PASSES[seat])
         return options
 
     # ------------------------------------------------------------------ 換牌 and 眼牌
@@ -737,8 +794,10 @@ class Game:
                 self._exchange()
             return
         if self.phase is Phase.TURN:
-            # the turn's legal actions (cached) already say whether a self-drawn win was on offer
-            win_offered = any(a.kind is Kind.WIN for a in self._turn_actions(seat))
+            # the turn's legal actions (cached) already say whether a self-drawn win was on offer:
+            # a win is listed first
+            listed = self._turn_actions(seat)
+            win_offered = bool(listed) and listed[0].kind is Kind.WIN
             self._turn_cache = None
             if kind is Kind.WIN:
                 self._win(seat, None, self_drawn=True)
@@ -777,14 +836,14 @@ class Game:
         self.last_discard = (seat, tile)
         self.last_own_discard[seat] = tile
         self.first_go[seat] = False
-        if self.passed_win[seat] and tile not in self._waits(hand):
+        if self.passed_win[seat] and tile not in self.winning_tiles(hand):
             self.passed_win[seat] = False  # a non-winning discard lifts 過水
             self._emit(Event(EventKind.PASS_WIN_LIFTED, seat))
         self._emit(Event(EventKind.DISCARD, seat, tile))
         if declare:
             self.ready[seat] = True
             self.ready_on_deal[seat] = on_deal
-            self.ready_waits[seat] = tuple(self._waits(hand))
+            self.ready_waits[seat] = self.winning_tiles(hand)
             self._emit(Event(EventKind.READY, seat, tile, detail="聽"))
         self.ts = _TurnState()
         self._open_claims(tile, seat)
@@ -794,11 +853,7 @@ class Game:
         for i in (1, 2, 3):
             seat = (discarder + i) % 4
             if rob_kong:
-                options = (
-                    [Action(seat, Kind.WIN), Action(seat, Kind.PASS)]
-                    if self._may_ron(seat, tile, True)
-                    else []
-                )
+                options = [WINS[seat], PASSES[seat]] if self._may_ron(seat, tile, True) else []
                 if options and not self.options.may_pass_win:
                     options = options[:1]
             else:
@@ -812,6 +867,10 @@ class Game:
     def _resolve_claims_if_ready(self) -> None:
         claim = self.claim
         if claim is None:
+            return
+        if not claim.options:  # nobody may claim (the usual case): no answers to weigh
+            self.claim = None
+            self._after_no_claim(claim)
             return
 
         def rank(action: Action) -> tuple[int, int]:
@@ -902,7 +961,7 @@ class Game:
         hand = self.hands[seat]
         hand[tile] -= 1
         self.drawn[seat] = None
-        if self.passed_win[seat] and tile not in self._waits(hand):
+        if self.passed_win[seat] and tile not in self.winning_tiles(hand):
             self.passed_win[seat] = False  # an added kong of a non-winning tile lifts 過水
             self._emit(Event(EventKind.PASS_WIN_LIFTED, seat))
         melds = self.melds[seat]

@@ -18,20 +18,37 @@ from .actions import Action, Kind
 from .ai import NORMAL, STRONG, PlannerAI, SimpleAI
 from .view import GameView
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "AutoPlayPolicy", "Policy", "RandomPolicy", "SimpleAI", "make_policy"]
+__all__ = [
+    "LEVELS",
+    "LEVEL_NAMES",
+    "AutoPlayPolicy",
+    "Policy",
+    "RandomPolicy",
+    "SimpleAI",
+    "make_policy",
+    "reads_view",
+]
 
 
 class Policy(Protocol):
     def choose(self, view: GameView, legal: Sequence[Action]) -> Action: ...
 
 
+def reads_view(policy: Policy) -> bool:
+    """Whether ``policy`` looks at its view. A policy that never does says ``reads_view = False``,
+    and a driver that builds a view only for it (self-play) may then pass ``None`` instead."""
+    return getattr(policy, "reads_view", True)
+
+
 class RandomPolicy:
     """Uniform over the legal actions: explores every rule path in self-play."""
+
+    reads_view = False  # chooses from ``legal`` alone
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, view: GameView, legal: Sequence[Action]) -> Action:
+    def choose(self, view: GameView | None, legal: Sequence[Action]) -> Action:
         return self.rng.choice(legal)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from .events import EventKind
 from .game import Game, InvariantError
 from .match import Match
-from .policy import Policy, make_policy
+from .policy import Policy, make_policy, reads_view
 from .rules import get_profile
 
 CLAIM_EVENTS = (EventKind.CHI, EventKind.PON, EventKind.KONG)
@@ -27,8 +27,10 @@ MAX_STEPS = 5000  # far above any real hand; guards against a stuck state machin
 
 
 def play_hand(game: Game, policies: Sequence[Policy], check: bool = True) -> Game:
-    """Drive ``game`` to its end, asking each seat's policy in turn."""
+    """Drive ``game`` to its end, asking each seat's policy in turn (with the seat's view, unless
+    the policy says it never reads one)."""
     steps = 0
+    wants_view = [reads_view(p) for p in policies]
     if check:
         game.check_invariants()
     while not game.is_over:
@@ -36,7 +38,8 @@ def play_hand(game: Game, policies: Sequence[Policy], check: bool = True) -> Gam
         if not seats:
             raise InvariantError(f"nobody to act in phase {game.phase.value}")
         seat = seats[0]
-        game.apply(policies[seat].choose(game.view(seat), game.legal_actions(seat)))
+        view = game.view(seat) if wants_view[seat] else None
+        game.apply(policies[seat].choose(view, game.legal_actions(seat)))  # type: ignore[arg-type]
         if check:
             game.check_invariants()
         steps += 1

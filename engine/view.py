@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from . import forms
 from .events import Phase
 from .meld import Meld, MeldKind
 from .rules import TableOptions
-from .tiles import format_tiles, from_counts, parse_tiles, sorted_tiles, tile_from_str, tile_to_str
+from .tiles import NUM_KINDS, format_tiles, parse_tiles, sort_key, tile_from_str, tile_to_str
 
 if TYPE_CHECKING:
     from .game import Game
@@ -133,49 +132,57 @@ class HandResult:
 
 def build_view(game: Game, viewer: int | None) -> GameView:
     """``viewer``'s picture of ``game`` (None: the public table). The only place a view is built,
-    so the only place that decides what each player may see."""
+    so the only place that decides what each player may see. Built afresh from the game's state
+    every time (nothing is kept between views, so nothing can go stale); it runs for every
+    decision, so it reads the state directly."""
+    over = game.phase is Phase.OVER
+    dealer = game.dealer
+    hands, melds, flowers, rivers = game.hands, game.melds, game.flowers, game.rivers
+    ready, auto, eye, miji, scores = game.ready, game.auto, game.eye, game.miji, game.scores
     seats = tuple(
-        SeatPublic(
-            seat=s,
-            wind=game.seat_wind(s),
-            melds=visible_melds(game, s, viewer),
-            flowers=tuple(game.flowers[s]),
-            discards=tuple(game.rivers[s]),
-            concealed_count=sum(game.hands[s]),
-            ready=game.ready[s],
-            auto=game.auto[s],
-            eye=game.eye[s],
-            miji=game.miji[s],
-            score=game.scores[s],
-        )
-        for s in range(4)
+        [
+            SeatPublic(
+                s,
+                (s - dealer) % 4,  # Game.seat_wind
+                _shown_melds(melds[s], over or s == viewer),
+                tuple(flowers[s]),
+                tuple(rivers[s]),
+                sum(hands[s]),
+                ready[s],
+                auto[s],
+                eye[s],
+                miji[s],
+                scores[s],
+            )
+            for s in range(4)
+        ]
     )
     concealed: tuple[int, ...] = ()
     drawn = None
     waits: tuple[tuple[int, int], ...] = ()
     if viewer is not None:
-        counts = list(game.hands[viewer])
+        counts = list(hands[viewer])
         drawn = game.drawn[viewer]
         if drawn is not None and game.phase is Phase.TURN and game.turn == viewer and counts[drawn]:
             counts[drawn] -= 1
         else:
             drawn = None
-        concealed = tuple(sorted_tiles(from_counts(counts)))
-        if sum(counts) % 3 == 1 and (ready_on := forms.winning_tiles(counts, game.profile.win_forms)):
+        concealed = tuple([t for t in _DISPLAY_ORDER if counts[t] for _ in range(counts[t])])
+        if sum(counts) % 3 == 1 and (ready_on := game.winning_tiles(counts)):
             unseen = unseen_counts(game, viewer)  # only for a ready hand: most views need no count
             waits = tuple((t, unseen[t]) for t in ready_on)
     revealed = {}
-    if game.phase is Phase.OVER:
+    if over:
         revealed = {s: tuple(game.hand(s)) for s in range(4)}
     others = {}
-    if viewer is not None and game.eye[viewer] and game.phase is not Phase.OVER:
+    if viewer is not None and eye[viewer] and not over:
         others = {s: tuple(game.hand(s)) for s in range(4) if s != viewer}
     return GameView(
         viewer=viewer,
         rules=game.profile.id,
         round_wind=game.round_wind,
         hand_number=game.hand_number,
-        dealer=game.dealer,
+        dealer=dealer,
         dealer_streak=game.dealer_streak,
         wall_remaining=max(0, game.drawable),
         seats=seats,
@@ -193,11 +200,20 @@ def build_view(game: Game, viewer: int | None) -> GameView:
     )
 
 
+# the kinds in display order (sorted_tiles): a hand is listed by walking this once
+_DISPLAY_ORDER = tuple(sorted(range(NUM_KINDS), key=sort_key))
+
+
+def _shown_melds(melds: list[Meld], face_up: bool) -> tuple[Meld, ...]:
+    """``melds`` as one viewer sees them: another player's 暗槓 face down unless ``face_up``."""
+    if face_up or not melds:
+        return tuple(melds)
+    return tuple([m.hidden() if m.kind is MeldKind.ANKONG else m for m in melds])
+
+
 def visible_melds(game: Game, seat: int, viewer: int | None) -> tuple[Meld, ...]:
     """Another player's 暗槓 is face down until the hand is over."""
-    if seat == viewer or game.phase is Phase.OVER:
-        return tuple(game.melds[seat])
-    return tuple(m.hidden() if m.kind is MeldKind.ANKONG else m for m in game.melds[seat])
+    return _shown_melds(game.melds[seat], seat == viewer or game.phase is Phase.OVER)
 
 
 def unseen_counts(game: Game, viewer: int) -> list[int]:
