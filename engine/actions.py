@@ -101,6 +101,9 @@ class Action:
     tiles: tuple[int, ...] = ()  # 換牌: the tiles given back, in tile order (empty: keep the hand)
 
     def __str__(self) -> str:
+        text = _LISTED_TEXT.get(id(self))  # one of the shared instances below: printed once, at import
+        if text is not None:
+            return text
         if shape_problem(self):
             return self.__repr__()  # a malformed action has no notation; never fail in a log line
         text = f"{self.seat} {self.kind.value}"
@@ -165,13 +168,23 @@ def _listed(kind: Kind) -> tuple[tuple[Action, ...], ...]:
 
 # The actions a game lists on every turn and every discard, made once: actions are immutable
 # values, so ``Game.legal_actions`` hands out these shared instances instead of building new ones
-# (a chi is listed only by its valid lowest tiles, so the other entries of CHIS are never used).
+# (a chi by its lowest tile, 1-7 of a suit).
 DISCARDS = _listed(Kind.DISCARD)
 READIES = _listed(Kind.READY)
 ANKONGS = _listed(Kind.ANKONG)
 ADDKONGS = _listed(Kind.ADDKONG)
 PONS = _listed(Kind.PON)
 KONGS = _listed(Kind.KONG)
-CHIS = _listed(Kind.CHI)
+CHIS = tuple({t: Action(seat, Kind.CHI, t) for t in range(27) if t % 9 <= 6} for seat in range(4))
 WINS = tuple(Action(seat, Kind.WIN) for seat in range(4))
 PASSES = tuple(Action(seat, Kind.PASS) for seat in range(4))
+
+# Their notation, keyed by identity: the shared instances live as long as the module, so no other
+# object can have one of these ids. A game's log is printed after every hand.
+_LISTED_TEXT: dict[int, str] = {}
+_LISTED_TEXT.update(
+    (id(a), str(a))
+    for table in (DISCARDS, READIES, ANKONGS, ADDKONGS, PONS, KONGS, [c.values() for c in CHIS], (WINS, PASSES))
+    for row in table
+    for a in row
+)

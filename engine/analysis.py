@@ -236,11 +236,13 @@ def waits(counts: list[int]) -> list[int]:
 def ready_discards(counts: list[int]) -> list[int]:
     """The tiles a 3k+2 hand may discard and be ready (聽) afterwards, in tile order.
 
-    Only the discarded tile's suit changes, so each candidate costs one suit look-up.
+    Only the discarded tile's suit changes, so each candidate costs one suit look-up. Two cheap
+    tests come first: a discard and a draw change at most two suits, so the others must already
+    be sets (most hands fail here), and the hand must be at most one tile from ready (shanten 0).
     """
     infos = _infos(counts)
     broken = [j for j in range(4) if infos[j][0] == 0]
-    if len(broken) > 2:
+    if len(broken) > 2 or shanten(counts) > 0:
         return []
     result = []
     for j, (lo, n) in enumerate(_SUIT_STARTS):
@@ -480,6 +482,7 @@ def table_sizes() -> dict[str, int]:
         "finals": len(_FINAL),
         "wait_infos": len(_SUIT_WAIT) + len(_HONOR_WAIT),
         "lowering": len(_SUIT_LOWER) + len(_HONOR_LOWER),
+        "discards": len(_SUIT_DISCARDS) + len(_HONOR_DISCARDS),
         "optimal_splits": len(_OPTIMAL),
     }
 
@@ -546,31 +549,53 @@ def _pair(a: int, b: int) -> int:
     return _pair_id(key) if vid is None else vid
 
 
+# per suit pattern: (position, vector id of the pattern with one copy of it discarded) for each
+# held position, so a discard costs two look-ups instead of analysing the smaller pattern's key
+_SUIT_DISCARDS: dict[bytes, tuple[tuple[int, int], ...]] = {}
+_HONOR_DISCARDS: dict[bytes, tuple[tuple[int, int], ...]] = {}
+
+
+def _discards(key: bytes, honors: bool) -> tuple[tuple[int, int], ...]:
+    table = _HONOR_DISCARDS if honors else _SUIT_DISCARDS
+    found = table.get(key)
+    if found is None:
+        c = bytearray(key)
+        out = []
+        for i in range(len(c)):
+            if c[i]:
+                c[i] -= 1
+                out.append((i, _vec_id(bytes(c), honors)))
+                c[i] += 1
+        found = table[key] = tuple(out)
+    return found
+
+
 def discard_shanten(counts: list[int]) -> dict[int, int]:
-    """Shanten after discarding each held tile of a 3k+2 hand (only that tile's suit is redone)."""
+    """Shanten after discarding each held tile of a 3k+2 hand, in tile order (only that tile's suit
+    is redone)."""
     sets_needed = (sum(counts) - 1) // 3
     keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
     ids = [_vec_id(keys[j], j == 3) for j in range(4)]
+    pairs = _PAIR_ID
     final = _FINAL
     result = {}
-    for j in range(4):
-        lo = _SUIT_STARTS[j][0]
-        if j < 3:
-            o = [ids[i] for i in range(3) if i != j]
-            rest = _pair(o[0], o[1])
-        else:
-            abc = _pair(_pair(ids[0], ids[1]), ids[2])
-        key = bytearray(keys[j])
-        for i in range(len(key)):
-            if key[i]:
-                key[i] -= 1
-                vid = _vec_id(bytes(key), j == 3)
-                key[i] += 1
-                fkey = (
-                    (((_pair(rest, vid) << _ID_BITS) | ids[3]) if j < 3 else ((abc << _ID_BITS) | vid)) << 3
-                ) | sets_needed
-                v = final.get(fkey)
-                result[lo + i] = _final(fkey) if v is None else v
+    honors = ids[3]
+    for j in range(3):
+        lo = 9 * j
+        o = [ids[i] for i in range(3) if i != j]
+        rest = _pair(o[0], o[1]) << _ID_BITS
+        for i, vid in _discards(keys[j], False):
+            with_suit = pairs.get(rest | vid)
+            if with_suit is None:
+                with_suit = _pair_id(rest | vid)
+            fkey = (((with_suit << _ID_BITS) | honors) << 3) | sets_needed
+            v = final.get(fkey)
+            result[lo + i] = _final(fkey) if v is None else v
+    abc = _pair(_pair(ids[0], ids[1]), ids[2]) << _ID_BITS
+    for i, vid in _discards(keys[3], True):
+        fkey = ((abc | vid) << 3) | sets_needed
+        v = final.get(fkey)
+        result[27 + i] = _final(fkey) if v is None else v
     return result
 
 

@@ -579,9 +579,8 @@ class Game:
                 actions.extend(map(discard.__getitem__, held))
             return actions
         if kong_ok:
-            for t in held:
-                if hand[t] == 4:
-                    actions.append(ANKONGS[seat][t])
+            if 4 in hand:
+                actions.extend(ANKONGS[seat][t] for t in held if hand[t] == 4)
             for meld in self.melds[seat]:
                 if meld.kind is MeldKind.PON and hand[meld.first]:
                     actions.append(ADDKONGS[seat][meld.first])
@@ -593,10 +592,10 @@ class Game:
             return actions
         win_forms = self.profile.win_forms
         if not (win_forms and forms.near_forms(hand, win_forms)):
-            if analysis.shanten(hand) <= 0:  # per-suit: one look-up per candidate discard
-                allowed = set(discards)
-                ready = READIES[seat]
-                actions.extend(ready[t] for t in analysis.ready_discards(hand) if t in allowed)
+            # per suit, one look-up per candidate discard; most hands are turned away at the first
+            # step (three suits that are not sets), so no shanten gate is needed before it
+            ready = READIES[seat]
+            actions.extend(ready[t] for t in analysis.ready_discards(hand) if t in discards)
         else:  # a special form is near: every discard, every form
             ready = READIES[seat]
             for t in discards:
@@ -685,14 +684,15 @@ class Game:
                     options.append(KONGS[seat][tile])
             if hand[tile] >= 2:
                 options.append(PONS[seat][tile])
-            if chi:
+            if chi:  # runs from two below, one below and at the discard, in that order
                 pos = tile % 9
-                for lo in (tile - 2, tile - 1, tile):
-                    lo_pos = pos - (tile - lo)
-                    if lo_pos < 0 or lo_pos > 6:
-                        continue
-                    if all(hand[t] for t in (lo, lo + 1, lo + 2) if t != tile):
-                        options.append(CHIS[seat][lo])
+                chis = CHIS[seat]
+                if pos >= 2 and hand[tile - 2] and hand[tile - 1]:
+                    options.append(chis[tile - 2])
+                if 1 <= pos <= 7 and hand[tile - 1] and hand[tile + 1]:
+                    options.append(chis[tile - 1])
+                if pos <= 6 and hand[tile + 1] and hand[tile + 2]:
+                    options.append(chis[tile])
         if options:
             options.append(PASSES[seat])
         return options
