@@ -273,14 +273,22 @@ _EMPTY_COST = tuple(3 * k for k in range(6)) + tuple(3 * k + 2 for k in range(6)
 
 
 def _shift(vec: tuple[int, ...], dk: int, dp: int, add: int, best: list[int]) -> None:
-    """Fold ``vec`` (the rest) plus one more set/pair costing ``add`` into ``best``."""
-    for p in range(dp, 2):
-        src = (p - dp) * 6
-        dst = p * 6
+    """Fold ``vec`` (the rest) plus one more set/pair costing ``add`` into ``best``: entry k (and
+    6 + k, with the pair) of ``best`` from entry k - dk of ``vec``, and from its pairless half when
+    ``dp`` adds the pair."""
+    if dp == 0:
         for k in range(dk, 6):
-            v = vec[src + k - dk] + add
-            if v < best[dst + k]:
-                best[dst + k] = v
+            v = vec[k - dk] + add
+            if v < best[k]:
+                best[k] = v
+            v = vec[6 + k - dk] + add
+            if v < best[6 + k]:
+                best[6 + k] = v
+    else:
+        for k in range(dk, 6):
+            v = vec[k - dk] + add
+            if v < best[6 + k]:
+                best[6 + k] = v
 
 
 def _exact_cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
@@ -309,7 +317,7 @@ def _exact_cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
                         best = nxt.get((one_back, new))
                         if best is None:
                             best = nxt[(one_back, new)] = [_INF] * 12
-                        _shift(tuple(vec), new + pung, pair, max(0, used - have), best)
+                        _shift(vec, new + pung, pair, max(0, used - have), best)
         states = nxt
     return tuple(states.get((0, 0), [_INF] * 12))
 
@@ -319,6 +327,12 @@ def _cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
     cached = table.get(key)
     if cached is not None:
         return cached
+    # the costs do not change when the suit is read backwards (9 to 1), nor when honours trade
+    # places: each pattern is analysed in one standard form, shared by all its equals
+    same = bytes(sorted(key, reverse=True)) if honors else min(key, key[::-1])
+    if same != key:
+        result = table[key] = _cost_vector(same, honors)
+        return result
     if 4 in key:
         result = table[key] = _exact_cost_vector(key, honors)
         return result

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .tiles import tile_to_str
+from .tiles import NUM_KINDS, tile_to_str
 
 
 class Phase(StrEnum):
@@ -67,3 +67,14 @@ class Event:
         if self.detail:
             parts.append(self.detail)
         return " ".join(parts)
+
+
+def _by_seat_and_tile(kind: EventKind, **fields: object) -> tuple[tuple[Event, ...], ...]:
+    return tuple(tuple(Event(kind, seat, t, **fields) for t in range(NUM_KINDS)) for seat in range(4))
+
+
+# The events every turn causes, made once and shared (events are immutable values), indexed
+# ``[seat][tile]``: a discard, a live draw and a replacement draw.
+DISCARD_EVENTS = _by_seat_and_tile(EventKind.DISCARD)
+DRAW_EVENTS = _by_seat_and_tile(EventKind.DRAW, private=True)
+REPLACEMENT_DRAW_EVENTS = _by_seat_and_tile(EventKind.DRAW, private=True, detail="replacement")

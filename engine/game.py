@@ -40,7 +40,7 @@ from .actions import (
     Kind,
     shape_problem,
 )
-from .events import Event, EventKind, Phase
+from .events import DISCARD_EVENTS, DRAW_EVENTS, REPLACEMENT_DRAW_EVENTS, Event, EventKind, Phase
 from .meld import Meld, MeldKind
 from .rules import RuleProfile, TableOptions, get_profile
 from .scoring import WinContext, score_win
@@ -186,6 +186,8 @@ class Game:
         self.events: list[Event] = []
         self._turn_cache: list[Action] | None = None
         self._waits_memo: dict[bytes, tuple[int, ...]] = {}  # see winning_tiles
+        # engine.view's last SeatPublic per seat, face down and face up (by 2 * seat + face_up)
+        self._shown_seats: list[Any] = [None] * 8
         self.last_discard: tuple[int, int] | None = None  # (seat, tile) still lying in a river
 
         self._auto_at_start = tuple(s for s in range(4) if self.auto[s])
@@ -839,7 +841,7 @@ class Game:
         if self.passed_win[seat] and tile not in self.winning_tiles(hand):
             self.passed_win[seat] = False  # a non-winning discard lifts 過水
             self._emit(Event(EventKind.PASS_WIN_LIFTED, seat))
-        self._emit(Event(EventKind.DISCARD, seat, tile))
+        self._emit(DISCARD_EVENTS[seat][tile])
         if declare:
             self.ready[seat] = True
             self.ready_on_deal[seat] = on_deal
@@ -993,9 +995,7 @@ class Game:
         self.ts.replacement = replacement
         self.ts.after_flower = replacement and not back
         self.ts.last_tile = self.drawable <= 0
-        self._emit(
-            Event(EventKind.DRAW, seat, tile, private=True, detail="replacement" if replacement else "")
-        )
+        self._emit((REPLACEMENT_DRAW_EVENTS if replacement else DRAW_EVENTS)[seat][tile])
 
     def _check_flower_win(self, seat: int) -> None:
         """All eight flowers (八仙過海, 大花胡) and seven while another player shows the eighth (七搶一),

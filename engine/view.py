@@ -5,7 +5,7 @@ can leak another player's concealed tiles by accident: a view simply does not ho
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .events import Phase
 from .meld import Meld, MeldKind
@@ -132,31 +132,36 @@ class HandResult:
 
 def build_view(game: Game, viewer: int | None) -> GameView:
     """``viewer``'s picture of ``game`` (None: the public table). The only place a view is built,
-    so the only place that decides what each player may see. Built afresh from the game's state
-    every time (nothing is kept between views, so nothing can go stale); it runs for every
-    decision, so it reads the state directly."""
+    so the only place that decides what each player may see. Read from the game's state every
+    time; it runs for every decision, so it reads the state directly."""
     over = game.phase is Phase.OVER
     dealer = game.dealer
     hands, melds, flowers, rivers = game.hands, game.melds, game.flowers, game.rivers
     ready, auto, eye, miji, scores = game.ready, game.auto, game.eye, game.miji, game.scores
-    seats = tuple(
-        [
-            SeatPublic(
-                s,
-                (s - dealer) % 4,  # Game.seat_wind
-                _shown_melds(melds[s], over or s == viewer),
-                tuple(flowers[s]),
-                tuple(rivers[s]),
-                sum(hands[s]),
-                ready[s],
-                auto[s],
-                eye[s],
-                miji[s],
-                scores[s],
-            )
-            for s in range(4)
-        ]
-    )
+    shown = game._shown_seats
+    seats = []
+    for s in range(4):
+        face_up = over or s == viewer
+        fields = (
+            s,
+            (s - dealer) % 4,  # Game.seat_wind
+            _shown_melds(melds[s], face_up),
+            tuple(flowers[s]),
+            tuple(rivers[s]),
+            sum(hands[s]),
+            ready[s],
+            auto[s],
+            eye[s],
+            miji[s],
+            scores[s],
+        )
+        # a seat whose public state is what it was in an earlier view (the usual case: one seat
+        # moves at a time) shares that view's SeatPublic; the test is on every field, so it is
+        # never stale
+        last = shown[2 * s + face_up]
+        if last is None or last.fields != fields:
+            last = shown[2 * s + face_up] = _Shown(fields, SeatPublic(*fields))
+        seats.append(last.seat)
     concealed: tuple[int, ...] = ()
     drawn = None
     waits: tuple[tuple[int, int], ...] = ()
@@ -185,7 +190,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         dealer=dealer,
         dealer_streak=game.dealer_streak,
         wall_remaining=max(0, game.drawable),
-        seats=seats,
+        seats=tuple(seats),
         turn=game.turn,
         phase=game.phase,
         last_discard=game.last_discard,
@@ -198,6 +203,13 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         bonus_indicator=game.bonus_indicator,
         others=others,
     )
+
+
+class _Shown(NamedTuple):
+    """A SeatPublic and the fields it was made from (see ``Game._shown_seats``)."""
+
+    fields: tuple
+    seat: SeatPublic
 
 
 # the kinds in display order (sorted_tiles): a hand is listed by walking this once

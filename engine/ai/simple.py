@@ -48,20 +48,20 @@ class SimpleAI:
         if danger:
             safest = min(danger.get(a.tile, 0) for a in candidates)
             candidates = [a for a in candidates if danger.get(a.tile, 0) == safest]
+        if len(candidates) == 1:
+            return candidates[0]
         # ties (first in tile order wins): the tile that works least with its neighbours
         return min(candidates, key=lambda a: self._usefulness(hand, a.tile))
 
     @staticmethod
     def _usefulness(hand: list[int], t: int) -> int:
-        """How much a tile works with its neighbours: isolated honours go first."""
-        if t >= 27:
-            return hand[t] * 3
-        pos = t % 9
-        score = hand[t] * 3
-        for d in (-2, -1, 1, 2):
-            if 0 <= pos + d <= 8 and hand[t + d]:
-                score += 2 if abs(d) == 1 else 1
-        return score + (0 if pos in (0, 8) else 1)
+        """How much a tile works with its neighbours: isolated honours go first. Three a copy held,
+        two a held tile next to it, one two away, and one for a middle tile (2-8)."""
+        score = hand[t] * 3 + _MIDDLE[t]
+        for u, weight in _NEIGHBOURS[t]:
+            if hand[u]:
+                score += weight
+        return score
 
     @staticmethod
     def _danger(view: GameView) -> dict[int, int]:
@@ -108,3 +108,13 @@ class SimpleAI:
     def _valuable_pung(view: GameView, tile: int) -> bool:
         wind = view.seats[view.viewer].wind
         return is_honor(tile) and (tile >= 31 or tile - EAST in (wind, view.round_wind))
+
+
+# per tile: its neighbours in the suit with their weights (one apart 2, two apart 1); honours have none
+_NEIGHBOURS = tuple(
+    ()
+    if t >= 27
+    else tuple((t + d, 2 if abs(d) == 1 else 1) for d in (-2, -1, 1, 2) if 0 <= t % 9 + d <= 8)
+    for t in range(34)
+)
+_MIDDLE = tuple(0 if t >= 27 or t % 9 in (0, 8) else 1 for t in range(34))

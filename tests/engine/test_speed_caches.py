@@ -1,7 +1,7 @@
 """The engine's speed-ups never change what a game says: at every step of seeded self-play (every
 rule set, table switches and house-rule forms, random 眼牌, timeouts and 代打), whatever the game
 remembers equals a computation from scratch — the waits remembered per hand, the cached legal
-actions, the 聽 listing, the views — and an action taken straight from ``legal_actions`` (the
+actions, the 聽 listing, the views and the seats they share — and an action taken straight from ``legal_actions`` (the
 identity fast path of ``apply``) does exactly what an equal action built anew does."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ TABLES = [
     ("hongkong", TableOptions()),
     ("guangdong", TableOptions()),
 ]
-CACHES = ("_turn_cache", "_waits_memo")
+CACHES = ("_turn_cache", "_waits_memo", "_shown_seats")
 
 
 def state(game: Game) -> dict:
@@ -47,6 +47,7 @@ def from_scratch(game: Game) -> Game:
     fresh = copy.copy(game)
     fresh._turn_cache = None
     fresh._waits_memo = {}
+    fresh._shown_seats = [None] * 8
     return fresh
 
 
