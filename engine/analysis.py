@@ -240,10 +240,17 @@ def ready_discards(counts: list[int]) -> list[int]:
     tests come first: a discard and a draw change at most two suits, so the others must already
     be sets (most hands fail here), and the hand must be at most one tile from ready (shanten 0).
     """
-    infos = _infos(counts)
-    broken = [j for j in range(4) if infos[j][0] == 0]
-    if len(broken) > 2 or shanten(counts) > 0:
+    keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
+    unfinished = 0
+    for j in range(4):
+        if not _win_value(keys[j], j == 3):
+            unfinished += 1
+            if unfinished > 2:
+                return []
+    if shanten(counts) > 0:
         return []
+    infos = [_wait_info(keys[j], j == 3) for j in range(4)]
+    broken = [j for j in range(4) if infos[j][0] == 0]
     result = []
     for j, (lo, n) in enumerate(_SUIT_STARTS):
         if len(broken) - (j in broken) > 1:
@@ -588,25 +595,25 @@ def discard_shanten(counts: list[int]) -> dict[int, int]:
     """Shanten after discarding each held tile of a 3k+2 hand, in tile order (only that tile's suit
     is redone)."""
     sets_needed = (sum(counts) - 1) // 3
-    keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
-    ids = [_vec_id(keys[j], j == 3) for j in range(4)]
+    keys = (bytes(counts[0:9]), bytes(counts[9:18]), bytes(counts[18:27]))
+    a, b, c = (_vec_id(k, False) for k in keys)
+    honors = _vec_id(bytes(counts[27:34]), True)
     pairs = _PAIR_ID
     final = _FINAL
+    tail = (honors << 3) | sets_needed  # a final key is (suits << _ID_BITS | honors) << 3 | sets
     result = {}
-    honors = ids[3]
-    for j in range(3):
-        lo = 9 * j
-        o = [ids[i] for i in range(3) if i != j]
-        rest = _pair(o[0], o[1]) << _ID_BITS
-        for i, vid in _discards(keys[j], False):
-            with_suit = pairs.get(rest | vid)
-            if with_suit is None:
-                with_suit = _pair_id(rest | vid)
-            fkey = (((with_suit << _ID_BITS) | honors) << 3) | sets_needed
+    for lo, key, rest in ((0, keys[0], _pair(b, c)), (9, keys[1], _pair(a, c)), (18, keys[2], _pair(a, b))):
+        rest <<= _ID_BITS
+        for i, vid in _discards(key, False):
+            both = rest | vid
+            suits = pairs.get(both)
+            if suits is None:
+                suits = _pair_id(both)
+            fkey = (suits << (_ID_BITS + 3)) | tail
             v = final.get(fkey)
             result[lo + i] = _final(fkey) if v is None else v
-    abc = _pair(_pair(ids[0], ids[1]), ids[2]) << _ID_BITS
-    for i, vid in _discards(keys[3], True):
+    abc = _pair(_pair(a, b), c) << _ID_BITS
+    for i, vid in _discards(bytes(counts[27:34]), True):
         fkey = ((abc | vid) << 3) | sets_needed
         v = final.get(fkey)
         result[27 + i] = _final(fkey) if v is None else v

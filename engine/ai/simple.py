@@ -27,8 +27,14 @@ class SimpleAI:
 
     # -- own turn
     def _turn(self, view: GameView, hand: list[int], actions: list[Action]) -> Action:
-        discards = [a for a in actions if a.kind is Kind.DISCARD]
-        kongs = [a for a in actions if a.kind in (Kind.ANKONG, Kind.ADDKONG)]
+        discards = []
+        kongs = []
+        for a in actions:
+            kind = a.kind
+            if kind is Kind.DISCARD:
+                discards.append(a)
+            elif kind is Kind.ANKONG or kind is Kind.ADDKONG:
+                kongs.append(a)
         if kongs:
             now = analysis.shanten(hand)
             for a in kongs:
@@ -42,7 +48,7 @@ class SimpleAI:
         if len(discards) == 1:
             return discards[0]
         after = analysis.discard_shanten(hand)
-        best = min(after[a.tile] for a in discards)
+        best = min([after[a.tile] for a in discards])
         candidates = [a for a in discards if after[a.tile] == best]
         danger = self._danger(view)
         if danger:
@@ -69,11 +75,15 @@ class SimpleAI:
         threats = [p for p in view.seats if p.seat != view.viewer and (p.ready or len(p.melds) >= 3)]
         if not threats:
             return {}
+        rivers = [set(p.discards) for p in threats]
         danger: dict[int, int] = {}
         for t in range(34):
-            for p in threats:
-                if t not in p.discards:
-                    danger[t] = danger.get(t, 0) + 1
+            count = 0
+            for river in rivers:
+                if t not in river:
+                    count += 1
+            if count:
+                danger[t] = count
         return danger
 
     # -- claims
