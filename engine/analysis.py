@@ -240,10 +240,15 @@ def ready_discards(counts: list[int]) -> list[int]:
     tests come first: a discard and a draw change at most two suits, so the others must already
     be sets (most hands fail here), and the hand must be at most one tile from ready (shanten 0).
     """
-    keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
+    keys = []
     unfinished = 0
-    for j in range(4):
-        if not _win_value(keys[j], j == 3):
+    for lo, n in _SUIT_STARTS:
+        key = bytes(counts[lo : lo + n])
+        keys.append(key)
+        v = (_HONOR_WIN if n == 7 else _SUIT_WIN).get(key)
+        if v is None:
+            v = _win_value(key, n == 7)
+        if not v:
             unfinished += 1
             if unfinished > 2:
                 return []

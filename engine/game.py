@@ -186,8 +186,7 @@ class Game:
         self.events: list[Event] = []
         self._turn_cache: list[Action] | None = None
         self._waits_memo: dict[bytes, tuple[int, ...]] = {}  # see winning_tiles
-        # engine.view's last SeatPublic per seat, face down and face up (by 2 * seat + face_up)
-        self._shown_seats: list[Any] = [None] * 8
+        self._shown_seats: list[Any] = [None] * 4  # engine.view's last SeatPublic per seat
         self.last_discard: tuple[int, int] | None = None  # (seat, tile) still lying in a river
 
         self._auto_at_start = tuple(s for s in range(4) if self.auto[s])
@@ -851,7 +850,7 @@ class Game:
         self._open_claims(tile, seat)
 
     def _open_claims(self, tile: int, discarder: int, rob_kong: bool = False) -> None:
-        claim = _ClaimState(tile, discarder, rob_kong=rob_kong)
+        offered: dict[int, list[Action]] = {}
         for i in (1, 2, 3):
             seat = (discarder + i) % 4
             if rob_kong:
@@ -861,18 +860,22 @@ class Game:
             else:
                 options = self._claim_options(seat, tile, discarder)
             if options:
-                claim.options[seat] = options
-        self.claim = claim
+                offered[seat] = options
         self.phase = Phase.ROB_KONG if rob_kong else Phase.CLAIM
+        if not offered:  # nobody may claim (the usual case): play on at once
+            self.claim = None
+            self._after_no_claim(discarder, tile, rob_kong)
+            return
+        self.claim = _ClaimState(tile, discarder, offered, rob_kong=rob_kong)
         self._resolve_claims_if_ready()
 
     def _resolve_claims_if_ready(self) -> None:
         claim = self.claim
         if claim is None:
             return
-        if not claim.options:  # nobody may claim (the usual case): no answers to weigh
+        if not claim.options:  # nobody may claim any more (a 眼牌 withdrew the last option)
             self.claim = None
-            self._after_no_claim(claim)
+            self._after_no_claim(claim.discarder, claim.tile, claim.rob_kong)
             return
 
         def rank(action: Action) -> tuple[int, int]:
@@ -888,7 +891,7 @@ class Game:
                 return  # someone who could still outrank the best claim has not answered
         self.claim = None
         if best is None:
-            self._after_no_claim(claim)
+            self._after_no_claim(claim.discarder, claim.tile, claim.rob_kong)
         elif best.kind is Kind.WIN:
             self._win(best.seat, claim.tile, self_drawn=False, loser=claim.discarder, robbing=claim.rob_kong)
         elif best.kind is Kind.KONG:
@@ -896,14 +899,14 @@ class Game:
         else:
             self._pon_or_chi(best, claim)
 
-    def _after_no_claim(self, claim: _ClaimState) -> None:
-        if claim.rob_kong:
-            self._emit(Event(EventKind.KONG_STANDS, claim.discarder, claim.tile))
+    def _after_no_claim(self, discarder: int, tile: int, rob_kong: bool) -> None:
+        if rob_kong:
+            self._emit(Event(EventKind.KONG_STANDS, discarder, tile))
             self.phase = Phase.TURN
-            self.turn = claim.discarder
-            self._draw(claim.discarder, back=True)
+            self.turn = discarder
+            self._draw(discarder, back=True)
             return
-        nxt = (claim.discarder + 1) % 4
+        nxt = (discarder + 1) % 4
         if self.drawable <= 0:
             self._end_draw_game()
             return

@@ -5,6 +5,7 @@ can leak another player's concealed tiles by accident: a view simply does not ho
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import TYPE_CHECKING, NamedTuple
 
 from .events import Phase
@@ -158,9 +159,9 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         # a seat whose public state is what it was in an earlier view (the usual case: one seat
         # moves at a time) shares that view's SeatPublic; the test is on every field, so it is
         # never stale
-        last = shown[2 * s + face_up]
+        last = shown[s]
         if last is None or last.fields != fields:
-            last = shown[2 * s + face_up] = _Shown(fields, SeatPublic(*fields))
+            last = shown[s] = _Shown(fields, SeatPublic(*fields))
         seats.append(last.seat)
     concealed: tuple[int, ...] = ()
     drawn = None
@@ -172,7 +173,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
             counts[drawn] -= 1
         else:
             drawn = None
-        concealed = tuple([t for t in _DISPLAY_ORDER if counts[t] for _ in range(counts[t])])
+        concealed = _in_display_order(counts)
         if sum(counts) % 3 == 1 and (ready_on := game.winning_tiles(counts)):
             unseen = unseen_counts(game, viewer)  # only for a ready hand: most views need no count
             waits = tuple((t, unseen[t]) for t in ready_on)
@@ -182,9 +183,10 @@ def build_view(game: Game, viewer: int | None) -> GameView:
     others = {}
     if viewer is not None and eye[viewer] and not over:
         others = {s: tuple(game.hand(s)) for s in range(4) if s != viewer}
+    profile = game.profile
     return GameView(
         viewer=viewer,
-        rules=game.profile.id,
+        rules=profile.id,
         round_wind=game.round_wind,
         hand_number=game.hand_number,
         dealer=dealer,
@@ -198,7 +200,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         drawn=drawn,
         waits=waits,
         revealed=revealed,
-        hand_size=game.profile.hand_size,
+        hand_size=profile.hand_size,
         options=game.options,
         bonus_indicator=game.bonus_indicator,
         others=others,
@@ -214,6 +216,18 @@ class _Shown(NamedTuple):
 
 # the kinds in display order (sorted_tiles): a hand is listed by walking this once
 _DISPLAY_ORDER = tuple(sorted(range(NUM_KINDS), key=sort_key))
+
+
+def _in_display_order(counts: list[int]) -> tuple[int, ...]:
+    """The tiles of ``counts``, sorted as :func:`~engine.tiles.sorted_tiles` sorts them."""
+    tiles: list[int] = []
+    for t in compress(_DISPLAY_ORDER, map(counts.__getitem__, _DISPLAY_ORDER)):
+        n = counts[t]
+        if n == 1:
+            tiles.append(t)
+        else:
+            tiles.extend((t,) * n)
+    return tuple(tiles)
 
 
 def _shown_melds(melds: list[Meld], face_up: bool) -> tuple[Meld, ...]:

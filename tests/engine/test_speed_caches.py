@@ -47,7 +47,7 @@ def from_scratch(game: Game) -> Game:
     fresh = copy.copy(game)
     fresh._turn_cache = None
     fresh._waits_memo = {}
-    fresh._shown_seats = [None] * 8
+    fresh._shown_seats = [None] * 4
     return fresh
 
 
