@@ -221,16 +221,25 @@ def _waits_from(infos: list[tuple[int, int, int]]) -> list[int]:
     return result
 
 
-def _infos(counts: list[int]) -> list[tuple[int, int, int]]:
-    return [_wait_info(bytes(counts[lo : lo + n]), lo == 27) for lo, n in _SUIT_STARTS]
-
-
 def waits(counts: list[int]) -> list[int]:
     """Tiles that complete a 3k+1 hand (a tile all four of which the hand holds is no wait).
 
-    Each suit is looked up once: a hand with two incomplete suits is rejected at once.
+    Each suit is looked up once: a hand with two suits that are not sets (+ pair) is rejected
+    on their win values, before any wait is looked up.
     """
-    return _waits_from(_infos(counts))
+    keys = []
+    unfinished = 0
+    for lo, n in _SUIT_STARTS:
+        key = bytes(counts[lo : lo + n])
+        keys.append(key)
+        v = (_HONOR_WIN if n == 7 else _SUIT_WIN).get(key)
+        if v is None:
+            v = _win_value(key, n == 7)
+        if not v:
+            unfinished += 1
+            if unfinished > 1:
+                return []
+    return _waits_from([_wait_info(keys[j], j == 3) for j in range(4)])
 
 
 def ready_discards(counts: list[int]) -> list[int]:
