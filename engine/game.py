@@ -487,15 +487,15 @@ class Game:
     def _deal(self) -> None:
         order = [(self.dealer + i) % 4 for i in range(4)]
         size = self.profile.hand_size
+        draw = self.wall.draw_front
         dealt = 0
         while dealt < size:
             chunk = 4 if size - dealt >= 4 else 1
             for seat in order:
-                for _ in range(chunk):
-                    self._take(seat, self.wall.draw_front())
+                self._take(seat, [draw() for _ in range(chunk)])
             dealt += chunk
-        opener = self.wall.draw_front()  # 開門: the dealer's 17th tile
-        self._take(self.dealer, opener)
+        opener = draw()  # 開門: the dealer's 17th tile
+        self._take(self.dealer, [opener])
         self.drawn[self.dealer] = None if is_flower(opener) else opener
         self._emit(Event(EventKind.DEAL, None, detail=f"{size} tiles each, dealer opens"))
         self._initial_flowers(order)
@@ -508,13 +508,15 @@ class Game:
             return
         self._run_forced()
 
-    def _take(self, seat: int, tile: int) -> None:
-        """Put a dealt tile in hand; flowers wait in ``_pending_flowers`` for the 補花 rounds."""
-        if is_flower(tile):
-            self.flowers[seat].append(tile)
-            self._emit(Event(EventKind.FLOWER, seat, tile))
-        else:
-            self.hands[seat][tile] += 1
+    def _take(self, seat: int, tiles: list[int]) -> None:
+        """Put dealt tiles in hand; flowers are set aside, replaced in the 補花 rounds."""
+        hand = self.hands[seat]
+        for tile in tiles:
+            if is_flower(tile):
+                self.flowers[seat].append(tile)
+                self._emit(Event(EventKind.FLOWER, seat, tile))
+            else:
+                hand[tile] += 1
 
     def _initial_flowers(self, order: list[int]) -> None:
         """補花 from the dealer in turn order; a replacement that is itself a flower waits for the
@@ -620,7 +622,8 @@ class Game:
         if hand[tile] >= 4:
             return False
         hand[tile] += 1
-        ok = self._complete(hand)
+        # the regular shape inline (this runs for three seats on every discard), forms after it
+        ok = analysis.is_complete(hand) or (bool(self.profile.win_forms) and self._complete(hand))
         hand[tile] -= 1
         return ok and self._win_allowed(seat, tile, False, robbing)
 
@@ -797,7 +800,7 @@ class Game:
         if self.phase is Phase.TURN:
             # the turn's legal actions (cached) already say whether a self-drawn win was on offer:
             # a win is listed first
-            listed = self._turn_actions(seat)
+            listed = self._turn_cache if self._turn_cache is not None else self._turn_actions(seat)
             win_offered = bool(listed) and listed[0].kind is Kind.WIN
             self._turn_cache = None
             if kind is Kind.WIN:
