@@ -245,9 +245,9 @@ def waits(counts: list[int]) -> list[int]:
 def ready_discards(counts: list[int]) -> list[int]:
     """The tiles a 3k+2 hand may discard and be ready (聽) afterwards, in tile order.
 
-    Only the discarded tile's suit changes, so each candidate costs one suit look-up. Two cheap
-    tests come first: a discard and a draw change at most two suits, so the others must already
-    be sets (most hands fail here), and the hand must be at most one tile from ready (shanten 0).
+    Only the discarded tile's suit changes, so each candidate costs one suit look-up. A discard and
+    a draw change at most two suits, so the others must already be sets (+ pair): a hand with three
+    suits that are not is turned away on their win values alone (most hands in play are).
     """
     keys = []
     unfinished = 0
@@ -261,8 +261,6 @@ def ready_discards(counts: list[int]) -> list[int]:
             unfinished += 1
             if unfinished > 2:
                 return []
-    if shanten(counts) > 0:
-        return []
     infos = [_wait_info(keys[j], j == 3) for j in range(4)]
     broken = [j for j in range(4) if infos[j][0] == 0]
     result = []

@@ -597,8 +597,10 @@ class Game:
         if not (win_forms and forms.near_forms(hand, win_forms)):
             # per suit, one look-up per candidate discard; most hands are turned away at the first
             # step (three suits that are not sets), so no shanten gate is needed before it
-            ready = READIES[seat]
-            actions.extend(ready[t] for t in analysis.ready_discards(hand) if t in discards)
+            ready_on = analysis.ready_discards(hand)
+            if ready_on:
+                ready = READIES[seat]
+                actions.extend(ready[t] for t in ready_on if t in discards)
         else:  # a special form is near: every discard, every form
             ready = READIES[seat]
             for t in discards:
