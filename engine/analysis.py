@@ -221,6 +221,26 @@ def _waits_from(infos: list[tuple[int, int, int]]) -> list[int]:
     return result
 
 
+def _any_wait(infos: list[tuple[int, int, int]]) -> bool:
+    """``bool(_waits_from(infos))`` without listing the waits (the 聽 listing asks per discard)."""
+    broken = -1
+    pairs = 0
+    for j in range(4):
+        v = infos[j][0]
+        if v == 0:
+            if broken >= 0:
+                return False
+            broken = j
+        elif v == 2:
+            pairs += 1
+    for j in (broken,) if broken >= 0 else range(4):
+        v, sets_mask, pair_mask = infos[j]
+        others = pairs - (v == 2)
+        if (pair_mask if others == 0 else sets_mask if others == 1 else 0):
+            return True
+    return False
+
+
 def waits(counts: list[int]) -> list[int]:
     """Tiles that complete a 3k+1 hand (a tile all four of which the hand holds is no wait).
 
@@ -274,7 +294,7 @@ def ready_discards(counts: list[int]) -> list[int]:
                 key[i] -= 1
                 infos[j] = _wait_info(bytes(key), lo == 27)
                 key[i] += 1
-                if _waits_from(infos):
+                if _any_wait(infos):
                     result.append(lo + i)
         infos[j] = saved
     return result

@@ -136,7 +136,7 @@ class Game:
         auto_seats: Iterable[int] = (),
     ) -> None:
         profile = get_profile(rules)
-        if options is not None:
+        if options is not None and options != profile.options:  # (most tables play the defaults)
             profile = replace(profile, options=options)
         added = [f for f in profile.options.house_rules.forms() if f not in profile.win_forms]
         if added:  # a house rule's winning form (嚦咕嚦咕) is accepted by the win check too
