@@ -30,23 +30,20 @@ _HONOR_WIN: dict[bytes, int] = {}
 
 
 def _suit_sets_only(c: list[int]) -> bool:
-    """Can the 9 counts be split into chows and pungs only? (first tile must start a set)"""
+    """Can the 9 counts be split into chows and pungs only?
+
+    Left to right: copies of a tile not used by the chows started one and two tiles back go into
+    pungs, and what is left over (count mod 3) must start that many chows here. Three chows of
+    ``i, i+1, i+2`` hold the same tiles as three pungs, so taking pungs first loses nothing."""
+    one = two = 0  # chows started one and two tiles back: each needs a copy of this tile
     for i in range(9):
-        n = c[i]
-        if n == 0:
-            continue
-        if n >= 3:
-            c2 = c[:]
-            c2[i] -= 3
-            if _suit_sets_only(c2):
-                return True
-        if i <= 6 and c[i + 1] and c[i + 2]:
-            c2 = c[:]
-            c2[i] -= 1
-            c2[i + 1] -= 1
-            c2[i + 2] -= 1
-            return _suit_sets_only(c2)
-        return False
+        n = c[i] - one - two
+        if n < 0:
+            return False
+        start = n % 3
+        if start and i > 6:
+            return False
+        two, one = one, start
     return True
 
 

@@ -12,7 +12,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import forms
+from engine import analysis, forms
 from engine.actions import Action, Kind
 from engine.game import Game, Phase
 from engine.house_rules import HouseRules
@@ -198,3 +198,22 @@ def test_a_player_that_reads_no_view_plays_the_same_game_without_one():
         seeing = play_hand(Game(seed=seed), [Viewing(random.Random(seed)) for _ in range(4)])
         assert [str(a) for a in blind.log] == [str(a) for a in seeing.log]
         assert blind.outcome == seeing.outcome
+
+
+def splits_into_sets(c: list[int]) -> bool:
+    """Exhaustive search: the lowest held tile starts a pung or a chow, try both."""
+    i = next((i for i in range(9) if c[i]), None)
+    if i is None:
+        return True
+    if c[i] >= 3 and splits_into_sets([*c[:i], c[i] - 3, *c[i + 1 :]]):
+        return True
+    if i <= 6 and c[i + 1] and c[i + 2]:
+        return splits_into_sets([*c[:i], c[i] - 1, c[i + 1] - 1, c[i + 2] - 1, *c[i + 3 :]])
+    return False
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=9, max_size=9))
+def test_one_pass_sets_check_agrees_with_an_exhaustive_search(counts):
+    """The win check's per-suit test (one left-to-right pass) says what a full search says."""
+    assert analysis._suit_sets_only(counts) == splits_into_sets(counts)
