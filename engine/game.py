@@ -887,12 +887,15 @@ class Game:
             distance = (action.seat - claim.discarder) % 4
             return (CLAIM_RANK.get(action.kind, -1), -distance)
 
-        best = max((a for a in claim.responses.values() if a.kind is not Kind.PASS), key=rank, default=None)
+        responses = claim.responses
+        best = max((a for a in responses.values() if a.kind is not Kind.PASS), key=rank, default=None)
         for seat, options in claim.options.items():
-            if seat in claim.responses:
+            if seat in responses:
                 continue
+            if best is None:
+                return  # an answer is still owed and nothing claims yet
             could = max((rank(a) for a in options if a.kind is not Kind.PASS), default=(-1, 0))
-            if best is None or could > rank(best):
+            if could > rank(best):
                 return  # someone who could still outrank the best claim has not answered
         self.claim = None
         if best is None:
