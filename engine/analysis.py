@@ -17,6 +17,7 @@ again. The tables fill lazily and are bounded by the number of distinct suit pat
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -244,8 +245,16 @@ def waits(counts: list[int]) -> list[int]:
     Each suit is looked up once: a hand with two suits that are not sets (+ pair) is rejected
     on their win values, before any wait is looked up.
     """
+    keys = _suit_keys(counts, unfinished=1)
+    if keys is None:
+        return []
+    return _waits_from([_wait_info(keys[j], j == 3) for j in range(4)])
+
+
+def _suit_keys(counts: list[int], unfinished: int) -> list[bytes] | None:
+    """The four suits' keys of ``counts``; None as soon as more than ``unfinished`` suits are not
+    sets (+ pair), read from their win values (the cheapest table, and most hands stop here)."""
     keys = []
-    unfinished = 0
     for lo, n in _SUIT_STARTS:
         key = bytes(counts[lo : lo + n])
         keys.append(key)
@@ -253,10 +262,10 @@ def waits(counts: list[int]) -> list[int]:
         if v is None:
             v = _win_value(key, n == 7)
         if not v:
-            unfinished += 1
-            if unfinished > 1:
-                return []
-    return _waits_from([_wait_info(keys[j], j == 3) for j in range(4)])
+            unfinished -= 1
+            if unfinished < 0:
+                return None
+    return keys
 
 
 def ready_discards(counts: list[int]) -> list[int]:
@@ -266,18 +275,9 @@ def ready_discards(counts: list[int]) -> list[int]:
     a draw change at most two suits, so the others must already be sets (+ pair): a hand with three
     suits that are not is turned away on their win values alone (most hands in play are).
     """
-    keys = []
-    unfinished = 0
-    for lo, n in _SUIT_STARTS:
-        key = bytes(counts[lo : lo + n])
-        keys.append(key)
-        v = (_HONOR_WIN if n == 7 else _SUIT_WIN).get(key)
-        if v is None:
-            v = _win_value(key, n == 7)
-        if not v:
-            unfinished += 1
-            if unfinished > 2:
-                return []
+    keys = _suit_keys(counts, unfinished=2)
+    if keys is None:
+        return []
     infos = [_wait_info(keys[j], j == 3) for j in range(4)]
     broken = [j for j in range(4) if infos[j][0] == 0]
     result = []
@@ -308,7 +308,7 @@ _HONOR_COST: dict[bytes, tuple[int, ...]] = {}
 _EMPTY_COST = tuple(3 * k for k in range(6)) + tuple(3 * k + 2 for k in range(6))
 
 
-def _shift(vec: tuple[int, ...], dk: int, dp: int, add: int, best: list[int]) -> None:
+def _shift(vec: Sequence[int], dk: int, dp: int, add: int, best: list[int]) -> None:
     """Fold ``vec`` (the rest) plus one more set/pair costing ``add`` into ``best``: entry k (and
     6 + k, with the pair) of ``best`` from entry k - dk of ``vec``, and from its pairless half when
     ``dp`` adds the pair."""

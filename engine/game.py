@@ -802,7 +802,7 @@ class Game:
         if self.phase is Phase.TURN:
             # the turn's legal actions (cached) already say whether a self-drawn win was on offer:
             # a win is listed first
-            listed = self._turn_cache if self._turn_cache is not None else self._turn_actions(seat)
+            listed = self._turn_actions(seat)
             win_offered = bool(listed) and listed[0].kind is Kind.WIN
             self._turn_cache = None
             if kind is Kind.WIN:

@@ -133,10 +133,9 @@ class HandResult:
 
 def build_view(game: Game, viewer: int | None) -> GameView:
     """``viewer``'s picture of ``game`` (None: the public table). The only place a view is built,
-    so the only place that decides what each player may see. Read from the game's state every
-    time; it runs for every decision, so it reads the state directly."""
+    so the only place that decides what each player may see. Built from the game's state every
+    time (self-play and the AI players ask for one every decision)."""
     over = game.phase is Phase.OVER
-    dealer = game.dealer
     hands, melds, flowers, rivers = game.hands, game.melds, game.flowers, game.rivers
     ready, auto, eye, miji, scores = game.ready, game.auto, game.eye, game.miji, game.scores
     shown = game._shown_seats
@@ -145,7 +144,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         face_up = over or s == viewer
         fields = (
             s,
-            (s - dealer) % 4,  # Game.seat_wind
+            game.seat_wind(s),
             _shown_melds(melds[s], face_up),
             tuple(flowers[s]),
             tuple(rivers[s]),
@@ -156,9 +155,9 @@ def build_view(game: Game, viewer: int | None) -> GameView:
             miji[s],
             scores[s],
         )
-        # a seat whose public state is what it was in an earlier view (the usual case: one seat
-        # moves at a time) shares that view's SeatPublic; the test is on every field, so it is
-        # never stale
+        # a seat whose every field is what the last view showed (the usual case: one seat moves
+        # at a time) gets that view's SeatPublic again, which therefore can never be stale;
+        # another viewer's face-up 暗槓 differs from the face-down one, so it is never shared
         last = shown[s]
         if last is None or last.fields != fields:
             last = shown[s] = _Shown(fields, SeatPublic(*fields))
@@ -189,7 +188,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         rules=profile.id,
         round_wind=game.round_wind,
         hand_number=game.hand_number,
-        dealer=dealer,
+        dealer=game.dealer,
         dealer_streak=game.dealer_streak,
         wall_remaining=max(0, game.drawable),
         seats=tuple(seats),
