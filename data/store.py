@@ -596,7 +596,8 @@ def _board(guild_id: int, rules: str | None, since: float | None) -> tuple[str, 
     sql = (
         "WITH totals AS (SELECT user_id, SUM(delta) AS points, COUNT(DISTINCT table_id) AS matches,"
         " COUNT(*) AS hands, SUM(won) AS wins, SUM(self_drew) AS self_draws, SUM(dealt_in) AS deal_ins,"
-        f" MAX(tai) AS best_tai FROM hand_seats WHERE {where} GROUP BY user_id),"
+        # with one max() in the query, SQLite takes the bare column ``rules`` from the row of the max
+        f" MAX(tai) AS best_tai, rules AS best_rules FROM hand_seats WHERE {where} GROUP BY user_id),"
         " board AS (SELECT *, ROW_NUMBER() OVER (ORDER BY points DESC, wins DESC, hands ASC, user_id ASC) AS rank"
         " FROM totals)"
     )
