@@ -106,6 +106,14 @@ def test_table_shows_discards_melds_and_flowers_face_up(state):
     assert backs == sum(s.concealed_count for s in state.public.seats) + ankong
 
 
+def test_table_shows_the_face_up_bonus_indicator_only_at_a_table_that_flips_one(state):
+    without = table.compose_table(state.public, NAMES)
+    assert "翻寶牌" not in without.texts
+    flipped = table.compose_table(replace(state.public, bonus_indicator=33), NAMES)  # 中 face up
+    assert "翻寶牌" in flipped.texts
+    assert sorted(flipped.faces) == sorted([*without.faces, 33])
+
+
 def test_table_of_a_players_view_still_hides_that_players_hand(state):
     cv = table.compose_table(state.mine, NAMES)  # a private view passed by mistake
     assert state.mine.drawn not in cv.faces or state.mine.drawn in [
