@@ -454,7 +454,7 @@ class TableRunner:
         declare = [] if game.is_over or seat in game.auto_seats() else game.declarations(seat)
         if declare:
             buttons = add_eye_button(buttons, self.table_id, declare[0].kind is Kind.MIJI, loc)
-        if view.others:  # 眼牌: the declarer sees the other hands (the image shows only their own)
+        if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
             names = self.seating.names()
             line += (
                 "\n"
