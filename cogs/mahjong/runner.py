@@ -28,10 +28,11 @@ from engine.game import Game, IllegalActionError, Phase
 from engine.match import Match
 from engine.policy import make_policy
 from engine.rules import TableOptions
-from engine.tiles import NotationError, format_tiles
+from engine.tiles import NotationError
 from engine.view import HandResult
 
 from ..i18n import t, tile_label
+from . import texts
 from .codes import to_action
 from .journal import Journal
 from .live import LiveMessage, Payload
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CLAIM_PHASES = (Phase.CLAIM, Phase.ROB_KONG)
+CLAIM_PHASES = texts.CLAIM_PHASES
 CLAIM_KINDS = (Kind.PASS, Kind.CHI, Kind.PON, Kind.KONG, Kind.WIN, Kind.TIMEOUT)
 SIMULTANEOUS = (*CLAIM_PHASES, Phase.EXCHANGE)  # several seats answer one decision point
 QUIET_EVENTS = (EventKind.EYE, EventKind.AUTO_ON, EventKind.AUTO_OFF)  # change no decision
@@ -345,39 +346,9 @@ class TableRunner:
         )
 
     def table_text(self) -> str:
-        game = self.game
-        assert game is not None
-        loc = self.locale
-        names = self.seating.names()
-        if game.is_over:
-            status = t(loc, "play.status_over")
-        elif game.phase is Phase.EXCHANGE:
-            status = t(loc, "play.status_exchange", deadline=deadline_text(loc, self.deadline))
-        elif game.phase in CLAIM_PHASES and game.claim is not None:
-            status = t(
-                loc,
-                "play.status_claim",
-                tile=tile_label(loc, game.claim.tile),
-                name=names[game.claim.discarder],
-                deadline=deadline_text(loc, self.deadline),
-            )
-        else:
-            status = t(
-                loc, "play.status_turn", name=names[game.turn], deadline=deadline_text(loc, self.deadline)
-            )
-        streak = f" · 連{game.dealer_streak}" if game.dealer_streak else ""
-        text = t(
-            loc,
-            "play.table",
-            round=t("zh-TW", f"wind.{game.round_wind}"),
-            n=game.hand_number,
-            streak=streak,
-            tiles=max(0, game.drawable),
-            status=status,
-        )
-        if self.notes:
-            text += "\n" + "\n".join(self.notes[-3:])
-        return text
+        assert self.game is not None
+        deadline = deadline_text(self.locale, self.deadline)
+        return texts.table_text(self.game, self.seating.names(), self.locale, deadline, self.notes)
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
         """A person's hand: their picture, one line saying what to do, and their buttons."""
@@ -455,15 +426,7 @@ class TableRunner:
         if declare:
             buttons = add_eye_button(buttons, self.table_id, declare[0].kind is Kind.MIJI, loc)
         if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
-            names = self.seating.names()
-            line += (
-                "\n"
-                + t(loc, "play.dm_others")
-                + "".join(
-                    "\n" + t(loc, "play.dm_other_line", name=names[s], tiles=format_tiles(tiles))
-                    for s, tiles in sorted(view.others.items())
-                )
-            )
+            line += "\n" + texts.others_text(view, self.seating.names(), loc)
         return Payload(content=f"{header}\n{line}", png=png, filename="hand.png", view=buttons)
 
     # ------------------------------------------------------------------ applying moves
@@ -830,34 +793,8 @@ class TableRunner:
         )
 
     def result_text(self, result: HandResult, number: int) -> str:
-        loc = self.locale
-        names = self.seating.names()
         assert self.match is not None
-        if result.winner is None:
-            head = t(loc, "play.hand_draw", n=number)
-        else:
-            key = "play.hand_self_draw" if result.self_drawn else "play.hand_win"
-            unit = t(loc, f"unit.{result.unit}")
-            total = f"{result.total}"
-            if result.capped_total is not None:
-                total += f" ({t(loc, 'play.cap_note', paid=result.capped_total)})"
-            head = t(loc, key, winner=names[result.winner], n=number, total=total, unit=unit)
-        # points settled beside the hand (guangdong's kongs and 买马), each naming its seat
-        extras = [
-            t(
-                loc,
-                "play.extra_line",
-                item=e.name,
-                who="" if e.seat is None else f" ({names[e.seat]})",
-                value=e.value,
-            )
-            for e in result.extras
-        ]
-        lines = extras + [
-            t(loc, "play.delta_line", name=names[s], delta=result.deltas[s], score=self.match.scores[s])
-            for s in range(4)
-        ]
-        return head + "\n" + "\n".join(lines)
+        return texts.result_text(result, number, self.seating.names(), self.match.scores, self.locale)
 
     async def _finish_match(self) -> None:
         match = self.match
