@@ -478,6 +478,20 @@ class Store:
                 return None
             return TableRecord.from_row(row, await self._seats(db, row["id"]))
 
+    async def setting(self, key: str) -> str | None:
+        """One of the bot's own stored facts (``bot_settings``), None when never set."""
+        async with self._read() as db:
+            row = await self._one(db, "SELECT value FROM bot_settings WHERE key = ?", (key,))
+        return None if row is None else row["value"]
+
+    async def set_setting(self, key: str, value: str) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO bot_settings (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
     async def table(self, table_id: int) -> TableRecord | None:
         async with self._read() as db:
             row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
