@@ -1,6 +1,7 @@
 """Entry point: read the configuration, build the bot, load the cogs, run.
 
     DISCORD_TOKEN=... python bot.py            (or put DISCORD_TOKEN in a .env file)
+    python bot.py --sync                       (re-sync the slash commands even if unchanged)
     python bot.py --sandbox OUTDIR [--hands N] [--seed S]   (no token: play against a local stand-in)
 """
 
@@ -8,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
+import json
 import logging
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import discord
@@ -25,6 +28,7 @@ from data import Store, StoreError
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.calculator", "cogs.mahjong")
+SYNCED_KEY = "commands_synced"  # bot_settings: the fingerprint of the commands last synced globally
 NO_TOKEN = (
     "DISCORD_TOKEN is not set: export DISCORD_TOKEN=... or put DISCORD_TOKEN=... in a .env file. "
     "To try the bot without Discord: python bot.py --sandbox OUTDIR"
@@ -38,6 +42,7 @@ class Config:
     sync_guild: int | None = None  # sync commands to one guild at start (instant) instead of globally
     timing: Timing = field(default_factory=Timing)
     seed: int | None = None  # seeds every match's shuffle (tests, the sandbox); None: unpredictable
+    force_sync: bool = False  # sync the global commands even when they are as last synced
 
     @classmethod
     def from_env(cls) -> Config:
@@ -79,13 +84,35 @@ class MahjongBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        log.info("loaded %s", ", ".join(EXTENSIONS))
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """To the test server at once when DISCORD_GUILD_ID is set. Globally only when the command
+        tree (names, options, every translation) differs from the one last synced, or on ``--sync``:
+        Discord allows 200 command creations a day, and a bot restarted often must not spend them."""
         if self.config.sync_guild:
             guild = discord.Object(self.config.sync_guild)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
-        log.info("loaded %s and synced commands", ", ".join(EXTENSIONS))
+            log.info("synced commands to server %s", self.config.sync_guild)
+            return
+        fingerprint = await self.command_fingerprint()
+        if not self.config.force_sync and await self.store.setting(SYNCED_KEY) == fingerprint:
+            log.info("commands unchanged since the last sync; not syncing (python bot.py --sync forces it)")
+            return
+        await self.tree.sync()
+        await self.store.set_setting(SYNCED_KEY, fingerprint)
+        log.info("synced commands globally")
+
+    async def command_fingerprint(self) -> str:
+        """A digest of exactly what a global sync would send."""
+        translator = self.tree.translator
+        payload = [
+            await command.get_translated_payload(self.tree, translator) if translator else command.to_dict(self.tree)
+            for command in self.tree.get_commands()
+        ]
+        return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
     async def close(self) -> None:
         await super().close()  # unloads the cogs: every table stores what it still holds
@@ -103,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=1, help="hands to play in the sandbox (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="the sandbox's seed (default 1)")
     parser.add_argument("--db", help="SQLite file for the sandbox (default: in memory)")
+    parser.add_argument("--sync", action="store_true", help="sync the slash commands even if unchanged")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.sandbox:
@@ -114,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as stop:
         print(stop, file=sys.stderr)
         return 2
+    if args.sync:
+        config = replace(config, force_sync=True)
     try:
         MahjongBot(config).run(config.token, log_handler=None)
     except discord.LoginFailure:

@@ -115,6 +115,7 @@ class LeaderRow:
     self_draws: int
     deal_ins: int
     best_tai: int | None  # the largest total of a hand this player won
+    best_rules: str | None = None  # the rule set of that hand (its unit: 台, 番, ×)
 
     @property
     def win_rate(self) -> float:
@@ -144,6 +145,7 @@ _LEADER_FIELDS = (
     "self_draws",
     "deal_ins",
     "best_tai",
+    "best_rules",
 )
 
 

@@ -478,6 +478,20 @@ class Store:
                 return None
             return TableRecord.from_row(row, await self._seats(db, row["id"]))
 
+    async def setting(self, key: str) -> str | None:
+        """One of the bot's own stored facts (``bot_settings``), None when never set."""
+        async with self._read() as db:
+            row = await self._one(db, "SELECT value FROM bot_settings WHERE key = ?", (key,))
+        return None if row is None else row["value"]
+
+    async def set_setting(self, key: str, value: str) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO bot_settings (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
     async def table(self, table_id: int) -> TableRecord | None:
         async with self._read() as db:
             row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
@@ -596,7 +610,8 @@ def _board(guild_id: int, rules: str | None, since: float | None) -> tuple[str, 
     sql = (
         "WITH totals AS (SELECT user_id, SUM(delta) AS points, COUNT(DISTINCT table_id) AS matches,"
         " COUNT(*) AS hands, SUM(won) AS wins, SUM(self_drew) AS self_draws, SUM(dealt_in) AS deal_ins,"
-        f" MAX(tai) AS best_tai FROM hand_seats WHERE {where} GROUP BY user_id),"
+        # with one max() in the query, SQLite takes the bare column ``rules`` from the row of the max
+        f" MAX(tai) AS best_tai, rules AS best_rules FROM hand_seats WHERE {where} GROUP BY user_id),"
         " board AS (SELECT *, ROW_NUMBER() OVER (ORDER BY points DESC, wins DESC, hands ASC, user_id ASC) AS rank"
         " FROM totals)"
     )

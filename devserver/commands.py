@@ -64,6 +64,7 @@ class CommandRegistry:
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self._ids: dict[tuple[int | None, str, int], int] = {}
+        self.overwrites: list[int | None] = []  # the scope of every bulk overwrite, in order (None: global)
 
     def overwrite(self, payload: list[dict[str, Any]], guild_id: int | None) -> list[dict[str, Any]]:
         if len(payload) > COMMANDS_MAX:
@@ -73,6 +74,7 @@ class CommandRegistry:
             _check_named(command, str(i))
             _check_options(command.get("options") or [], str(i))
             stored.append(self._store(command, guild_id))
+        self.overwrites.append(guild_id)
         if guild_id is None:
             self.global_commands = stored
         else:

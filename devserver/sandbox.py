@@ -97,7 +97,10 @@ async def run_sandbox(out: Path, *, hands: int = 1, seed: int = 1, db: str | Non
     transcript = Transcript(out, person_user.id)
     _watch(server, transcript)
     timing = Timing(ai_delay=0.0, hand_pause=0.2, edit_interval=0.05, timer_scale=1.0)
-    config = BotConfig(token=server.config.token, database=Path(db or ":memory:"), timing=timing, seed=seed)
+    # a fresh stand-in knows no commands, whatever the database remembers of the last sync
+    config = BotConfig(
+        token=server.config.token, database=Path(db or ":memory:"), timing=timing, seed=seed, force_sync=True
+    )
     started = time.perf_counter()
     async with Harness(server) as harness:
         bot = await harness.start(MahjongBot(config, guild_ready_timeout=0.05))

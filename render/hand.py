@@ -1,5 +1,6 @@
 """The hand image a player gets by DM: their concealed tiles sorted, the drawn tile set apart,
-their melds (暗槓 face down, as it lies on a Taiwanese table), flowers, and the waits once 聽."""
+their melds (暗槓 face down, as it lies on a Taiwanese table), flowers, and the waits once 聽; a
+眼牌 declarer's own view also holds the other hands, drawn below in smaller rows."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from .canvas import Canvas
 
 MELD_CAPTIONS = {MeldKind.CHI: "吃", MeldKind.PON: "碰", MeldKind.KONG: "明槓", MeldKind.ADDKONG: "加槓"}
 WAIT_SCALE = 0.75  # waits are a reminder, smaller than the hand
+OTHERS_SCALE = 0.6  # 眼牌: the other hands, below one's own, smaller
 
 
 def meld_tiles(meld: Meld) -> list[int]:
@@ -65,10 +67,19 @@ def compose_hand(view: GameView, scale: float = 2) -> Canvas:
     content_w = max(row1_w, row2_w + (group_gap * 2 + waits_w if waits_w else 0))
     width = content_w + 2 * pad
 
+    # 眼牌: the other hands in turn order after the viewer (下家, 對家, 上家), one row each
+    others = [(s, view.others[s]) for s in ((view.viewer + k) % 4 for k in (1, 2, 3)) if s in view.others]
+    ow, oh = sprites.size(scale * OTHERS_SCALE)
+    label_w = round(34 * scale)
+    if others:
+        width = max(width, 2 * pad + label_w + max(len(t) for _, t in others) * (ow + gap))
+
     y1 = header_h + pad
     y2 = y1 + th + round(10 * scale)
     has_row2 = bool(groups or view.waits)
     height = (y2 + max(th, wait_h + caption) + caption + pad) if has_row2 else y1 + th + pad
+    y_others = height
+    height += len(others) * (oh + gap * 3) + (pad // 2 if others else 0)
     tray = (pad // 2, y1 - pad // 2, width - pad // 2, y1 + th + pad // 2)
     cv = Canvas(_background(width, height, tray, scale))
 
@@ -113,6 +124,14 @@ def compose_hand(view: GameView, scale: float = 2) -> Canvas:
                 (x + wait_w / 2, y2 + wait_h + caption * 0.75), f"×{unseen}", cap_size, colour, anchor="mm"
             )
             x += wait_w + gap
+    for i, (seat, tiles) in enumerate(others):
+        y = y_others + i * (oh + gap * 3)
+        wind = theme.WIND_NAMES[view.seats[seat].wind]
+        cv.text((pad, y + oh / 2), f"{wind}家", round(10 * scale), theme.GOLD)
+        x = pad + label_w
+        for t in sorted_tiles(tiles):
+            cv.tile(t, x, y, scale * OTHERS_SCALE)
+            x += ow + gap
     return cv
 
 

@@ -225,6 +225,8 @@ def _centre(cv: Canvas, lay: Layout, view: GameView, bottom: int) -> None:
     cv.text((h, h + round(22 * s)), f"剩 {view.wall_remaining} 張", round(19 * s), theme.TEXT, anchor="mm")
     if view.phase == "over":
         cv.text((h, h + round(50 * s)), "本局結束", round(15 * s), theme.GOLD, anchor="mm")
+    if view.bonus_indicator is not None:
+        _bonus_indicator(cv, lay, view.bonus_indicator)
     r = round(17 * s)
     for seat in view.seats:
         p = (seat.seat - bottom) % 4
@@ -240,6 +242,17 @@ def _centre(cv: Canvas, lay: Layout, view: GameView, bottom: int) -> None:
         )
         colour = theme.PANEL if turn else theme.RED if seat.wind == 0 else theme.TEXT
         cv.text((bx, by), theme.WIND_NAMES[seat.wind], round(20 * s), colour, anchor="mm")
+
+
+def _bonus_indicator(cv: Canvas, lay: Layout, tile: int) -> None:
+    """翻寶牌 (hongkong): the face-up tile everyone sees, in the centre's top-left corner (the tile
+    after it is the 寶牌)."""
+    s, h = lay.scale, lay.half
+    scale = 0.55 * s
+    w, th = sprites.sprite(tile, scale).size
+    x, y = h - round(120 * s), h - round(118 * s)
+    cv.tile(tile, x, y, scale)
+    cv.text((x + w + round(5 * s), y + th / 2), "翻寶牌", round(14 * s), theme.GOLD, anchor="lm")
 
 
 def compose_table(

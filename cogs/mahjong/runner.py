@@ -28,10 +28,11 @@ from engine.game import Game, IllegalActionError, Phase
 from engine.match import Match
 from engine.policy import make_policy
 from engine.rules import TableOptions
-from engine.tiles import NotationError, format_tiles
+from engine.tiles import NotationError
 from engine.view import HandResult
 
 from ..i18n import t, tile_label
+from . import texts
 from .codes import to_action
 from .journal import Journal
 from .live import LiveMessage, Payload
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CLAIM_PHASES = (Phase.CLAIM, Phase.ROB_KONG)
+CLAIM_PHASES = texts.CLAIM_PHASES
 CLAIM_KINDS = (Kind.PASS, Kind.CHI, Kind.PON, Kind.KONG, Kind.WIN, Kind.TIMEOUT)
 SIMULTANEOUS = (*CLAIM_PHASES, Phase.EXCHANGE)  # several seats answer one decision point
 QUIET_EVENTS = (EventKind.EYE, EventKind.AUTO_ON, EventKind.AUTO_OFF)  # change no decision
@@ -149,13 +150,22 @@ class TableRunner:
         ]
         phase = TablePhase(record.phase)
         state = TableState(
-            record.id, record.guild_id, record.channel_id, record.host_id, settings, record.password_hash, seats, phase
+            record.id,
+            record.guild_id,
+            record.channel_id,
+            record.host_id,
+            settings,
+            record.password_hash,
+            seats,
+            phase,
         )
         runner = cls(cog, state, locale=extra.get("locale", "en"), host_name=extra.get("host_name", ""))
         runner.journal.hand_ids = {h.hand_no: h.id for h in saved.hands}
         if phase is TablePhase.LOBBY:
             if record.lobby_message_id is not None:
-                runner.lobby = cog.live_message(record.channel_id, record.lobby_message_id, runner.lobby_payload)
+                runner.lobby = cog.live_message(
+                    record.channel_id, record.lobby_message_id, runner.lobby_payload
+                )
             return runner
         assert saved.match_header is not None
         runner.match, runner.game = Match.replay(saved.match_header, [h.actions for h in saved.hands])
@@ -233,7 +243,8 @@ class TableRunner:
         self._ai_policies()
         names = self.seating.names()
         lines = "\n".join(
-            t(self.locale, "play.seat_line", wind=t(self.locale, f"wind.{w}"), name=names[w]) for w in range(4)
+            t(self.locale, "play.seat_line", wind=t(self.locale, f"wind.{w}"), name=names[w])
+            for w in range(4)
         )
         dice = self.match.dealer_dice
         dealer = names[self.match.first_dealer]
@@ -327,40 +338,17 @@ class TableRunner:
         assert game is not None
         view = game.view(None)
         png = await asyncio.to_thread(render.render_table, view, self.seating.names())
-        return Payload(content=self.table_text(), png=png, filename="table.png", view=table_view(self.table_id, self.locale))
+        return Payload(
+            content=self.table_text(),
+            png=png,
+            filename="table.png",
+            view=table_view(self.table_id, self.locale),
+        )
 
     def table_text(self) -> str:
-        game = self.game
-        assert game is not None
-        loc = self.locale
-        names = self.seating.names()
-        if game.is_over:
-            status = t(loc, "play.status_over")
-        elif game.phase is Phase.EXCHANGE:
-            status = t(loc, "play.status_exchange", deadline=deadline_text(loc, self.deadline))
-        elif game.phase in CLAIM_PHASES and game.claim is not None:
-            status = t(
-                loc,
-                "play.status_claim",
-                tile=tile_label(loc, game.claim.tile),
-                name=names[game.claim.discarder],
-                deadline=deadline_text(loc, self.deadline),
-            )
-        else:
-            status = t(loc, "play.status_turn", name=names[game.turn], deadline=deadline_text(loc, self.deadline))
-        streak = f" · 連{game.dealer_streak}" if game.dealer_streak else ""
-        text = t(
-            loc,
-            "play.table",
-            round=t("zh-TW", f"wind.{game.round_wind}"),
-            n=game.hand_number,
-            streak=streak,
-            tiles=max(0, game.drawable),
-            status=status,
-        )
-        if self.notes:
-            text += "\n" + "\n".join(self.notes[-3:])
-        return text
+        assert self.game is not None
+        deadline = deadline_text(self.locale, self.deadline)
+        return texts.table_text(self.game, self.seating.names(), self.locale, deadline, self.notes)
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
         """A person's hand: their picture, one line saying what to do, and their buttons."""
@@ -390,7 +378,12 @@ class TableRunner:
             line = t(loc, "play.dm_exchange", deadline=deadline)
             tiles = list(view.concealed) + ([view.drawn] if view.drawn is not None else [])
             buttons = exchange_view(
-                table=self.table_id, hand=game.hand_number, seat=seat, move=self.decision, tiles=tiles, locale=loc
+                table=self.table_id,
+                hand=game.hand_number,
+                seat=seat,
+                move=self.decision,
+                tiles=tiles,
+                locale=loc,
             )
         else:
             legal = game.legal_actions(seat)
@@ -399,13 +392,25 @@ class TableRunner:
             else:
                 names = self.seating.names()
                 if game.phase is Phase.TURN:
-                    key = "play.dm_ready_pick" if mode == "ready" else "play.dm_turn_ready" if game.ready[seat] else "play.dm_turn"
+                    key = (
+                        "play.dm_ready_pick"
+                        if mode == "ready"
+                        else "play.dm_turn_ready"
+                        if game.ready[seat]
+                        else "play.dm_turn"
+                    )
                     line = t(loc, key, deadline=deadline)
                 else:
                     claim = game.claim
                     assert claim is not None
                     key = "play.dm_rob" if claim.rob_kong else "play.dm_claim"
-                    line = t(loc, key, name=names[claim.discarder], tile=tile_label(loc, claim.tile), deadline=deadline)
+                    line = t(
+                        loc,
+                        key,
+                        name=names[claim.discarder],
+                        tile=tile_label(loc, claim.tile),
+                        deadline=deadline,
+                    )
                 buttons = action_view(
                     table=self.table_id,
                     hand=game.hand_number,
@@ -420,12 +425,8 @@ class TableRunner:
         declare = [] if game.is_over or seat in game.auto_seats() else game.declarations(seat)
         if declare:
             buttons = add_eye_button(buttons, self.table_id, declare[0].kind is Kind.MIJI, loc)
-        if view.others:  # 眼牌: the declarer sees the other hands (the image shows only their own)
-            names = self.seating.names()
-            line += "\n" + t(loc, "play.dm_others") + "".join(
-                "\n" + t(loc, "play.dm_other_line", name=names[s], tiles=format_tiles(tiles))
-                for s, tiles in sorted(view.others.items())
-            )
+        if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
+            line += "\n" + texts.others_text(view, self.seating.names(), loc)
         return Payload(content=f"{header}\n{line}", png=png, filename="hand.png", view=buttons)
 
     # ------------------------------------------------------------------ applying moves
@@ -457,7 +458,9 @@ class TableRunner:
 
     def _seconds(self, game: Game) -> int:
         options = self.state.settings.options
-        return options.claim_seconds if game.phase in CLAIM_PHASES else options.turn_seconds  # 換牌: a turn's time
+        return (
+            options.claim_seconds if game.phase in CLAIM_PHASES else options.turn_seconds
+        )  # 換牌: a turn's time
 
     def _rearm_deadline(self) -> None:
         game = self.game
@@ -566,7 +569,9 @@ class TableRunner:
             assert game is not None
             if game.is_over or seat in game.auto_seats() or not game.declarations(seat):
                 raise TableError("err.illegal")
-            self._apply(game.declarations(seat)[0], answering=seat if self._from_dm(interaction, seat) else None)
+            self._apply(
+                game.declarations(seat)[0], answering=seat if self._from_dm(interaction, seat) else None
+            )
             await self._stored_then_answer(interaction, seat)
 
     async def switch_mode(self, interaction: discord.Interaction, fields: dict) -> None:
@@ -591,7 +596,9 @@ class TableRunner:
     def _from_dm(self, interaction: discord.Interaction, seat: int) -> bool:
         slot = self.dms.get(seat)
         live = slot.live if slot is not None else None
-        return live is not None and interaction.message is not None and interaction.message.id == live.message.id
+        return (
+            live is not None and interaction.message is not None and interaction.message.id == live.message.id
+        )
 
     async def _stored_then_answer(self, interaction: discord.Interaction, seat: int) -> None:
         """Once the change is stored, answer with the seat's hand: in place on its DM, or privately
@@ -625,7 +632,9 @@ class TableRunner:
             elif seat not in game.auto_seats():
                 raise TableError("err.not_auto")
             else:
-                self._apply(Action(seat, Kind.BACK), answering=seat if self._from_dm(interaction, seat) else None)
+                self._apply(
+                    Action(seat, Kind.BACK), answering=seat if self._from_dm(interaction, seat) else None
+                )
             await self._stored_then_answer(interaction, seat)
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
@@ -784,23 +793,8 @@ class TableRunner:
         )
 
     def result_text(self, result: HandResult, number: int) -> str:
-        loc = self.locale
-        names = self.seating.names()
         assert self.match is not None
-        if result.winner is None:
-            head = t(loc, "play.hand_draw", n=number)
-        else:
-            key = "play.hand_self_draw" if result.self_drawn else "play.hand_win"
-            unit = t(loc, f"unit.{result.unit}")
-            total = f"{result.total}"
-            if result.capped_total is not None:
-                total += f" ({t(loc, 'play.cap_note', paid=result.capped_total)})"
-            head = t(loc, key, winner=names[result.winner], n=number, total=total, unit=unit)
-        lines = [
-            t(loc, "play.delta_line", name=names[s], delta=result.deltas[s], score=self.match.scores[s])
-            for s in range(4)
-        ]
-        return head + "\n" + "\n".join(lines)
+        return texts.result_text(result, number, self.seating.names(), self.match.scores, self.locale)
 
     async def _finish_match(self) -> None:
         match = self.match
@@ -815,7 +809,9 @@ class TableRunner:
         await self.post(embed=embed)
         self.state.phase = TablePhase.OVER
         self.closed = True
-        await self.journal.close()  # stored before the table is forgotten (and before a shutdown closes storage)
+        await (
+            self.journal.close()
+        )  # stored before the table is forgotten (and before a shutdown closes storage)
         self.cog.table_finished(self)
 
     async def _settle_messages(self) -> None:
@@ -866,8 +862,6 @@ class TableRunner:
                 await self.task
         with contextlib.suppress(Exception):
             await self.journal.close()
-
-
 
 
 def seat_records(seats: list[Seat]) -> list[SeatRecord]:

@@ -14,13 +14,13 @@ from collections.abc import Callable, Sequence
 import discord
 
 from data.records import LeaderRow, MatchSummary, PlayerStats
+from engine.scoring import get_rules
 
 Translate = Callable[..., str]
 
 COLOUR = discord.Colour.from_rgb(0x1F, 0x7A, 0x4D)  # felt green
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 PAGE_SIZE = 10  # players per leaderboard page: 3 short lines each
-
 
 
 def pages_for(count: int, size: int = PAGE_SIZE) -> int:
@@ -37,7 +37,14 @@ def _percent(rate: float) -> str:
 
 
 def _best(row: LeaderRow, t: Translate) -> str:
-    return t("lb.none") if row.best_tai is None else t("lb.tai", n=row.best_tai)
+    """The biggest hand in its own unit: 台 in taiwan16/13, 番 in hongkong, × in guangdong."""
+    if row.best_tai is None:
+        return t("lb.none")
+    try:
+        unit = get_rules(row.best_rules or "taiwan16").unit
+    except (KeyError, ValueError):
+        unit = "tai"
+    return t("lb.best", n=row.best_tai, unit=t(f"unit.{unit}"))
 
 
 def rules_label(rules: str, t: Translate) -> str:

@@ -26,11 +26,10 @@ from .table import (
     unseen_counts,
     visible_value,
 )
-from .value import Valuer, win_chance
+from .value import Valuer, measured_win_chance, wall_win_chance
 
 BASE_IN_TAI = 3.0  # 底 300 / 台 100: a payment is worth 3 + 台 台
-HORIZON = 4.0  # own draws a hand can count on before someone wins
-HORIZON_MIN_TAI = 10.0
+HORIZON_MIN_TAI = 10.0  # own draws a hand counts on at a 三台起胡 table (most hands go to the wall)
 RIVAL_WIN = 0.8  # share of the hands we do not win that a rival wins (the rest are draw games)
 RIVAL_WIN_MIN_TAI = 0.35  # ... at a 三台起胡 table
 MIJI_NET_TAI = 6.0  # Miji's 8 台 less the 門清 / 門清自摸 it replaces
@@ -46,8 +45,10 @@ class Style:
     risk_weight: float  # how much a deal-in counts against the hand's own prospects
     claim_margin: float  # a claim must beat passing by this much (expected 台)
     declare_ready: bool  # declare 聽 when ready (it earns nothing in taiwan16 and warns the table)
-    reach: float = 1.4  # looks per own draw while an open hand builds: the draw and the claims it makes
-    reach_closed: float = 1.1  # ... for a concealed hand, which only draws while it stays concealed
+    # at a table minimum: looks per own draw while an open hand builds (the draw and the claims it
+    # makes), and for a concealed hand, which only draws while it stays concealed
+    reach: float = 1.4
+    reach_closed: float = 1.1
     declare_eye: bool = False  # declare 眼牌 / Miji when the expected 台 pay for the risk
 
 
@@ -108,7 +109,7 @@ class PlannerAI:
             ron = 0
         live = max(ron, tsumo)
         reach = 1.0 + (REACH_RON * ron / live if live else 0.0)
-        win = win_chance(0, live, ctx.unseen_total, view.wall_remaining / 4, reach)
+        win = ctx.chance(0, live, reach)
         payers = (1 - 1 / reach) + 3 / reach
         rival_wins = (1 - win) * (RIVAL_WIN_MIN_TAI if view.options.min_tai else RIVAL_WIN)
         for a in offered:
@@ -127,11 +128,10 @@ class _Decision:
         self.me = view.viewer
         self.hand = own_counts(view)
         self.unseen = unseen_counts(view, self.hand)
+        self.made = sum(len(p.discards) for p in view.seats)
+        self.min_table = bool(view.options.min_tai)
         self.unseen_total = sum(self.unseen)
-        # a hand rarely lasts to the wall: rivals win first, so the horizon is short (longer when a
-        # table minimum keeps cheap hands from winning)
-        horizon = HORIZON_MIN_TAI if view.options.min_tai else HORIZON
-        self.draws_left = min(view.wall_remaining / 4, horizon)
+        self.draws_left = min(view.wall_remaining / 4, HORIZON_MIN_TAI)
         self.valuer = Valuer(view)
         self.threats: list[tuple[int, float, float]] = []  # (seat, chance ready, cost of dealing in)
         if style.defend:
@@ -144,6 +144,14 @@ class _Decision:
         self.safe = memory.safe
 
     # -- scoring pieces
+    def chance(self, shanten: int, live: int, reach: float) -> float:
+        """Chance to win this hand. At a table minimum most hands run to the wall, so it counts the
+        draws and claims (``reach`` looks per draw) left; elsewhere rivals usually win first, and
+        what self-play measured at this stage of the hand says more than any count."""
+        if self.min_table:
+            return wall_win_chance(shanten, live, self.unseen_total, self.draws_left, reach)
+        return measured_win_chance(shanten, live, self.made)
+
     def risk(self, tile: int) -> float:
         total = 0.0
         for seat, chance, cost in self.threats:
@@ -168,17 +176,16 @@ class _Decision:
             if options.self_draw_only:
                 ron_live = 0
             live = max(ron_live, tsumo_live)
-            # three rivals' discards can complete a hand that may win on a discard
-            reach = 1.0 + (REACH_RON * ron_live / live if live else 0.0)
-            chance = win_chance(0, live, self.unseen_total, self.draws_left, reach)
             ron_ok = ron_live / live if live else 0.0
             tsumo_ok = tsumo_live / live if live else 0.0
+            # three rivals' discards can complete a hand that may win on a discard
+            chance = self.chance(0, live, 1.0 + REACH_RON * ron_ok)
         else:
             live = sum(self.unseen[t] for t in analysis.improving_tiles(counts))
             # an open hand keeps claiming; a concealed one that stays so only draws
             style = self.style
-            reach = style.reach if claimed is not None or self.valuer.open else style.reach_closed
-            chance = win_chance(shanten, live, self.unseen_total, self.draws_left, reach)
+            opened = claimed is not None or self.valuer.open
+            chance = self.chance(shanten, live, style.reach if opened else style.reach_closed)
             ron_tai, tsumo_tai = worth or self.valuer.estimate(counts, claimed)
             need = options.min_tai
             ron_ok = 0.0 if options.self_draw_only else _reaches(ron_tai, need)

@@ -131,14 +131,49 @@ class Valuer:
         return found
 
 
+# Chance that the hand wins, by shanten (rows, 0 = ready) and stage of the hand (columns: discards
+# the table has made, 8 a column), measured in self-play of the strong AI against three easy ones
+# on a table with no minimum (3,200 hands), smoothed so it never rises with shanten or stage. There
+# most hands end early in someone's win, which a count of draws until the wall cannot see.
+_WIN_BY_STAGE = (
+    (0.601, 0.601, 0.499, 0.431, 0.352, 0.263, 0.124),
+    (0.492, 0.378, 0.280, 0.189, 0.118, 0.053, 0.027),
+    (0.362, 0.249, 0.142, 0.084, 0.033, 0.016, 0.003),
+    (0.261, 0.152, 0.092, 0.022, 0.015, 0.006, 0.003),
+    (0.181, 0.095, 0.048, 0.022, 0.015, 0.006, 0.003),
+    (0.126, 0.050, 0.029, 0.022, 0.015, 0.006, 0.003),
+)
+STAGE_DISCARDS = 8
+# the median count of live improving tiles at each shanten in the same games: a hand with more
+# live tiles than is usual wins more often, about as the square root of the ratio
+_MEDIAN_LIVE = (4, 12, 20, 30, 60, 80)
+LIVE_EXPONENT = 0.5
+
+
+def measured_win_chance(shanten: int, live: int, discards_made: int) -> float:
+    """Chance that a hand at ``shanten`` with ``live`` improving tiles unseen wins this hand at a
+    table with no minimum, when the table has made ``discards_made`` discards."""
+    if shanten < 0:
+        return 1.0
+    if live <= 0:
+        return 0.0
+    row = _WIN_BY_STAGE[min(shanten, 5)]
+    stage = min(discards_made / STAGE_DISCARDS, len(row) - 1)
+    i = min(int(stage), len(row) - 2)
+    base = row[i] + (row[i + 1] - row[i]) * (stage - i)
+    ratio = min(max(live / _MEDIAN_LIVE[min(shanten, 5)], 0.25), 2.5)
+    return min(0.95, base * ratio**LIVE_EXPONENT)
+
+
 # live tiles a hand typically has at each shanten (16-tile hands, about 100 tiles unseen)
 _TYPICAL_LIVE = (8, 22, 38, 52, 64)
 
 
-def win_chance(shanten: int, live: int, unseen_total: int, draws_left: float, reach: float = 1.8) -> float:
-    """Chance to complete before the wall runs out. Each step to the next shanten takes about
-    unseen / live looks (own draws and usable discards, ``reach`` per draw); the first step uses the
-    hand's own live tiles, later ones a typical count. The steps are treated as a Poisson stream."""
+def wall_win_chance(shanten: int, live: int, unseen_total: int, draws_left: float, reach: float) -> float:
+    """Chance to complete before the wall runs out, for a table minimum where most hands do run to
+    the wall. Each step to the next shanten takes about unseen / live looks (own draws and usable
+    discards, ``reach`` per draw); the first step uses the hand's own live tiles, later ones a
+    typical count. The steps are treated as a Poisson stream."""
     if shanten < 0:
         return 1.0
     if live <= 0 or draws_left <= 0:

@@ -216,3 +216,19 @@ async def test_a_channels_open_table_is_found_through_the_index(store: Store) ->
     async with store._db.execute(f"EXPLAIN QUERY PLAN {sql}", (5,)) as cursor:
         plan = " | ".join(row[3] for row in await cursor.fetchall())
     assert "INDEX tables_unfinished" in plan, plan
+
+
+async def test_the_best_hand_carries_the_rule_set_it_was_won_under(store: Store) -> None:
+    taiwan = await new_table(store, [1, 2, 3, 4])
+    await play_hand(store, taiwan.id, 1, deltas=[30, -10, -10, -10], winner=0, total=5)
+    hongkong = await new_table(store, [1, 2, 3, 4], channel_id=11, rules="hongkong")
+    await play_hand(store, hongkong.id, 1, deltas=[80, -80, 0, 0], winner=0, loser=1, total=7)
+    await play_hand(store, hongkong.id, 2, deltas=[-10, 10, 0, 0], winner=1, loser=0, total=3)
+    best = {r.user_id: (r.best_tai, r.best_rules) for r in await store.leaderboard(1)}
+    assert best[1] == (7, "hongkong")  # the 7-番 hand, not the 5-台 one
+    assert best[2] == (3, "hongkong")
+    assert best[3] == (None, best[3][1])  # never won: no best hand to name
+    only_taiwan = {
+        r.user_id: (r.best_tai, r.best_rules) for r in await store.leaderboard(1, rules="taiwan16")
+    }
+    assert only_taiwan[1] == (5, "taiwan16")

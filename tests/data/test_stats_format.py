@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -66,7 +67,7 @@ def test_leaderboard_page_shows_each_player_compactly(lang: str) -> None:
     assert "Taiwan 16" in text and STRINGS[lang]["lb.all_time"] in text
     assert embed.footer.text == STRINGS[lang]["lb.page"].format(page=2, pages=3)
     assert "25%" in text and "40%" in text and "12%" in text  # win 10/40, self-draw 4/10, deal-in 5/40
-    assert STRINGS[lang]["lb.tai"].format(n=8) in text
+    assert STRINGS[lang]["lb.best"].format(n=8, unit=i18n.t(lang, "unit.tai")) in text  # no rule set: 台
     assert len(embed) <= 6000 and len(text) <= 4096
     assert max(len(line) for line in lines(embed)) <= 48
 
@@ -162,3 +163,16 @@ def test_history_of_a_quiet_server_and_of_a_busy_one() -> None:
 def test_unknown_rules_show_their_id() -> None:
     assert rules_label("riichi", translator("en")) == "riichi"
     assert rules_label("hongkong", translator("zh-CN")) == i18n.STRINGS["zh-CN"]["rules.hongkong"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_best_hand_is_shown_in_its_own_rule_sets_unit(lang: str) -> None:
+    t = translator(lang)
+    shown = {}
+    for rules in ("taiwan16", "hongkong"):
+        best = replace(row(1, "Mei", 10, best_tai=7), best_rules=rules)
+        shown[rules] = "\n".join(
+            lines(leaderboard_embed([best], page=1, pages=1, rules=None, period=None, t=t))
+        )
+    assert "7 " + i18n.t(lang, "unit.tai") in shown["taiwan16"]
+    assert "7 " + i18n.t(lang, "unit.fan") in shown["hongkong"]

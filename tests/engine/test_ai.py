@@ -146,3 +146,20 @@ def test_the_strong_ai_declares_miji_with_an_early_ready_hand_and_nothing_when_n
     slow = position(hands={0: "159m159p159s1234567z", 1: "123m456m789m123p45p99s9m"}, turn=1)
     assert PlannerAI(STRONG).declare(slow.view(0), slow.declarations(0)) is None
     assert PlannerAI(NORMAL).declare(game.view(0), offered) is None  # normal never declares 眼牌
+
+
+@given(
+    shanten=st.integers(0, 6),
+    live=st.integers(1, 120),
+    made=st.integers(0, 70),
+)
+def test_the_measured_win_chance_falls_with_shanten_and_stage_and_rises_with_live_tiles(shanten, live, made):
+    from engine.ai.value import measured_win_chance
+
+    chance = measured_win_chance(shanten, live, made)
+    assert 0.0 <= chance <= 0.95
+    eps = 1e-12  # the stages are interpolated in floating point
+    assert measured_win_chance(shanten + 1, live, made) <= chance + eps
+    assert measured_win_chance(shanten, live, made + 4) <= chance + eps
+    assert measured_win_chance(shanten, live + 4, made) >= chance - eps
+    assert measured_win_chance(shanten, 0, made) == 0.0  # no live tile: a dead hand

@@ -106,6 +106,28 @@ def test_table_shows_discards_melds_and_flowers_face_up(state):
     assert backs == sum(s.concealed_count for s in state.public.seats) + ankong
 
 
+def test_table_shows_the_face_up_bonus_indicator_only_at_a_table_that_flips_one(state):
+    without = table.compose_table(state.public, NAMES)
+    assert "翻寶牌" not in without.texts
+    flipped = table.compose_table(replace(state.public, bonus_indicator=33), NAMES)  # 中 face up
+    assert "翻寶牌" in flipped.texts
+    assert sorted(flipped.faces) == sorted([*without.faces, 33])
+
+
+def test_a_declarers_hand_image_shows_the_other_hands_below_only_when_the_view_holds_them(state):
+    mine = state.mine
+    own = hand.compose_hand(mine)
+    others = {s: tuple(parse_tiles("123456789m1234p5z")) for s in range(4) if s != mine.viewer}
+    declarer = hand.compose_hand(replace(mine, others=others))
+    extra = sorted(declarer.faces)
+    for t in own.faces:
+        extra.remove(t)
+    assert extra == sorted(t for tiles in others.values() for t in tiles)
+    assert declarer.im.height > own.im.height
+    winds = [f"{'東南西北'[mine.seats[s].wind]}家" for s in ((mine.viewer + k) % 4 for k in (1, 2, 3))]
+    assert [w for w in declarer.texts if w in winds] == winds  # 下家, 對家, 上家 in turn order
+
+
 def test_table_of_a_players_view_still_hides_that_players_hand(state):
     cv = table.compose_table(state.mine, NAMES)  # a private view passed by mistake
     assert state.mine.drawn not in cv.faces or state.mine.drawn in [

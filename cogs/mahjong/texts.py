@@ -1,0 +1,80 @@
+"""The words of a table at play — the channel's status line, a hand's result, a 眼牌 declarer's
+view of the other hands — built from the game and the seat names alone, in one reader's language.
+Pure formatting: no Discord objects and no I/O, so each is tested on its own."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.game import Game, Phase
+from engine.tiles import format_tiles
+from engine.view import GameView, HandResult
+
+from ..i18n import t, tile_label
+
+CLAIM_PHASES = (Phase.CLAIM, Phase.ROB_KONG)
+
+
+def table_text(game: Game, names: Sequence[str], loc: str, deadline: str, notes: Sequence[str] = ()) -> str:
+    """The table message: round, hand, tiles left, whose decision it is and until when, the last notes."""
+    if game.is_over:
+        status = t(loc, "play.status_over")
+    elif game.phase is Phase.EXCHANGE:
+        status = t(loc, "play.status_exchange", deadline=deadline)
+    elif game.phase in CLAIM_PHASES and game.claim is not None:
+        status = t(
+            loc,
+            "play.status_claim",
+            tile=tile_label(loc, game.claim.tile),
+            name=names[game.claim.discarder],
+            deadline=deadline,
+        )
+    else:
+        status = t(loc, "play.status_turn", name=names[game.turn], deadline=deadline)
+    streak = f" · 連{game.dealer_streak}" if game.dealer_streak else ""
+    text = t(
+        loc,
+        "play.table",
+        round=t("zh-TW", f"wind.{game.round_wind}"),
+        n=game.hand_number,
+        streak=streak,
+        tiles=max(0, game.drawable),
+        status=status,
+    )
+    if notes:
+        text += "\n" + "\n".join(notes[-3:])
+    return text
+
+
+def result_text(
+    result: HandResult, number: int, names: Sequence[str], scores: Sequence[int], loc: str
+) -> str:
+    """A hand's outcome beside its score sheet: who won what, the points settled beside the hand
+    (guangdong's kongs and 买马, each naming its seat), and every seat's change and new score."""
+    if result.winner is None:
+        head = t(loc, "play.hand_draw", n=number)
+    else:
+        key = "play.hand_self_draw" if result.self_drawn else "play.hand_win"
+        unit = t(loc, f"unit.{result.unit}")
+        total = f"{result.total}"
+        if result.capped_total is not None:
+            total += f" ({t(loc, 'play.cap_note', paid=result.capped_total)})"
+        head = t(loc, key, winner=names[result.winner], n=number, total=total, unit=unit)
+    extras = [
+        t(loc, "play.extra_line", item=e.name, who="" if e.seat is None else f" ({names[e.seat]})", value=e.value)
+        for e in result.extras
+    ]
+    deltas = [
+        t(loc, "play.delta_line", name=names[s], delta=result.deltas[s], score=scores[s]) for s in range(4)
+    ]
+    return "\n".join([head, *extras, *deltas])
+
+
+def others_text(view: GameView, names: Sequence[str], loc: str) -> str:
+    """眼牌: the other hands in the declarer's own DM, named (the image shows them by seat wind)."""
+    if not view.others:
+        return ""
+    return t(loc, "play.dm_others") + "".join(
+        "\n" + t(loc, "play.dm_other_line", name=names[s], tiles=format_tiles(tiles))
+        for s, tiles in sorted(view.others.items())
+    )

@@ -1,0 +1,74 @@
+"""The words of a table at play: status line, hand results with settlements beside the hand, and a
+眼牌 declarer's named view of the other hands — in every language the catalogue has."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from cogs import i18n
+from cogs.mahjong import texts
+from engine.game import Game
+from engine.tiles import parse_tiles
+from engine.view import HandResult, ScoreItem
+
+NAMES = ("Ann", "Bo", "Cy", "Di")
+LANGUAGES = sorted(i18n.STRINGS)
+
+
+def win(**kw) -> HandResult:
+    base = HandResult(
+        winner=1,
+        loser=2,
+        self_drawn=False,
+        win_tile=4,
+        concealed=(),
+        melds=(),
+        flowers=(),
+        items=(ScoreItem("平和", 1),),
+        total=3,
+        unit="multiplier",
+        deltas=(0, 60, -60, 0),
+    )
+    return replace(base, **kw)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_results_text_names_the_winner_every_seats_change_and_each_settlement_beside_the_hand(lang):
+    horses = (ScoreItem("庄家买马 5m", 20, 1), ScoreItem("明杠 ×1", 30, 3))
+    text = texts.result_text(win(extras=horses), 7, NAMES, [100, 260, -300, -60], lang)
+    lines = text.splitlines()
+    assert "Bo" in lines[0] and "7" in lines[0] and i18n.t(lang, "unit.multiplier") in lines[0]
+    assert [line for line in lines if "庄家买马 5m" in line] == [lines[1]] and "(Bo)" in lines[1]
+    assert "明杠 ×1" in lines[2] and "(Di)" in lines[2] and "+30" in lines[2]
+    assert len(lines) == 1 + 2 + 4
+    assert "+60" in lines[4] and "260" in lines[4] and "-60" in lines[5]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_draw_games_text_has_no_winner_and_no_settlement_lines(lang):
+    text = texts.result_text(win(winner=None, loser=None, deltas=(0, 0, 0, 0)), 2, NAMES, [0, 0, 0, 0], lang)
+    lines = text.splitlines()
+    assert lines[0] == i18n.t(lang, "play.hand_draw", n=2)
+    assert len(lines) == 5
+
+
+def test_the_table_status_names_the_discarder_and_the_tile_during_a_claim_window():
+    game = Game(seed=7)  # the dealer's first discard, 1m, can be claimed
+    seat = game.to_act()[0]
+    game.apply(next(a for a in game.legal_actions(seat) if a.kind.value == "discard"))
+    assert game.claim is not None and game.claim.tile == parse_tiles("1m")[0]
+    text = texts.table_text(game, NAMES, "en", "in 8 s", notes=["a", "b", "c", "d"])
+    assert NAMES[game.claim.discarder] in text and i18n.tile_label("en", game.claim.tile) in text
+    assert "in 8 s" in text
+    assert text.endswith("b\nc\nd")  # the last three notes only
+
+
+def test_only_a_declarers_view_lists_the_other_hands_by_name():
+    view = Game(seed=4).view(0)
+    assert texts.others_text(view, NAMES, "en") == ""
+    declared = replace(view, others={1: tuple(parse_tiles("123m")), 3: tuple(parse_tiles("55z"))})
+    lines = texts.others_text(declared, NAMES, "en").splitlines()
+    assert lines[0] == i18n.t("en", "play.dm_others")
+    assert "Bo" in lines[1] and "123m" in lines[1] and "Di" in lines[2] and "55z" in lines[2]

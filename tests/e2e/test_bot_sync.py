@@ -1,0 +1,55 @@
+"""Start-up syncs the slash commands globally only when they changed since the last sync (stored in
+the database), or when asked to; a test server (DISCORD_GUILD_ID) is synced at every start."""
+
+from __future__ import annotations
+
+import discord
+
+import bot as entry
+
+
+def build_bot(database: str, **config) -> entry.MahjongBot:
+    return entry.MahjongBot(
+        entry.Config(token="test-token", database=entry.Path(database), **config), guild_ready_timeout=0.05
+    )
+
+
+async def test_a_restart_with_unchanged_commands_does_not_sync_again(harness, devserver, tmp_path):
+    database = str(tmp_path / "mahjong.sqlite3")
+    first = await harness.start(build_bot(database))
+    assert devserver.commands.overwrites == [None]  # the first start syncs globally
+    await harness.stop(first)
+
+    second = await harness.start(build_bot(database))
+    assert devserver.commands.overwrites == [None]  # same commands, same translations: nothing sent
+    reply = await (
+        await devserver.member("alice").slash("tai", hand="123456789m456p3455s", win="2s")
+    ).message()
+    assert reply.embeds[0]["title"] == "3 台"  # the commands synced before still answer
+    await harness.stop(second)
+
+    forced = await harness.start(build_bot(database, force_sync=True))  # python bot.py --sync
+    assert devserver.commands.overwrites == [None, None]
+    await harness.stop(forced)
+
+
+async def test_a_changed_command_tree_is_synced_at_the_next_start(harness, devserver, tmp_path):
+    database = str(tmp_path / "mahjong.sqlite3")
+    await harness.stop(await harness.start(build_bot(database)))
+    changed = build_bot(database)
+
+    @changed.tree.command(name="ping", description="A command the last sync did not have")
+    async def ping(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("pong", ephemeral=True)
+
+    await harness.start(changed)
+    assert devserver.commands.overwrites == [None, None]
+    assert "ping" in {c["name"] for c in devserver.commands.global_commands}
+
+
+async def test_a_test_server_is_synced_at_every_start_and_never_globally(harness, devserver, tmp_path):
+    database = str(tmp_path / "mahjong.sqlite3")
+    guild = devserver.world.guild_id
+    for _ in range(2):
+        await harness.stop(await harness.start(build_bot(database, sync_guild=guild)))
+    assert devserver.commands.overwrites == [guild, guild]
