@@ -207,7 +207,8 @@ class Game:
     @property
     def drawable(self) -> int:
         """Live draws left before the draw game (16 tiles + one per kong stay behind)."""
-        return self.wall.remaining - self.profile.reserve - self.profile.reserve_per_kong * self.kongs
+        wall, profile = self.wall, self.profile  # (asked several times a turn: read the fields directly)
+        return wall.back - wall.front - profile.reserve - profile.reserve_per_kong * self.kongs
 
     def to_act(self) -> list[int]:
         """Seats that owe a decision now."""
