@@ -41,6 +41,7 @@ from .actions import (
     shape_problem,
 )
 from .events import DISCARD_EVENTS, DRAW_EVENTS, REPLACEMENT_DRAW_EVENTS, Event, EventKind, Phase
+from .layout import lay_out
 from .meld import Meld, MeldKind
 from .rules import RuleProfile, TableOptions, get_profile
 from .scoring import WinContext, score_win
@@ -411,6 +412,52 @@ class Game:
             "scores": list(self.scores),
             "auto": list(self._auto_at_start),
         }
+
+    @classmethod
+    def from_position(
+        cls,
+        *,
+        rules: str | RuleProfile = "taiwan16",
+        options: TableOptions | None = None,
+        dealer: int = 0,
+        turn: int = 0,
+        first_go: bool = False,
+        **tiles: Any,
+    ) -> Game:
+        """A game in TURN phase for ``turn`` at a position written in tile notation — this engine's
+        FEN (``hands``, ``melds``, ``flowers``, ``rivers``, ``wall``, ``back``, ``drawn``, ``live``,
+        ``horses``: see :func:`engine.layout.lay_out`). Every field a hand in play has is set here,
+        beside ``__init__``, so a new one cannot be forgotten.
+
+        >>> game = Game.from_position(hands={0: "123456789m124p11s555z"}, turn=0, drawn="5z")
+        >>> "0 discard 5z" in [str(a) for a in game.legal_actions(0)]
+        True
+        """
+        game = cls(rules, seed=0, dealer=dealer, options=options)
+        laid = lay_out(game.profile, turn=turn, **tiles)
+        game.hands, game.melds, game.flowers, game.rivers = laid.hands, laid.melds, laid.flowers, laid.rivers
+        game._horses = laid.horses
+        game.wall.tiles = laid.wall
+        game.wall.front, game.wall.back = 0, len(laid.wall)
+        game.kongs = sum(1 for seat in game.melds for m in seat if m.is_kong)
+        game.discards_made = sum(len(r) for r in game.rivers)
+        game.claims_made = any(game.melds)
+        game.first_go = [first_go] * 4
+        game.first_round = first_go
+        game.turn = turn
+        game.phase = Phase.TURN
+        game.ts = _TurnState()
+        game.drawn = [None] * 4
+        game.drawn[turn] = laid.drawn
+        game.claim = None
+        game.last_discard = None
+        game.outcome = None
+        game.events = []
+        game.log = []
+        game._turn_cache = None
+        game._shown_seats = [None] * 4
+        game.check_invariants()
+        return game
 
     @classmethod
     def replay(cls, header: Mapping[str, Any], actions: Iterable[Action | str]) -> Game:
