@@ -750,7 +750,7 @@ class TableRunner:
         game = self.game
         assert game is not None
         policy = self.policies.get(seat)
-        if policy is None or seat in game.auto_seats() or game.phase is Phase.EXCHANGE:  # AI keeps its hand
+        if policy is None or seat in game.auto_seats():  # 代打 (it keeps the hand at 換牌)
             return game.auto_action(seat)
         return policy.choose(game.view(seat), game.legal_actions(seat))
 

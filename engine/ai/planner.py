@@ -21,6 +21,7 @@ from .table import (
     SafeTiles,
     claimed_tile,
     deal_in_chance,
+    exchange_choice,
     own_counts,
     ready_chance,
     unseen_counts,
@@ -87,6 +88,8 @@ class PlannerAI:
                 return a
         if len(actions) == 1:
             return actions[0]
+        if actions[0].kind is Kind.EXCHANGE:
+            return exchange_choice(view, actions)
         if self.style.defend:
             self.memory.update(view)
         ctx = _Decision(view, self.style, self.memory)

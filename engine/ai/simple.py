@@ -8,7 +8,7 @@ from .. import analysis
 from ..actions import Action, Kind
 from ..tiles import EAST, is_honor
 from ..view import GameView
-from .table import claimed_tile, own_counts
+from .table import claimed_tile, exchange_choice, own_counts
 
 
 class SimpleAI:
@@ -20,6 +20,8 @@ class SimpleAI:
         for a in actions:
             if a.kind is Kind.WIN:
                 return a
+        if actions[0].kind is Kind.EXCHANGE:
+            return exchange_choice(view, actions)
         hand = own_counts(view)
         if actions[-1].kind is Kind.PASS:
             return self._claim(view, hand, actions)

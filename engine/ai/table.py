@@ -3,6 +3,7 @@ and which tiles are safe against whom. Nothing here looks beyond :class:`~engine
 
 from __future__ import annotations
 
+from .. import analysis
 from ..actions import Action, Kind
 from ..meld import MeldKind
 from ..tiles import NUM_KINDS, is_honor
@@ -30,6 +31,67 @@ def unseen_counts(view: GameView, own: list[int]) -> list[int]:
         for t in seat.discards:
             seen[t] += 1
     return [max(0, 4 - n) for n in seen]
+
+
+EXCHANGE_MAX = 3
+
+
+def exchange_choice(view: GameView, legal: list[Action]) -> Action:
+    """換牌: give back up to three tiles the hand does not need — each one whose loss leaves the
+    shanten as it is, loose honours and terminals first, never a dragon or one's own or the round's
+    wind (a 台 once paired) — and keep the rest. A fresh tile from the wall can only help where a
+    tile that does nothing stood."""
+    counts = own_counts(view)
+    sets = view.hand_size // 3  # the hand's goal stays the same while tiles are set aside
+    now = analysis.shanten(counts, sets)
+    given: list[int] = []
+    while len(given) < EXCHANGE_MAX:
+        free = [
+            t
+            for t in range(NUM_KINDS)
+            if counts[t] and not _honour_worth(view, t) and _shanten_without(counts, t, sets) <= now
+        ]
+        if not free:
+            break
+        tile = min(free, key=lambda t: (_connections(counts, t), -_edge(t), t))
+        counts[tile] -= 1
+        given.append(tile)
+    choice = tuple(sorted(given))
+    for a in legal:
+        if a.kind is Kind.EXCHANGE and a.tiles == choice:
+            return a
+    return next(a for a in legal if a.kind is Kind.EXCHANGE and not a.tiles)  # keep the hand
+
+
+def _honour_worth(view: GameView, tile: int) -> int:
+    """1 for a dragon or the seat's or round's wind (a 台 as a pung), else 0."""
+    if not is_honor(tile):
+        return 0
+    return int(tile >= 31 or tile - 27 in (view.seats[view.viewer].wind, view.round_wind))
+
+
+def _edge(tile: int) -> int:
+    """How far toward the edge of its suit a tile sits (honours furthest: they chain with nothing)."""
+    return 5 if is_honor(tile) else abs(tile % 9 - 4)
+
+
+def _shanten_without(counts: list[int], tile: int, sets: int) -> int:
+    counts[tile] -= 1
+    try:
+        return analysis.shanten(counts, sets)
+    finally:
+        counts[tile] += 1
+
+
+def _connections(counts: list[int], t: int) -> int:
+    """How much a tile works with the rest: copies of it, and neighbours within two in its suit."""
+    score = 3 * (counts[t] - 1)
+    if not is_honor(t):
+        pos = t % 9
+        for d in (-2, -1, 1, 2):
+            if 0 <= pos + d <= 8 and counts[t + d]:
+                score += 2 if abs(d) == 1 else 1
+    return score
 
 
 def claimed_tile(view: GameView, legal: list[Action]) -> int | None:

@@ -4,6 +4,7 @@ once it is ready (so a hand that cannot reach the table minimum is known to be d
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from ..meld import Meld, MeldKind
 from ..scoring import WinContext, score_win
@@ -116,11 +117,11 @@ class Valuer:
                     dealer_streak=view.dealer_streak,
                     options=options,
                 )
-                result = score_win(ctx, view.rules)
-                if not result.meets_minimum(options.min_tai):
+                tai = _win_tai(ctx, view.rules)
+                if tai is None:
                     continue
                 live_by[self_drawn] += live
-                tai_by[self_drawn] += live * (result.capped_total(options.cap_tai) - result.dealer)
+                tai_by[self_drawn] += live * tai
         found = (
             live_by[0],
             live_by[1],
@@ -129,6 +130,16 @@ class Valuer:
         )
         self._exact[key] = found
         return found
+
+
+@lru_cache(maxsize=8192)
+def _win_tai(ctx: WinContext, rules: str) -> int | None:
+    """台 a win pays at this table (None: it may not win here). A ready hand is valued again at
+    every turn it stays ready, and the scorer's answer for one context never changes."""
+    result = score_win(ctx, rules)
+    if not result.meets_minimum(ctx.options.min_tai):
+        return None
+    return result.capped_total(ctx.options.cap_tai) - result.dealer
 
 
 # Chance that the hand wins, by shanten (rows, 0 = ready) and stage of the hand (columns: discards

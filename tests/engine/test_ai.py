@@ -38,9 +38,10 @@ class ViewOnlyTable:
 
 @pytest.mark.parametrize("level", LEVELS)
 @settings(max_examples=6, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), min3=st.booleans())
-def test_every_level_plays_legal_actions_to_the_end_of_a_hand(level, seed, min3):
-    game = Game(seed=seed, dealer=seed % 4, options=TableOptions(min_tai=3 if min3 else 0))
+@given(seed=st.integers(0, 2**32 - 1), min3=st.booleans(), exchange=st.booleans())
+def test_every_level_plays_legal_actions_to_the_end_of_a_hand(level, seed, min3, exchange):
+    options = TableOptions(min_tai=3 if min3 else 0, exchange=exchange)
+    game = Game(seed=seed, dealer=seed % 4, options=options)
     policies = [make_policy(level, random.Random(s)) for s in range(4)]
     table = ViewOnlyTable(game)
     steps = 0
@@ -163,3 +164,27 @@ def test_the_measured_win_chance_falls_with_shanten_and_stage_and_rises_with_liv
     assert measured_win_chance(shanten, live, made + 4) <= chance + eps
     assert measured_win_chance(shanten, live + 4, made) >= chance - eps
     assert measured_win_chance(shanten, 0, made) == 0.0  # no live tile: a dead hand
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_at_the_exchange_an_ai_gives_back_only_tiles_its_hand_does_not_need(level):
+    from engine import analysis
+    from engine.tiles import format_tiles
+
+    game = Game(seed=3, options=TableOptions(exchange=True))  # seat 0 deals; East round
+    policies = [make_policy(level, random.Random(s)) for s in range(4)]
+    chosen = {}
+    while game.phase.value == "exchange":
+        seat = game.to_act()[0]
+        hand = list(game.hands[seat])
+        action = ViewOnlyTable(game).ask(policies[seat])
+        assert action.kind is Kind.EXCHANGE and len(action.tiles) <= 3
+        chosen[seat] = format_tiles(action.tiles)
+        for t in action.tiles:
+            hand[t] -= 1
+        sets = 5  # taiwan16: five sets and a pair, whatever was given back
+        assert analysis.shanten(hand, sets) == analysis.shanten(list(game.hands[seat]), sets)
+        game.apply(action)
+    # dealer 156m123489p45789s166z: the loose 1m and 1p go, East (its own wind, the round's) stays
+    # West seat 57889m136p23679s475z: the loose 6p, 9s and North go, the dragons 5z and 7z stay
+    assert chosen[0] == "1m1p" and chosen[2] == "6p9s4z"
