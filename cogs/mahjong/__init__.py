@@ -112,8 +112,10 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self._tasks: set[asyncio.Task[None]] = set()
         self.runners: weakref.WeakSet[TableRunner] = weakref.WeakSet()  # every table not yet garbage
         self.budget = EditBudget(per_second=35, capacity=10, reserve=4)  # every request, under Discord's 50/s
-        # opening DM channels fast is refused (40003): a gentle pace, and each channel is opened once
-        self.dm_opens = WindowLimit(limit=10, seconds=10.0)
+        # opening DM channels fast is refused (40003): a gentle pace, and each channel is opened once.
+        # A slot taken is not yet a request arrived (the request pace above may hold it back, and
+        # Discord counts arrivals), so the window is a second longer than the one Discord keeps
+        self.dm_opens = WindowLimit(limit=10, seconds=11.0)
         super().__init__()
 
     async def cog_load(self) -> None:
