@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from .events import Phase
 from .meld import Meld, MeldKind
 from .rules import TableOptions
+from .scoring.core import ScoreItem  # a score line is scoring's; views and results carry it
 from .tiles import NUM_KINDS, format_tiles, parse_tiles, sort_key, tile_from_str, tile_to_str
 
 if TYPE_CHECKING:
@@ -58,13 +59,6 @@ class GameView:
     bonus_indicator: int | None = None  # 翻寶牌: the face-up tile (the one after it is the 寶牌)
     # 眼牌: the other seats' concealed tiles, sorted, in the declarer's own view only (while playing)
     others: dict[int, tuple[int, ...]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreItem:
-    name: str  # exactly as the rule document writes it
-    value: int  # 台 / 番 / multiplier, per ``unit``
-    seat: int | None = None  # a settlement line about one seat (a kong's owner, a horse's seat)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,6 @@ from ..house_rules import HouseRules
 from ..meld import Meld, MeldKind
 from ..rules import TableOptions
 from ..tiles import DRAGONS, NUM_KINDS, WINDS, is_flower, to_counts
-from ..view import ScoreItem
 
 
 class ScoringError(ValueError):
@@ -37,6 +36,13 @@ class UnknownRules(ScoringError):
 
 
 # ---------------------------------------------------------------- the win context
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreItem:
+    name: str  # exactly as the rule document writes it
+    value: int  # 台 / 番 / multiplier, per ``unit``
+    seat: int | None = None  # a settlement line about one seat (a kong's owner, a horse's seat)
 
 
 @dataclass(frozen=True, slots=True)

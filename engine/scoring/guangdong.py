@@ -25,8 +25,18 @@ from ..forms import ORPHANS, is_seven_pairs, is_thirteen_orphans
 from ..meld import MeldKind
 from ..settlement import Payment, SettleContext, Settlement
 from ..tiles import DRAGONS, WINDS, is_terminal, tile_name, to_counts
-from ..view import ScoreItem
-from .core import SINGLE, Count, Item, Reading, RuleSet, ScoreResult, WinContext, item, standard_readings
+from .core import (
+    SINGLE,
+    Count,
+    Item,
+    Reading,
+    RuleSet,
+    ScoreItem,
+    ScoreResult,
+    WinContext,
+    item,
+    standard_readings,
+)
 
 UNIT = "multiplier"  # 倍
 POINTS_PER_MULTIPLIER = 1  # 抢杠's example: 普通胡牌 (2 倍) × 3 家 = 6 分

@@ -23,7 +23,6 @@ from ..analysis import waits as standard_waits
 from ..forms import ORPHANS, is_seven_different_pairs, is_thirteen_orphans
 from ..settlement import Payment, SettleContext, Settlement
 from ..tiles import DRAGONS, GREEN, WINDS, to_counts
-from ..view import ScoreItem
 from .core import (
     DEALER,
     NO_MIN,
@@ -31,6 +30,7 @@ from .core import (
     Item,
     Reading,
     RuleSet,
+    ScoreItem,
     ScoreResult,
     WinContext,
     item,
