@@ -124,6 +124,14 @@ class MahjongBot(commands.Bot):
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))
 
 
+def sandbox_bot(token: str, database: Path, seed: int) -> MahjongBot:
+    """The bot as the sandbox runs it: quick pauses, seeded, and synced at every start (a fresh
+    stand-in knows no commands, whatever the database remembers of the last sync)."""
+    timing = Timing(ai_delay=0.0, hand_pause=0.2, edit_interval=0.05, timer_scale=1.0)
+    config = Config(token=token, database=database, timing=timing, seed=seed, force_sync=True)
+    return MahjongBot(config, guild_ready_timeout=0.05)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python bot.py", description="The mahjong table host for Discord.")
     parser.add_argument("--sandbox", metavar="OUTDIR", help="play against a local Discord stand-in, write a transcript")
@@ -136,7 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.sandbox:
         from devserver.sandbox import run_sandbox
 
-        return asyncio.run(run_sandbox(Path(args.sandbox), hands=args.hands, seed=args.seed, db=args.db))
+        return asyncio.run(
+            run_sandbox(Path(args.sandbox), sandbox_bot, hands=args.hands, seed=args.seed, db=args.db)
+        )
     try:
         config = Config.from_env()
     except SystemExit as stop:

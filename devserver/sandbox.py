@@ -12,9 +12,12 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from discord.ext import commands
 
 from .config import Config, RateLimits
 from .fixtures import Harness
@@ -86,24 +89,22 @@ def _sheets(server: DevServer) -> list[Message]:
     return [m for m in server.channel_messages() if any(a.filename == "score.png" for a in m.attachments)]
 
 
-async def run_sandbox(out: Path, *, hands: int = 1, seed: int = 1, db: str | None = None) -> int:
-    from bot import Config as BotConfig
-    from bot import MahjongBot
-    from cogs.mahjong.runner import Timing
+# the bot to run, given the stand-in's token, the database and the seed: bot.py hands its own in,
+# so the stand-in never imports the product it stands beside
+MakeBot = Callable[[str, Path, int], commands.Bot]
 
+
+async def run_sandbox(
+    out: Path, make_bot: MakeBot, *, hands: int = 1, seed: int = 1, db: str | None = None
+) -> int:
     out.mkdir(parents=True, exist_ok=True)
     server = DevServer(Config(rate_limits=RateLimits(time_scale=0.05)), members=(PERSON,))
     person_user = server.member(PERSON)
     transcript = Transcript(out, person_user.id)
     _watch(server, transcript)
-    timing = Timing(ai_delay=0.0, hand_pause=0.2, edit_interval=0.05, timer_scale=1.0)
-    # a fresh stand-in knows no commands, whatever the database remembers of the last sync
-    config = BotConfig(
-        token=server.config.token, database=Path(db or ":memory:"), timing=timing, seed=seed, force_sync=True
-    )
     started = time.perf_counter()
     async with Harness(server) as harness:
-        bot = await harness.start(MahjongBot(config, guild_ready_timeout=0.05))
+        bot = await harness.start(make_bot(server.config.token, Path(db or ":memory:"), seed))
         cog = bot.get_cog("Mahjong")
         channel = server.channel("general")
         runner = cog.tables.get(channel.id)
