@@ -52,7 +52,7 @@ LATEST = len(MIGRATIONS)
 async def schema_version(db: aiosqlite.Connection) -> int:
     async with db.execute("PRAGMA user_version") as cursor:
         row = await cursor.fetchone()
-    return int(row[0])
+    return 0 if row is None else int(row[0])  # the pragma always answers; None only to the type checker
 
 
 def check_version(found: int, path: str, migrations: Sequence[Migration] = MIGRATIONS) -> None:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
+
+# what a query hands back: sqlite3.Row reads by column name like a mapping (tests pass dicts)
+Row: TypeAlias = Mapping[str, Any] | sqlite3.Row
 
 PHASES = ("lobby", "playing", "over", "closed")
 
@@ -34,7 +38,7 @@ class SeatRecord:
         return self.user_id is None
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> SeatRecord:
+    def from_row(cls, row: Row) -> SeatRecord:
         return cls(row["seat"], row["user_id"], row["name"], row["ai_level"])
 
 
@@ -55,7 +59,7 @@ class TableRecord:
     created_at: float
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any], seats: tuple[SeatRecord, ...] = ()) -> TableRecord:
+    def from_row(cls, row: Row, seats: tuple[SeatRecord, ...] = ()) -> TableRecord:
         return cls(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -85,7 +89,7 @@ class SavedHand:
     result: dict | None
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any], actions: list[str]) -> SavedHand:
+    def from_row(cls, row: Row, actions: list[str]) -> SavedHand:
         return cls(
             row["id"], row["hand_no"], loads(row["header"]), actions, row["deadline"], loads(row["result"])
         )
@@ -130,7 +134,7 @@ class LeaderRow:
         return _rate(self.deal_ins, self.hands)
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> LeaderRow:
+    def from_row(cls, row: Row) -> LeaderRow:
         return cls(**{f: row[f] for f in _LEADER_FIELDS})
 
 
@@ -156,7 +160,7 @@ class PlayerStats(LeaderRow):
     players: int = 0
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> PlayerStats:
+    def from_row(cls, row: Row) -> PlayerStats:
         return cls(**{f: row[f] for f in _LEADER_FIELDS}, players=row["players"])
 
 
@@ -192,7 +196,7 @@ class FinishedHand:
     finished_at: float
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any], names: tuple[str, ...]) -> FinishedHand:
+    def from_row(cls, row: Row, names: tuple[str, ...]) -> FinishedHand:
         return cls(
             row["id"],
             row["table_id"],

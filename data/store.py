@@ -212,6 +212,7 @@ class Store:
             )
             table_id = cursor.lastrowid
             row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+        assert row is not None  # inserted in this very transaction
         return TableRecord.from_row(row)
 
     async def set_seats(self, table_id: int, seats: Sequence[SeatRecord]) -> None:
@@ -308,6 +309,7 @@ class Store:
                         self.path, f"already has hand {hand_no} of table {table_id}"
                     ) from error
                 raise StoreConflict(self.path, f"has no table {table_id}") from error
+            assert cursor.lastrowid is not None  # an INSERT that succeeded has a row id
             return cursor.lastrowid
 
     async def append_action(self, hand_id: int, move_no: int, action: str, deadline: float | None) -> None:
@@ -527,7 +529,7 @@ class Store:
         where, params = _board_filter(guild_id, rules, since)
         async with self._read() as db:
             row = await self._one(db, f"SELECT COUNT(DISTINCT user_id) FROM hand_seats WHERE {where}", params)
-        return int(row[0])
+        return 0 if row is None else int(row[0])
 
     async def player_stats(
         self, guild_id: int, user_id: int, *, rules: str | None = None
