@@ -6,9 +6,8 @@ from collections.abc import Sequence
 
 from .. import analysis
 from ..actions import Action, Kind
-from ..tiles import EAST, is_honor
 from ..view import GameView
-from .table import claimed_tile, exchange_choice, own_counts
+from .table import claimed_tile, connections, exchange_choice, own_counts, valuable_honour
 
 
 class SimpleAI:
@@ -63,13 +62,9 @@ class SimpleAI:
 
     @staticmethod
     def _usefulness(hand: list[int], t: int) -> int:
-        """How much a tile works with its neighbours: isolated honours go first. Three a copy held,
-        two a held tile next to it, one two away, and one for a middle tile (2-8)."""
-        score = hand[t] * 3 + _MIDDLE[t]
-        for u, weight in _NEIGHBOURS[t]:
-            if hand[u]:
-                score += weight
-        return score
+        """How much a tile works with the hand (see ``connections``), one more for a middle tile
+        (2-8): isolated honours go first."""
+        return connections(hand, t) + _MIDDLE[t]
 
     @staticmethod
     def _danger(view: GameView) -> dict[int, int]:
@@ -97,7 +92,7 @@ class SimpleAI:
             if a.kind is Kind.PASS:
                 continue
             if a.kind is Kind.KONG:
-                if self._valuable_pung(view, tile):
+                if valuable_honour(view, tile):
                     return a
                 continue
             used = (
@@ -110,23 +105,11 @@ class SimpleAI:
             after = min(analysis.discard_shanten(hand).values(), default=99)
             for t in used:
                 hand[t] += 1
-            if a.kind is Kind.PON and self._valuable_pung(view, tile):
+            if a.kind is Kind.PON and valuable_honour(view, tile):
                 after -= 1
             if after < best_s:
                 best, best_s = a, after
         return best
 
-    @staticmethod
-    def _valuable_pung(view: GameView, tile: int) -> bool:
-        wind = view.seats[view.viewer].wind
-        return is_honor(tile) and (tile >= 31 or tile - EAST in (wind, view.round_wind))
 
-
-# per tile: its neighbours in the suit with their weights (one apart 2, two apart 1); honours have none
-_NEIGHBOURS = tuple(
-    ()
-    if t >= 27
-    else tuple((t + d, 2 if abs(d) == 1 else 1) for d in (-2, -1, 1, 2) if 0 <= t % 9 + d <= 8)
-    for t in range(34)
-)
 _MIDDLE = tuple(0 if t >= 27 or t % 9 in (0, 8) else 1 for t in range(34))

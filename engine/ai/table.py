@@ -49,11 +49,11 @@ def exchange_choice(view: GameView, legal: list[Action]) -> Action:
         free = [
             t
             for t in range(NUM_KINDS)
-            if counts[t] and not _honour_worth(view, t) and _shanten_without(counts, t, sets) <= now
+            if counts[t] and not valuable_honour(view, t) and _shanten_without(counts, t, sets) <= now
         ]
         if not free:
             break
-        tile = min(free, key=lambda t: (_connections(counts, t), -_edge(t), t))
+        tile = min(free, key=lambda t: (connections(counts, t), -_edge(t), t))
         counts[tile] -= 1
         given.append(tile)
     choice = tuple(sorted(given))
@@ -63,11 +63,9 @@ def exchange_choice(view: GameView, legal: list[Action]) -> Action:
     return next(a for a in legal if a.kind is Kind.EXCHANGE and not a.tiles)  # keep the hand
 
 
-def _honour_worth(view: GameView, tile: int) -> int:
-    """1 for a dragon or the seat's or round's wind (a 台 as a pung), else 0."""
-    if not is_honor(tile):
-        return 0
-    return int(tile >= 31 or tile - 27 in (view.seats[view.viewer].wind, view.round_wind))
+def valuable_honour(view: GameView, tile: int) -> bool:
+    """A dragon, or the viewer's seat wind or the round's wind: a 台 as a pung."""
+    return is_honor(tile) and (tile >= 31 or tile - 27 in (view.seats[view.viewer].wind, view.round_wind))
 
 
 def _edge(tile: int) -> int:
@@ -83,15 +81,21 @@ def _shanten_without(counts: list[int], tile: int, sets: int) -> int:
         counts[tile] += 1
 
 
-def _connections(counts: list[int], t: int) -> int:
-    """How much a tile works with the rest: copies of it, and neighbours within two in its suit."""
-    score = 3 * (counts[t] - 1)
-    if not is_honor(t):
-        pos = t % 9
-        for d in (-2, -1, 1, 2):
-            if 0 <= pos + d <= 8 and counts[t + d]:
-                score += 2 if abs(d) == 1 else 1
+def connections(counts: list[int], t: int) -> int:
+    """How much a tile works with the rest of the hand: three a copy held (itself included), two a
+    held tile next to it in its suit, one a held tile two away."""
+    score = counts[t] * 3
+    for u, weight in _NEIGHBOURS[t]:
+        if counts[u]:
+            score += weight
     return score
+
+
+# per tile: its neighbours in the suit with their weights (one apart 2, two apart 1); honours have none
+_NEIGHBOURS = tuple(
+    () if t >= 27 else tuple((t + d, 2 if abs(d) == 1 else 1) for d in (-2, -1, 1, 2) if 0 <= t % 9 + d <= 8)
+    for t in range(NUM_KINDS)
+)
 
 
 def claimed_tile(view: GameView, legal: list[Action]) -> int | None:
