@@ -102,6 +102,7 @@ class SavedTable:
     table: TableRecord
     match_header: dict | None
     hands: list[SavedHand]
+    problem: str | None = None  # a stored row that could not be read: the table cannot be rebuilt
 
 
 @dataclass(frozen=True, slots=True)

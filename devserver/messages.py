@@ -107,11 +107,14 @@ class Messages:
         extra_flags: int = 0,
         validate: bool = True,
     ) -> Message:
-        """A new message by the bot in a channel; DMs to users who refuse them fail with 50007."""
+        """A new message by the bot in a channel; DMs the bot starts to users who refuse them fail with
+        50007 (answers to their interactions do not)."""
         world = self.server.world
         if validate:
             self.check(payload, uploads)
-        if channel.type == DM_CHANNEL and channel.recipient_id in self.server.refused_dms:
+        # Discord applies a person's DM settings (closed DMs, a blocked bot) to messages the bot starts;
+        # an interaction's answer or follow-up answers the person's own click and is delivered anyway
+        if interaction is None and channel.type == DM_CHANNEL and channel.recipient_id in self.server.refused_dms:
             raise DiscordError(
                 403, CANNOT_DM_USER, detail=f"user {channel.recipient_id} refuses DMs", expected=True
             )

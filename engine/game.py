@@ -245,13 +245,8 @@ class Game:
         action = self._normalize(action)
         if action.kind is Kind.TIMEOUT:
             return action.seat in self.to_act()
-        if action.kind in (Kind.AWAY, Kind.BACK):  # any seat, any time while the hand runs
-            return (
-                action.tile is None
-                and not action.tiles
-                and not self.is_over
-                and self.auto[action.seat] == (action.kind is Kind.BACK)
-            )
+        if action.kind in (Kind.AWAY, Kind.BACK):  # any seat, any time, after the hand's end too
+            return action.tile is None and not action.tiles and self.auto[action.seat] == (action.kind is Kind.BACK)
         if action.kind in DECLARATIONS:
             return action in self.declarations(action.seat)
         if action.kind is Kind.EXCHANGE:
@@ -261,8 +256,10 @@ class Game:
     def declarations(self, seat: int) -> list[Action]:
         """What ``seat`` may declare now besides its decisions: ``eye`` (眼牌), or ``miji`` instead
         while the Miji window is open (at most eight discards made, nobody has 吃/碰/槓'd). Any
-        time while the hand is played, ready or not, once per hand; not during 換牌."""
-        if self.phase in (Phase.OVER, Phase.EXCHANGE) or self.eye[seat]:
+        time while the hand is played, ready or not, once per hand; not during 換牌. Only where the
+        rule set has them (``RuleProfile.eye_declaration``: document 000's taiwan16); elsewhere
+        nothing, so no table offers a button that shows the other hands."""
+        if not self.profile.eye_declaration or self.phase in (Phase.OVER, Phase.EXCHANGE) or self.eye[seat]:
             return []
         return [Action(seat, Kind.MIJI if self.miji_window() else Kind.EYE)]
 
@@ -275,7 +272,10 @@ class Game:
         for anything else, malformed values included (a bool seat, a float or out-of-range tile).
 
         Besides the decisions :meth:`legal_actions` lists, a seat may send ``timeout`` when its
-        clock ran out (see :meth:`auto_action`), ``away`` (代打 from now on) and ``back``.
+        clock ran out (see :meth:`auto_action`), ``away`` (代打 from now on) and ``back``. These two
+        are taken after the hand's end as well: between two hands they decide whether the next hand
+        starts auto-played (:class:`~engine.match.Match` carries them over), and they are logged
+        like any move, so a replay of the log arrives at the same seats.
         """
         if self._listed_now(action):  # handed out by legal_actions for this decision: legal as it is
             start = len(self.events)
@@ -287,7 +287,7 @@ class Game:
         problem = shape_problem(action)
         if problem:
             raise IllegalActionError(f"malformed action: {problem}")
-        if self.phase is Phase.OVER:
+        if self.phase is Phase.OVER and action.kind not in (Kind.AWAY, Kind.BACK):
             raise IllegalActionError("the hand is over", "hand_over")
         action = self._normalize(action)
         if not self.is_legal(action):

@@ -112,6 +112,7 @@ class RuleProfile:
     reserve_per_kong: int  # one more tile kept back for each kong
     chi: bool = True  # 吃 from the previous player
     ready_declaration: bool = True  # 聽 can be declared (then the hand is fixed)
+    eye_declaration: bool = False  # 眼牌 / Miji may be declared (document 000 only: see Game.declarations)
     exposed_kong_from_previous: bool = False  # 行動限制6: the 上家's discard may not be 明槓'd
     no_claim_last_round: bool = True  # 行動限制5
     no_reclaim_own_discard_kind: bool = True  # 行動限制9
@@ -143,7 +144,9 @@ class RuleProfile:
         return replace(self, options=replace(self.options, **changes))
 
 
-TAIWAN16 = RuleProfile(id="taiwan16", hand_size=16, flowers=True, reserve=16, reserve_per_kong=1)
+TAIWAN16 = RuleProfile(
+    id="taiwan16", hand_size=16, flowers=True, reserve=16, reserve_per_kong=1, eye_declaration=True
+)
 # document 002's 番 game: 13 tiles, no flowers, 十三幺, no 聽 declaration nor taiwan16's 行動限制 5/9;
 # a 明杠's replacement may win (杠開 包牌). Why: docs/rules/hongkong.md
 HONGKONG = RuleProfile(

@@ -11,6 +11,7 @@ import logging
 import random
 import time
 import weakref
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -85,6 +86,17 @@ class PasswordModal(discord.ui.Modal):
         await _answer(interaction, t(interaction.locale, "err.internal"))
 
 
+def _accepted(name: str, value: object, accepted: Sequence[object]) -> None:
+    """Refuse an argument outside what the command offers, naming what it takes (one polite line)."""
+    if value in accepted:
+        return
+    if isinstance(accepted, range) and len(accepted) > 10:
+        shown = f"{accepted.start}–{accepted.stop - 1}"
+    else:
+        shown = ", ".join(str(a) for a in accepted)
+    raise TableError("err.bad_option", name=name, accepted=shown)
+
+
 async def _answer(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral answer, whether or not the interaction was answered already."""
     try:
@@ -109,6 +121,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self.tables: dict[int, TableRunner] = {}  # channel id → the channel's table
         self.by_id: dict[int, TableRunner] = {}  # table id → table
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
+        self.failed: dict[int, int] = {}  # channel id → a table there that could not be restored
         self._tasks: set[asyncio.Task[None]] = set()
         self.runners: weakref.WeakSet[TableRunner] = weakref.WeakSet()  # every table not yet garbage
         self.budget = EditBudget(per_second=35, capacity=10, reserve=4)  # every request, under Discord's 50/s
@@ -124,9 +137,13 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
         for saved in await self.store.unfinished_tables():
             try:
+                if saved.problem is not None:
+                    raise ValueError(saved.problem)
                 runner = TableRunner.restore(self, saved)
-            except Exception:
-                log.exception("table %s could not be restored", saved.table.id)
+            except Exception as error:  # a bug, a newer version's rows, a corrupt row: never a stuck table
+                log.warning("table %s could not be restored", saved.table.id, exc_info=True)
+                locale = str(saved.table.options.get("locale", "en"))
+                self.background(self._restore_failed(saved.table.id, saved.table.channel_id, error, locale))
                 continue
             self._register(runner)
             self.background(self._resume(runner))
@@ -137,6 +154,28 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             await runner.resume()
         except NETWORK_ERRORS as error:
             log.warning("table %s could not resume: %r", runner.table_id, error)
+        except Exception as error:
+            log.warning("table %s could not resume", runner.table_id, exc_info=True)
+            self._shut(runner)
+            await runner.close()
+            await self._restore_failed(runner.table_id, runner.state.channel_id, error, runner.locale)
+
+    async def _restore_failed(self, table_id: int, channel_id: int, error: Exception, locale: str) -> None:
+        """Close the table in the store with the reason (its seats free, its moves kept) and say so in
+        its channel; ``/mahjong close`` there acknowledges it."""
+        reason = f"{type(error).__name__}: {error}"[:500]
+        self.failed[channel_id] = table_id
+        try:
+            await self.store.fail_table(table_id, reason)
+        except StoreError as store_error:
+            log.warning("could not mark table %s as failed: %s", table_id, store_error)
+        await self.bot.wait_until_ready()
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            await self.budget.take(urgent=True)
+            await channel.send(t(locale, "play.restore_failed", table=table_id, reason=reason))
+        except NETWORK_ERRORS as send_error:
+            log.info("could not tell channel %s about table %s: %s", channel_id, table_id, send_error)
 
     async def cog_unload(self) -> None:
         """Shutting down: every table stores what it still holds, then the background work stops."""
@@ -236,6 +275,16 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         preset: str = "document",
         password: bool = False,
     ) -> None:
+        # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
+        _accepted("rules", rules, list(PROFILES))
+        _accepted("preset", preset, list(PRESETS))
+        _accepted("rounds", rounds, range(1, 5))
+        _accepted("turn_seconds", turn_seconds, TURN_SECONDS)
+        _accepted("claim_seconds", claim_seconds, CLAIM_SECONDS)
+        _accepted("minimum", minimum, [choice.value for choice in MINIMUM_CHOICES])
+        for name, value in (("base", base), ("tai", tai)):
+            if value is not None:
+                _accepted(name, value, range(0, 100_001))
         self._check_free_channel(interaction)
         chosen: dict[str, Any] = {
             "self_draw_only": self_draw_only,
@@ -322,6 +371,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     @app_commands.describe(switch=_("The house rule"), value=_("Its value: a number, or on / off"))
     @app_commands.choices(switch=SWITCH_CHOICES)
     async def houserule(self, interaction: discord.Interaction, switch: str, value: str) -> None:
+        _accepted("switch", switch, [choice.value for choice in SWITCH_CHOICES])
         runner = self.runner_here(interaction)
         self._check_host(interaction, runner)
         state = runner.state
@@ -397,6 +447,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     @app_commands.describe(level=_("AI strength"))
     @app_commands.choices(level=LEVEL_CHOICES)
     async def ai_add(self, interaction: discord.Interaction, level: str = DEFAULT_AI) -> None:
+        _accepted("level", level, AI_LEVELS)
         runner = self.runner_here(interaction)
         self._check_host(interaction, runner)
         runner.state.add_ai(level)
@@ -435,6 +486,11 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
 
     @app_commands.command(name=_("close"), description=_("Close this channel's table (host)"))
     async def close(self, interaction: discord.Interaction) -> None:
+        failed = self.failed.get(interaction.channel_id or 0)
+        if failed is not None and interaction.channel_id not in self.tables:
+            del self.failed[interaction.channel_id or 0]  # already closed in the store: acknowledge it
+            await _answer(interaction, t(interaction.locale, "ok.closed_failed", table=failed))
+            return
         runner = self.runner_here(interaction)
         self._check_host(interaction, runner)
         mid_match = self._shut(runner)
@@ -506,6 +562,10 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
         assert interaction.guild_id is not None
+        if rules is not None:
+            _accepted("rules", rules, list(PROFILES))
+        _accepted("period", period, ["all", *PERIODS])
+        _accepted("page", page, range(1, 1001))
         tr = partial(t, interaction.locale)
         since = None if period == "all" else time.time() - PERIODS[period]
         count = await self.store.leaderboard_count(interaction.guild_id, rules=rules, since=since)
@@ -543,6 +603,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     @app_commands.describe(hand_id=_("The hand's number in the history"))
     async def hand(self, interaction: discord.Interaction, hand_id: app_commands.Range[int, 1]) -> None:
         assert interaction.guild_id is not None
+        if hand_id < 1:
+            raise TableError("err.bad_option", name="hand_id", accepted="1, 2, 3 …")
         found = await self.store.finished_hand(interaction.guild_id, hand_id)
         if found is None:
             raise TableError("err.no_hand")
@@ -573,6 +635,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
                 await runner.show_hand(interaction)
             elif fields["op"] == "eye":
                 await runner.declare_eye(interaction)
+            elif fields["op"] == "resume":
+                await runner.resume_paused(interaction)
             else:
                 await runner.take_back(interaction)
         elif kind == "LobbyButton":

@@ -114,6 +114,12 @@ def table_view(table_id: int, locale: str) -> discord.ui.View:
     return view
 
 
+def resume_view(table_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton.make(table_id, "resume", t(locale, "btn.resume"), Style.success))
+    return view
+
+
 def take_back_view(table_id: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton.make(table_id, "back", t(locale, "btn.take_back"), Style.primary))

@@ -42,6 +42,7 @@ from .prompts import (
     deadline_text,
     exchange_tiles,
     exchange_view,
+    resume_view,
     table_view,
     take_back_view,
 )
@@ -69,6 +70,7 @@ class Timing:
     hand_pause: float = 4.0  # between the score sheet and the next hand
     edit_interval: float = 1.0  # at most one edit per message per interval (Discord rate-limits edits)
     timer_scale: float = 1.0  # multiplies the table's turn and claim seconds
+    pause_limit: float = 600.0  # a table paused because everyone is away ends after this long
 
 
 @dataclass
@@ -122,7 +124,10 @@ class TableRunner:
         self.next_hand_at = 0.0
         self.resumed_at = 0  # the hand a restored table resumes at
         self.dm_closed: set[int] = set()  # people whose DMs failed: they play through "Show my hand"
-        self.carry_auto: set[int] = set()  # seats still auto-played when a hand ended: 代打 goes on
+        self.away_at_start: set[int] = set()  # seats auto-played when the hand was dealt
+        self.paused_until: float | None = None  # everyone away for a whole hand: the table waits until then
+        self.leavers: set[int] = set()  # seats that left between hands where leaving ends the table
+        self.pause_msg: discord.Message | None = None  # the paused table's message with its Resume button
         self.journal = Journal(
             cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back
         )
@@ -178,6 +183,9 @@ class TableRunner:
         if runner.game is not None:
             runner._new_decision()
             runner.deadline = saved.hands[-1].deadline if runner._needs_buttons() else None
+        elif not runner.match.is_over:  # between two hands: the finished one still takes 代打 switches
+            runner.game = runner.match.finished_hand
+            runner.result = runner.match.history[-1].result if runner.match.history else None
         return runner
 
     async def resume(self) -> None:
@@ -189,9 +197,8 @@ class TableRunner:
         if self.match is not None and self.match.is_over and self.game is None:
             await self._finish_match()
             return
-        if self.game is None:
+        if self.game is None or self.game.is_over:
             self.next_hand_at = 0.0
-            self.result = self.match.history[-1].result if self.match and self.match.history else None
         else:
             await self._show_hand()
         self.task = asyncio.create_task(self._drive(), name=f"table-{self.table_id}")
@@ -242,10 +249,7 @@ class TableRunner:
         self.journal.match(seat_records(self.seating.by_seat), self.match.header())
         self._ai_policies()
         names = self.seating.names()
-        lines = "\n".join(
-            t(self.locale, "play.seat_line", wind=t(self.locale, f"wind.{w}"), name=names[w])
-            for w in range(4)
-        )
+        lines = texts.seat_lines(self.match, names, self.locale)
         dice = self.match.dealer_dice
         dealer = names[self.match.first_dealer]
         if self.match.profile.host_deals_first:
@@ -269,12 +273,18 @@ class TableRunner:
             assert self.match is not None
             self._close_hand_messages()
             self.game = self.match.new_hand()  # 代打 carries over (Match.auto_seats) until the player is back
+            self.away_at_start = set(self.game.auto_seats())
             self.journal.hand(self.game.hand_number, self.game.header())
             self.result = None
             self.prompted.clear()
             self.notes.clear()
             self.dms = {}
             self._new_decision()
+            leaver = min(self.leavers) if self.leavers else None
+            ended = self._abandon(leaver) if leaver is not None else None
+        if leaver is not None and ended is not None:  # left between hands: the table ends as this one is dealt
+            await self._announce_abandon(leaver, ended)
+            return
         await self._show_hand()
 
     async def _show_hand(self) -> None:
@@ -334,19 +344,23 @@ class TableRunner:
     # ------------------------------------------------------------------ payloads
 
     async def _table_payload(self) -> Payload:
+        """The picture and its caption from one moment: both are read before the render's await, so a
+        move made while the picture is drawn cannot put a newer caption over an older picture."""
         game = self.game
         assert game is not None
         view = game.view(None)
+        content = self.table_text()
+        buttons = None if self._match_ended() else table_view(self.table_id, self.locale)
         png = await asyncio.to_thread(render.render_table, view, self.seating.names())
-        return Payload(
-            content=self.table_text(),
-            png=png,
-            filename="table.png",
-            view=table_view(self.table_id, self.locale),
-        )
+        return Payload(content=content, png=png, filename="table.png", view=buttons)
+
+    def _match_ended(self) -> bool:
+        return self.state.phase is not TablePhase.PLAYING or (self.match is not None and self.match.is_over)
 
     def table_text(self) -> str:
         assert self.game is not None
+        if self._match_ended():
+            return t(self.locale, "play.table_over", n=self.game.hand_number)
         deadline = deadline_text(self.locale, self.deadline)
         return texts.table_text(self.game, self.seating.names(), self.locale, deadline, self.notes)
 
@@ -357,7 +371,6 @@ class TableRunner:
         who = self.seating.by_seat[seat]
         loc = who.locale
         view = game.view(seat)
-        png = await asyncio.to_thread(render.render_hand, view)
         header = t(
             loc,
             "play.dm_hand",
@@ -367,9 +380,11 @@ class TableRunner:
         )
         buttons: discord.ui.View | None = None
         deadline = deadline_text(loc, self.deadline)
-        if game.is_over:
+        if self._match_ended():
+            line = t(loc, "play.dm_match_over", channel=self.state.channel_id)
+        elif game.is_over:
             line = t(loc, "play.dm_over", channel=self.state.channel_id)
-            if seat in self.carry_auto:
+            if seat in game.auto_seats():  # between hands: the next hand starts in control
                 buttons = take_back_view(self.table_id, loc)
         elif seat in game.auto_seats():
             line = t(loc, "play.dm_auto")
@@ -422,11 +437,13 @@ class TableRunner:
                     mode=mode,
                     self_draw_turn=game.phase is Phase.TURN,
                 )
-        declare = [] if game.is_over or seat in game.auto_seats() else game.declarations(seat)
+        playing = not (self._match_ended() or game.is_over or seat in game.auto_seats())
+        declare = game.declarations(seat) if playing else []
         if declare:
             buttons = add_eye_button(buttons, self.table_id, declare[0].kind is Kind.MIJI, loc)
         if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
             line += "\n" + texts.others_text(view, self.seating.names(), loc)
+        png = await asyncio.to_thread(render.render_hand, view)  # last: the words above are of this view
         return Payload(content=f"{header}\n{line}", png=png, filename="hand.png", view=buttons)
 
     # ------------------------------------------------------------------ applying moves
@@ -439,7 +456,7 @@ class TableRunner:
     def _needs_buttons(self) -> set[int]:
         """Human seats that owe a decision now."""
         game = self.game
-        if game is None or game.is_over:
+        if game is None or game.is_over or self.closed or self._match_ended():
             return set()
         return {s for s in game.to_act() if not self._robot(s)}
 
@@ -601,11 +618,11 @@ class TableRunner:
         )
 
     async def _stored_then_answer(self, interaction: discord.Interaction, seat: int) -> None:
-        """Once the change is stored, answer with the seat's hand: in place on its DM, or privately
-        when its DMs are closed (there is no DM to come back to)."""
+        """Once the change is stored, answer with the seat's hand in place on the message clicked (their
+        DM, old or current, or their private hand), which works whatever their DM settings; a click
+        on a channel message gets a private hand instead."""
         await self.journal.flush()
-        slot = self.dms.get(seat)
-        if slot is not None and slot.failed:
+        if not _own_message(interaction):  # a click on a channel message: the hand goes privately
             payload = await self.dm_payload(seat)
             await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
             return
@@ -622,20 +639,43 @@ class TableRunner:
     async def take_back(self, interaction: discord.Interaction) -> None:
         async with self.lock:
             seat = self._seat_for(interaction)
-            game = self.game
-            assert game is not None
-            if game.is_over and seat in self.carry_auto:  # between hands: the next hand starts in control
-                self.carry_auto.discard(seat)
-                assert self.match is not None
-                self.match.auto_seats.discard(seat)
-                self.version += 1
-            elif seat not in game.auto_seats():
+            if not self._switch_auto(seat, away=False, answering=self._answering(interaction, seat)):
                 raise TableError("err.not_auto")
-            else:
-                self._apply(
-                    Action(seat, Kind.BACK), answering=seat if self._from_dm(interaction, seat) else None
-                )
+            if self.paused_until is not None:  # someone is back: the table plays on
+                self._unpause()
             await self._stored_then_answer(interaction, seat)
+
+    async def resume_paused(self, interaction: discord.Interaction) -> None:
+        """The pause's Resume button: a seated person takes their seat back and the next hand starts."""
+        async with self.lock:
+            seat = self._seat_for(interaction)
+            if self.paused_until is None:
+                raise TableError("err.not_paused")
+            self._switch_auto(seat, away=False, answering=None)
+            self._unpause()
+            await self.journal.flush()
+        await interaction.response.send_message(t(interaction.locale, "ok.resumed"), ephemeral=True)
+
+    def _switch_auto(self, seat: int, *, away: bool, answering: int | None) -> bool:
+        """代打 on or off for ``seat`` (lock held), stored like a move. Between two hands the settled
+        hand takes it (Match.between_hands), so the next hand starts that way and a replay agrees.
+        False when the seat already is that way."""
+        game, match = self.game, self.match
+        assert game is not None and match is not None
+        if (seat in game.auto_seats()) == away:
+            return False
+        action = Action(seat, Kind.AWAY if away else Kind.BACK)
+        if game.is_over and self.result is not None:  # settled: the switch is for the next hand
+            match.between_hands(action)
+            self.version += 1
+            self.journal.move(game.hand_number, len(game.log) - 1, str(action), None)
+            self._refresh(actor=seat, answering=answering)
+        else:
+            self._apply(action, answering=answering)
+        return True
+
+    def _answering(self, interaction: discord.Interaction, seat: int) -> int | None:
+        return seat if self._from_dm(interaction, seat) else None
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
         """The fallback for closed DMs: a fresh ephemeral hand with the same buttons, on every click."""
@@ -654,22 +694,39 @@ class TableRunner:
 
     async def player_left(self, user_id: int) -> None:
         """A person leaves mid-match: their seat is auto-played to the end (they may take it back), or,
-        where the rule set says so (taiwan13 中断连线), the table ends and the leaver pays."""
+        where the rule set says so (taiwan13 中断连线), the table ends and the leaver pays. Anything
+        arriving once the table has ended changes nothing."""
         async with self.lock:
             seat = self.seating.seat_of_user(user_id)
             game, match = self.game, self.match
-            if seat is None or game is None or match is None or game.is_over:
+            if seat is None or game is None or match is None or self.closed or match.is_over:
                 return
-            result = match.abandon(game, seat)
-            if result is None:
-                if seat not in game.auto_seats():
-                    self._apply(Action(seat, Kind.AWAY))
+            if not match.ends_on_leave:
+                self._switch_auto(seat, away=True, answering=None)
                 return
-            self.closed = True  # the driver stops: the table ends here
-            self.wake.set()
-            self.deadline = None
-            self.version += 1
-            self._store_result(game.hand_number, result)
+            if game.is_over:  # between hands: stored as 代打 now, the table ends as the next hand is dealt
+                self._switch_auto(seat, away=True, answering=None)
+                self.leavers.add(seat)
+                self.next_hand_at = 0.0
+                self.wake.set()
+                return
+            result = self._abandon(seat)
+        await self._announce_abandon(seat, result)
+
+    def _abandon(self, seat: int) -> HandResult:
+        """The leaver's penalty ends the table (lock held); the caller announces it."""
+        game, match = self.game, self.match
+        assert game is not None and match is not None
+        result = match.abandon(game, seat)
+        assert result is not None
+        self.closed = True  # the driver stops: the table ends here
+        self.wake.set()
+        self.deadline = None
+        self.version += 1
+        self._store_result(game.hand_number, result)
+        return result
+
+    async def _announce_abandon(self, seat: int, result: HandResult) -> None:
         name = self.seating.names()[seat]
         await self.post(content=t(self.locale, "play.left_ends", name=name, points=-result.deltas[seat]))
         await self._finish_match()
@@ -708,6 +765,9 @@ class TableRunner:
         if game.is_over:
             if self.result is None:
                 return 0, self._finish_hand()
+            if self.paused_until is not None:  # everyone away: wait for a Resume, or end the table
+                left = self.paused_until - time.time()
+                return (left, None) if left > 0 else (0, self._end_paused)
             left = self.next_hand_at - time.monotonic()
             if left > 0:
                 return left, None
@@ -758,7 +818,6 @@ class TableRunner:
         """Score and settle now (lock held); the returned job shows the sheet and the standings."""
         match, game = self.match, self.game
         assert match is not None and game is not None
-        self.carry_auto = set(game.auto_seats())
         result = match.finish_hand(game)
         self.result = result
         self._store_result(game.hand_number, result)
@@ -770,6 +829,9 @@ class TableRunner:
         text = self.result_text(result, game.hand_number)
         view = game.view(None)
         over = match.is_over
+        pause = not over and self._everyone_away(game)
+        if pause:
+            self.paused_until = time.time() + self.timing.pause_limit
 
         async def show() -> None:
             house = self.state.settings.options.house_rules.summary()
@@ -778,8 +840,40 @@ class TableRunner:
             await self._settle_messages()
             if over:
                 await self._finish_match()
+            elif pause and self.paused_until is not None:
+                self.pause_msg = await self.post(
+                    content=t(self.locale, "play.paused", until=int(self.paused_until)),
+                    view=resume_view(self.table_id, self.locale),
+                )
 
         return show
+
+    def _everyone_away(self, game: Game) -> bool:
+        """Every person at the table was auto-played (away, left, DMs closed) through this whole hand."""
+        people = {seat for seat, who in enumerate(self.seating.by_seat) if not who.is_ai}
+        return bool(people) and people <= self.away_at_start and people <= set(game.auto_seats())
+
+    def _unpause(self) -> None:
+        self.paused_until = None
+        self.next_hand_at = 0.0
+        self.wake.set()
+        message, self.pause_msg = self.pause_msg, None
+        if message is not None:
+            content = t(self.locale, "play.unpaused")
+            self.cog.background(self._quietly(message.edit(content=content, view=None)))
+
+    async def _end_paused(self) -> None:
+        """Nobody came back in time: the match ends with the standings as they are."""
+        message, self.pause_msg = self.pause_msg, None
+        if message is not None:
+            await self._quietly(message.edit(content=t(self.locale, "play.pause_ended"), view=None))
+        await self._finish_match()
+
+    async def _quietly(self, request: Awaitable[object]) -> None:
+        try:
+            await request
+        except NETWORK_ERRORS as error:
+            log.info("table %s: an edit failed: %s", self.table_id, error)
 
     def _store_result(self, number: int, result: HandResult) -> None:
         self.journal.hand_over(
@@ -806,12 +900,17 @@ class TableRunner:
         ]
         embed = discord.Embed(title=t(self.locale, "play.match_over"), description="\n".join(lines))
         self.journal.match_over(list(match.scores))
-        await self.post(embed=embed)
         self.state.phase = TablePhase.OVER
         self.closed = True
-        await (
-            self.journal.close()
-        )  # stored before the table is forgotten (and before a shutdown closes storage)
+        self.deadline = None
+        self.paused_until = None
+        self.version += 1
+        self._refresh(actor=None)  # the table message and every DM say it ended, with no live buttons
+        await self.post(embed=embed)
+        await self._settle_messages()
+        self._close_hand_messages()
+        # stored before the table is forgotten (and before a shutdown closes storage)
+        await self.journal.close()
         self.cog.table_finished(self)
 
     async def _settle_messages(self) -> None:
@@ -862,6 +961,12 @@ class TableRunner:
                 await self.task
         with contextlib.suppress(Exception):
             await self.journal.close()
+
+
+def _own_message(interaction: discord.Interaction) -> bool:
+    """The clicked message is the clicker's alone: in their DMs, or an ephemeral answer to them."""
+    message = interaction.message
+    return interaction.guild_id is None or (message is not None and message.flags.ephemeral)
 
 
 def seat_records(seats: list[Seat]) -> list[SeatRecord]:
