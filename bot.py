@@ -71,6 +71,11 @@ class MahjongBot(commands.Bot):
         # the bot never reads messages (everything arrives as interactions): no message events to parse
         intents.guild_messages = intents.dm_messages = intents.typing = intents.dm_typing = False
         options.setdefault("chunk_guilds_at_startup", False)
+        # nothing a message says pings anyone unless that message names whom it is for (a nickname
+        # like "<@&role>" or "@everyone" in a table message must not ping through the bot)
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # no voice here: discord.py's start-up warnings about voice libraries would only alarm an admin
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
         self.config = config
         self.timing = config.timing

@@ -10,6 +10,7 @@ from aiohttp import web
 
 from .callbacks import InteractionRoutes
 from .errors import OPENING_DMS_TOO_FAST, DiscordError, form_error
+from .faults import ErrorFault
 from .messages import read_body
 from .recorder import EPHEMERAL, Message
 from .replies import json_response, no_content, snowflake
@@ -83,6 +84,8 @@ class Api:
             return await handler(request)
         for fault in self.server.faults:
             if fault.matches(request.method, route):
+                if isinstance(fault, ErrorFault):
+                    return fault.response(request.path, request)
                 return fault.response(request.path)
         unauthenticated = route.startswith(("/interactions/", "/webhooks/"))
         if not unauthenticated and request.headers.get("Authorization") != f"Bot {self.server.config.token}":

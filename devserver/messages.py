@@ -20,6 +20,7 @@ from .errors import (
 from .gateway import DIRECT_MESSAGES_INTENT, GUILD_MESSAGES_INTENT
 from .limits import ATTACHMENTS_MAX, check_message
 from .media import content_type
+from .mentions import pings_of
 from .recorder import EPHEMERAL, LOADING, Attachment, Message
 from .state import DM_CHANNEL, Channel
 
@@ -134,6 +135,9 @@ class Messages:
             interaction_id=interaction.id if interaction is not None else None,
             webhook_id=world.application_id if interaction is not None else None,
             created_at=self.server.clock.now(),
+        )
+        message.pings = pings_of(
+            message.content, payload.get("allowed_mentions"), by_interaction=interaction is not None
         )
         if interaction is not None:
             message.origin = interaction.message_fields(message.id)

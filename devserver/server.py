@@ -11,7 +11,7 @@ from .app import Api
 from .clock import Clock
 from .commands import CommandRegistry
 from .config import Config
-from .faults import RateLimitFault
+from .faults import ErrorFault, RateLimitFault
 from .gateway import Gateway
 from .interactions import Interaction, InteractionBook
 from .messages import Messages
@@ -42,7 +42,7 @@ class DevServer:
         self.interactions = InteractionBook(self)
         self.messages = Messages(self)
         self.gateway = Gateway(self)
-        self.faults: list[RateLimitFault] = []
+        self.faults: list[RateLimitFault | ErrorFault] = []
         self.refused_dms: set[int] = set()
         self._users: dict[int, SimUser] = {}
         self._pending_events: list[tuple[str, dict[str, Any]]] = []
@@ -125,6 +125,14 @@ class DevServer:
     ) -> RateLimitFault:
         """The next `times` requests to METHOD route (a template like /channels/{channel_id}/messages) get 429."""
         fault = RateLimitFault(method, route, times, retry_after)
+        self.faults.append(fault)
+        return fault
+
+    def inject_error(
+        self, method: str, route: str, *, status: int = 503, code: int = 0, times: int = 1
+    ) -> ErrorFault:
+        """The next `times` requests to METHOD route fail with `status`/`code` (status 0: the connection drops)."""
+        fault = ErrorFault(method, route, status, code, times)
         self.faults.append(fault)
         return fault
 

@@ -36,6 +36,7 @@ from . import texts
 from .codes import to_action
 from .journal import Journal
 from .live import LiveMessage, Payload
+from .markdown import shown_names
 from .prompts import (
     action_view,
     add_eye_button,
@@ -60,6 +61,8 @@ QUIET_EVENTS = (EventKind.EYE, EventKind.AUTO_ON, EventKind.AUTO_OFF)  # change 
 Job = Callable[[], Awaitable[None]]
 # Discord's errors after discord.py's own retries, and the connection failing under them
 NETWORK_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+DMS_CLOSED = 50007  # "Cannot send messages to this user": the one error that means DMs are closed
+DM_RETRY_PAUSES = (0.5, 1.5, 4.0)  # seconds before trying a failed DM again (transient failures)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +92,12 @@ class Seating:
     by_seat: list[Seat] = field(default_factory=list)
 
     def names(self) -> list[str]:
+        """As people chose them: for pictures."""
         return [s.name for s in self.by_seat]
+
+    def text_names(self) -> list[str]:
+        """Escaped for message text: a name never pings nor turns into markup."""
+        return shown_names(self.names())
 
     def seat_of_user(self, user_id: int) -> int | None:
         return next((i for i, s in enumerate(self.by_seat) if s.user_id == user_id), None)
@@ -248,7 +256,7 @@ class TableRunner:
         self.journal.options(self.stored_options())
         self.journal.match(seat_records(self.seating.by_seat), self.match.header())
         self._ai_policies()
-        names = self.seating.names()
+        names = self.seating.text_names()
         lines = texts.seat_lines(self.match, names, self.locale)
         dice = self.match.dealer_dice
         dealer = names[self.match.first_dealer]
@@ -310,20 +318,34 @@ class TableRunner:
             self.wake.set()
 
     async def _open_dm(self, seat: int, who: Seat) -> None:
+        """Send the person their hand. Only 50007 means their DMs are closed; anything else (a 5xx, a
+        dropped connection, 40003 "opening DMs too fast") is tried again after a pause, and if Discord
+        still fails the person plays on through "Show my hand" without being told their DMs are closed."""
         assert who.user_id is not None
         slot = DmSlot(who.user_id)
         self.dms[seat] = slot
-        try:
-            channel = await self.cog.dm_channel(who.user_id)
-            async with self.lock:
-                payload = await self.dm_payload(seat)
-                version = self.version
-            await self.cog.budget.take(urgent=True)
-            message = await channel.send(**payload.send_kwargs())
-        except NETWORK_ERRORS as error:  # 50007 (DMs closed) above all
-            log.info("could not DM seat %s of table %s: %s", seat, self.table_id, error)
-            await self._dm_failed(seat, who)
-            return
+        for attempt, pause in enumerate((*DM_RETRY_PAUSES, None)):
+            try:
+                channel = await self.cog.dm_channel(who.user_id)
+                async with self.lock:
+                    payload = await self.dm_payload(seat)
+                    version = self.version
+                await self.cog.budget.take(urgent=True)
+                message = await channel.send(**payload.send_kwargs())
+                break
+            except discord.Forbidden as error:
+                if error.code == DMS_CLOSED:
+                    log.info("seat %s of table %s has DMs closed", seat, self.table_id)
+                    await self._dm_failed(seat, who)
+                    return
+                failure: Exception = error
+            except NETWORK_ERRORS as error:
+                failure = error
+            log.info("DM to seat %s of table %s failed (try %d): %s", seat, self.table_id, attempt + 1, failure)
+            if pause is None:
+                await self.post(content=t(self.locale, "play.dm_later", name=self.seating.text_names()[seat]))
+                return
+            await asyncio.sleep(pause)
         async with self.lock:
             slot.live = LiveMessage(
                 message, lambda: self.dm_payload(seat), budget=self.cog.budget, urgent=True
@@ -339,7 +361,10 @@ class TableRunner:
             game = self.game
             if game is not None and not game.is_over and seat not in game.auto_seats():
                 self._apply(Action(seat, Kind.AWAY))
-        await self.post(content=t(self.locale, "play.dm_failed", mention=f"<@{who.user_id}>"))
+        await self.post(
+            content=t(self.locale, "play.dm_failed", mention=f"<@{who.user_id}>"),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(who.user_id)]),
+        )
 
     # ------------------------------------------------------------------ payloads
 
@@ -362,7 +387,7 @@ class TableRunner:
         if self._match_ended():
             return t(self.locale, "play.table_over", n=self.game.hand_number)
         deadline = deadline_text(self.locale, self.deadline)
-        return texts.table_text(self.game, self.seating.names(), self.locale, deadline, self.notes)
+        return texts.table_text(self.game, self.seating.text_names(), self.locale, deadline, self.notes)
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
         """A person's hand: their picture, one line saying what to do, and their buttons."""
@@ -405,7 +430,7 @@ class TableRunner:
             if not legal:
                 line = t(loc, "play.dm_wait")
             else:
-                names = self.seating.names()
+                names = self.seating.text_names()
                 if game.phase is Phase.TURN:
                     key = (
                         "play.dm_ready_pick"
@@ -442,7 +467,7 @@ class TableRunner:
         if declare:
             buttons = add_eye_button(buttons, self.table_id, declare[0].kind is Kind.MIJI, loc)
         if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
-            line += "\n" + texts.others_text(view, self.seating.names(), loc)
+            line += "\n" + texts.others_text(view, self.seating.text_names(), loc)
         png = await asyncio.to_thread(render.render_hand, view)  # last: the words above are of this view
         return Payload(content=f"{header}\n{line}", png=png, filename="hand.png", view=buttons)
 
@@ -507,7 +532,7 @@ class TableRunner:
         elif not same_window:
             self._new_decision()
         self.journal.move(game.hand_number, len(game.log) - 1, stored, self.deadline)
-        names = self.seating.names()
+        names = self.seating.text_names()
         for event in events:
             kind = getattr(event.kind, "value", event.kind)
             if kind == "auto_on":
@@ -727,7 +752,7 @@ class TableRunner:
         return result
 
     async def _announce_abandon(self, seat: int, result: HandResult) -> None:
-        name = self.seating.names()[seat]
+        name = self.seating.text_names()[seat]
         await self.post(content=t(self.locale, "play.left_ends", name=name, points=-result.deltas[seat]))
         await self._finish_match()
 
@@ -888,12 +913,12 @@ class TableRunner:
 
     def result_text(self, result: HandResult, number: int) -> str:
         assert self.match is not None
-        return texts.result_text(result, number, self.seating.names(), self.match.scores, self.locale)
+        return texts.result_text(result, number, self.seating.text_names(), self.match.scores, self.locale)
 
     async def _finish_match(self) -> None:
         match = self.match
         assert match is not None
-        names = self.seating.names()
+        names = self.seating.text_names()
         lines = [
             t(self.locale, "play.standing_line", rank=rank, name=names[seat], score=score)
             for rank, (seat, score) in enumerate(match.standings(), start=1)
