@@ -12,6 +12,7 @@ from .callbacks import InteractionRoutes
 from .errors import OPENING_DMS_TOO_FAST, DiscordError, form_error
 from .faults import ErrorFault
 from .messages import read_body
+from .permissions import check_write
 from .recorder import EPHEMERAL, Message
 from .replies import json_response, no_content, snowflake
 
@@ -221,6 +222,7 @@ class Api:
         body, uploads = await read_body(request)
         if body.get("flags", 0) & EPHEMERAL:
             raise form_error("flags", "Ephemeral messages exist only as interaction responses")
+        check_write(self.server.bot_permissions(channel), channel, body, uploads, creating=True)
         message = self.server.messages.create(channel, body, uploads)
         return json_response(self.payload(message))
 
@@ -234,6 +236,7 @@ class Api:
         channel = self.server.world.channel(snowflake(request, "channel_id"))
         message = self.server.messages.in_channel(channel, snowflake(request, "message_id"))
         body, uploads = await read_body(request)
+        check_write(self.server.bot_permissions(channel), channel, body, uploads, creating=False)
         return json_response(self.payload(self.server.messages.edit(message, body, uploads)))
 
     async def delete_message(self, request: web.Request) -> web.Response:

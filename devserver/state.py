@@ -92,6 +92,7 @@ class World:
     users: dict[int, UserRecord] = field(default_factory=dict)
     members: list[int] = field(default_factory=list)
     channels: dict[int, Channel] = field(default_factory=dict)
+    deleted_channels: set[int] = field(default_factory=set)
     dm_by_user: dict[int, int] = field(default_factory=dict)
     emojis: dict[int, str] = field(default_factory=dict)  # the guild's custom emojis: id -> name
 
@@ -141,7 +142,9 @@ class World:
         try:
             return self.channels[channel_id]
         except KeyError:
-            raise DiscordError(404, UNKNOWN_CHANNEL, detail=str(channel_id)) from None
+            # a channel deleted under the bot is Discord's doing, not the bot's mistake
+            gone = channel_id in self.deleted_channels
+            raise DiscordError(404, UNKNOWN_CHANNEL, detail=str(channel_id), expected=gone) from None
 
     def dm_channel(self, user_id: int) -> Channel:
         """The bot's DM channel with a user, opened on first use as Discord does."""

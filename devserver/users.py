@@ -260,7 +260,7 @@ class SimUser:
             "channel": channel.payload(world),
             "token": interaction.token,
             "version": 1,
-            "app_permissions": ALL_PERMISSIONS,
+            "app_permissions": str(self.server.bot_permissions(channel)),
             "locale": self.record.locale,
             "entitlements": [],
             "attachment_size_limit": self.server.config.attachment_size_limit,

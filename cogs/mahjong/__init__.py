@@ -86,6 +86,22 @@ class PasswordModal(discord.ui.Modal):
         await _answer(interaction, t(interaction.locale, "err.internal"))
 
 
+# What a table needs from the bot in its channel: the lobby and table messages, pictures, standings
+TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
+
+
+def _check_bot_permissions(interaction: discord.Interaction) -> None:
+    """Refuse a table in a channel where the bot could not show it (an interaction answer needs no
+    permission, so without this check a table would open and then play invisibly)."""
+    needed = list(TABLE_PERMISSIONS)
+    if isinstance(interaction.channel, discord.Thread):
+        needed.append("send_messages_in_threads")
+    missing = [name for name in needed if not getattr(interaction.app_permissions, name)]
+    if missing:
+        words = ", ".join(name.replace("_", " ").title() for name in missing)
+        raise TableError("err.bot_permissions", missing=words)
+
+
 def _accepted(name: str, value: object, accepted: Sequence[object]) -> None:
     """Refuse an argument outside what the command offers, naming what it takes (one polite line)."""
     if value in accepted:
@@ -210,12 +226,42 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=original)
         await _answer(interaction, t(interaction.locale, "err.internal"))
 
+    # ------------------------------------------------------------------ channels and servers that go away
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        self.abandon_where(lambda runner: runner.state.channel_id == channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        self.abandon_where(lambda runner: runner.state.channel_id == payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.abandon_where(lambda runner: runner.state.guild_id == guild.id)
+
+    def abandon_where(self, gone: Any) -> None:
+        """Tables whose channel or server went away end as closed: stored so (never restored again),
+        their seats free, their timers stopped."""
+        for runner in [r for r in self.by_id.values() if gone(r)]:
+            log.info("table %s: its channel or server went away; closing it", runner.table_id)
+            self._shut(runner)
+            self.background(runner.close())
+
     # ------------------------------------------------------------------ look-ups
 
     def runner_here(self, interaction: discord.Interaction) -> TableRunner:
         runner = self.tables.get(interaction.channel_id or 0)
         if runner is None:
             raise TableError("err.no_table")
+        return runner
+
+    def _table_in_guild(self, interaction: discord.Interaction, table_id: int) -> TableRunner:
+        """A table of this server by its number (so a deleted or unreadable channel's table can be closed
+        from anywhere); another server's table is as unknown as a missing one."""
+        runner = self.by_id.get(table_id)
+        if runner is None or runner.state.guild_id != interaction.guild_id:
+            raise TableError("err.no_such_table", table=table_id)
         return runner
 
     def _check_host(self, interaction: discord.Interaction, runner: TableRunner) -> None:
@@ -285,6 +331,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         for name, value in (("base", base), ("tai", tai)):
             if value is not None:
                 _accepted(name, value, range(0, 100_001))
+        _check_bot_permissions(interaction)
         self._check_free_channel(interaction)
         chosen: dict[str, Any] = {
             "self_draw_only": self_draw_only,
@@ -470,6 +517,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
 
     def _begin(self, interaction: discord.Interaction, runner: TableRunner) -> None:
         self._check_host(interaction, runner)
+        _check_bot_permissions(interaction)
         runner.state.start()
         runner.lobby_changed()
         self.background(self._start_match(runner))
@@ -485,13 +533,14 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             log.exception("table %s could not start", runner.table_id)
 
     @app_commands.command(name=_("close"), description=_("Close this channel's table (host)"))
-    async def close(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(table=_("A table's number, to close it from any channel (Manage Server)"))
+    async def close(self, interaction: discord.Interaction, table: int | None = None) -> None:
         failed = self.failed.get(interaction.channel_id or 0)
-        if failed is not None and interaction.channel_id not in self.tables:
+        if table is None and failed is not None and interaction.channel_id not in self.tables:
             del self.failed[interaction.channel_id or 0]  # already closed in the store: acknowledge it
             await _answer(interaction, t(interaction.locale, "ok.closed_failed", table=failed))
             return
-        runner = self.runner_here(interaction)
+        runner = self.runner_here(interaction) if table is None else self._table_in_guild(interaction, table)
         self._check_host(interaction, runner)
         mid_match = self._shut(runner)
         await _answer(interaction, t(interaction.locale, "ok.closed"))

@@ -62,6 +62,8 @@ Job = Callable[[], Awaitable[None]]
 # Discord's errors after discord.py's own retries, and the connection failing under them
 NETWORK_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 DMS_CLOSED = 50007  # "Cannot send messages to this user": the one error that means DMs are closed
+CHANNEL_FORBIDDEN = (50001, 50013)  # Missing Access / Missing Permissions in the table's channel
+UNKNOWN_CHANNEL = 10003  # the table's channel was deleted
 DM_RETRY_PAUSES = (0.5, 1.5, 4.0)  # seconds before trying a failed DM again (transient failures)
 
 
@@ -74,6 +76,7 @@ class Timing:
     edit_interval: float = 1.0  # at most one edit per message per interval (Discord rate-limits edits)
     timer_scale: float = 1.0  # multiplies the table's turn and claim seconds
     pause_limit: float = 600.0  # a table paused because everyone is away ends after this long
+    permission_probe: float = 30.0  # a table that lost a channel permission tries to post again this often
 
 
 @dataclass
@@ -136,6 +139,8 @@ class TableRunner:
         self.paused_until: float | None = None  # everyone away for a whole hand: the table waits until then
         self.leavers: set[int] = set()  # seats that left between hands where leaving ends the table
         self.pause_msg: discord.Message | None = None  # the paused table's message with its Resume button
+        self.blocked: str | None = None  # a channel permission the table lost (403 50013/50001): it waits
+        self.next_probe_at = 0.0
         self.journal = Journal(
             cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back
         )
@@ -304,7 +309,11 @@ class TableRunner:
         async with self.lock:
             if table is not None:
                 self.table_msg = LiveMessage(
-                    table, self._table_payload, min_interval=self.timing.edit_interval, budget=self.cog.budget
+                    table,
+                    self._table_payload,
+                    min_interval=self.timing.edit_interval,
+                    budget=self.cog.budget,
+                    on_error=self._channel_error,
                 )
                 self.table_msg.mark_shown(self.version)
                 self.journal.table_message(table.id)
@@ -626,6 +635,8 @@ class TableRunner:
         game = self.game
         if game is None or self.closed or self.state.phase is not TablePhase.PLAYING:
             raise TableError("err.table_over")
+        if self.blocked is not None:
+            raise TableError("err.table_blocked")
         seat = int(fields["seat"])
         if self.seating.by_seat[seat].user_id != interaction.user.id:
             raise TableError("err.not_your_seat")
@@ -785,6 +796,9 @@ class TableRunner:
         game = self.game
         if self.closed or self.match is None:
             return None, None
+        if self.blocked is not None:  # nothing moves (no AI, no clock) until the channel takes posts again
+            left = self.next_probe_at - time.time()
+            return (left, None) if left > 0 else (0, self._probe_channel)
         if game is None:  # restored between two hands
             return (0, self._start_hand) if not self.match.is_over else (None, None)
         if game.is_over:
@@ -962,7 +976,63 @@ class TableRunner:
             return await self.channel.send(**kwargs)
         except NETWORK_ERRORS as error:
             log.warning("table %s could not post in its channel: %s", self.table_id, error)
+            await self._channel_error(error)
             return None
+
+    async def _channel_error(self, error: Exception) -> None:
+        """A post or edit in the table's channel failed. A deleted channel (10003) ends the table; a lost
+        permission (403 50013 / 50001) pauses it with nothing lost and tells the host; it plays on once
+        a post goes through again."""
+        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:  # deleted under us
+            self.cog.abandon_where(lambda runner: runner is self)
+            return
+        if not isinstance(error, discord.Forbidden) or error.code not in CHANNEL_FORBIDDEN:
+            return
+        if self.blocked is not None or self.closed or self.state.phase is not TablePhase.PLAYING:
+            return
+        self.blocked = error.text or str(error.code)
+        self.next_probe_at = time.time() + self.timing.permission_probe
+        self.wake.set()
+        log.info("table %s paused: %s", self.table_id, error)
+        text = t(self.locale, "play.blocked_host", table=self.table_id, channel=self.state.channel_id, what=self.blocked)
+        try:
+            channel = await self.cog.dm_channel(self.state.host_id)
+            await channel.send(text)
+        except NETWORK_ERRORS as dm_error:
+            log.info("table %s: could not tell the host: %s", self.table_id, dm_error)
+
+    async def _probe_channel(self) -> None:
+        """Try to show the table again; on success it plays on, the clock given back in full."""
+        if self.game is None:
+            self.next_probe_at = time.time() + self.timing.permission_probe
+            return
+        async with self.lock:
+            self.version += 1
+            payload = await self._table_payload()
+        try:
+            await self.cog.budget.take(urgent=True)
+            message = await self.channel.send(**payload.send_kwargs())
+        except NETWORK_ERRORS as error:
+            log.info("table %s still cannot post: %s", self.table_id, error)
+            self.next_probe_at = time.time() + self.timing.permission_probe
+            return
+        async with self.lock:
+            self.blocked = None
+            if self.table_msg is not None:
+                self.table_msg.close()
+            self.table_msg = LiveMessage(
+                message, self._table_payload, min_interval=self.timing.edit_interval, budget=self.cog.budget,
+                on_error=self._channel_error,
+            )
+            self.table_msg.mark_shown(self.version)
+            self.journal.table_message(message.id)
+            if self.deadline is not None:  # the time the pause took is given back
+                self.deadline = None
+                self._rearm_deadline()
+            self.version += 1
+            self._refresh(actor=None)
+            self.wake.set()
+        await self.post(content=t(self.locale, "play.unblocked"))
 
     async def post_payload(self, payload: Payload) -> discord.Message | None:
         return await self.post(**payload.send_kwargs())

@@ -7,8 +7,10 @@ import asyncio
 
 import pytest
 
+from cogs.mahjong.runner import Timing
 from devserver.config import RateLimits
 from devserver.people import Person
+from devserver.state import MEMBER_PERMISSIONS
 
 from .tablebot import FAST, build_bot, table_runner
 
@@ -73,3 +75,89 @@ async def test_dms_closed_for_real_still_means_closed(harness, devserver):
     assert notice.pings.users == frozenset({alice.id})
     runner = table_runner(bot, devserver)
     assert runner.dms[runner.seating.seat_of_user(alice.id)].failed
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_table_is_refused_where_the_bot_could_not_show_it_naming_what_is_missing(harness, devserver):
+    bot = await harness.start(build_bot(FAST, seed=12))
+    alice = devserver.member("alice")
+    devserver.set_bot_permissions("general", deny=("attach_files", "embed_links"))
+    answer = await (await alice.slash("mahjong create")).message()
+    assert answer.ephemeral and "Embed Links" in answer.content and "Attach Files" in answer.content
+    assert devserver.channel("general").id not in bot.get_cog("Mahjong").tables
+    devserver.set_bot_permissions("general", allow=("attach_files", "embed_links"))
+    lobby = await (await alice.slash("mahjong create")).message()
+    assert lobby.button("Start")
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_permission_lost_mid_match_pauses_the_table_tells_the_host_and_it_plays_on_when_back(
+    harness, devserver
+):
+    timing = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, permission_probe=0.2)
+    bot = await harness.start(build_bot(timing, seed=12))
+    alice = devserver.member("alice")
+    lobby = await (await alice.slash("mahjong create", rounds=1)).message()
+    await (await alice.click(lobby, "Start")).response()
+    runner = table_runner(bot, devserver)
+    person = Person(alice)
+    await person.act_once(15)
+    devserver.set_bot_permissions("general", deny=("attach_files",))  # the next table picture fails: 50013
+    told = await alice.wait_for_dm(lambda m: "is paused" in m.content, timeout=15)
+    assert f"<#{devserver.channel('general').id}>" in told.content and "Missing Permissions" in told.content
+    assert runner.blocked is not None
+    moves = len(runner.game.log)
+    await asyncio.sleep(0.5)
+    assert len(runner.game.log) == moves, "nothing moves while the table is paused"
+    devserver.set_bot_permissions("general", allow=("attach_files",))
+    await devserver.wait_for_message(channel="general", predicate=lambda m: "plays on" in m.content, timeout=15)
+    assert runner.blocked is None
+    await Person(alice).act_once(15)  # and she plays again (a click while paused was refused politely)
+
+
+async def _playing_table(bot, devserver, alice, **options):
+    lobby = await (await alice.slash("mahjong create", **options)).message()
+    await (await alice.click(lobby, "Start")).response()
+    await devserver.recorder.wait_until(lambda: table_runner(bot, devserver).game, 5, lambda: "a hand")
+    return table_runner(bot, devserver)
+
+
+@pytest.mark.devserver(members=("alice",), channels=("general", "other"), rate_limits=QUICK)
+async def test_a_deleted_channel_ends_its_table_frees_its_seats_and_is_never_restored(harness, devserver, tmp_path):
+    database = str(tmp_path / "mahjong.sqlite3")
+    bot = await harness.start(build_bot(FAST, database=database, seed=12))
+    alice = devserver.member("alice")
+    runner = await _playing_table(bot, devserver, alice, rounds=1)
+    await devserver.delete_channel("general")
+    cog = bot.get_cog("Mahjong")
+    await devserver.recorder.wait_until(lambda: runner.table_id not in cog.by_id, 5, lambda: "the table closed")
+    await devserver.recorder.wait_until(lambda: runner.task is None or runner.task.done(), 5, lambda: "timers stop")
+    assert runner.closed
+    lobby = await (await alice.slash("mahjong create", channel="other")).message()  # her seat is free
+    assert lobby.button("Start")
+    await runner.journal.flush()
+    assert [s.table.id for s in await bot.store.unfinished_tables()] != [runner.table_id]
+    assert (await bot.store.table(runner.table_id)).phase == "closed"
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_server_that_removed_the_bot_ends_its_tables(harness, devserver):
+    bot = await harness.start(build_bot(FAST, seed=12))
+    runner = await _playing_table(bot, devserver, devserver.member("alice"), rounds=1)
+    await devserver.remove_bot_from_guild()
+    await devserver.recorder.wait_until(lambda: runner.closed, 5, lambda: "the table closed")
+    assert not bot.get_cog("Mahjong").by_id
+
+
+@pytest.mark.devserver(members=("alice", "bob", "mod"), channels=("general", "other"), rate_limits=QUICK)
+async def test_a_member_with_manage_server_closes_any_table_of_the_server_from_any_channel(harness, devserver):
+    bot = await harness.start(build_bot(FAST, seed=12))
+    alice, bob, mod = devserver.members("alice", "bob", "mod")
+    alice.record.permissions = bob.record.permissions = MEMBER_PERMISSIONS  # no Manage Server; mod has it
+    runner = await _playing_table(bot, devserver, alice, rounds=1)
+    refused = await (await bob.slash("mahjong close", channel="other", table=runner.table_id)).message()
+    assert refused.ephemeral and runner.table_id in bot.get_cog("Mahjong").by_id  # the host or Manage Server only
+    unknown = await (await mod.slash("mahjong close", channel="other", table=999)).message()
+    assert "no open table #999" in unknown.content
+    closed = await (await mod.slash("mahjong close", channel="other", table=runner.table_id)).message()
+    assert closed.ephemeral and runner.closed and runner.table_id not in bot.get_cog("Mahjong").by_id
