@@ -17,6 +17,7 @@ from pathlib import Path
 
 from engine import analysis
 from engine.meld import Meld, MeldKind
+from engine.rules import get_profile
 from engine.tiles import FLOWERS, full_set, sorted_tiles, to_counts
 from engine.view import GameView, HandResult, ScoreItem, SeatPublic
 
@@ -54,8 +55,10 @@ def _random_set(rng: random.Random, wall: list[int]) -> list[int]:
 
 
 def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> DemoState:
-    """A mid-game taiwan16 table from a seeded deal: melds of every kind, flowers, rivers, and a
-    viewer whose hand is 聽 (so the waits show), plus a win for the score sheet."""
+    """A mid-game table of ``rules`` (its hand size; flowers where it plays them; hongkong's
+    face-up 翻寶牌) from a seeded deal: melds of every kind, each claimed tile's discarder, rivers,
+    and a viewer whose hand is ready (so the waits show), plus a win for the score sheet."""
+    profile = get_profile(rules)
     rng = random.Random(seed)
     wall = [t for t in full_set(flowers=False)]
     rng.shuffle(wall)
@@ -71,7 +74,8 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> Dem
     seats, hands = [], {}
     for s in range(4):
         melds = []
-        for kind in meld_plan[(s - viewer) % 4]:
+        for planned in meld_plan[(s - viewer) % 4]:
+            kind = MeldKind.PON if planned is MeldKind.CHI and not profile.chi else planned
             if kind is MeldKind.CHI:
                 counts = to_counts(wall)
                 start = rng.choice(
@@ -86,7 +90,7 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> Dem
                 claimed = None if kind is MeldKind.ANKONG else t
                 source = None if kind is MeldKind.ANKONG else rng.choice([x for x in range(4) if x != s])
                 melds.append(Meld(kind, tuple(tiles), claimed=claimed, source=source))
-        need = 16 - 3 * len(melds)
+        need = profile.hand_size - 3 * len(melds)
         if s == viewer:  # a ready hand: sets, a pair and a two-sided wait
             concealed: list[int] = []
             while len(concealed) < need - 4:
@@ -100,7 +104,9 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> Dem
         else:
             concealed = [wall.pop() for _ in range(need)]
         hands[s] = concealed
-        seat_flowers = tuple(sorted(flowers.pop() for _ in range(rng.randrange(0, 3))))
+        seat_flowers = tuple(
+            sorted(flowers.pop() for _ in range(rng.randrange(0, 3) if profile.flowers else 0))
+        )
         discards = tuple(wall.pop() for _ in range(rng.randrange(8, 13)))
         seats.append(
             SeatPublic(
@@ -132,6 +138,8 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> Dem
         turn=turn,
         phase="turn",
         last_discard=last,
+        hand_size=profile.hand_size,
+        bonus_indicator=wall[-1] if rules == "hongkong" else None,
     )
     counts = to_counts(hands[viewer])
     seen = list(counts)
