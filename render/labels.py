@@ -33,8 +33,8 @@ _LABELS: dict[str, tuple[str, str, str]] = {
         "{wind}风圈 第{n}局 · 剩 {left} 张",
     ),
     # the tile on offer in a claim prompt
-    "offer.discard": ("{who} discarded", "{who} 打出", "{who} 打出"),
-    "offer.kong": ("{who} adds a kong", "{who} 加槓", "{who} 加杠"),
+    "offer.discard": ("{who} discarded", "{who}打出", "{who}打出"),
+    "offer.kong": ("{who} adds a kong", "{who}加槓", "{who}加杠"),
     "who": ("{wind} ({rel})", "{rel}（{wind}家）", "{rel}（{wind}家）"),
     # where a seat sits, seen from the reader
     "rel.1": ("right", "下家", "下家"),

@@ -154,7 +154,7 @@ def test_the_claim_prompt_shows_the_tile_on_offer_and_who_let_it_go():
     own = hand.compose_hand(replace(offered, offer=(0, 5)))  # one's own discard is not offered
     assert [p for p in own.placed if p.variant == sprites.LAST] == []
     robbing = hand.compose_hand(replace(offered, phase="rob_kong"), locale="zh-TW")
-    assert "上家（西家） 加槓".replace("西", labels.wind("zh-TW", offered.seats[3].wind)) in robbing.texts
+    assert "上家（西家）加槓".replace("西", labels.wind("zh-TW", offered.seats[3].wind)) in robbing.texts
 
 
 def test_the_last_discard_is_framed_thick_enough_to_see_on_a_phone():
