@@ -202,6 +202,7 @@ def name_lines(name: str, width: int, scale: float = 1.0) -> tuple[tuple[str, ..
     size = sizes[-1]
     first = fonts.fit(name, size, width)
     first = first[:-1] if first.endswith("…") else first
+    k = 0
     for k in range(len(first), 0, -1):  # the most of the name that leaves a line for the rest
         if fonts.wrap(first[:k], size, width, 1) is not None:
             break

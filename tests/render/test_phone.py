@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.meld import Meld, MeldKind
 from engine.tiles import parse_tiles
@@ -262,3 +264,14 @@ def test_locale_of_reads_what_the_cog_holds():
 def test_every_label_character_is_in_the_label_font():
     chars = fonts.ui_chars()
     assert [c for c in labels.all_labels() if c not in chars and not c.isspace()] == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aZ 麻將王张まー마작Ω👍🏽🇹🇼🀄x"), max_size=40))
+def test_a_plate_name_always_fits_its_plate_in_two_lines_and_is_whole_unless_marked(name):
+    room = table.Layout().name_room
+    lines, size = table.name_lines(name, room)
+    assert 1 <= len(lines) <= 2 and size in table.NAME_SIZES
+    assert all(fonts.text_width(line, size) <= room for line in lines)
+    if not lines[-1].endswith("…"):
+        assert "".join(lines).replace(" ", "") == "".join(fonts.clusters(name)).replace(" ", "")
