@@ -167,9 +167,7 @@ def compose_score(
         y = y_extras + i * line + line / 2
         who = f" · {names[extra.seat]}" if extra.seat is not None else ""
         cv.text((pad, y), fonts.fit(extra.name + who, size, width - 2 * pad - round(90 * s)), size, theme.INK)
-        cv.text(
-            (width - pad, y), f"{extra.value:+} 分" if extra.value else "0 分", size, theme.INK, anchor="rm"
-        )
+        cv.text((width - pad, y), f"{extra.value:+} 分" if extra.value else "0 分", size, theme.INK, anchor="rm")
     if result.limited:
         cv.text((width - pad, y_note + round(12 * s)), LIMIT_NOTE, round(18 * s), (200, 32, 42), anchor="rm")
 
