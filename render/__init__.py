@@ -55,7 +55,7 @@ def warm_up() -> None:
             compose_table(replace(over, bonus_indicator=4), state.names, locale=locale),
         ]
     sizes = {w.size for cv in canvases for w in cv.written}
-    sizes |= set(table.NAME_SIZES) | set(range(12, 19))  # every size a plate may pick for a name or status
+    sizes |= set(table.NAME_SIZES) | set(range(12, 21))  # every size a plate may pick for a name or status
     fonts.warm(sizes)
     for cv in canvases:
         encode.to_png(cv.im)

@@ -243,10 +243,10 @@ def _plate(
     score_colour = theme.WIN if seat.score > 0 else theme.LOSS if seat.score < 0 else theme.TEXT
     score = f"{seat.score:+,}" if seat.score else "0"
     mid = y0 + round(80 * s)
-    cv.text((left + round(4 * s), mid), score, round(26 * s), score_colour)
+    cv.text((x1 - round(12 * s), mid), score, round(26 * s), score_colour, anchor="rm")
     if seat.concealed_count and view.revealed.get(seat.seat) is None:  # under the wind: one back, ×n
         count = f"×{seat.concealed_count}"
-        size = round(16 * s)
+        size = round(18 * s)
         bw, bh = sprites.size(BACK_SCALE * s)
         space = round(2 * s)
         bx = round(x0 + round(30 * s) - (bw + space + fonts.text_width(count, size)) / 2)
@@ -264,7 +264,7 @@ def _plate(
     if turn:
         status.append((label(locale, "table.turn"), theme.GOLD))
     if status:
-        size = round(18 * s)
+        size = round(20 * s)
         space = round(8 * s)
         room = x1 - x0 - round(20 * s)
         while (
@@ -273,7 +273,7 @@ def _plate(
             size -= 1
         x = x0 + round(10 * s)
         for text, colour in status:
-            x += cv.text((x, y0 + round(106 * s)), text, size, colour) + space
+            x += cv.text((x, y0 + round(105 * s)), text, size, colour) + space
 
 
 def _centre(cv: Canvas, lay: Layout, view: GameView, bottom: int, locale: object) -> None:
