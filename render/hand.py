@@ -29,12 +29,12 @@ WAIT_SCALE = 0.75  # waits are a reminder, as large as the melds
 OTHERS_SCALE = 0.45  # 眼牌: the other hands, below one's own, small enough for 17 tiles a row
 
 
-def meld_caption(meld: Meld, owner: int, locale: object = None, *, tiles: bool = True) -> str:
+def meld_caption(meld: Meld, owner: int, locale: object = None) -> str:
     """What a meld's caption says: its kind and who the tile came from (暗槓: which tile, for its
     owner)."""
     kind = label(locale, KEYS[meld.kind])
     if meld.kind is MeldKind.ANKONG:
-        return f"{kind} {tile_word(locale, meld.tiles[0])}" if tiles and not meld.is_hidden else kind
+        return f"{kind} {tile_word(locale, meld.tiles[0])}" if not meld.is_hidden else kind
     rel = claimed_from(meld, owner)
     return label(locale, "from", meld=kind, rel=label(locale, f"rel.{rel}")) if rel else kind
 
@@ -72,7 +72,7 @@ def geometry(view: GameView, scale: float = 2) -> Geometry:
     return Geometry(scale, -(-view.hand_size // 2))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)  # a few MB: heights vary with melds and waits, widths with the rule set
 def _background(
     width: int, height: int, header: int, tray: tuple[int, int, int, int], scale: float
 ) -> Image.Image:
