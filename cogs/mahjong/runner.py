@@ -385,7 +385,7 @@ class TableRunner:
         view = game.view(None)
         content = self.table_text()
         buttons = None if self._match_ended() else table_view(self.table_id, self.locale)
-        png = await asyncio.to_thread(render.render_table, view, self.seating.names())
+        png = await asyncio.to_thread(render.render_table, view, self.seating.names(), locale=self.locale)
         return Payload(content=content, png=png, filename="table.png", view=buttons)
 
     def _match_ended(self) -> bool:
@@ -477,7 +477,8 @@ class TableRunner:
             buttons = add_eye_button(buttons, self.table_id, declare[0].kind is Kind.MIJI, loc)
         if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
             line += "\n" + texts.others_text(view, self.seating.text_names(), loc)
-        png = await asyncio.to_thread(render.render_hand, view)  # last: the words above are of this view
+        # last: the words above are of this view; the picture's labels in the reader's language
+        png = await asyncio.to_thread(render.render_hand, view, locale=loc)
         return Payload(content=f"{header}\n{line}", png=png, filename="hand.png", view=buttons)
 
     # ------------------------------------------------------------------ applying moves
