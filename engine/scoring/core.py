@@ -218,22 +218,46 @@ def has_honour(h: Reading) -> bool:
 Count = Callable[[Reading | None, WinContext], int]
 
 # item tags
-DEALER = "dealer"  # 莊家 / 連莊: settled as the dealer's extra, outside any cap and minimum
+DEALER = "dealer"  # 莊家 / 連莊: settled as the dealer's extra, outside any cap (and any minimum only with NO_MIN)
 NO_MIN = "no_min"  # not counted toward the table minimum (三台起胡)
 NO_CAP = "no_cap"  # added on top of the capped rest (滿台 exceptions)
+
+
+# a house-rule switch an item reads: its name (on while its value is truthy), or (name, value): on
+# while the switch holds exactly that value (a switch of several choices, e.g. 天胡加計 0 / 1 / 3)
+SwitchSpec = str | tuple[str, int]
+
+
+def switch_on(house: HouseRules, spec: SwitchSpec) -> bool:
+    """Whether ``spec`` (see :data:`SwitchSpec`) is on at a table with these house rules."""
+    if isinstance(spec, str):
+        return bool(house[spec])
+    name, value = spec
+    return house[name] == value and isinstance(house[name], bool) == isinstance(value, bool)
+
+
+def _spec_name(spec: SwitchSpec) -> str:
+    return spec if isinstance(spec, str) else spec[0]
 
 
 @dataclass(frozen=True, slots=True)
 class Condition:
     """A condition of an item that a house-rule switch can lift or add: ``test`` must hold unless
-    the switch ``waived_by`` is on, or (``required_by``) only while that switch is on."""
+    a switch named in ``waived_by`` (one name or several) is on, or (``required_by``) only while
+    that switch is on."""
 
     test: Count
-    waived_by: str | None = None
+    waived_by: str | tuple[str, ...] | None = None
     required_by: str | None = None
 
+    @property
+    def waivers(self) -> tuple[str, ...]:
+        if self.waived_by is None:
+            return ()
+        return (self.waived_by,) if isinstance(self.waived_by, str) else self.waived_by
+
     def holds(self, reading: Reading | None, ctx: WinContext, house: HouseRules) -> bool:
-        if self.waived_by is not None and house[self.waived_by]:
+        if any(house[w] for w in self.waivers):
             return True
         if self.required_by is not None and not house[self.required_by]:
             return True
@@ -254,8 +278,10 @@ class Item:
 
     House rules (``ctx.options.house_rules``) are read here too, as data: ``value_from`` names the
     switch holding the item's value (0 takes the row out), ``keeps`` maps a switch to excluded
-    names that are counted after all while it is on, and ``conditions`` are tests a switch lifts
-    or adds (:class:`Condition`).
+    names that are counted after all while it is on, ``drops`` maps a switch to names this item
+    excludes only while it is on (天聽 replaces Miji), and ``conditions`` are tests a switch lifts
+    or adds (:class:`Condition`). A switch is a :data:`SwitchSpec`: a name, or a name and the one
+    value it must hold.
     """
 
     name: str
@@ -268,8 +294,9 @@ class Item:
     unless_option: str | None = None
     note: str = ""
     value_from: str | None = None
-    keeps: tuple[tuple[str, frozenset[str]], ...] = ()
+    keeps: tuple[tuple[SwitchSpec, frozenset[str]], ...] = ()
     conditions: tuple[Condition, ...] = ()
+    drops: tuple[tuple[SwitchSpec, frozenset[str]], ...] = ()
 
     def value_for(self, house: HouseRules) -> int:
         return int(house[self.value_from]) if self.value_from is not None else self.value
@@ -277,15 +304,22 @@ class Item:
     def excludes_for(self, house: HouseRules) -> frozenset[str]:
         """What this item excludes at a table with these house rules."""
         out = self.excludes
+        for switch, names in self.drops:
+            if switch_on(house, switch):
+                out = out | names
         for switch, names in self.keeps:
-            if house[switch]:
+            if switch_on(house, switch):
                 out = out - names
         return out
 
+    def may_exclude(self) -> frozenset[str]:
+        """Every name this item excludes at some table (the order of evaluation must serve all)."""
+        return self.excludes.union(*(names for _, names in self.drops))
+
     def switches(self) -> set[str]:
         """The house-rule switches this row reads."""
-        named = [self.value_from, *(s for s, _ in self.keeps)]
-        named += [s for c in self.conditions for s in (c.waived_by, c.required_by)]
+        named = [self.value_from, *(_spec_name(s) for s, _ in (*self.keeps, *self.drops))]
+        named += [s for c in self.conditions for s in (*c.waivers, c.required_by)]
         return {s for s in named if s is not None}
 
 
@@ -295,12 +329,14 @@ def item(
     count: Count,
     excludes: Iterable[str] = (),
     tags: Iterable[str] = (),
-    keeps: dict[str, Iterable[str]] | None = None,
+    keeps: dict[SwitchSpec, Iterable[str]] | None = None,
     conditions: Iterable[Condition] = (),
+    drops: dict[SwitchSpec, Iterable[str]] | None = None,
     **kw: object,
 ) -> Item:
     """Table-row shorthand: ``item("四暗刻", 5, lambda h, c: ..., excludes=["三暗刻"])``; ``keeps`` maps
-    a house-rule switch to excluded names it counts after all (see :class:`Item`)."""
+    a house-rule switch to excluded names it counts after all, ``drops`` to names it excludes only
+    while the switch is on (see :class:`Item`)."""
     return Item(
         name,
         value,
@@ -309,6 +345,7 @@ def item(
         frozenset(tags),
         keeps=tuple((k, frozenset(v)) for k, v in (keeps or {}).items()),
         conditions=tuple(conditions),
+        drops=tuple((k, frozenset(v)) for k, v in (drops or {}).items()),
         **kw,  # type: ignore[arg-type]
     )
 
@@ -335,7 +372,7 @@ class RuleSet:
         names = [i.name for i in self.items]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.name}: duplicate item names")
-        named = {x for i in self.items for x in i.excludes}
+        named = {x for i in self.items for x in i.may_exclude()}
         named |= {x for i in self.items for _, xs in i.keeps for x in xs}
         unknown = named - set(names)
         if unknown:
@@ -361,8 +398,8 @@ def _exclusion_order(items: tuple[Item, ...]) -> tuple[Item, ...]:
     an exclusion never removes anything itself. A cycle is a table bug."""
     by_name = {i.name: i for i in items}
     excluded_by: dict[str, set[str]] = {i.name: set() for i in items}
-    for i in items:  # house rules only lift exclusions, so this order serves every table
-        for x in i.excludes:
+    for i in items:  # every exclusion any table may make, so this order serves every table
+        for x in i.may_exclude():
             excluded_by[x].add(i.name)
     done: list[Item] = []
     placed: set[str] = set()
@@ -527,7 +564,7 @@ def _result(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> ScoreRe
     total = sum(v for _, v in scored)
     dealer = sum(v for it, v in scored if DEALER in it.tags)
     uncapped = sum(v for it, v in scored if NO_CAP in it.tags and DEALER not in it.tags)
-    countable = sum(v for it, v in scored if NO_MIN not in it.tags and DEALER not in it.tags)
+    countable = sum(v for it, v in scored if NO_MIN not in it.tags)
     return ScoreResult(
         True, "", items, total, rules.unit, rules.name, dealer, uncapped, countable, reading, ctx.flower_win
     )

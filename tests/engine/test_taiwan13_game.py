@@ -157,3 +157,18 @@ def test_selfplay_runs_taiwan13_and_reports_like_taiwan16():
     stats = run(RULES, hands=30, seed=3, policy="ai")
     assert stats["hands"] == 30 and stats["wins"] + stats["draw_games"] == 30
     assert set(stats) == set(run("taiwan16", hands=2, seed=3, policy="ai"))
+
+
+
+def test_dealer_whose_only_tai_is_zhuang_jia_is_offered_hu():
+    """Rule 5 counts every row of the 台 table toward the 1-台 minimum, 庄家 included: a dealer
+    with an open hand worth nothing else wins on a discard (taken for them: 不可過水); at a
+    non-dealer's seat the same hand may not win."""
+    hands = {0: "234m567m45s11z", 1: "123456789p1234s6s"}
+    melds = {0: ["pon:222p"]}
+    for dealer, wins in ((0, True), (2, False)):
+        game = position(hands=hands, melds=melds, rivers=MID_HAND, turn=1, dealer=dealer, drawn="6s", rules=RULES)
+        game.apply(act("1 discard 6s"))
+        assert (game.outcome is not None and game.outcome.winner == 0) is wins
+        if wins:
+            assert names(game) == {"庄家"}

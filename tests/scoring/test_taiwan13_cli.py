@@ -92,3 +92,9 @@ def test_command_line_prints_the_document_names():
         "unit": "tai",
         "items": [{"name": "国士无双", "tai": 13}],
     }
+
+
+def test_calculate_counts_zhuang_jia_toward_the_minimum():
+    request = {"rules": "taiwan13", "concealed": "234m567m45s11z", "melds": ["pon:222p"], "win_tile": "6s"}
+    got = calculate({**request, "dealer": True})
+    assert got["valid"] is True and got["items"] == [{"name": "庄家", "tai": 1}] and got["total"] == 1
