@@ -11,10 +11,13 @@ In (every field but ``win_tile`` optional)::
      "miji": false, "flower_win": null, "from_dealer": false,
      "options": {"三台起胡": true, "見字見花": true},
      "preset": "common", "house_rules": {"river_bottom_tai": 1}, "last_discard": false,
-     "human": false, "heavenly_ready": false, "after_flower": false}
+     "human": false, "heavenly_ready": false, "after_flower": false, "flower_bonus_taken": false}
 
 ``preset`` and ``house_rules`` choose the table's house rules (engine.house_rules; default: the
-document's); single switches in ``house_rules`` override the preset.
+document's); single switches in ``house_rules`` override the preset. A hand holding all eight
+flowers is the rule set's flower win (八仙過海, 大花胡) without ``flower_win``; with
+``flower_bonus_taken`` (the flower win was paid at once as a bonus and the hand went on) it is an
+ordinary hand whose flowers count no 台.
 
 Out: ``{"valid": true, "total": 3, "unit": "tai", "items": [{"name": "門清", "tai": 1}, ...]}``
 (``total`` before the cap; ``capped_total`` is added when the options ask for a cap; ``points``, what a
@@ -63,6 +66,7 @@ _BOOL_FIELDS = (
     "last_discard",
     "heavenly_ready",
     "after_flower",
+    "flower_bonus_taken",
 )
 _KNOWN_FIELDS = {
     "rules",

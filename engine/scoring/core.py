@@ -80,6 +80,9 @@ class WinContext:
     options: TableOptions = field(default_factory=TableOptions)  # the table's (engine.rules)
     bonus_indicators: tuple[int, ...] = ()  # 翻寶牌: face-up tiles; the tile after each is a 寶牌 (hongkong)
     from_dealer: bool = False  # the winning tile is the dealer's discard (hongkong 人和)
+    # 八仙過海 / 七搶一 was already paid to this player as a bonus while the hand went on (house rule
+    # flower_win_as_bonus): their flowers are not counted again (no 花牌, 見花有台 nor 花槓)
+    flower_bonus_taken: bool = False
 
 
 # ---------------------------------------------------------------- readings
@@ -364,6 +367,8 @@ class RuleSet:
     min_tai: int = 0  # the rule set's own minimum, on every table (taiwan13: 1 台)
     # what one payer pays for a scored win, after any cap (hongkong: 2^番 with 爆和); None: no points
     points: Callable[[ScoreResult], int] | None = None
+    # the instant win all eight flowers in one hand are (taiwan16 八仙過海, taiwan13 大花胡); None: none
+    eight_flowers: str | None = None
     # readings of special winning forms a house rule adds, by form name (engine.forms.FORMS)
     form_readings: tuple[tuple[str, Callable[[WinContext], list[Reading]]], ...] = ()
     order: tuple[Item, ...] = ()  # evaluation order (filled in by __post_init__)
@@ -525,6 +530,11 @@ def validate_context(ctx: WinContext, hand_size: int = 16) -> None:
         raise ScoringError("河底撈魚 is a win on the last discard, not a self-draw or a robbed kong")
     if ctx.heavenly_ready and not ctx.declared_ready:
         raise ScoringError("天聽 is a 聽 declaration: set declared_ready too")
+    if ctx.flower_bonus_taken and (ctx.flower_win is not None or len(ctx.flowers) < 7):
+        raise ScoringError(
+            "flower_bonus_taken is the later win of a player paid 八仙過海/七搶一 at once: "
+            "seven or eight flowers, and no flower_win"
+        )
 
 
 # ---------------------------------------------------------------- the evaluation loop
@@ -574,8 +584,12 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
     """Score ``ctx`` with a rule set: the best total over every reading (ties: more countable).
 
     Raises :class:`ScoringError` for impossible contexts; returns ``valid=False`` with a reason for
-    a hand that is not a winning hand or that the requested table options refuse.
+    a hand that is not a winning hand or that the requested table options refuse. A hand holding
+    all eight flowers is the rule set's flower win (``RuleSet.eight_flowers``), unless that was
+    paid as a bonus (``flower_bonus_taken``).
     """
+    if rules.eight_flowers and ctx.flower_win is None and not ctx.flower_bonus_taken and len(set(ctx.flowers)) == 8:
+        ctx = replace(ctx, flower_win=rules.eight_flowers)  # 只要某一家拿到全部八张的花牌: that is the win
     validate_context(ctx, rules.hand_size)
     minimum = max(ctx.options.min_tai, rules.min_tai)
     if ctx.flower_win is not None:

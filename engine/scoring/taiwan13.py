@@ -258,7 +258,15 @@ def _limit(h: Reading, c: WinContext) -> bool:
     return any(i.count(h, c) for i in LIMIT_ITEMS)
 
 
-RULES = RuleSet(name="taiwan13", unit="tai", items=ITEMS, hand_size=13, readings=readings, min_tai=MIN_TAI)
+RULES = RuleSet(
+    name="taiwan13",
+    unit="tai",
+    items=ITEMS,
+    hand_size=13,
+    readings=readings,
+    min_tai=MIN_TAI,
+    eight_flowers=BIG_FLOWER_WIN,  # 只要某一家拿到全部八张的花牌…称为大花胡
+)
 
 
 # ---------------------------------------------------------------- settlement

@@ -100,6 +100,14 @@ def lugu_readings(c: WinContext) -> list[Reading]:
     return [Reading(-1, sets, 0 if on_triplet else -1, wait, waits, tiles, form="lugu")]
 
 
+def _flowers_unpaid(h: Reading | None, c: WinContext) -> bool:
+    """The flowers were not already paid as a 八仙過海/七搶一 bonus (house rule flower_win_as_bonus)."""
+    return not c.flower_bonus_taken
+
+
+_UNPAID = Condition(_flowers_unpaid)
+
+
 def _flower_win(name: str, flowers: int):
     return lambda h, c: c.flower_win == name and len(set(c.flowers)) == flowers
 
@@ -143,6 +151,7 @@ ITEMS = (
         tags=[NO_MIN],
         needs_hand=False,
         unless_option=SEE_WIND_SEE_FLOWER,
+        conditions=[_UNPAID],
     ),
     item(
         "見花有台",
@@ -151,6 +160,7 @@ ITEMS = (
         tags=[NO_MIN],
         needs_hand=False,
         option=SEE_WIND_SEE_FLOWER,
+        conditions=[_UNPAID],
     ),
     item("三元牌", 1, lambda h, c: len(_dragons(h))),
     item("海底撈月", 1, lambda h, c: c.last_tile and c.self_drawn),
@@ -170,6 +180,7 @@ ITEMS = (
         tags=[NO_MIN],
         needs_hand=False,
         value_from="flower_kong_tai",
+        conditions=[_UNPAID],
     ),
     item("聽牌", 0, lambda h, c: c.declared_ready, needs_hand=False, value_from="ready_tai"),
     item("平胡", 2, lambda h, c: True, conditions=_PING_HU),
@@ -285,6 +296,7 @@ RULES = RuleSet(
     items=ITEMS,
     hand_size=16,
     refuse=_refuse,
+    eight_flowers=EIGHT_IMMORTALS,
     form_readings=(("lugu", lugu_readings),),
 )
 
