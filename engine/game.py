@@ -1047,6 +1047,9 @@ class Game:
             self._check_flower_win(seat)
             if self.outcome is not None:
                 return
+            if self.drawable <= 0:  # the replacement would come out of the reserve: 流局 here
+                self._end_draw_game()
+                return
             tile = self.wall.draw_back()
             replacement = True
         self.hands[seat][tile] += 1
@@ -1206,6 +1209,10 @@ class Game:
                 counts[t] == (1 if self.profile.flowers else 0), f"flower {tile_to_str(t)} count {counts[t]}"
             )
         _require(sum(counts) == self.profile.wall_size, f"{sum(counts)} tiles in play")
+        # the draw-game reserve is exact: never drawn into, and a draw game leaves exactly it
+        _require(self.drawable >= 0, f"the wall was drawn {-self.drawable} tile(s) into its reserve")
+        if self.outcome is not None and self.outcome.winner is None:
+            _require(self.drawable == 0, f"a draw game with {self.drawable} live draw(s) left")
         size = self.profile.hand_size
         outcome = self.outcome
         in_deal = self.first_go[self.dealer] and not self.claims_made  # the dealer has not played yet

@@ -102,6 +102,23 @@ def test_draw_game_when_only_the_reserve_is_left():
     assert game.is_over and game.outcome.winner is None
 
 
+@pytest.mark.parametrize(
+    ("rules", "hand"), [("taiwan16", "123m456m789m123p456p1s9s"), ("taiwan13", "123m456m789m123p1s9s")]
+)
+def test_draw_game_when_a_flower_replacement_would_come_out_of_the_reserve(rules, hand):
+    """牌墩只剩下16張牌，此時稱之為和局 (+1 a kong): a flower drawn as the last live tile is set
+    aside, and since its replacement would be one of the 16 kept back, the hand is a draw game
+    there, the reserve whole (taiwan16 and taiwan13 alike: the same game loop)."""
+    game = position(hands={0: hand}, wall="f1", live=1, rules=rules)
+    game.apply(act("0 discard 9s"))
+    pass_all(game)
+    assert game.is_over and game.outcome.winner is None and game.outcome.flower_win is None
+    assert game.wall.remaining == 16 and game.drawable == 0 and game.flowers[1] == [tile("f1")]
+    size = game.profile.hand_size
+    assert [sum(game.hands[s]) for s in range(4)] == [size] * 4  # the drawer holds no replacement
+    game.check_invariants()
+
+
 def test_each_kong_keeps_one_more_tile_back():
     game = position(hands={0: "123m456m789m123p456p1s9s"}, melds={2: ["kong:1111z"]})
     assert game.drawable == game.wall.remaining - 17
