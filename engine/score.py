@@ -323,6 +323,10 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
         ),
         **{f: _bool(f, data.get(f, False)) for f in _BOOL_FIELDS},
     )
+    if ctx.flower_bonus_taken and not ctx.options.house_rules["flower_win_as_bonus"]:
+        # the field says the table paid the flower win at once: it plays that house rule
+        house = HouseRules({**ctx.options.house_rules.to_dict(), "flower_win_as_bonus": True})
+        ctx = replace(ctx, options=replace(ctx.options, house_rules=house))
     _check_robbed_kong(ctx)
     return rules, ctx, warnings
 

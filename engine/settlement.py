@@ -139,17 +139,18 @@ def settle(
     discarder: int | None,
     options: TableOptions = DEFAULT_OPTIONS,
     uncapped: int = 0,
+    no_dealer_extra: bool = False,
 ) -> Settlement:
     """The document's formula. ``tai`` is the hand's 台數 WITHOUT 莊家/連莊 (the formula adds
-    [2n+1] itself); ``uncapped`` is the part of ``tai`` that 滿台 does not limit (門清自摸, 眼牌).
-    ``discarder`` None means a self-draw, paid by all three."""
+    [2n+1] itself, unless ``no_dealer_extra``); ``uncapped`` is the part of ``tai`` that 滿台 does
+    not limit (門清自摸, 眼牌). ``discarder`` None means a self-draw, paid by all three."""
     _check_seats(winner, dealer, discarder)
     if discarder == winner:
         raise ValueError("the winner cannot have discarded the winning tile")
     if tai < 0 or not 0 <= uncapped <= tai:
         raise ValueError("tai must be >= 0 and uncapped within it")
     hand = apply_cap(tai, uncapped, options.cap_tai)
-    extra = dealer_extra(dealer_streak)
+    extra = 0 if no_dealer_extra else dealer_extra(dealer_streak)
     limit = payment_limit(options)
     payers = [discarder] if discarder is not None else [s for s in range(4) if s != winner]
     reason = "胡" if discarder is not None else "自摸"
@@ -162,7 +163,7 @@ def settle(
             amount = limit
             limited = True
         payments.append(Payment(p, winner, t, amount, reason))
-    items = dealer_items(dealer_streak) if winner != dealer and dealer in payers else ()
+    items = dealer_items(dealer_streak) if winner != dealer and dealer in payers and extra else ()
     return Settlement(_deltas(payments), tuple(payments), items, limited=limited)
 
 
@@ -194,7 +195,9 @@ def settle_win(
         )
         sheet = result.items
     else:
-        expected = dealer_extra(dealer_streak) if winner == dealer else 0
+        # house rule 天胡不計莊家: the dealer's 天胡 pays no [2n+1] (the scorer listed no 莊家/連莊)
+        waived = options.house_rules["heavenly_no_dealer"] and any(i.name == "天胡" for i in result.items)
+        expected = dealer_extra(dealer_streak) if winner == dealer and not waived else 0
         if result.dealer != expected:
             raise ValueError(
                 f"scored with 莊家/連莊 worth {result.dealer} 台 but winner={winner}, dealer={dealer}, "
@@ -208,6 +211,7 @@ def settle_win(
             discarder=discarder,
             options=options,
             uncapped=result.uncapped,
+            no_dealer_extra=waived,
         )
         sheet = result.items + settlement.items
     reduction = result.total - result.capped_total(options.cap_tai)

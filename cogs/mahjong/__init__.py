@@ -320,7 +320,6 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
 
     @app_commands.command(name=_("houserule"), description=_("Change one house rule before the match (host)"))
     @app_commands.describe(switch=_("The house rule"), value=_("Its value: a number, or on / off"))
-    @app_commands.choices(switch=SWITCH_CHOICES)
     async def houserule(self, interaction: discord.Interaction, switch: str, value: str) -> None:
         runner = self.runner_here(interaction)
         self._check_host(interaction, runner)
@@ -341,6 +340,12 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         runner.journal.options(runner.stored_options())
         runner.lobby_changed()
         await _answer(interaction, t(interaction.locale, "ok.houserule", rules=rules.summary() or "—"))
+
+    @houserule.autocomplete("switch")
+    async def houserule_switch(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The switches whose label or name holds what was typed: more than a choice list's 25."""
+        text = current.strip().lower()
+        return [c for c in SWITCH_CHOICES if text in c.name.lower()][:25]
 
     @app_commands.command(name=_("join"), description=_("Take a seat at this channel's table"))
     @app_commands.describe(password=_("The table's 4-digit password"))

@@ -439,11 +439,14 @@ def test_eight_flowers_are_ba_xian_guo_hai_without_a_flag():
 def test_eight_flowers_paid_as_a_bonus_count_no_hua_pai_or_hua_gang_on_the_later_win():
     """House rule flower_win_as_bonus: the 8 台 were paid at once; the hand that later wins counts
     its tiles only."""
-    got = items("123m456m789m123p456p1s", "1s", flowers="f1f2f3f4f5f6f7f8", flower_bonus_taken=True)
+    bonus = TableOptions(house_rules={"flower_win_as_bonus": True})
+    got = items("123m456m789m123p456p1s", "1s", flowers="f1f2f3f4f5f6f7f8", flower_bonus_taken=True, options=bonus)
     assert got == {"門清": 1, "獨聽": 1}
-    got = items("123m456m789m123p456p1s", "1s", flowers="f1f2f3f4f5f6f7", flower_bonus_taken=True,
-                options=TableOptions(see_wind_see_flower=True))
+    seen = TableOptions(see_wind_see_flower=True, house_rules={"flower_win_as_bonus": True})
+    got = items("123m456m789m123p456p1s", "1s", flowers="f1f2f3f4f5f6f7", flower_bonus_taken=True, options=seen)
     assert got == {"門清": 1, "獨聽": 1}
+    unpaid = items("123m456m789m123p456p1s", "1s", flowers="f1f2f3f4f5f6f7", options=bonus)
+    assert unpaid == {"門清": 1, "花牌": 2, "獨聽": 1, "花槓": 1}  # bonus not (yet) taken: they count
 
 
 def test_flower_bonus_taken_needs_seven_or_eight_flowers():
