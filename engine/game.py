@@ -92,6 +92,9 @@ class Outcome:
     human: bool = False  # 人胡: an earthly win on a discard before the winner's first draw
     last_discard: bool = False  # 河底: won on the last discard
     after_flower: bool = False  # the replacement draw won on was for a flower, not a kong
+    # 八仙過海 / 七搶一 paid at once while the hand went on (house rule flower_win_as_bonus):
+    # (receiver, the 七搶一's payer or None for all three, name), settled with the hand whatever its end
+    flower_bonuses: tuple[tuple[int, int | None, str], ...] = ()
 
 
 @dataclass(slots=True)
@@ -173,6 +176,7 @@ class Game:
         self.eye: list[bool] = [False] * 4  # 眼牌 declared (Miji too)
         self.miji: list[bool] = [False] * 4  # the 眼牌 was declared in the Miji window
         self.exchanges: dict[int, tuple[int, ...]] = {}  # 換牌 choices made so far (the EXCHANGE phase)
+        self.flower_bonuses: list[tuple[int, int | None, str]] = []  # see Outcome.flower_bonuses
         auto = set(auto_seats)
         if not auto <= {0, 1, 2, 3}:
             raise ValueError(f"auto_seats must be seats 0-3, got {sorted(auto)}")
@@ -451,6 +455,7 @@ class Game:
         game.drawn[turn] = laid.drawn
         game.claim = None
         game.last_discard = None
+        game.flower_bonuses = []
         game.outcome = None
         game.events = []
         game.log = []
@@ -522,6 +527,7 @@ class Game:
             last_discard=out.last_discard if out else self._last_discard(self_drawn, robbing),
             heavenly_ready=self.ready_on_deal[seat],
             after_flower=out.after_flower if out else (self_drawn and ts.after_flower),
+            flower_bonus_taken=any(receiver == seat for receiver, _, _ in self.flower_bonuses),
         )
 
     @property
@@ -1065,10 +1071,22 @@ class Game:
         counts = [len(f) for f in self.flowers]
         eight, seven = self.profile.flower_wins
         if counts[seat] == 8 and eight:
-            self._finish(Outcome(seat, None, None, self_drawn=True, flower_win=eight))
+            self._flower_win(Outcome(seat, None, None, self_drawn=True, flower_win=eight))
         elif sorted(counts)[-2:] == [1, 7] and seven:
             winner = counts.index(7)
-            self._finish(Outcome(winner, counts.index(1), None, self_drawn=False, flower_win=seven))
+            self._flower_win(Outcome(winner, counts.index(1), None, self_drawn=False, flower_win=seven))
+
+    def _flower_win(self, outcome: Outcome) -> None:
+        """End the hand with a flower win, or (house rule flower_win_as_bonus) book it as a bonus
+        paid at once and let the hand go on; the receiver's later win counts no flower 台."""
+        if not self.options.house_rules["flower_win_as_bonus"]:
+            self._finish(outcome)
+            return
+        assert outcome.winner is not None and outcome.flower_win is not None
+        bonus = (outcome.winner, outcome.loser, outcome.flower_win)
+        if bonus not in self.flower_bonuses:  # (the deal checks every seat once its 補花 is done)
+            self.flower_bonuses.append(bonus)
+            self._emit(Event(EventKind.FLOWER_BONUS, outcome.winner, detail=outcome.flower_win))
 
     def _win(
         self,
@@ -1137,7 +1155,7 @@ class Game:
         self._finish(Outcome(None))
 
     def _finish(self, outcome: Outcome) -> None:
-        self.outcome = replace(outcome, horses=self._horses)
+        self.outcome = replace(outcome, horses=self._horses, flower_bonuses=tuple(self.flower_bonuses))
         self.phase = Phase.OVER
         self.claim = None
         if outcome.winner is None:

@@ -244,6 +244,33 @@ def settle_flower_win(
     return Settlement(_deltas(payments), payments)
 
 
+def settle_flower_bonus(
+    kind: str,
+    *,
+    receiver: int,
+    payer: int | None = None,
+    options: TableOptions = DEFAULT_OPTIONS,
+) -> Settlement:
+    """House rule flower_win_as_bonus: 八仙過海 / 七搶一 paid at once while the hand goes on —
+    8 台 and no 底, by each of the other three (八仙過海) or by the single flower's holder (七搶一).
+
+        >>> settle_flower_bonus("七搶一", receiver=1, payer=3).deltas
+        (0, 800, 0, -800)
+    """
+    _check_seats(receiver, payer)
+    if kind == "七搶一":
+        if payer is None or payer == receiver:
+            raise ValueError("七搶一 needs the seat holding the single flower")
+        payers = [payer]
+    elif kind == "八仙過海":
+        payers = [s for s in range(4) if s != receiver]
+    else:
+        raise ValueError(f"unknown flower win {kind!r}")
+    amount = FLOWER_WIN_TAI * options.tai
+    payments = tuple(Payment(p, receiver, FLOWER_WIN_TAI, amount, kind) for p in payers)
+    return Settlement(_deltas(payments), payments)
+
+
 def eye_penalty(
     declarers: Iterable[int], *, winner: int, options: TableOptions = DEFAULT_OPTIONS
 ) -> Settlement:
