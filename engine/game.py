@@ -142,6 +142,7 @@ class Game:
         profile = get_profile(rules)
         if options is not None and options != profile.options:  # (most tables play the defaults)
             profile = replace(profile, options=options)
+        profile = profile.for_table()  # the hand size chosen (hongkong 13 / 16), a claimed kong's replacement
         added = [f for f in profile.options.house_rules.forms() if f not in profile.win_forms]
         if added:  # a house rule's winning form (嚦咕嚦咕) is accepted by the win check too
             profile = replace(profile, win_forms=(*profile.win_forms, *added))

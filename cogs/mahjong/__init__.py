@@ -24,7 +24,7 @@ import render
 from data import Store, StoreError
 from engine.house_rules import PRESETS, SWITCHES, HouseRules
 from engine.policy import LEVEL_NAMES
-from engine.rules import PROFILES, TableOptions, get_profile
+from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.view import HandResult
 
 from ..i18n import locale_of, t
@@ -61,6 +61,7 @@ RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for 
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]  # house rules
+HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]  # hongkong
 LEVEL_CHOICES = [app_commands.Choice(name=_(LEVEL_NAMES[level]["en"]), value=level) for level in AI_LEVELS]
 
 
@@ -204,6 +205,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         may_pass_win=_("A win may be declined (可過水)"),
         minimum=_("台 or 番 needed to win (三台起胡 / 番起和)"),
         bonus_tile=_("A face-up 寶牌 (hongkong)"),
+        hand_size=_("hongkong: 13 tiles (寶牌 possible) or 16 with flowers (補花)"),
         see_wind_see_flower=_("Every wind and flower scores (見字見花)"),
         exchange=_("Exchange 0-3 tiles after the deal (換牌)"),
         base=_("Points for 底"),
@@ -217,6 +219,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         claim_seconds=CLAIM_CHOICES,
         preset=PRESET_CHOICES,
         minimum=MINIMUM_CHOICES,
+        hand_size=HAND_SIZE_CHOICES,
     )
     async def create(
         self,
@@ -235,6 +238,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         tai: app_commands.Range[int, 0, 100_000] | None = None,
         preset: str = "document",
         password: bool = False,
+        hand_size: int | None = None,
     ) -> None:
         self._check_free_channel(interaction)
         chosen: dict[str, Any] = {
@@ -252,6 +256,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             chosen["base"] = base
         if tai is not None:
             chosen["tai"] = tai
+        if hand_size is not None:
+            chosen["hand_size"] = hand_size
         # the rule set's own stakes and caps (taiwan13: 20 a 台) unless the host set them
         options = replace(get_profile(rules).options, **chosen)
         settings = TableSettings(rules, rounds, options)

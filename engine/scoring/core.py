@@ -371,6 +371,8 @@ class RuleSet:
     eight_flowers: str | None = None
     # readings of special winning forms a house rule adds, by form name (engine.forms.FORMS)
     form_readings: tuple[tuple[str, Callable[[WinContext], list[Reading]]], ...] = ()
+    # the same rule set played with another hand size (TableOptions.hand_size): hongkong's 16 tiles
+    sizes: tuple[tuple[int, RuleSet], ...] = ()
     order: tuple[Item, ...] = ()  # evaluation order (filled in by __post_init__)
 
     def __post_init__(self) -> None:
@@ -390,6 +392,16 @@ class RuleSet:
         if bad:
             raise ValueError(f"{self.name}: items depend on unknown table options {sorted(bad)}")
         object.__setattr__(self, "order", _exclusion_order(self.items))
+
+    def sized(self, hand_size: int | None) -> RuleSet:
+        """The table for a hand size (None: this one); :class:`ScoringError` for one not offered."""
+        if hand_size is None or hand_size == self.hand_size:
+            return self
+        for size, rules in self.sizes:
+            if size == hand_size:
+                return rules
+        offered = " or ".join(str(n) for n in sorted({self.hand_size, *(n for n, _ in self.sizes)}))
+        raise ScoringError(f"{self.name} is played with {offered} tiles, not {hand_size}")
 
     def find(self, name: str) -> Item:
         for i in self.items:
@@ -588,6 +600,7 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
     all eight flowers is the rule set's flower win (``RuleSet.eight_flowers``), unless that was
     paid as a bonus (``flower_bonus_taken``).
     """
+    rules = rules.sized(ctx.options.hand_size)
     if rules.eight_flowers and ctx.flower_win is None and not ctx.flower_bonus_taken and len(set(ctx.flowers)) == 8:
         ctx = replace(ctx, flower_win=rules.eight_flowers)  # 只要某一家拿到全部八张的花牌: that is the win
     validate_context(ctx, rules.hand_size)
