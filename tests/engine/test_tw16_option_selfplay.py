@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from engine.actions import Action, Kind
 from engine.game import Game, Phase
+from engine.house_rules import KNOWN_PRESETS, HouseRules
 from engine.match import Match
 from engine.meld import MeldKind
-from engine.house_rules import KNOWN_PRESETS, HouseRules
 from engine.rules import TableOptions
 
 SWITCHES = ("self_draw_only", "may_pass_win", "see_wind_see_flower", "exchange")
