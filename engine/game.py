@@ -1080,7 +1080,7 @@ class Game:
     def _flower_win(self, outcome: Outcome) -> None:
         """End the hand with a flower win, or (house rule flower_win_as_bonus) book it as a bonus
         paid at once and let the hand go on; the receiver's later win counts no flower 台."""
-        if not self.options.house_rules["flower_win_as_bonus"]:
+        if not (self.profile.flower_bonus and self.options.house_rules["flower_win_as_bonus"]):
             self._finish(outcome)
             return
         assert outcome.winner is not None and outcome.flower_win is not None

@@ -131,6 +131,7 @@ class RuleProfile:
     host_deals_first: bool = False  # the first dealer is the table's owner (player 0), not the dice's pick
     # instant flower wins, as the scorer names them: (all eight flowers, seven against the eighth)
     flower_wins: tuple[str | None, str | None] = ("八仙過海", "七搶一")
+    flower_bonus: bool = False  # house rule flower_win_as_bonus applies (taiwan16's 一底八台 flower wins)
     earthly_discards: int = 0  # 地胡 within this many discards of the hand (0: the first go-round)
     robbed_kong_deals: bool = False  # the owner of a robbed kong (抢杠) deals the next hand (guangdong)
     scorer_vets_wins: bool = False  # 胡 is offered only when the scorer accepts the win (guangdong: 必须自摸)
@@ -175,7 +176,7 @@ class RuleProfile:
         return profile
 
 
-TAIWAN16 = RuleProfile(id="taiwan16", hand_size=16, flowers=True, reserve=16, reserve_per_kong=1)
+TAIWAN16 = RuleProfile(id="taiwan16", hand_size=16, flowers=True, reserve=16, reserve_per_kong=1, flower_bonus=True)
 # document 002's 番 game: 13 tiles, no flowers, 十三幺 (寶牌 a table option), or (hand_size 16) its
 # 16-tile procedure with 補花 and no 13-tile forms; no 聽 declaration nor taiwan16's 行動限制 5/9; a
 # 明杠's replacement may not win (不得胡牌) unless the table allows it (claimed_kong_bloom: 杠開 包牌).

@@ -172,3 +172,15 @@ def test_dealer_whose_only_tai_is_zhuang_jia_is_offered_hu():
         assert (game.outcome is not None and game.outcome.winner == 0) is wins
         if wins:
             assert names(game) == {"庄家"}
+
+
+def test_da_hua_hu_ends_the_hand_even_with_taiwan16s_flower_bonus_switch():
+    """八仙過海即收 is a taiwan16 house rule: at a taiwan13 table 大花胡 still wins at once."""
+    from engine.rules import TableOptions
+
+    options = TableOptions(house_rules={"flower_win_as_bonus": True})
+    game = position(hands={0: "123m456m789m123p1s9s"}, flowers={1: "f1f2f3f4f5f6f7"}, wall="f8", rules=RULES,
+                    options=options)
+    game.apply(act("0 discard 9s"))
+    pass_all(game)
+    assert game.outcome is not None and game.outcome.flower_win == "大花胡" and game.outcome.winner == 1
