@@ -106,6 +106,18 @@ def test_gang_shang_kai_hua_after_a_ming_gang():
     assert {"自摸", "杠上开花"} <= names(game)
 
 
+def test_claimed_kong_bloom_false_forbids_the_win_on_a_ming_gangs_replacement():
+    """The table option is the rule set's own rule unless set: false makes taiwan13 play taiwan16's
+    行動限制2 (no win, 過水)."""
+    from engine.rules import TableOptions
+
+    hands = {0: "123m456m789m1234p6s", 1: "666s234m567m789p1z"}
+    game = position(hands=hands, back="1z", rules=RULES, options=TableOptions(claimed_kong_bloom=False))
+    game.apply(act("0 discard 6s"))
+    game.apply(act("1 kong 6s"))
+    assert game.outcome is None and game.passed_win[1] and "hu" not in kinds(game, 1)
+
+
 def test_no_ting_declaration():
     game = position(hands={0: "1122m3344p5566s7z9s"}, rules=RULES)
     assert "ting" not in kinds(game, 0)
