@@ -114,6 +114,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.pause_ended": "⏹ Nobody came back, so the table ended with the standings as they are.",
         "err.guild_only": "Tables are opened in a server channel, not in DMs.",
         "err.storage": "I cannot save new tables right now; please try again in a minute.",
+        "err.options": "Those options do not go together: {reason}.",
         "err.internal": "Something went wrong on my side; the table is unharmed. Please try again.",
         # play
         "play.seat_draw": "**抓位 · seat draw**\n{lines}",
@@ -293,6 +294,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.pause_ended": "⏹ 沒有人回來，牌局以目前的分數結束。",
         "err.guild_only": "牌桌要在伺服器頻道裡開，不能在私訊。",
         "err.storage": "目前無法儲存新牌桌，請一分鐘後再試。",
+        "err.options": "這些選項不能同時使用：{reason}。",
         "err.internal": "我這邊出了點問題，牌局沒有受影響。請再試一次。",
         "play.seat_draw": "**抓位**\n{lines}",
         "play.seat_line": "{wind} · {name}",
@@ -471,6 +473,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.pause_ended": "⏹ 没有人回来，牌局以目前的分数结束。",
         "err.guild_only": "牌桌要在服务器频道里开，不能在私信。",
         "err.storage": "目前无法保存新牌桌，请一分钟后再试。",
+        "err.options": "这些选项不能同时使用：{reason}。",
         "err.internal": "我这边出了点问题，牌局没有受影响。请再试一次。",
         "play.seat_draw": "**抓位**\n{lines}",
         "play.seat_line": "{wind} · {name}",

@@ -21,7 +21,8 @@ from .events import Event
 from .game import Game
 from .rules import TableOptions, get_profile, next_dealer
 from .scoring import ScoreResult, get_rules, get_settle, get_settle_draw, get_settle_leave, score_win
-from .settlement import SettleContext
+from .scoring.core import ScoreItem
+from .settlement import SettleContext, settle_flower_bonus
 from .tiles import from_counts
 from .view import HandResult
 
@@ -238,6 +239,8 @@ class Match:
                 limited=settlement.limited,
                 extras=settlement.extras,
             )
+        if out.flower_bonuses:
+            result = self._with_flower_bonuses(result, out.flower_bonuses)
         for s in range(4):
             self.scores[s] += result.deltas[s]
         self.auto_seats = {s for s in range(4) if game.auto[s]}
@@ -256,6 +259,19 @@ class Match:
         robbed = out.loser if out.robbing_kong and self.profile.robbed_kong_deals else None
         self._rotate(out.winner, robbed)
         return result
+
+    def _with_flower_bonuses(
+        self, result: HandResult, bonuses: tuple[tuple[int, int | None, str], ...]
+    ) -> HandResult:
+        """Add the flower bonuses paid during the hand (house rule flower_win_as_bonus): they stand
+        whatever the hand's end, draw games included, and show as lines beside the hand."""
+        deltas = list(result.deltas)
+        lines = []
+        for receiver, payer, kind in bonuses:
+            paid = settle_flower_bonus(kind, receiver=receiver, payer=payer, options=self.options)
+            deltas = [d + p for d, p in zip(deltas, paid.deltas, strict=True)]
+            lines.append(ScoreItem(kind, paid.deltas[receiver], receiver))
+        return replace(result, deltas=(deltas[0], deltas[1], deltas[2], deltas[3]), extras=result.extras + tuple(lines))
 
     def _settle_context(self, game: Game, winner: int | None) -> SettleContext:
         out = game.outcome

@@ -25,7 +25,7 @@ import render
 from data import Store, StoreError
 from engine.house_rules import PRESETS, SWITCHES, HouseRules
 from engine.policy import LEVEL_NAMES
-from engine.rules import PROFILES, TableOptions, get_profile
+from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.view import HandResult
 
 from ..i18n import locale_of, t
@@ -62,6 +62,7 @@ RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for 
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]  # house rules
+HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]  # hongkong
 LEVEL_CHOICES = [app_commands.Choice(name=_(LEVEL_NAMES[level]["en"]), value=level) for level in AI_LEVELS]
 
 
@@ -289,6 +290,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         may_pass_win=_("A win may be declined (可過水)"),
         minimum=_("台 or 番 needed to win (三台起胡 / 番起和)"),
         bonus_tile=_("A face-up 寶牌 (hongkong)"),
+        hand_size=_("hongkong: 13 tiles (寶牌 possible) or 16 with flowers (補花)"),
         see_wind_see_flower=_("Every wind and flower scores (見字見花)"),
         exchange=_("Exchange 0-3 tiles after the deal (換牌)"),
         base=_("Points for 底"),
@@ -302,6 +304,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         claim_seconds=CLAIM_CHOICES,
         preset=PRESET_CHOICES,
         minimum=MINIMUM_CHOICES,
+        hand_size=HAND_SIZE_CHOICES,
     )
     async def create(
         self,
@@ -320,6 +323,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         tai: app_commands.Range[int, 0, 100_000] | None = None,
         preset: str = "document",
         password: bool = False,
+        hand_size: int | None = None,
     ) -> None:
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
         _accepted("rules", rules, list(PROFILES))
@@ -328,6 +332,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         _accepted("turn_seconds", turn_seconds, TURN_SECONDS)
         _accepted("claim_seconds", claim_seconds, CLAIM_SECONDS)
         _accepted("minimum", minimum, [choice.value for choice in MINIMUM_CHOICES])
+        if hand_size is not None:
+            _accepted("hand_size", hand_size, [choice.value for choice in HAND_SIZE_CHOICES])
         for name, value in (("base", base), ("tai", tai)):
             if value is not None:
                 _accepted(name, value, range(0, 100_001))
@@ -348,6 +354,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             chosen["base"] = base
         if tai is not None:
             chosen["tai"] = tai
+        if hand_size is not None:
+            chosen["hand_size"] = hand_size
         # the rule set's own stakes and caps (taiwan13: 20 a 台) unless the host set them
         options = replace(get_profile(rules).options, **chosen)
         settings = TableSettings(rules, rounds, options)
@@ -416,7 +424,6 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
 
     @app_commands.command(name=_("houserule"), description=_("Change one house rule before the match (host)"))
     @app_commands.describe(switch=_("The house rule"), value=_("Its value: a number, or on / off"))
-    @app_commands.choices(switch=SWITCH_CHOICES)
     async def houserule(self, interaction: discord.Interaction, switch: str, value: str) -> None:
         _accepted("switch", switch, [choice.value for choice in SWITCH_CHOICES])
         runner = self.runner_here(interaction)
@@ -438,6 +445,12 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         runner.journal.options(runner.stored_options())
         runner.lobby_changed()
         await _answer(interaction, t(interaction.locale, "ok.houserule", rules=rules.summary() or "—"))
+
+    @houserule.autocomplete("switch")
+    async def houserule_switch(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The switches whose label or name holds what was typed: more than a choice list's 25."""
+        text = current.strip().lower()
+        return [c for c in SWITCH_CHOICES if text in c.name.lower()][:25]
 
     @app_commands.command(name=_("join"), description=_("Take a seat at this channel's table"))
     @app_commands.describe(password=_("The table's 4-digit password"))

@@ -16,6 +16,7 @@ import discord
 
 from engine.actions import Action, Kind
 from engine.policy import LEVEL_NAMES
+from engine.rules import get_profile
 from engine.scoring import get_rules
 from engine.tiles import format_tiles, sort_key, tile_from_str, tile_to_str
 
@@ -60,6 +61,7 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
         (o.may_pass_win, "可過水"),
         (o.min_tai > 0, minimum_label(s.rules, o.min_tai)),
         (o.bonus_tile, "寶牌"),
+        (o.hand_size is not None and o.hand_size != get_profile(s.rules).hand_size, f"{o.hand_size} 張"),
         (o.see_wind_see_flower, "見字見花"),
         (o.exchange, "換牌"),
         (not o.house_rules.is_document, f"家規 {o.house_rules.summary()}"),
