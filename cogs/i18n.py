@@ -619,6 +619,11 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
     "Start the match (host)": {"zh-TW": "開始牌局（桌主）", "zh-CN": "开始牌局（桌主）"},
     "close": {"zh-TW": "關桌", "zh-CN": "关桌"},
     "Close this channel's table (host)": {"zh-TW": "關閉這個頻道的牌桌（桌主）", "zh-CN": "关闭这个频道的牌桌（桌主）"},
+    "language": {"zh-TW": "語言", "zh-CN": "语言"},
+    "The table's language in the channel (default: yours)": {
+        "zh-TW": "這一桌在頻道裡用的語言（預設：你的語言）",
+        "zh-CN": "这一桌在频道里用的语言（默认：你的语言）",
+    },
     "A table's number, to close it from any channel (Manage Server)": {
         "zh-TW": "牌桌編號，可在任何頻道關閉它（管理伺服器）",
         "zh-CN": "牌桌编号，可在任何频道关闭它（管理服务器）",

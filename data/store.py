@@ -476,6 +476,20 @@ class Store:
         header = None if match is None else loads(match["header"])
         return SavedTable(table, header, hands)
 
+    async def dm_channel_of(self, user_id: int) -> int | None:
+        """The DM channel opened with this person before, if any."""
+        async with self._read() as db:
+            row = await self._one(db, "SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+        return None if row is None else int(row["channel_id"])
+
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+                (user_id, channel_id),
+            )
+
     async def fail_table(self, table_id: int, reason: str) -> None:
         """A table that cannot be rebuilt: closed (its seats free, never restored again), the reason
         kept beside it, its match and moves left as they were for inspection."""

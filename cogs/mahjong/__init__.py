@@ -28,7 +28,7 @@ from engine.policy import LEVEL_NAMES
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.view import HandResult
 
-from ..i18n import locale_of, t
+from ..i18n import SUPPORTED, locale_of, t
 from . import stats
 from .buttons import DYNAMIC_ITEMS
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
@@ -61,6 +61,10 @@ PERIOD_CHOICES = [
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=name, value=value)
+    for name, value in (("English", "en"), ("繁體中文", "zh-TW"), ("简体中文", "zh-CN"))
+]
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]  # house rules
 HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]  # hongkong
 LEVEL_CHOICES = [app_commands.Choice(name=_(LEVEL_NAMES[level]["en"]), value=level) for level in AI_LEVELS]
@@ -139,6 +143,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self.by_id: dict[int, TableRunner] = {}  # table id → table
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
         self.failed: dict[int, int] = {}  # channel id → a table there that could not be restored
+        self.dm_channels: dict[int, int] = {}  # user id → their DM channel's id (also in the store)
+        self.skip_stored_dm: set[int] = set()  # people whose stored DM channel failed: open a new one
         self._tasks: set[asyncio.Task[None]] = set()
         self.runners: weakref.WeakSet[TableRunner] = weakref.WeakSet()  # every table not yet garbage
         self.budget = EditBudget(per_second=35, capacity=10, reserve=4)  # every request, under Discord's 50/s
@@ -297,6 +303,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         tai=_("Points per 台"),
         preset=_("House rules preset (家規)"),
         password=_("Ask players for a 4-digit password"),
+        language=_("The table's language in the channel (default: yours)"),
     )
     @app_commands.choices(
         rules=RULE_CHOICES,
@@ -304,6 +311,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         claim_seconds=CLAIM_CHOICES,
         preset=PRESET_CHOICES,
         minimum=MINIMUM_CHOICES,
+        language=LANGUAGE_CHOICES,
         hand_size=HAND_SIZE_CHOICES,
     )
     async def create(
@@ -324,6 +332,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         preset: str = "document",
         password: bool = False,
         hand_size: int | None = None,
+        language: str | None = None,
     ) -> None:
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
         _accepted("rules", rules, list(PROFILES))
@@ -334,6 +343,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         _accepted("minimum", minimum, [choice.value for choice in MINIMUM_CHOICES])
         if hand_size is not None:
             _accepted("hand_size", hand_size, [choice.value for choice in HAND_SIZE_CHOICES])
+        if language is not None:
+            _accepted("language", language, SUPPORTED)
         for name, value in (("base", base), ("tai", tai)):
             if value is not None:
                 _accepted(name, value, range(0, 100_001))
@@ -365,11 +376,11 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             async def opened(modal_interaction: discord.Interaction, value: str) -> None:
                 if not valid_password(value):
                     raise TableError("err.password_format")
-                await self._open_table(modal_interaction, settings, hash_password(value))
+                await self._open_table(modal_interaction, settings, hash_password(value), language)
 
             await interaction.response.send_modal(PasswordModal(loc, opened))
             return
-        await self._open_table(interaction, settings, None)
+        await self._open_table(interaction, settings, None, language)
 
     def _check_free_channel(self, interaction: discord.Interaction) -> None:
         if interaction.channel_id in self.tables:
@@ -378,10 +389,14 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         if where is not None:
             raise TableError("err.already_seated", channel=where)
 
-    async def _open_table(self, interaction: discord.Interaction, settings: TableSettings, pw: str | None) -> None:
+    async def _open_table(
+        self, interaction: discord.Interaction, settings: TableSettings, pw: str | None, language: str | None
+    ) -> None:
         self._check_free_channel(interaction)  # again: a modal may have taken a while
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        locale = locale_of(interaction.guild_locale or interaction.locale)
+        # the channel's words: as chosen, else the creator's Discord language (guild_locale is en-US on
+        # every server that is not a Community server, so it says nothing about the people there)
+        locale = language or locale_of(interaction.locale)
         try:
             record = await self.store.create_table(
                 guild_id=interaction.guild_id,
@@ -579,14 +594,36 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         if mid_match:
             await runner.post(content=t(runner.locale, "play.closed_mid"))
 
-    async def dm_channel(self, user_id: int) -> discord.DMChannel:
-        """The DM channel with a person, opened at Discord's pace (discord.py keeps it once opened)."""
-        known = self.bot._connection._get_private_channel_by_user(user_id)
+    async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """The DM channel with a person: opened once ever (its id is kept, in memory and in the store,
+        for more people than discord.py's 128 and across restarts), opened at Discord's pace."""
+        known = self.dm_channels.get(user_id)
+        if known is None and user_id not in self.skip_stored_dm:
+            try:
+                known = await self.store.dm_channel_of(user_id)
+            except StoreError as error:
+                log.info("could not read the DM channel of %s: %s", user_id, error)
         if known is not None:
-            return known
+            self.dm_channels[user_id] = known
+            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
         await self.dm_opens.take()
         await self.budget.take(urgent=True)
-        return await self.bot.create_dm(discord.Object(user_id))
+        channel = await self.bot.create_dm(discord.Object(user_id))
+        self.dm_channels[user_id] = channel.id
+        self.skip_stored_dm.discard(user_id)
+        self.background(self._remember_dm(user_id, channel.id))
+        return channel
+
+    def forget_dm(self, user_id: int) -> None:
+        """A stored DM channel that failed (another bot token's, say): the next send opens one afresh."""
+        self.dm_channels.pop(user_id, None)
+        self.skip_stored_dm.add(user_id)
+
+    async def _remember_dm(self, user_id: int, channel_id: int) -> None:
+        try:
+            await self.store.remember_dm_channel(user_id, channel_id)
+        except StoreError as error:
+            log.info("could not store the DM channel of %s: %s", user_id, error)
 
     def background(self, coro: Any) -> None:
         """Run I/O that must not hold up an answer; the task is kept until it ends."""

@@ -351,6 +351,7 @@ class TableRunner:
             except NETWORK_ERRORS as error:
                 failure = error
             log.info("DM to seat %s of table %s failed (try %d): %s", seat, self.table_id, attempt + 1, failure)
+            self.cog.forget_dm(who.user_id)  # a kept channel id may be the failing part: open afresh
             if pause is None:
                 await self.post(content=t(self.locale, "play.dm_later", name=self.seating.text_names()[seat]))
                 return

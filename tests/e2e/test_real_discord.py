@@ -161,3 +161,53 @@ async def test_a_member_with_manage_server_closes_any_table_of_the_server_from_a
     assert "no open table #999" in unknown.content
     closed = await (await mod.slash("mahjong close", channel="other", table=runner.table_id)).message()
     assert closed.ephemeral and runner.closed and runner.table_id not in bot.get_cog("Mahjong").by_id
+
+
+@pytest.mark.parametrize(("creator", "language", "expected"), [("zh-TW", None, "起莊骰子"), ("zh-TW", "en", "seat draw"), ("en-US", "zh-CN", "起庄骰子")])
+@pytest.mark.devserver(members=("ming",), rate_limits=QUICK)
+async def test_the_channel_speaks_the_tables_language_chosen_at_create_or_the_creators(
+    harness, devserver, creator, language, expected
+):
+    """guild_locale is en-US on a server that is not a Community server: it decides nothing."""
+    await harness.start(build_bot(FAST, seed=12))
+    ming = devserver.member("ming")
+    ming.record.locale = creator
+    options = {"language": language} if language else {}
+    lobby = await (await ming.slash("mahjong create", rounds=1, **options)).message()
+    await (await ming.slash("mahjong start")).response()
+    assert lobby.buttons()
+    draw = await devserver.wait_for_message(channel="general", predicate=lambda m: "抓位" in m.content)
+    assert expected in draw.content
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_dm_channels_are_opened_once_and_reused_after_a_restart(harness, devserver, tmp_path):
+    database = str(tmp_path / "mahjong.sqlite3")
+    first = await harness.start(build_bot(FAST, database=database, seed=12))
+    alice = devserver.member("alice")
+    await _playing_table(first, devserver, alice, rounds=2)
+    await alice.wait_for_dm(lambda m: bool(m.attachments), timeout=10)
+    opens = lambda: sum(1 for line in devserver.recorder.log if line == "POST /users/@me/channels")  # noqa: E731
+    assert opens() == 1
+    await harness.stop(first)
+    second = await harness.start(build_bot(FAST, database=database, seed=12))
+    await devserver.wait_for_message(channel="general", predicate=lambda m: "I restarted" in m.content)
+    runner = table_runner(second, devserver)
+    seat = runner.seating.seat_of_user(alice.id)
+    await devserver.recorder.wait_until(lambda: runner.dms.get(seat) and runner.dms[seat].live, 10, lambda: "her DM")
+    assert opens() == 1, "the stored DM channel is used again"
+
+
+@pytest.mark.devserver(members=tuple(f"p{i}" for i in range(130)), rate_limits=QUICK)
+async def test_more_than_128_dm_channels_are_all_kept(harness, devserver):
+    """discord.py keeps 128 DM channels; the bot keeps every one it opened."""
+    from cogs.mahjong.live import WindowLimit
+
+    bot = await harness.start(build_bot(FAST, seed=12))
+    cog = bot.get_cog("Mahjong")
+    cog.dm_opens = WindowLimit(limit=10, seconds=0.25)  # Discord's 10 per 10 s, at the stand-in's time scale
+    people = devserver.members(*(f"p{i}" for i in range(130)))
+    first = [await cog.dm_channel(p.id) for p in people]
+    again = [await cog.dm_channel(p.id) for p in people]
+    assert [c.id for c in first] == [c.id for c in again]
+    assert sum(1 for line in devserver.recorder.log if line == "POST /users/@me/channels") == 130
