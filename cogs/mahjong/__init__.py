@@ -611,7 +611,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         channel = await self.bot.create_dm(discord.Object(user_id))
         self.dm_channels[user_id] = channel.id
         self.skip_stored_dm.discard(user_id)
-        self.background(self._remember_dm(user_id, channel.id))
+        await self._remember_dm(user_id, channel.id)  # once per person ever: kept before it is used
         return channel
 
     def forget_dm(self, user_id: int) -> None:
