@@ -191,8 +191,9 @@ class Hall:
                 await self.store.enqueue(entry)
                 if current is not None:  # moved from another rule set's queue
                     await self._arm_fill(guild_id, current.rules)
-                formed = await self._form_tables(guild_id, entry.rules, interaction.channel_id)
-                if formed is not None and formed.state.seat_of(user.id) is not None:
+                await self._form_tables(guild_id, entry.rules, interaction.channel_id)
+                formed = self.seated_runner(guild_id, user.id, None)
+                if formed is not None:  # they were the fourth (or further on, in a queue of eight)
                     channel = f"<#{formed.state.channel_id}>"
                     await _reply(interaction, t(interaction.locale, "ok.table_formed", channel=channel))
                     return
@@ -234,21 +235,25 @@ class Hall:
     async def _form_tables(
         self: Mahjong, guild_id: int, rules: str, channel_id: int | None, *, fill: bool = False
     ) -> TableRunner | None:
-        """Open a 系統桌 for the first four in the queue (with ``fill``: for whoever waits, AI in the
-        empty seats); the table opened, or None. People who sat down meanwhile leave the queue first."""
+        """Open a 系統桌 for each four in the queue, first come first (with ``fill``: one for whoever
+        waits, AI in the empty seats); the last table opened, or None. People who sat down meanwhile
+        leave the queue first."""
         queue = await self.store.queue(guild_id, rules)
         for entry in [e for e in queue if (guild_id, e.user_id) in self.seated]:
             await self.store.dequeue(guild_id, entry.user_id)
             queue.remove(entry)
-        group = ready_group(queue) or (queue[:4] if fill else [])
-        if not group:
-            return None
         settings = await self.guild_settings(guild_id)
-        where = settings.mahjong_channel_id or channel_id or group[-1].channel_id
-        runner = await self._open_system(group, where)
-        if runner is not None:
+        opened = None
+        while group := ready_group(queue) or (queue[:4] if fill and opened is None else []):
+            where = settings.mahjong_channel_id or channel_id or group[-1].channel_id
+            runner = await self._open_system(group, where)
+            if runner is None:  # the queue changed under us: leave it to the next look
+                break
+            opened = runner
+            queue = queue[len(group) :]
+        if opened is not None:
             await self._arm_fill(guild_id, rules)
-        return runner
+        return opened
 
     async def _open_system(self: Mahjong, group: list[QueueEntry], channel_id: int) -> TableRunner | None:
         guild_id, rules, locale = group[0].guild_id, group[0].rules, group[0].table_locale

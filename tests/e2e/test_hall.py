@@ -137,7 +137,7 @@ async def test_leaving_the_queue_by_button_by_playing_again_and_by_sitting_down(
     assert not system_tables(bot)
 
 
-@pytest.mark.devserver(members=FOUR, channels=("general",), rate_limits=QUICK)
+@pytest.mark.devserver(members=(*FOUR, "erin"), channels=("general",), rate_limits=QUICK)
 async def test_a_restart_with_people_queued_keeps_their_places(harness, devserver, tmp_path):
     database = str(tmp_path / "mahjong.sqlite3")
     first = await harness.start(build_bot(database=database))
@@ -151,7 +151,8 @@ async def test_a_restart_with_people_queued_keeps_their_places(harness, devserve
     second = await harness.start(build_bot(database=database))
     listing = await answer(await dave.slash("mahjong tables"))
     assert "Taiwanese 16-tile 3 waiting" in listing.text
-    out = await answer(await bob.slash("mahjong play"))  # bob's place was kept: playing again takes him out
+    before = [m for m in bob.ephemerals() if m.buttons()][-1]  # his queue message from before the restart
+    out = await answer(await bob.click(before, "Leave queue"))  # the old button works, his place was kept
     assert out.content == "You left the Taiwanese 16-tile queue."
     back = await answer(await bob.slash("mahjong play"))
     assert back.content.startswith("You are number 3 in the Taiwanese 16-tile queue · 3 waiting.")
@@ -164,6 +165,15 @@ async def test_a_restart_with_people_queued_keeps_their_places(harness, devserve
     announced = await devserver.wait_for_message(channel="general", predicate=lambda m: alice.mention in m.content)
     assert "this server gives 20-second turns instead of the documents' 5" in announced.embeds[0]["description"]
     assert await stored_queue(database, devserver.world.guild_id) == []
+    await devserver.recorder.wait_until(lambda: runner.game, 5, lambda: "the first hand")
+
+    await harness.stop(second)  # the 系統桌 itself comes back as one
+    third = await harness.start(build_bot(database=database))
+    again = await one_system_table(third, devserver)
+    assert again.table_id == runner.table_id and again.game is not None
+    assert third.get_cog("Mahjong").tables == {}  # not the channel's player table: one may still open there
+    lobby = await answer(await devserver.member("erin").slash("mahjong create"))
+    assert lobby.button("Join")
 
 
 SCALED = replace(FAST, timer_scale=0.01)  # a minute's wait is 0.6 s, a 5-second turn 0.05 s
@@ -279,3 +289,23 @@ async def test_tables_lists_this_servers_tables_only_and_join_seats_asking_for_a
     assert right.content == f"You sit at the table in <#{second.id}>."
     table = next(r for r in bot.get_cog("Mahjong").by_id.values() if r.state.channel_id == second.id)
     assert [s.user_id for s in table.state.seats] == [bob.id, dave.id]
+
+
+@pytest.mark.devserver(members=("alice", "erin"), channels=("general", "second"))
+async def test_player_table_password_is_optional_unless_the_server_requires_it(harness, devserver):
+    await harness.start(build_bot())
+    alice, erin = devserver.members("alice", "erin")
+    erin.record.permissions = MEMBER_PERMISSIONS
+    first = await answer(await erin.slash("mahjong create", channel="second"))  # optional by default
+    assert "🔒" not in first.text
+    refused = await answer(await erin.slash("mahjong setup password", required=True))
+    assert refused.content.startswith("Only a member with Manage Server")
+    saved = await answer(await alice.slash("mahjong setup password", required=True))
+    assert "玩家桌 need a password: yes (玩家桌必須設密碼)" in saved.content
+    opening = await alice.slash("mahjong create")  # no password asked for: the server requires one
+    modal = await opening.modal()
+    assert modal["title"] == "Table password"
+    lobby = await answer(await alice.submit_modal(opening, {"password": "2468"}))
+    assert "🔒" in lobby.text
+    shown = await answer(await erin.slash("mahjong setup show"))  # anyone may read the settings
+    assert "玩家桌 need a password: yes" in shown.content
