@@ -21,7 +21,7 @@ from data import GuildSettings, QueueEntry, StoreConflict, StoreError
 from engine.rules import PROFILES
 
 from ..i18n import locale_of, t
-from .runner import NETWORK_ERRORS, TableRunner, seat_records
+from .runner import TableRunner, seat_records
 from .state import TableError, TableState
 from .system import SYSTEM, SYSTEM_TURN_CHOICES, fill_at, place_in, ready_group, system_settings
 from .tablelist import table_list
@@ -292,12 +292,9 @@ class Hall:
             people = " ".join(f"<@{user_id}>" for user_id in mention)
             content = t(runner.locale, "hall.ready", mentions=people, channel=f"<#{runner.state.channel_id}>")
             payload = await runner.lobby_payload()
+            # only these four are pinged, whatever the names in the embed say
             allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mention], roles=False, everyone=False)
-            try:
-                await self.budget.take(urgent=True)
-                await runner.channel.send(content=content, embeds=payload.embeds, allowed_mentions=allowed)
-            except NETWORK_ERRORS as error:
-                log.warning("table %s could not be announced: %s", runner.table_id, error)
+            await runner.post(content=content, embeds=payload.embeds, allowed_mentions=allowed)
         await self._start_match(runner)
 
     # ------------------------------------------------------------------ AI fill (guild lock held)
