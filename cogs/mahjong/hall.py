@@ -21,6 +21,7 @@ from data import GuildSettings, QueueEntry, StoreConflict, StoreError
 from engine.rules import PROFILES
 
 from ..i18n import locale_of, t
+from .hallbuttons import QueueButton
 from .runner import TableRunner, seat_records
 from .state import TableError, TableState
 from .system import SYSTEM, SYSTEM_TURN_CHOICES, fill_at, place_in, ready_group, system_settings
@@ -78,10 +79,12 @@ class Hall:
     async def _recheck(self: Mahjong, guild_id: int) -> None:
         await self.bot.wait_until_ready()
         async with self._hall_lock(guild_id):
-            rules_waiting = {e.rules for e in await self.store.queue(guild_id)}
-            for rules in sorted(rules_waiting):
-                if await self._form_tables(guild_id, rules, None) is None:
-                    await self._arm_fill(guild_id, rules)
+            try:
+                for rules in sorted({e.rules for e in await self.store.queue(guild_id)}):
+                    if await self._form_tables(guild_id, rules, None) is None:
+                        await self._arm_fill(guild_id, rules)
+            except StoreError as error:  # the queue stays stored; the next Play looks at it again
+                log.warning("the queues of %s after the restart: %s", guild_id, error)
 
     # ------------------------------------------------------------------ look-ups
 
@@ -165,54 +168,55 @@ class Hall:
     async def play(self: Mahjong, interaction: discord.Interaction, rules: str | None = None) -> None:
         if rules is not None and rules not in PROFILES:
             raise TableError("err.bad_option", name="rules", accepted=", ".join(PROFILES))
-        guild_id, user = interaction.guild_id, interaction.user
-        assert guild_id is not None and interaction.channel_id is not None
-        async with self._hall_lock(guild_id):
+        assert interaction.guild_id is not None
+        async with self._hall_lock(interaction.guild_id):
             try:
-                current = await self.store.queued(guild_id, user.id)
-                if current is not None and rules in (None, current.rules):  # play again: out of the queue
-                    await self.store.dequeue(guild_id, user.id)
-                    await self._arm_fill(guild_id, current.rules)
-                    await _reply(interaction, t(interaction.locale, "ok.unqueued", rules=_rules(interaction, current)))
-                    return
-                where = self.seated.get((guild_id, user.id))
-                if where is not None:
-                    raise TableError("err.already_seated", channel=where)
-                entry = QueueEntry(
-                    guild_id,
-                    user.id,
-                    rules or DEFAULT_RULES,
-                    user.display_name,
-                    locale_of(interaction.locale),
-                    locale_of(interaction.guild_locale or interaction.locale),
-                    interaction.channel_id,
-                    time.time(),
-                )
-                await self.store.enqueue(entry)
-                if current is not None:  # moved from another rule set's queue
-                    await self._arm_fill(guild_id, current.rules)
-                await self._form_tables(guild_id, entry.rules, interaction.channel_id)
-                formed = self.seated_runner(guild_id, user.id, None)
-                if formed is not None:  # they were the fourth (or further on, in a queue of eight)
-                    channel = f"<#{formed.state.channel_id}>"
-                    await _reply(interaction, t(interaction.locale, "ok.table_formed", channel=channel))
-                    return
-                queue = await self.store.queue(guild_id, entry.rules)
-                due = await self._arm_fill(guild_id, entry.rules)
+                text, view = await self._play(interaction, rules)
             except StoreError as error:
-                log.warning("quick play in %s: %s", guild_id, error)
+                log.warning("quick play in %s: %s", interaction.guild_id, error)
                 raise TableError("err.storage") from None
-        key = "ok.queue_moved" if current is not None else "ok.queued"
-        text = t(
-            interaction.locale, key, rules=_rules(interaction, entry), place=place_in(queue, user.id), count=len(queue)
-        )
-        if due is not None:
-            text += " " + t(interaction.locale, "ok.queue_fill", when=f"<t:{int(due + 0.999)}:R>")
-        view = discord.ui.View(timeout=None)
-        from .hallbuttons import QueueButton
+        await _reply(interaction, text, view)  # answered outside the lock: the queue never waits on Discord
 
-        view.add_item(QueueButton.make(t(interaction.locale, "btn.leave_queue")))
-        await _reply(interaction, text, view)
+    async def _play(
+        self: Mahjong, interaction: discord.Interaction, rules: str | None
+    ) -> tuple[str, discord.ui.View | None]:
+        """In, out or moved (guild lock held); the answer to give."""
+        guild_id, user, locale = interaction.guild_id, interaction.user, interaction.locale
+        assert guild_id is not None and interaction.channel_id is not None
+        current = await self.store.queued(guild_id, user.id)
+        if current is not None and rules in (None, current.rules):  # play again: out of the queue
+            await self.store.dequeue(guild_id, user.id)
+            await self._arm_fill(guild_id, current.rules)
+            return t(locale, "ok.unqueued", rules=_rules(interaction, current)), None
+        where = self.seated.get((guild_id, user.id))
+        if where is not None:
+            raise TableError("err.already_seated", channel=where)
+        entry = QueueEntry(
+            guild_id,
+            user.id,
+            rules or DEFAULT_RULES,
+            user.display_name,
+            locale_of(locale),
+            locale_of(interaction.guild_locale or locale),
+            interaction.channel_id,
+            time.time(),
+        )
+        await self.store.enqueue(entry)
+        if current is not None:  # moved from another rule set's queue
+            await self._arm_fill(guild_id, current.rules)
+        await self._form_tables(guild_id, entry.rules, interaction.channel_id)
+        formed = self.seated_runner(guild_id, user.id, None)
+        if formed is not None:  # they were the fourth (or further on, in a queue of eight)
+            return t(locale, "ok.table_formed", channel=f"<#{formed.state.channel_id}>"), None
+        queue = await self.store.queue(guild_id, entry.rules)
+        due = await self._arm_fill(guild_id, entry.rules)
+        key = "ok.queue_moved" if current is not None else "ok.queued"
+        text = t(locale, key, rules=_rules(interaction, entry), place=place_in(queue, user.id), count=len(queue))
+        if due is not None:
+            text += " " + t(locale, "ok.queue_fill", when=f"<t:{int(due + 0.999)}:R>")
+        view = discord.ui.View(timeout=None)
+        view.add_item(QueueButton.make(t(locale, "btn.leave_queue")))
+        return text, view
 
     async def _leave_queue_click(self: Mahjong, interaction: discord.Interaction) -> None:
         guild_id = interaction.guild_id
