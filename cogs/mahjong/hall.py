@@ -310,6 +310,7 @@ class Hall:
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         settings = await self.guild_settings(guild_id)
+        # the tables' timer scale (1 in production) shrinks this wait too, so tests wait a second, not minutes
         due = fill_at(await self.store.queue(guild_id, rules), settings, self.timing.timer_scale)
         if due is not None:
             self.fill_timers[key] = asyncio.create_task(self._fill_when_due(guild_id, rules, due))
