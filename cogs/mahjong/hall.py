@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
+from discord.ext import commands
 
 from data import GuildSettings, QueueEntry, StoreConflict, StoreError
 from engine.rules import PROFILES
@@ -191,6 +192,8 @@ class Hall:
         where = self.seated.get((guild_id, user.id))
         if where is not None:
             raise TableError("err.already_seated", channel=where)
+        if (await self.guild_settings(guild_id)).mahjong_channel_id is None:
+            _table_here(interaction)  # this channel may be where the table opens: the bot must show it here
         entry = QueueEntry(
             guild_id,
             user.id,
@@ -354,10 +357,30 @@ class Hall:
         self: Mahjong, interaction: discord.Interaction, where: discord.TextChannel | None = None
     ) -> None:
         _manager(interaction)
-        chosen = where.id if where is not None else interaction.channel_id
-        if where is not None and where.guild.id != interaction.guild_id:
-            raise TableError("err.bad_option", name="where", accepted="#…")
+        if where is None:
+            _table_here(interaction)
+            chosen = interaction.channel_id
+        else:
+            if where.guild.id != interaction.guild_id:
+                raise TableError("err.bad_option", name="where", accepted="#…")
+            me = where.guild.me  # the bot's permissions there, as its cache knows them
+            missing = _missing(where.permissions_for(me)) if me is not None else ""
+            if missing:
+                raise TableError("err.bot_permissions", missing=missing)
+            chosen = where.id
         await self._settings_changed(interaction, mahjong_channel_id=chosen)
+
+    @commands.Cog.listener("on_guild_channel_delete")
+    async def hall_channel_deleted(self: Mahjong, channel: discord.abc.GuildChannel) -> None:
+        """The mahjong channel went away: 系統桌 open where the fourth person queued again."""
+        settings = await self.guild_settings(channel.guild.id)
+        if settings.mahjong_channel_id == channel.id:
+            try:
+                self.hall_settings[channel.guild.id] = await self.store.set_guild_settings(
+                    channel.guild.id, mahjong_channel_id=None
+                )
+            except StoreError as error:
+                log.warning("could not forget the deleted mahjong channel of %s: %s", channel.guild.id, error)
 
     @setup_group.command(name=_("turn"), description=_("System tables' turn time (the documents: 5 s)"))
     @app_commands.describe(seconds=_("Seconds"))
@@ -429,6 +452,19 @@ class Hall:
             return
         self._join(interaction, runner, None)
         await _reply(interaction, t(interaction.locale, "ok.joined_at", channel=channel))
+
+
+def _table_here(interaction: discord.Interaction) -> None:
+    """The bot may show a table in the interaction's channel (the table commands' own check)."""
+    from . import _check_bot_permissions
+
+    _check_bot_permissions(interaction)
+
+
+def _missing(permissions: discord.Permissions) -> str:
+    from . import TABLE_PERMISSIONS
+
+    return ", ".join(name.replace("_", " ").title() for name in TABLE_PERMISSIONS if not getattr(permissions, name))
 
 
 def settings_text(settings: GuildSettings, locale: Any) -> str:

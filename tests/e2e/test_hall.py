@@ -309,3 +309,24 @@ async def test_player_table_password_is_optional_unless_the_server_requires_it(h
     assert "🔒" in lobby.text
     shown = await answer(await erin.slash("mahjong setup show"))  # anyone may read the settings
     assert "玩家桌 need a password: yes" in shown.content
+
+
+@pytest.mark.devserver(members=("alice", "bob"), channels=("general", "mahjong", "quiet"))
+async def test_quick_play_needs_a_channel_where_the_bot_can_show_the_table(harness, devserver):
+    await harness.start(build_bot())
+    alice, bob = devserver.members("alice", "bob")
+    devserver.set_bot_permissions("quiet", deny=("send_messages",))
+    refused = await answer(await bob.slash("mahjong play", channel="quiet"))  # the table could open here
+    assert refused.content.startswith("I cannot run a table in this channel: I am missing Send Messages")
+    refused = await answer(await alice.slash("mahjong setup channel", channel="quiet"))
+    assert refused.content.startswith("I cannot run a table in this channel")
+    await answer(await alice.slash("mahjong setup channel", channel="mahjong"))
+    queued = await answer(await bob.slash("mahjong play", channel="quiet"))  # tables open in #mahjong now
+    assert queued.content.startswith("You are number 1")
+    await devserver.delete_channel("mahjong")
+    for _ in range(50):
+        shown = await answer(await alice.slash("mahjong setup show"))
+        if "not set" in shown.content:
+            break
+        await asyncio.sleep(0.05)
+    assert "系統桌 open in: the channel where the fourth person queued (not set)" in shown.content
