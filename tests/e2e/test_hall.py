@@ -84,6 +84,8 @@ async def test_four_people_queue_and_get_a_system_table_with_the_documents_setti
     for person in (alice, bob, carol, dave):
         assert announced.content.count(person.mention) == 1  # each mentioned once
     assert f"<#{mahjong.id}>" in announced.content
+    assert announced.pings.users == frozenset(p.id for p in (alice, bob, carol, dave))  # they are notified
+    assert not announced.pings.roles and not announced.pings.everyone
     embed = announced.embeds[0]
     assert "系統桌" in embed["title"] and "1 round, 5-second turns, 不可過水" in embed["description"]
     for person in (alice, bob, carol, dave):  # and each gets their hand by DM
