@@ -11,6 +11,7 @@ from data.errors import (
     StoreLocked,
     StoreReadOnly,
 )
+from data.hall import GuildSettings, QueueEntry
 from data.records import (
     FinishedHand,
     LeaderRow,
@@ -27,9 +28,11 @@ from data.store import Store
 __all__ = [
     "DuplicateMove",
     "FinishedHand",
+    "GuildSettings",
     "LeaderRow",
     "MatchSummary",
     "PlayerStats",
+    "QueueEntry",
     "SavedHand",
     "SavedTable",
     "SchemaTooNew",

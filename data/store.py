@@ -37,6 +37,7 @@ from data.errors import (
     StoreReadOnly,
     translate,
 )
+from data.hall import HallStore
 from data.migrate import MIGRATIONS, Migration, check_version, migrate, schema_version
 from data.records import (
     PHASES,
@@ -72,7 +73,7 @@ _PRIMARY_KEY = 1555  # SQLITE_CONSTRAINT_PRIMARYKEY
 _UNIQUE = 2067  # SQLITE_CONSTRAINT_UNIQUE
 
 
-class Store:
+class Store(HallStore):
     """One open database. Use :meth:`open`; all methods are safe to call from many tasks at once."""
 
     def __init__(self, db: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:

@@ -31,6 +31,8 @@ from engine.view import HandResult
 from ..i18n import SUPPORTED, locale_of, t
 from . import stats
 from .buttons import DYNAMIC_ITEMS
+from .hall import Hall
+from .hallbuttons import HALL_ITEMS
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
@@ -45,6 +47,7 @@ from .state import (
     hash_password,
     valid_password,
 )
+from .system import SYSTEM
 
 if TYPE_CHECKING:
     from bot import MahjongBot
@@ -130,7 +133,7 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 
 
 @app_commands.guild_only()
-class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("Mahjong tables in this server")):
+class Mahjong(Hall, commands.GroupCog, group_name=_("mahjong"), group_description=_("Mahjong tables in this server")):
     ai = app_commands.Group(name=_("ai"), description=_("AI players at this table"))
 
     def __init__(self, bot: MahjongBot) -> None:
@@ -157,7 +160,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     async def cog_load(self) -> None:
         """Register the buttons, then bring back every table that was open when the bot stopped: the
         runners exist before the first click can arrive, their messages go out once we are connected."""
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS)
         for saved in await self.store.unfinished_tables():
             try:
                 if saved.problem is not None:
@@ -170,6 +173,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
                 continue
             self._register(runner)
             self.background(self._resume(runner))
+        await self.hall_load()  # the quick-play queues (hall.py)
 
     async def _resume(self, runner: TableRunner) -> None:
         await self.bot.wait_until_ready()
@@ -202,7 +206,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
 
     async def cog_unload(self) -> None:
         """Shutting down: every table stores what it still holds, then the background work stops."""
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS)
+        self.hall_unload()
         for runner in list(self.runners):  # the closing and finishing ones too: their writes land first
             await runner.close()
         for task in list(self._tasks):
@@ -258,7 +263,13 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     # ------------------------------------------------------------------ look-ups
 
     def runner_here(self, interaction: discord.Interaction) -> TableRunner:
-        runner = self.tables.get(interaction.channel_id or 0)
+        # a channel holds one player table and any 系統桌 (hall.py): a person's own table there comes first
+        channel = interaction.channel_id or 0
+        runner = (
+            self.seated_runner(interaction.guild_id or 0, interaction.user.id, channel)
+            or self.tables.get(channel)
+            or self.system_table_in(channel)
+        )
         if runner is None:
             raise TableError("err.no_table")
         return runner
@@ -279,9 +290,16 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
 
     def table_finished(self, runner: TableRunner) -> None:
         """Forget a table whose match ended (its messages stay in the channel)."""
-        self.tables.pop(runner.state.channel_id, None)
+        channel = runner.state.channel_id
+        if self.tables.get(channel) is runner:
+            del self.tables[channel]
         self.by_id.pop(runner.table_id, None)
-        for key in [k for k, channel in self.seated.items() if channel == runner.state.channel_id]:
+        # its people are free, unless they sit at another table of the same channel (a 系統桌 beside it)
+        users = {s.user_id for s in (*runner.state.seats, *runner.seating.by_seat) if s.user_id is not None}
+        elsewhere = {
+            s.user_id for other in self.by_id.values() if other.state.channel_id == channel for s in other.state.seats
+        }
+        for key in [k for k, at in self.seated.items() if at == channel and k[1] in users - elsewhere]:
             del self.seated[key]
 
     # ------------------------------------------------------------------ commands
@@ -370,7 +388,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         # the rule set's own stakes and caps (taiwan13: 20 a 台) unless the host set them
         options = replace(get_profile(rules).options, **chosen)
         settings = TableSettings(rules, rounds, options)
-        if password:
+        assert interaction.guild_id is not None
+        if password or (await self.guild_settings(interaction.guild_id)).require_password:  # 玩家桌必須設密碼
             loc = locale_of(interaction.locale)
 
             async def opened(modal_interaction: discord.Interaction, value: str) -> None:
@@ -415,6 +434,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         runner = TableRunner(self, state, locale=locale, host_name=interaction.user.display_name)
         state.join(interaction.user.id, interaction.user.display_name, locale=locale_of(interaction.locale))
         self._register(runner)
+        self.took_seat(interaction.guild_id, interaction.user.id)  # out of any quick-play queue
         runner.lobby_changed()
         runner.journal.options(runner.stored_options())
         payload = await runner.lobby_payload()
@@ -427,7 +447,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     def _register(self, runner: TableRunner) -> None:
         self.runners.add(runner)
         state = runner.state
-        self.tables[state.channel_id] = runner
+        if state.kind != SYSTEM:  # 系統桌 share the mahjong channel; the hall finds them (hall.py)
+            self.tables[state.channel_id] = runner
         self.by_id[state.table_id] = runner
         for seat in state.seats:
             if seat.user_id is not None:
@@ -498,6 +519,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             locale=locale_of(interaction.locale),
         )
         self.seated[key] = runner.state.channel_id
+        self.took_seat(runner.state.guild_id, interaction.user.id)  # out of any quick-play queue
         runner.lobby_changed()
 
     @app_commands.command(name=_("leave"), description=_("Leave this channel's table"))

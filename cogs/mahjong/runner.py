@@ -176,6 +176,7 @@ class TableRunner:
             record.password_hash,
             seats,
             phase,
+            record.kind,
         )
         runner = cls(cog, state, locale=extra.get("locale", "en"), host_name=extra.get("host_name", ""))
         runner.journal.hand_ids = {h.hand_no: h.id for h in saved.hands}

@@ -102,6 +102,7 @@ class TableState:
     password_hash: str | None = None
     seats: list[Seat] = field(default_factory=list)
     phase: TablePhase = TablePhase.LOBBY
+    kind: str = "player"  # 'player' (玩家桌) or 'system' (系統桌, formed from the quick-play queue: system.py)
 
     # ------------------------------------------------------------------ questions
 
