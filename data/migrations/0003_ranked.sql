@@ -1,0 +1,71 @@
+-- 0003: ranked play and the statistics players compare.
+-- A table is casual (the default), rated (four people), or rated with its AI seats counting at a
+-- fixed rating per level. Everything below except `ratings` is a fact recorded when a hand or match
+-- ended; `ratings` and `match_ratings` are derived from the stored matches and can be rebuilt from
+-- them (Store.rebuild_ratings).
+
+ALTER TABLE tables ADD COLUMN ranking TEXT NOT NULL DEFAULT 'casual'
+    CHECK (ranking IN ('casual', 'rated', 'rated_ai'));
+
+-- The seat that ended the match by leaving (taiwan13's 中断连线), placed last.
+ALTER TABLE matches ADD COLUMN leaver INTEGER;
+
+-- Each seat's place (1-4, ties share a place), and the server and rule set for the placement stats.
+ALTER TABLE match_scores ADD COLUMN place INTEGER;
+ALTER TABLE match_scores ADD COLUMN guild_id INTEGER;
+ALTER TABLE match_scores ADD COLUMN rules TEXT;
+CREATE INDEX match_scores_player ON match_scores (guild_id, user_id, rules, place)
+    WHERE user_id IS NOT NULL;
+
+-- Per seat of a finished hand: showed a claimed meld (副露); the dealer's 連莊 count (NULL: not dealer).
+ALTER TABLE hand_seats ADD COLUMN called INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE hand_seats ADD COLUMN streak INTEGER;
+-- One player's numbers read this index only: covering for the stats query.
+CREATE INDEX hand_seats_stats
+    ON hand_seats (guild_id, user_id, rules, delta, won, self_drew, dealt_in, called, tai, streak, hand_id)
+    WHERE user_id IS NOT NULL;
+-- The server-wide view: its won hands by size, AI winners included.
+CREATE INDEX hand_seats_wins ON hand_seats (guild_id, rules, tai DESC, hand_id) WHERE won = 1;
+
+-- Every 台/番 item of every won hand (user_id NULL for an AI winner), for top items and rare hands.
+CREATE TABLE hand_items (
+    hand_id  INTEGER NOT NULL REFERENCES hands (id) ON DELETE CASCADE,
+    item     TEXT    NOT NULL,
+    value    INTEGER NOT NULL,
+    user_id  INTEGER,
+    guild_id INTEGER NOT NULL,
+    rules    TEXT    NOT NULL,
+    PRIMARY KEY (hand_id, item)
+) WITHOUT ROWID;
+CREATE INDEX hand_items_server ON hand_items (guild_id, rules, item);
+CREATE INDEX hand_items_player ON hand_items (guild_id, user_id, rules, item) WHERE user_id IS NOT NULL;
+
+-- Each person's current rating per server and rule set (openskill Plackett–Luce mu/sigma).
+CREATE TABLE ratings (
+    guild_id INTEGER NOT NULL,
+    rules    TEXT    NOT NULL,
+    user_id  INTEGER NOT NULL,
+    mu       REAL    NOT NULL,
+    sigma    REAL    NOT NULL,
+    shown    INTEGER NOT NULL,
+    matches  INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, rules, user_id)
+) WITHOUT ROWID;
+CREATE INDEX ratings_board ON ratings (guild_id, rules, shown DESC);
+
+-- What each rated match did to each person's rating (shown before and after).
+CREATE TABLE match_ratings (
+    table_id INTEGER NOT NULL REFERENCES matches (table_id) ON DELETE CASCADE,
+    seat     INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    before   INTEGER NOT NULL,
+    after    INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+
+-- Existing history: placements from the stored final scores (no leaver was recorded before this).
+UPDATE match_scores SET
+    guild_id = (SELECT guild_id FROM tables WHERE id = match_scores.table_id),
+    rules = (SELECT rules FROM tables WHERE id = match_scores.table_id),
+    place = 1 + (SELECT COUNT(*) FROM match_scores o WHERE o.table_id = match_scores.table_id
+                 AND o.score > match_scores.score);
