@@ -12,8 +12,6 @@ from typing import Any, NamedTuple, TypeAlias
 Row: TypeAlias = Mapping[str, Any] | sqlite3.Row
 
 PHASES = ("lobby", "playing", "over", "closed")
-# casual: no rating moves; rated: four people; rated_ai: AI seats count at a fixed rating per level
-RANKINGS = ("casual", "rated", "rated_ai")
 
 
 def dumps(value: Any) -> str:
@@ -59,7 +57,7 @@ class TableRecord:
     lobby_message_id: int | None
     table_message_id: int | None
     created_at: float
-    ranking: str = "casual"  # one of RANKINGS
+    ranking: str = "casual"  # one of ranking.RANKINGS
 
     @classmethod
     def from_row(cls, row: Row, seats: tuple[SeatRecord, ...] = ()) -> TableRecord:

@@ -41,7 +41,6 @@ from data.errors import (
 from data.migrate import MIGRATIONS, Migration, check_version, migrate, schema_version
 from data.records import (
     PHASES,
-    RANKINGS,
     BigHand,
     FinishedHand,
     ItemCount,
@@ -60,6 +59,7 @@ from data.records import (
     dumps,
     loads,
 )
+from ranking import RANKINGS, is_rated
 from ranking.hands import called_seats
 from ranking.places import placements
 from ranking.rating import Rating, ai_rating, new_rating, rate, shown
@@ -867,7 +867,7 @@ class Store:
                     ],
                 )
                 seats = [SeatRecord(r["seat"], r["user_id"], r["name"], r["ai_level"]) for r in rows]
-                if rates_with(match["ranking"], seats):
+                if is_rated(match["ranking"], sum(1 for s in seats if s.user_id is not None), len(seats)):
                     rated += 1
                 await _rate_match(
                     db, match["table_id"], match["guild_id"], match["rules"], match["ranking"], seats, places
@@ -999,8 +999,8 @@ async def _rate_match(
     seats: Sequence[SeatRecord],
     places: Sequence[int],
 ) -> None:
-    """Move the ratings of a rated match's people (the rule for AI seats is ``rates_with``)."""
-    if not rates_with(ranking, seats):
+    """Move the ratings of a rated match's people (which matches count: ``ranking.is_rated``)."""
+    if not is_rated(ranking, sum(1 for s in seats if s.user_id is not None), len(seats)):
         return
     before: list[Rating] = []
     for seat in seats:
@@ -1025,17 +1025,6 @@ async def _rate_match(
         "INSERT INTO match_ratings (table_id, seat, user_id, before, after) VALUES (?, ?, ?, ?, ?)",
         [(table_id, s.seat, s.user_id, shown(old), shown(new)) for s, old, new in people],
     )
-
-
-def rates_with(ranking: str, seats: Sequence[SeatRecord]) -> bool:
-    """Whether a finished match moves ratings: never at a casual table; at a rated table only with four
-    people; at a "rated_ai" table with at least one person, its AI seats at their level's fixed rating."""
-    people = sum(1 for s in seats if s.user_id is not None)
-    if ranking == "rated":
-        return people == len(seats) == 4
-    if ranking == "rated_ai":
-        return people >= 1 and len(seats) == 4
-    return False
 
 
 async def _worker_stopped(connection: aiosqlite.Connection) -> None:

@@ -74,6 +74,8 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
         settings.insert(3, t(locale, "lobby.stakes", base=o.base, tai=o.tai))
     if state.locked:
         settings.append(t(locale, "lobby.locked"))
+    if s.ranking != "casual":
+        settings.append("🏆 " + t(locale, f"ranking.{s.ranking}"))
     colour = discord.Colour.green() if state.phase is TablePhase.LOBBY else discord.Colour.dark_grey()
     embed = discord.Embed(title=title, colour=colour)
     embed.add_field(name=t(locale, "lobby.seats"), value="\n".join(lines), inline=False)
