@@ -121,3 +121,24 @@ def test_migration_files_are_numbered_without_gaps(tmp_path: Path) -> None:
     (tmp_path / "0003_c.sql").write_text("SELECT 1;")
     with pytest.raises(RuntimeError, match="without gaps"):
         load_migrations(tmp_path)
+
+
+async def test_matches_finished_before_ranked_play_get_their_places(db_path: Path) -> None:
+    store = await Store.open(db_path, migrations=MIGRATIONS[:2])
+    await store.close()
+    with sqlite3.connect(db_path) as db:  # a match finished by the version-2 code: no places
+        db.execute(
+            "INSERT INTO tables (id, guild_id, channel_id, host_id, rules, rounds, phase, created_at)"
+            " VALUES (7, 1, 2, 3, 'taiwan13', 1, 'over', 0)"
+        )
+        db.execute("INSERT INTO matches (table_id, header, started_at, finished_at) VALUES (7, '{}', 0, 5)")
+        db.executemany(
+            "INSERT INTO match_scores (table_id, seat, user_id, name, score) VALUES (7, ?, ?, ?, ?)",
+            [(i, 10 + i, f"p{i}", score) for i, score in enumerate([40, -20, 40, -60])],
+        )
+    store = await Store.open(db_path)
+    try:
+        standings = await store.match_standings(1, 7)
+        assert standings is not None and standings.places == (1, 3, 1, 4) and standings.rules == "taiwan13"
+    finally:
+        await store.close()
