@@ -404,6 +404,12 @@ class Store:
                 raise StoreConflict(
                     self.path, f"got {len(deltas)} point changes for the {len(seats)} seats of hand {hand_id}"
                 )
+            first = await self._one(
+                db,
+                "SELECT NOT EXISTS (SELECT 1 FROM hands WHERE table_id = ? AND finished_at IS NOT NULL) AS first",
+                (hand["table_id"],),
+            )
+            new_match = int(first is not None and bool(first["first"]))  # the table's first finished hand
             await db.execute(
                 "UPDATE hands SET result = ?, winner = ?, loser = ?, self_drawn = ?, total = ?, finished_at = ?,"
                 " deadline = NULL WHERE id = ?",
@@ -437,6 +443,34 @@ class Store:
                     )
                     for s, delta, calls in zip(seats, deltas, called, strict=True)
                 ],
+            )
+            await db.executemany(
+                "INSERT INTO player_totals (guild_id, rules, user_id, points, matches, hands, wins, self_draws,"
+                " deal_ins, best_tai) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (guild_id, rules, user_id)"
+                " DO UPDATE SET points = points + excluded.points, matches = matches + excluded.matches,"
+                " hands = hands + 1, wins = wins + excluded.wins, self_draws = self_draws + excluded.self_draws,"
+                " deal_ins = deal_ins + excluded.deal_ins,"
+                " best_tai = MAX(COALESCE(best_tai, excluded.best_tai), COALESCE(excluded.best_tai, best_tai))",
+                [
+                    (
+                        hand["guild_id"],
+                        hand["rules"],
+                        s.user_id,
+                        delta,
+                        new_match,
+                        int(s.seat == winner),
+                        int(s.seat == winner and self_drawn),
+                        int(s.seat == loser),
+                        total if s.seat == winner else None,
+                    )
+                    for s, delta in zip(seats, deltas, strict=True)
+                    if s.user_id is not None
+                ],
+            )
+            await db.execute(
+                "INSERT INTO server_totals (guild_id, rules, hands, wins) VALUES (?, ?, 1, ?)"
+                " ON CONFLICT (guild_id, rules) DO UPDATE SET hands = hands + 1, wins = wins + excluded.wins",
+                (hand["guild_id"], hand["rules"], int(winner is not None)),
             )
             if winner is not None and 0 <= winner < len(seats):
                 await _store_items(db, hand_id, result, seats[winner].user_id, hand["guild_id"], hand["rules"])
@@ -578,13 +612,9 @@ class Store:
         self, guild_id: int, *, rules: str | None = None, since: float | None = None, min_matches: int = 0
     ) -> int:
         """How many players :meth:`leaderboard` ranks with the same filters (for paging)."""
-        where, params = _board_filter(guild_id, rules, since)
-        sql = (
-            f"SELECT COUNT(*) FROM (SELECT user_id FROM hand_seats WHERE {where} GROUP BY user_id"
-            " HAVING COUNT(DISTINCT table_id) >= ?)"
-        )
+        board, params = _board(guild_id, rules, since, min_matches)
         async with self._read() as db:
-            row = await self._one(db, sql, (*params, min_matches))
+            row = await self._one(db, f"{board} SELECT COUNT(*) FROM totals", params)
         return 0 if row is None else int(row[0])
 
     async def player_stats(
@@ -728,20 +758,12 @@ class Store:
     async def server_figures(self, guild_id: int, rules: str, *, top: int = 5) -> ServerFigures:
         """This server's won hands of ``rules``: the most-made items, the rarest, and the biggest hands."""
         item_sql = (
-            "SELECT i.item, COUNT(*) AS n, MAX(i.hand_id) AS last_hand FROM hand_items i"
-            " WHERE i.guild_id = ? AND i.rules = ? GROUP BY i.item ORDER BY n {order}, last_hand DESC, i.item LIMIT ?"
+            "SELECT item, hands AS n, last_hand FROM item_totals WHERE guild_id = ? AND rules = ?"
+            " ORDER BY n {order}, last_hand DESC, item LIMIT ?"
         )
         async with self._read() as db:
             counts = await self._one(
-                db,
-                "SELECT COUNT(*) AS wins FROM hand_seats WHERE guild_id = ? AND rules = ? AND won = 1",
-                (guild_id, rules),
-            )
-            hands = await self._one(
-                db,
-                "SELECT COUNT(*) AS hands FROM hands h JOIN tables t ON t.id = h.table_id"
-                " WHERE t.guild_id = ? AND t.rules = ? AND h.finished_at IS NOT NULL",
-                (guild_id, rules),
+                db, "SELECT hands, wins FROM server_totals WHERE guild_id = ? AND rules = ?", (guild_id, rules)
             )
             most = await self._all(db, item_sql.format(order="DESC"), (guild_id, rules, top))
             rare = await self._all(db, item_sql.format(order="ASC"), (guild_id, rules, top))
@@ -767,7 +789,7 @@ class Store:
 
         return ServerFigures(
             rules=rules,
-            hands=0 if hands is None else hands["hands"],
+            hands=0 if counts is None else counts["hands"],
             wins=0 if counts is None else counts["wins"],
             most_made=counted(most),
             rarest=counted(rare),
@@ -807,7 +829,7 @@ class Store:
 
     async def recompute(self, guild_id: int | None = None) -> int:
         """Derive again, from the stored matches and hands, everything the ratings and statistics read
-        beyond what a hand recorded: places, items, 連莊 counts and every rating (rated matches replayed in
+        beyond what a hand recorded: places, items, 連莊 counts, each player's and the server's totals and every rating (rated matches replayed in
         the order they ended). For one server, or all. Returns how many rated matches were replayed.
         Who called (副露) stays as recorded when the hand ended (it came from replaying its moves)."""
         scope, params = ("t.guild_id = ?", (guild_id,)) if guild_id is not None else ("1", ())
@@ -840,6 +862,26 @@ class Store:
                             db, hand["id"], loads(hand["result"]), row["user_id"], hand["guild_id"], hand["rules"]
                         )
             where_ratings = "guild_id = ?" if guild_id is not None else "1"
+            await db.execute(f"DELETE FROM player_totals WHERE {where_ratings}", params)
+            await db.execute(f"DELETE FROM item_totals WHERE {where_ratings}", params)
+            await db.execute(
+                f"INSERT INTO item_totals SELECT guild_id, rules, item, COUNT(*), MAX(hand_id) FROM hand_items"
+                f" WHERE {where_ratings} GROUP BY guild_id, rules, item",
+                params,
+            )
+            await db.execute(f"DELETE FROM server_totals WHERE {where_ratings}", params)
+            await db.execute(
+                "INSERT INTO server_totals SELECT t.guild_id, t.rules, COUNT(*), SUM(h.winner IS NOT NULL) FROM hands h"
+                f" JOIN tables t ON t.id = h.table_id WHERE {scope} AND h.finished_at IS NOT NULL"
+                " GROUP BY t.guild_id, t.rules",
+                params,
+            )
+            await db.execute(
+                "INSERT INTO player_totals SELECT guild_id, rules, user_id, SUM(delta), COUNT(DISTINCT table_id),"
+                " COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
+                f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, rules, user_id",
+                params,
+            )
             await db.execute(f"DELETE FROM ratings WHERE {where_ratings}", params)
             await db.execute(
                 f"DELETE FROM match_ratings WHERE table_id IN (SELECT id FROM tables t WHERE {scope})", params
@@ -954,7 +996,21 @@ def _rating_join(guild_id: int, rules: str | None) -> tuple[str, list[Any]]:
 def _board(
     guild_id: int, rules: str | None, since: float | None, min_matches: int = 0
 ) -> tuple[str, list[Any]]:
-    """A ``WITH board AS (...)`` clause: one row per ranked player, with its rank."""
+    """A ``WITH board AS (...)`` clause: one row per ranked player, with its rank. All time reads the
+    running totals (a row a player and rule set); a period reads that period's hands."""
+    if since is None:
+        params: list[Any] = [guild_id] if rules is None else [guild_id, rules]
+        where = "guild_id = ?" if rules is None else "guild_id = ? AND rules = ?"
+        sql = (
+            "WITH totals AS (SELECT user_id, SUM(points) AS points, SUM(matches) AS matches, SUM(hands) AS hands,"
+            " SUM(wins) AS wins, SUM(self_draws) AS self_draws, SUM(deal_ins) AS deal_ins,"
+            # with one max() in the query, SQLite takes the bare column ``rules`` from the row of the max
+            f" MAX(best_tai) AS best_tai, rules AS best_rules FROM player_totals WHERE {where} GROUP BY user_id"
+            " HAVING SUM(matches) >= ?),"
+            " board AS (SELECT *, ROW_NUMBER() OVER (ORDER BY points DESC, wins DESC, hands ASC, user_id ASC) AS rank"
+            " FROM totals)"
+        )
+        return sql, [*params, min_matches]
     where, params = _board_filter(guild_id, rules, since)
     sql = (
         "WITH totals AS (SELECT user_id, SUM(delta) AS points, COUNT(DISTINCT table_id) AS matches,"
@@ -987,6 +1043,12 @@ async def _store_items(
     await db.executemany(
         "INSERT INTO hand_items (hand_id, item, value, user_id, guild_id, rules) VALUES (?, ?, ?, ?, ?, ?)",
         [(hand_id, name, value, user_id, guild_id, rules) for name, value in items.items()],
+    )
+    await db.executemany(
+        "INSERT INTO item_totals (guild_id, rules, item, hands, last_hand) VALUES (?, ?, ?, 1, ?)"
+        " ON CONFLICT (guild_id, rules, item) DO UPDATE SET hands = hands + 1,"
+        " last_hand = MAX(last_hand, excluded.last_hand)",
+        [(guild_id, rules, name, hand_id) for name in items],
     )
 
 

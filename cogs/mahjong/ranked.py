@@ -172,7 +172,7 @@ def profile_card(figures: PlayerFigures, name: str, tr: stats.Translate) -> Prof
             (tr("stats.avg_tai"), f"{figures.average_tai:.1f} {unit}"),
             (tr("stats.best"), best),
             (tr("stats.streak"), tr("stats.streak_value", n=figures.longest_streak)),
-            (tr("stats.matches"), f"{figures.matches} · {figures.hands} {tr('stats.hands')}"),
+            (tr("stats.matches"), tr("stats.matches_value", matches=figures.matches, hands=figures.hands)),
             (tr("stats.points"), f"{figures.points:+,}"),
             (tr("stats.rank"), "—" if figures.rank is None else f"#{figures.rank}/{figures.players}"),
         ),

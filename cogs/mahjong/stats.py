@@ -200,7 +200,7 @@ def figures_embed(figures: PlayerFigures, member_name: str, t: Translate) -> dis
     for key, value, inline in (
         ("stats.rating", rating, True),
         ("stats.points", f"{figures.points:+,}", True),
-        ("stats.matches", f"{figures.matches} · {figures.hands} {t('stats.hands')}", True),
+        ("stats.matches", t("stats.matches_value", matches=figures.matches, hands=figures.hands), True),
         ("stats.places", " / ".join(str(n) for n in figures.places), True),
         ("stats.avg_place", _place(figures.average_place), True),
         ("stats.win_rate", _percent(figures.win_rate), True),

@@ -63,6 +63,60 @@ CREATE TABLE match_ratings (
     PRIMARY KEY (table_id, seat)
 ) WITHOUT ROWID;
 
+-- Each person's running totals per server and rule set, kept by finish_hand, so an all-time leaderboard
+-- reads one row a player instead of every hand (periods still read the hands of the period).
+CREATE TABLE player_totals (
+    guild_id   INTEGER NOT NULL,
+    rules      TEXT    NOT NULL,
+    user_id    INTEGER NOT NULL,
+    points     INTEGER NOT NULL,
+    matches    INTEGER NOT NULL,
+    hands      INTEGER NOT NULL,
+    wins       INTEGER NOT NULL,
+    self_draws INTEGER NOT NULL,
+    deal_ins   INTEGER NOT NULL,
+    best_tai   INTEGER,
+    PRIMARY KEY (guild_id, rules, user_id)
+) WITHOUT ROWID;
+INSERT INTO player_totals
+    SELECT guild_id, rules, user_id, SUM(delta), COUNT(DISTINCT table_id), COUNT(*), SUM(won), SUM(self_drew),
+           SUM(dealt_in), MAX(tai)
+    FROM hand_seats WHERE user_id IS NOT NULL GROUP BY guild_id, rules, user_id;
+
+-- A server's counts for its view (/mahjong server): hands and wins per rule set, and how often each item
+-- was made (and the latest hand that made it); kept by finish_hand like player_totals.
+CREATE TABLE server_totals (
+    guild_id INTEGER NOT NULL,
+    rules    TEXT    NOT NULL,
+    hands    INTEGER NOT NULL,
+    wins     INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, rules)
+) WITHOUT ROWID;
+CREATE TABLE item_totals (
+    guild_id  INTEGER NOT NULL,
+    rules     TEXT    NOT NULL,
+    item      TEXT    NOT NULL,
+    hands     INTEGER NOT NULL,
+    last_hand INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, rules, item)
+) WITHOUT ROWID;
+
+-- Existing history: each won hand's items and each dealer's 連莊 count, from the stored results and headers.
+INSERT INTO hand_items (hand_id, item, value, user_id, guild_id, rules)
+    SELECT h.id, json_extract(j.value, '$[0]'), SUM(json_extract(j.value, '$[1]')), s.user_id, t.guild_id, t.rules
+    FROM hands h JOIN tables t ON t.id = h.table_id JOIN hand_seats s ON s.hand_id = h.id AND s.seat = h.winner,
+         json_each(h.result, '$.items') j
+    WHERE h.winner IS NOT NULL AND json_valid(h.result) AND json_type(h.result, '$.items') = 'array'
+    GROUP BY h.id, json_extract(j.value, '$[0]');
+UPDATE hand_seats SET streak = (
+    SELECT COALESCE(json_extract(h.header, '$.dealer_streak'), 0) FROM hands h
+    WHERE h.id = hand_seats.hand_id AND json_valid(h.header) AND json_extract(h.header, '$.dealer') = hand_seats.seat);
+INSERT INTO server_totals
+    SELECT t.guild_id, t.rules, COUNT(*), SUM(h.winner IS NOT NULL) FROM hands h JOIN tables t ON t.id = h.table_id
+    WHERE h.finished_at IS NOT NULL GROUP BY t.guild_id, t.rules;
+INSERT INTO item_totals
+    SELECT guild_id, rules, item, COUNT(*), MAX(hand_id) FROM hand_items GROUP BY guild_id, rules, item;
+
 -- Existing history: placements from the stored final scores (no leaver was recorded before this).
 UPDATE match_scores SET
     guild_id = (SELECT guild_id FROM tables WHERE id = match_scores.table_id),

@@ -245,6 +245,9 @@ async def test_recomputing_from_the_stored_matches_gives_the_same_numbers(store:
     await db.execute("UPDATE hand_seats SET streak = 99")
     await db.execute("UPDATE ratings SET mu = 0, sigma = 1, shown = 0")
     await db.execute("DELETE FROM match_ratings")
+    await db.execute("DELETE FROM item_totals")
+    await db.execute("UPDATE player_totals SET points = 0, matches = 9")
+    await db.execute("UPDATE server_totals SET wins = 0")
     assert await everything() != before
     assert await store.recompute(1) == 2  # A and the taiwan13 match are rated
     assert await everything() == before
