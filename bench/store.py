@@ -178,7 +178,9 @@ async def run_stats(path: Path, hands: int, players: int, seed: int) -> dict[str
         await store.finish_match(table.id, scores)
     seed_s = time.perf_counter() - start_seed
 
-    timings: dict[str, list[float]] = {"leaderboard": [], "rating_board": [], "player_figures": [], "server_figures": []}
+    timings: dict[str, list[float]] = {
+        "leaderboard": [], "leaderboard_month": [], "rating_board": [], "player_figures": [], "server_figures": []
+    }
 
     async def timed(name: str, call) -> None:
         begin = time.perf_counter()
@@ -190,6 +192,10 @@ async def run_stats(path: Path, hands: int, players: int, seed: int) -> dict[str
         # what /mahjong leaderboard sends: the count for paging, then the page
         await timed("leaderboard", _both(store.leaderboard_count(1, rules="taiwan16", min_matches=1),
                                          store.leaderboard(1, rules="taiwan16", limit=10, min_matches=1)))
+        # a period reads that period's hands (here: every hand, all stored just now)
+        month = time.time() - 30 * 86_400
+        await timed("leaderboard_month", _both(store.leaderboard_count(1, rules="taiwan16", since=month, min_matches=1),
+                                               store.leaderboard(1, rules="taiwan16", since=month, limit=10, min_matches=1)))
         await timed("rating_board", _both(store.rating_board_count(1, "taiwan16", min_matches=5),
                                           store.rating_board(1, "taiwan16", limit=10, min_matches=5)))
         await timed("player_figures", store.player_figures(1, user))
@@ -252,7 +258,7 @@ def main(argv: list[str] | None = None) -> None:
             f"over {out['stats_hands']:,} stored hands ({out['stats_seed_s']} s to store):"
             + "".join(
                 f" {name} p50 {out[f'stats_{name}_p50_ms']} ms / p99 {out[f'stats_{name}_p99_ms']} ms;"
-                for name in ("leaderboard", "rating_board", "player_figures", "server_figures")
+                for name in ("leaderboard", "leaderboard_month", "rating_board", "player_figures", "server_figures")
             )
         )
     print(json.dumps(out))

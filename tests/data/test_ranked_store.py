@@ -4,6 +4,7 @@ standings, and a recomputation over the stored matches that gives the same numbe
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Sequence
 
@@ -286,3 +287,22 @@ async def test_a_casual_table_is_the_default_and_an_unknown_ranking_is_refused(s
             guild_id=1, channel_id=6, host_id=1, rules="taiwan16", rounds=1, options={}, password_hash=None,
             ranking="ranked",
         )
+
+
+async def test_the_recompute_command_rebuilds_a_database_file(db_path, capsys) -> None:
+    from data.recompute import main
+
+    store = await Store.open(db_path)
+    try:
+        await seeded(store, Clock())
+        before = await store.rating_board(1, "taiwan16")
+        await store._db.execute("DELETE FROM ratings")
+    finally:
+        await store.close()
+    await asyncio.to_thread(main, [str(db_path)])
+    assert "1 rated matches replayed" in capsys.readouterr().out
+    store = await Store.open(db_path)
+    try:
+        assert await store.rating_board(1, "taiwan16") == before
+    finally:
+        await store.close()
