@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -467,6 +468,33 @@ class Store:
                     if s.user_id is not None
                 ],
             )
+            people = [(s, delta) for s, delta in zip(seats, deltas, strict=True) if s.user_id is not None]
+            await db.executemany(
+                "INSERT INTO player_hours (guild_id, hour, rules, user_id, points, hands, wins, self_draws, deal_ins,"
+                " best_tai) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (guild_id, hour, rules, user_id)"
+                " DO UPDATE SET points = points + excluded.points, hands = hands + 1, wins = wins + excluded.wins,"
+                " self_draws = self_draws + excluded.self_draws, deal_ins = deal_ins + excluded.deal_ins,"
+                " best_tai = MAX(COALESCE(best_tai, excluded.best_tai), COALESCE(excluded.best_tai, best_tai))",
+                [
+                    (
+                        hand["guild_id"],
+                        _hour(now),
+                        hand["rules"],
+                        s.user_id,
+                        delta,
+                        int(s.seat == winner),
+                        int(s.seat == winner and self_drawn),
+                        int(s.seat == loser),
+                        total if s.seat == winner else None,
+                    )
+                    for s, delta in people
+                ],
+            )
+            await db.executemany(
+                "INSERT INTO player_tables (guild_id, user_id, table_id, rules, last_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, user_id, table_id) DO UPDATE SET last_at = excluded.last_at",
+                [(hand["guild_id"], s.user_id, hand["table_id"], hand["rules"], now) for s, _ in people],
+            )
             await db.execute(
                 "INSERT INTO server_totals (guild_id, rules, hands, wins) VALUES (?, ?, 1, ?)"
                 " ON CONFLICT (guild_id, rules) DO UPDATE SET hands = hands + 1, wins = wins + excluded.wins",
@@ -863,6 +891,20 @@ class Store:
                         )
             where_ratings = "guild_id = ?" if guild_id is not None else "1"
             await db.execute(f"DELETE FROM player_totals WHERE {where_ratings}", params)
+            await db.execute(f"DELETE FROM player_hours WHERE {where_ratings}", params)
+            await db.execute(
+                "INSERT INTO player_hours SELECT guild_id, CAST(finished_at / 3600 AS INTEGER), rules, user_id,"
+                " SUM(delta), COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
+                f" WHERE user_id IS NOT NULL AND {where_ratings}"
+                " GROUP BY guild_id, CAST(finished_at / 3600 AS INTEGER), rules, user_id",
+                params,
+            )
+            await db.execute(f"DELETE FROM player_tables WHERE {where_ratings}", params)
+            await db.execute(
+                "INSERT INTO player_tables SELECT guild_id, user_id, table_id, rules, MAX(finished_at) FROM hand_seats"
+                f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, user_id, table_id",
+                params,
+            )
             await db.execute(f"DELETE FROM item_totals WHERE {where_ratings}", params)
             await db.execute(
                 f"INSERT INTO item_totals SELECT guild_id, rules, item, COUNT(*), MAX(hand_id) FROM hand_items"
@@ -965,19 +1007,6 @@ class Store:
         return FinishedHand.from_row(row, tuple(s["name"] for s in seats))
 
 
-def _board_filter(guild_id: int, rules: str | None, since: float | None) -> tuple[str, list[Any]]:
-    """WHERE clause over hand_seats; matches the partial index ``hand_seats_player``."""
-    where = ["guild_id = ?", "user_id IS NOT NULL"]
-    params: list[Any] = [guild_id]
-    if rules is not None:
-        where.append("rules = ?")
-        params.append(rules)
-    if since is not None:
-        where.append("finished_at >= ?")
-        params.append(since)
-    return " AND ".join(where), params
-
-
 def _rating_join(guild_id: int, rules: str | None) -> tuple[str, list[Any]]:
     """LEFT JOIN ``r``: a player's rating of ``rules``, or (all rule sets) their best shown one."""
     if rules is not None:
@@ -1011,17 +1040,37 @@ def _board(
             " FROM totals)"
         )
         return sql, [*params, min_matches]
-    where, params = _board_filter(guild_id, rules, since)
+    # a period: its whole hours from player_hours, the hands of its first partial hour, and the tables
+    # with a hand in it (a table's latest hand is in the period exactly when one of its hands is)
+    first_hour = math.ceil(since / 3600)
+    by_rules, rule_params = ("", []) if rules is None else (" AND rules = ?", [rules])
     sql = (
-        "WITH totals AS (SELECT user_id, SUM(delta) AS points, COUNT(DISTINCT table_id) AS matches,"
-        " COUNT(*) AS hands, SUM(won) AS wins, SUM(self_drew) AS self_draws, SUM(dealt_in) AS deal_ins,"
+        "WITH parts AS (SELECT user_id, rules, points, hands, wins, self_draws, deal_ins, best_tai FROM player_hours"
+        f" WHERE guild_id = ? AND hour >= ?{by_rules}"
+        " UNION ALL SELECT user_id, rules, delta, 1, won, self_drew, dealt_in, tai FROM hand_seats"
+        f" WHERE guild_id = ? AND user_id IS NOT NULL AND finished_at >= ? AND finished_at < ?{by_rules}),"
+        " counted AS (SELECT user_id, COUNT(*) AS matches FROM player_tables"
+        f" WHERE guild_id = ? AND last_at >= ?{by_rules} GROUP BY user_id),"
+        "totals AS (SELECT p.user_id, SUM(p.points) AS points, c.matches AS matches, SUM(p.hands) AS hands,"
+        " SUM(p.wins) AS wins, SUM(p.self_draws) AS self_draws, SUM(p.deal_ins) AS deal_ins,"
         # with one max() in the query, SQLite takes the bare column ``rules`` from the row of the max
-        f" MAX(tai) AS best_tai, rules AS best_rules FROM hand_seats WHERE {where} GROUP BY user_id"
-        " HAVING COUNT(DISTINCT table_id) >= ?),"
+        " MAX(p.best_tai) AS best_tai, p.rules AS best_rules FROM parts p JOIN counted c ON c.user_id = p.user_id"
+        " GROUP BY p.user_id HAVING c.matches >= ?),"
         " board AS (SELECT *, ROW_NUMBER() OVER (ORDER BY points DESC, wins DESC, hands ASC, user_id ASC) AS rank"
         " FROM totals)"
     )
-    return sql, [*params, min_matches]
+    params = [
+        guild_id, first_hour, *rule_params,
+        guild_id, since, first_hour * 3600, *rule_params,
+        guild_id, since, *rule_params,
+        min_matches,
+    ]
+    return sql, params
+
+
+def _hour(moment: float) -> int:
+    """The hour bucket of ``player_hours`` a moment falls in."""
+    return int(moment // 3600)
 
 
 def _dealer_streak(header: Any) -> tuple[int | None, int]:

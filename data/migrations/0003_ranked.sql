@@ -83,6 +83,44 @@ INSERT INTO player_totals
            SUM(dealt_in), MAX(tai)
     FROM hand_seats WHERE user_id IS NOT NULL GROUP BY guild_id, rules, user_id;
 
+-- The same totals by hour, and each person's latest finished hand at each table: a period leaderboard
+-- ("this week": the last 7 × 24 hours) sums the whole hours of its period, reads the hands of its first,
+-- partial hour, and counts the tables with a hand in the period, instead of adding up every hand.
+CREATE TABLE player_hours (
+    guild_id   INTEGER NOT NULL,
+    hour       INTEGER NOT NULL,  -- floor(finished_at / 3600)
+    rules      TEXT    NOT NULL,
+    user_id    INTEGER NOT NULL,
+    points     INTEGER NOT NULL,
+    hands      INTEGER NOT NULL,
+    wins       INTEGER NOT NULL,
+    self_draws INTEGER NOT NULL,
+    deal_ins   INTEGER NOT NULL,
+    best_tai   INTEGER,
+    PRIMARY KEY (guild_id, hour, rules, user_id)
+) WITHOUT ROWID;
+INSERT INTO player_hours
+    SELECT guild_id, CAST(finished_at / 3600 AS INTEGER), rules, user_id, SUM(delta), COUNT(*), SUM(won),
+           SUM(self_drew), SUM(dealt_in), MAX(tai)
+    FROM hand_seats WHERE user_id IS NOT NULL
+    GROUP BY guild_id, CAST(finished_at / 3600 AS INTEGER), rules, user_id;
+CREATE TABLE player_tables (
+    guild_id INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    table_id INTEGER NOT NULL,
+    rules    TEXT    NOT NULL,
+    last_at  REAL    NOT NULL,
+    PRIMARY KEY (guild_id, user_id, table_id)
+) WITHOUT ROWID;
+CREATE INDEX player_tables_recent ON player_tables (guild_id, last_at, rules, user_id);
+INSERT INTO player_tables
+    SELECT guild_id, user_id, table_id, rules, MAX(finished_at) FROM hand_seats WHERE user_id IS NOT NULL
+    GROUP BY guild_id, user_id, table_id;
+-- the hands of a period's first, partial hour
+CREATE INDEX hand_seats_recent
+    ON hand_seats (guild_id, finished_at, rules, user_id, delta, won, self_drew, dealt_in, tai)
+    WHERE user_id IS NOT NULL;
+
 -- A server's counts for its view (/mahjong server): hands and wins per rule set, and how often each item
 -- was made (and the latest hand that made it); kept by finish_hand like player_totals.
 CREATE TABLE server_totals (
