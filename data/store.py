@@ -636,6 +636,38 @@ class Store:
             rows = await self._all(db, sql, (*params, guild_id, *rating_params, limit, offset))
         return [LeaderRow.from_row(r) for r in rows]
 
+    async def leaderboard_page(
+        self,
+        guild_id: int,
+        *,
+        rules: str | None = None,
+        since: float | None = None,
+        page: int = 1,
+        size: int = 10,
+        min_matches: int = 0,
+    ) -> tuple[list[LeaderRow], int, int]:
+        """One page of :meth:`leaderboard` and how many players the board ranks, in one pass over it
+        (a page past the end answers with the last page): ``(rows, players, page)``."""
+        board, params = _board(guild_id, rules, since, min_matches)
+        rating, rating_params = _rating_join(guild_id, rules)
+        sql = (
+            f"{board} SELECT b.*, n.name, r.shown AS rating, COALESCE(r.matches, 0) AS rated_matches,"
+            " COUNT(*) OVER () AS players FROM board b"
+            f" JOIN player_names n ON n.guild_id = ? AND n.user_id = b.user_id {rating}"
+            " ORDER BY b.rank LIMIT ? OFFSET ?"
+        )
+        page = max(1, page)
+        async with self._read() as db:
+            rows = await self._all(db, sql, (*params, guild_id, *rating_params, size, (page - 1) * size))
+        if not rows and page > 1:  # past the end: the last page
+            players = await self.leaderboard_count(guild_id, rules=rules, since=since, min_matches=min_matches)
+            last = max(1, -(-players // size))
+            return await self.leaderboard_page(
+                guild_id, rules=rules, since=since, page=last, size=size, min_matches=min_matches
+            ) if players else ([], 0, 1)
+        players = rows[0]["players"] if rows else 0
+        return [LeaderRow.from_row(r) for r in rows], players, page
+
     async def leaderboard_count(
         self, guild_id: int, *, rules: str | None = None, since: float | None = None, min_matches: int = 0
     ) -> int:

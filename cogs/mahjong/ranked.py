@@ -82,19 +82,10 @@ class RankedCommands:
             await interaction.response.send_message(embed=embed)
             return
         since = None if period == "all" else time.time() - PERIODS[period]
-        count = await self.store.leaderboard_count(
-            interaction.guild_id, rules=rules, since=since, min_matches=minimum
+        board, count, page = await self.store.leaderboard_page(
+            interaction.guild_id, rules=rules, since=since, page=page, size=stats.PAGE_SIZE, min_matches=minimum
         )
         pages = stats.pages_for(count)
-        page = min(page, pages)
-        board = await self.store.leaderboard(
-            interaction.guild_id,
-            rules=rules,
-            since=since,
-            limit=stats.PAGE_SIZE,
-            offset=(page - 1) * stats.PAGE_SIZE,
-            min_matches=minimum,
-        )
         embed = stats.leaderboard_embed(
             board,
             page=page,

@@ -1,8 +1,8 @@
 -- 0003: ranked play and the statistics players compare.
 -- A table is casual (the default), rated (four people), or rated with its AI seats counting at a
--- fixed rating per level. Everything below except `ratings` is a fact recorded when a hand or match
--- ended; `ratings` and `match_ratings` are derived from the stored matches and can be rebuilt from
--- them (Store.rebuild_ratings).
+-- fixed rating per level. Who left, who called and the 連莊 count are facts recorded when a hand or
+-- match ended; places, items, the running totals and the ratings are derived from the stored matches
+-- and hands, and Store.recompute (python -m data.recompute) derives them again.
 
 ALTER TABLE tables ADD COLUMN ranking TEXT NOT NULL DEFAULT 'casual'
     CHECK (ranking IN ('casual', 'rated', 'rated_ai'));

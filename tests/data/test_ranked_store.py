@@ -306,3 +306,15 @@ async def test_the_recompute_command_rebuilds_a_database_file(db_path, capsys) -
         assert await store.rating_board(1, "taiwan16") == before
     finally:
         await store.close()
+
+
+async def test_a_leaderboard_page_comes_with_the_number_of_players_and_stays_in_range(store: Store, clock: Clock) -> None:
+    await seeded(store, clock)
+    rows, players, page = await store.leaderboard_page(1, size=3)
+    assert (players, page) == (4, 1) and [r.user_id for r in rows] == [CY, ANN, BO]  # 800, 400 (+wins), 300
+    assert rows == await store.leaderboard(1, limit=3)
+    rows, players, page = await store.leaderboard_page(1, size=3, page=9)  # past the end: the last page
+    assert (players, page, [r.user_id for r in rows]) == (4, 2, [DI])
+    assert await store.leaderboard_page(1, min_matches=3) == ([], 0, 1)
+    rows, players, _ = await store.leaderboard_page(1, min_matches=2)
+    assert (players, [r.user_id for r in rows]) == (1, [ANN])
