@@ -66,3 +66,31 @@ async def test_a_rated_table_needs_four_people_to_start(harness, devserver):
     refused = await (await alice.click(lobby, "Start")).message()
     assert refused.ephemeral_to == alice.id and "needs four people (2 seated)" in refused.content
     assert bot.get_cog("Mahjong").tables  # still open in the lobby
+
+
+@pytest.mark.devserver(members=("alice", "bob", "carol", "dave"), rate_limits=RateLimits(time_scale=0.02))
+async def test_a_taiwan13_leaver_ends_a_rated_table_placed_last(harness, devserver, tmp_path):
+    from .tablebot import table_runner
+
+    bot = await harness.start(build_bot(seed=5, database=str(tmp_path / "t13.sqlite3")))
+    alice, bob, carol, dave = devserver.members("alice", "bob", "carol", "dave")
+    lobby = await (await alice.slash("mahjong create", rules="taiwan13", ranking="rated")).message()
+    for person in (bob, carol, dave):
+        await (await person.click(lobby, "Join")).response()
+    await (await alice.click(lobby, "Start")).response()
+    runner = table_runner(bot, devserver)
+    await devserver.recorder.wait_until(lambda: runner.game is not None, 5, lambda: "the first hand")
+    await (await bob.slash("mahjong leave")).message()
+    standings = await devserver.wait_for_message(
+        channel="general", predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds)
+    )
+    assert "bob loses **50** to the table (leaving)" in standings.embeds[0]["fields"][0]["value"]
+    cog = bot.get_cog("Mahjong")
+    await devserver.recorder.wait_until(lambda: runner.table_id not in cog.by_id, 5, lambda: "the match stored")
+    stored = await bot.store.match_standings(devserver.world.guild_id, runner.table_id)
+    seat = runner.seating.seat_of_user(bob.id)
+    assert stored.leaver == seat and stored.places[seat] == 4
+    assert sorted(p for s, p in enumerate(stored.places) if s != seat) == [1, 1, 1]  # the others tie on 0
+    ladder = await (await alice.slash("mahjong leaderboard", sort="rating", rules="taiwan13", min_matches=0)).message()
+    names = [line for line in ladder.embeds[0]["description"].splitlines() if "**" in line]
+    assert len(names) == 4 and "bob" in names[-1]  # rated last
