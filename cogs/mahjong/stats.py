@@ -1,8 +1,9 @@
-"""Leaderboard, player stats and match history as embeds: formatting only (no SQL, no I/O).
+"""Leaderboards (points, the rated ladder), player stats, the server view, the settlement ledger and
+match history as embeds: formatting only (no SQL, no I/O).
 
 The cog fetches records from ``data.Store`` and passes them here with ``t(key, **kw) -> str``, e.g.
 ``functools.partial(cogs.i18n.t, interaction.locale)``; the strings (keys ``lb.*``, ``stats.*``,
-``hist.*``) live in the one catalogue, ``cogs/i18n.py``.
+``hist.*``, ``tier.*``, ``ledger.*``, ``server.*``) live in the one catalogue, ``cogs/i18n.py``.
 Built for a phone: one short block per player, each line well under 40 columns of CJK text, and
 pages of ten.
 """
