@@ -99,6 +99,8 @@ def settings_parts(state: TableState, locale: str) -> list[str]:
         settings.insert(3, t(locale, "lobby.stakes", base=o.base, tai=o.tai))
     if state.locked:
         settings.append(t(locale, "lobby.locked"))
+    if s.ranking != "casual":
+        settings.append("🏆 " + t(locale, f"ranking.{s.ranking}"))
     return settings
 
 

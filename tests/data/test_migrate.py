@@ -121,3 +121,45 @@ def test_migration_files_are_numbered_without_gaps(tmp_path: Path) -> None:
     (tmp_path / "0003_c.sql").write_text("SELECT 1;")
     with pytest.raises(RuntimeError, match="without gaps"):
         load_migrations(tmp_path)
+
+
+async def test_matches_finished_before_ranked_play_get_their_places(db_path: Path) -> None:
+    store = await Store.open(db_path, migrations=MIGRATIONS[:2])
+    await store.close()
+    with sqlite3.connect(db_path) as db:  # a match finished by the version-2 code: no places
+        db.execute(
+            "INSERT INTO tables (id, guild_id, channel_id, host_id, rules, rounds, phase, created_at)"
+            " VALUES (7, 1, 2, 3, 'taiwan13', 1, 'over', 0)"
+        )
+        db.execute("INSERT INTO matches (table_id, header, started_at, finished_at) VALUES (7, '{}', 0, 5)")
+        db.executemany(
+            "INSERT INTO match_scores (table_id, seat, user_id, name, score) VALUES (7, ?, ?, ?, ?)",
+            [(i, 10 + i, f"p{i}", score) for i, score in enumerate([40, -20, 40, -60])],
+        )
+        db.execute(  # one won hand: seat 2 dealt at 連2 and won with two items
+            "INSERT INTO hands (id, table_id, hand_no, header, started_at, finished_at, result, winner, total)"
+            " VALUES (70, 7, 1, '{\"dealer\": 2, \"dealer_streak\": 2}', 0, 4,"
+            " '{\"items\": [[\"门清\", 1], [\"七对子\", 2]]}', 2, 3)"
+        )
+        db.executemany(
+            "INSERT INTO hand_seats (hand_id, seat, user_id, name, delta, won, self_drew, dealt_in, tai, guild_id,"
+            " rules, table_id, finished_at) VALUES (70, ?, ?, ?, ?, ?, 0, 0, ?, 1, 'taiwan13', 7, 4)",
+            [(i, 10 + i, f"p{i}", 60 if i == 2 else -20, int(i == 2), 3 if i == 2 else None) for i in range(4)],
+        )
+        db.executemany(
+            "INSERT INTO player_names (guild_id, user_id, name, updated_at) VALUES (1, ?, ?, 4)",
+            [(10 + i, f"p{i}") for i in range(4)],
+        )
+    store = await Store.open(db_path)
+    try:
+        standings = await store.match_standings(1, 7)
+        assert standings is not None and standings.places == (1, 3, 1, 4) and standings.rules == "taiwan13"
+        p2 = await store.player_figures(1, 12)
+        assert p2 is not None and p2.longest_streak == 2 and p2.top_items == (("七对子", 1), ("门清", 1))
+        assert p2.places == (1, 0, 0, 0) and p2.points == 60
+        server = await store.server_figures(1, "taiwan13")
+        assert (server.hands, server.wins, len(server.most_made)) == (1, 1, 2)
+        board = await store.leaderboard(1)
+        assert [(r.user_id, r.points, r.matches) for r in board][0] == (12, 60, 1)
+    finally:
+        await store.close()
