@@ -2,7 +2,10 @@
 checking the invariants after every step.
 
     python -m engine.selfplay --rules taiwan16 --hands 1000 --seed 1 --policy random
+    python -m engine.selfplay --rules hongkong --hands 20 --seed 3 --export games.json
 
+``--export FILE`` writes the matches played as a match log (docs/log-format.md; check it with
+``python -m engine.log check FILE``); a match cut short by ``--hands`` is logged as incomplete.
 The last stdout line is one JSON object (hands, wins, self_drawn, draw_games, hands_per_sec, ...).
 Exit code 1 on any invariant violation.
 """
@@ -18,6 +21,7 @@ from collections.abc import Sequence
 
 from .events import EventKind
 from .game import Game, InvariantError
+from .log import HandMoves, export_matches, match_record
 from .match import Match
 from .policy import Policy, make_policy, reads_view
 from .rules import get_profile
@@ -48,7 +52,10 @@ def play_hand(game: Game, policies: Sequence[Policy], check: bool = True) -> Gam
     return game
 
 
-def run(rules: str, hands: int, seed: int, policy: str, check: bool = True) -> dict:
+def run(
+    rules: str, hands: int, seed: int, policy: str, check: bool = True, matches: list[Match] | None = None
+) -> dict:
+    """Play ``hands`` hands; every match played is appended to ``matches`` when given (for a log)."""
     get_profile(rules)
     master = random.Random(seed)
     policies = [make_policy(policy, random.Random(master.random())) for _ in range(4)]
@@ -63,10 +70,13 @@ def run(rules: str, hands: int, seed: int, policy: str, check: bool = True) -> d
         "max_tai": 0,
     }
     match = Match(rules, seed=master.getrandbits(32), rounds=4)
+    played = matches if matches is not None else []
+    played.append(match)
     start = time.perf_counter()
     for _ in range(hands):
         if match.is_over:
             match = Match(rules, seed=master.getrandbits(32), rounds=4)
+            played.append(match)
             stats["matches"] += 1
         game = match.new_hand()
         play_hand(game, policies, check)
@@ -99,17 +109,45 @@ def main(argv: list[str] | None = None) -> int:
         "--policy", choices=["random", "ai", "auto", "easy", "normal", "strong"], default="random"
     )
     parser.add_argument("--no-check", action="store_true", help="skip invariant checks (for speed)")
+    parser.add_argument("--export", metavar="FILE", help="write the matches played as a match log (JSON)")
     args = parser.parse_args(argv)
+    matches: list[Match] = []
     try:
-        stats = run(args.rules, args.hands, args.seed, args.policy, check=not args.no_check)
+        stats = run(args.rules, args.hands, args.seed, args.policy, check=not args.no_check, matches=matches)
+        if args.export:
+            document = selfplay_log(matches, args.policy)
     except (AssertionError, InvariantError) as exc:
         print(json.dumps({"error": f"invariant violated: {exc}"}, ensure_ascii=False))
         return 1
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.export:
+        try:
+            with open(args.export, "w", encoding="utf-8") as out:
+                json.dump(document, out, ensure_ascii=False, separators=(",", ":"))
+        except OSError as exc:
+            print(f"error: cannot write {args.export}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        stats["exported"] = args.export
     print(json.dumps(stats, ensure_ascii=False))
     return 0
+
+
+def selfplay_log(matches: Sequence[Match], policy: str) -> dict:
+    """The matches self-play played, as one match log document (four ``policy`` seats each)."""
+    seats = [{"name": f"{policy} {s}", "ai": policy} for s in range(4)]
+    return export_matches(
+        [
+            match_record(
+                m.header(),
+                [HandMoves(h.log) for h in m.history],
+                seats=seats,
+                meta={"source": "engine.selfplay"},
+            )
+            for m in matches
+        ]
+    )
 
 
 if __name__ == "__main__":
