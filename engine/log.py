@@ -28,6 +28,7 @@ from typing import Any
 
 from .actions import Action, Kind
 from .events import Event, EventKind
+from .game import HEADER_VERSION as GAME_HEADER_VERSION
 from .game import Game, IllegalActionError
 from .match import HEADER_VERSION, Match
 from .meld import Meld, MeldKind
@@ -186,11 +187,13 @@ def _tile(tile: int | None) -> str | None:
 # ---------------------------------------------------------------------- replaying
 
 
-def hand_steps(match: Match, moves: Sequence[str], *, hand: int | None = None) -> Iterator[Step]:
-    """Deal ``match``'s next hand and play ``moves`` one at a time, yielding the deal (step 0) and
-    then every move with the events it caused. Raises :class:`LogError` at a move that is not
-    notation or not legal (``hand`` names the hand in the message)."""
-    game = match.new_hand()
+def hand_steps(game: Game, moves: Sequence[str], *, hand: int | None = None) -> Iterator[Step]:
+    """Play ``moves`` one at a time on ``game`` (freshly dealt: a match's ``new_hand()``, or
+    :meth:`Game.replay` of a stored header with no moves), yielding the deal (step 0) and then
+    every move with the events it caused. Raises :class:`LogError` at a move that is not notation
+    or not legal (``hand`` names the hand in the message)."""
+    if game.log:
+        raise ValueError("hand_steps starts from a freshly dealt hand")
     number = hand if hand is not None else game.hand_number
     scribe = _Transcriber(game)
     yield Step(0, None, tuple(scribe.deal(game.events)), game)
@@ -318,7 +321,7 @@ def _hand_record(match: Match, moves: list[str], left: int | None, number: int) 
     events: list[dict[str, Any]] = []
     game: Game | None = None
     record: dict[str, Any] = {}
-    for step in hand_steps(match, moves, hand=number):
+    for step in hand_steps(match.new_hand(), moves, hand=number):
         if game is None:
             record = hand_header(step.game)  # before any move: the wall as dealt
         game = step.game
@@ -344,6 +347,22 @@ def _hand_record(match: Match, moves: list[str], left: int | None, number: int) 
         scores=list(match.scores),
     )
     return record
+
+
+def game_header(match: Mapping[str, Any], hand: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's :meth:`Game.header` of a logged hand, to replay it alone (no earlier hand)."""
+    return {
+        "version": GAME_HEADER_VERSION,
+        "rules": match["rules"],
+        "options": match["options"],
+        "seed": hand["seed"],
+        "dealer": hand["dealer"],
+        "round_wind": hand["round_wind"],
+        "dealer_streak": hand["dealer_streak"],
+        "hand_number": hand["number"],
+        "scores": hand["scores_before"],
+        "auto": hand["auto_before"],
+    }
 
 
 def hand_header(game: Game) -> dict[str, Any]:
@@ -492,7 +511,7 @@ def _check_hand(match: Match, hand: Mapping[str, Any], number: int, fail: Any) -
         by_move.setdefault(k, []).append(e)
     game: Game | None = None
     try:
-        for step in hand_steps(match, moves, hand=number):
+        for step in hand_steps(match.new_hand(), moves, hand=number):
             game = step.game
             if step.number == 0:
                 header = hand_header(game)
