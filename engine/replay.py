@@ -70,7 +70,17 @@ def frame_at(
 
 def count(header: Mapping[str, Any], moves: Sequence[str]) -> int:
     """How many frames :func:`frames` yields (without building views)."""
-    return sum(1 for s in hand_steps(Game.replay(header, []), moves) if not s.number or s.events)
+    return len(frame_marks(header, moves))
+
+
+def frame_marks(header: Mapping[str, Any], moves: Sequence[str]) -> list[frozenset[str]]:
+    """Each frame's marks, in order (without building views): where the jump buttons go."""
+    return [marks(s) for s in hand_steps(Game.replay(header, []), moves) if not s.number or s.events]
+
+
+def next_marked(all_marks: Sequence[frozenset[str]], index: int, mark: str) -> int | None:
+    """The first frame after ``index`` with ``mark`` (None: there is none)."""
+    return next((i for i in range(index + 1, len(all_marks)) if mark in all_marks[i]), None)
 
 
 def revealed_view(game: Game, seat: int) -> GameView:

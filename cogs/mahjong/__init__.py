@@ -31,6 +31,7 @@ from ..i18n import locale_of, t
 from . import stats
 from .buttons import DYNAMIC_ITEMS
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
+from .replay import ReplayCommands, history_view, replay_view
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
     AI_LEVELS,
@@ -97,7 +98,12 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 
 
 @app_commands.guild_only()
-class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("Mahjong tables in this server")):
+class Mahjong(
+    ReplayCommands,  # /mahjong replay, export (replay.py)
+    commands.GroupCog,
+    group_name=_("mahjong"),
+    group_description=_("Mahjong tables in this server"),
+):
     ai = app_commands.Group(name=_("ai"), description=_("AI players at this table"))
 
     def __init__(self, bot: MahjongBot) -> None:
@@ -537,7 +543,9 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     async def history(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         matches = await self.store.history(interaction.guild_id, limit=10)
-        await interaction.response.send_message(embed=stats.history_embed(matches, partial(t, interaction.locale)))
+        embed = stats.history_embed(matches, partial(t, interaction.locale))
+        view = history_view(matches, interaction.locale)  # a Replay button per match
+        await interaction.response.send_message(embed=embed, **({"view": view} if view else {}))
 
     @app_commands.command(name=_("hand"), description=_("A finished hand's score sheet again"))
     @app_commands.describe(hand_id=_("The hand's number in the history"))
@@ -551,6 +559,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         await interaction.response.send_message(
             content=t(interaction.locale, "hist.hand", id=found.id, hand=found.hand_no, table=found.table_id),
             file=discord.File(io.BytesIO(png), "score.png"),
+            view=replay_view(found.table_id, found.hand_no, interaction.locale),
         )
 
     # ------------------------------------------------------------------ buttons

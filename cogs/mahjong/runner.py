@@ -45,6 +45,7 @@ from .prompts import (
     table_view,
     take_back_view,
 )
+from .replay import replay_view
 from .state import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
 
 if TYPE_CHECKING:
@@ -774,7 +775,8 @@ class TableRunner:
         async def show() -> None:
             house = self.state.settings.options.house_rules.summary()
             png = await asyncio.to_thread(render.render_score, result, names, view, house_rules=house)
-            await self.post_payload(Payload(content=text, png=png, filename="score.png"))
+            replay = replay_view(self.table_id, game.hand_number, self.locale)  # issue 24: a Replay button
+            await self.post_payload(Payload(content=text, png=png, filename="score.png", view=replay))
             await self._settle_messages()
             if over:
                 await self._finish_match()
