@@ -209,6 +209,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "replay.seat": "See the table from…",
         "export.done": "Match #{table} as a match log ({hands} hands): `python -m engine.log check` replays it; the format is in docs/log-format.md.",
         "export.no_match": "There is no match with that number in this server.",
+        "watch.header": "👀 Watching table #{table}",
+        "watch.reveal": "Hand {n} of table #{table} with every hand face up: it is over and the next one has started.",
+        "watch.started": "You are watching this table: the public table comes to your DMs, kept up to date. `/mahjong watch` again stops.",
+        "watch.started_delayed": "You are watching this table: the public table comes to your DMs, kept up to date, and every hand with all four hands face up once it is over and the next one has started. `/mahjong watch` again stops.",
+        "watch.stopped": "You stopped watching this table.",
+        "watch.player": "You play at this table: players never watch their own table.",
+        "watch.off": "This table takes no spectators.",
+        "watch.not_playing": "There is nothing to watch yet: the match has not started.",
     },
     "zh-TW": {
         "rules.taiwan16": "台灣十六張",
@@ -390,6 +398,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "replay.seat": "從誰的位置看…",
         "export.done": "牌桌 #{table} 的牌譜（{hands} 局）：`python -m engine.log check` 可以重播檢查；格式見 docs/log-format.md。",
         "export.no_match": "這個伺服器沒有這個編號的牌局。",
+        "watch.header": "👀 觀戰牌桌 #{table}",
+        "watch.reveal": "牌桌 #{table} 第 {n} 局，四家手牌全部公開：這一局已結束，下一局已開始。",
+        "watch.started": "你正在觀戰這一桌：公開的牌桌會私訊給你並隨時更新。再用一次 `/mahjong watch` 就停止。",
+        "watch.started_delayed": "你正在觀戰這一桌：公開的牌桌會私訊給你並隨時更新；每一局結束、下一局開始後，也會給你看四家手牌全部公開的那一局。再用一次 `/mahjong watch` 就停止。",
+        "watch.stopped": "你已停止觀戰這一桌。",
+        "watch.player": "你在這一桌打牌：玩家不能觀戰自己的牌桌。",
+        "watch.off": "這一桌不開放觀戰。",
+        "watch.not_playing": "還沒有可以觀戰的：牌局還沒開始。",
     },
     "zh-CN": {
         "rules.taiwan16": "台湾十六张",
@@ -571,6 +587,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "replay.seat": "从谁的位置看…",
         "export.done": "牌桌 #{table} 的牌谱（{hands} 局）：`python -m engine.log check` 可以重播检查；格式见 docs/log-format.md。",
         "export.no_match": "这个服务器没有这个编号的牌局。",
+        "watch.header": "👀 观战牌桌 #{table}",
+        "watch.reveal": "牌桌 #{table} 第 {n} 局，四家手牌全部公开：这一局已结束，下一局已开始。",
+        "watch.started": "你正在观战这一桌：公开的牌桌会私信给你并随时更新。再用一次 `/mahjong watch` 就停止。",
+        "watch.started_delayed": "你正在观战这一桌：公开的牌桌会私信给你并随时更新；每一局结束、下一局开始后，也会给你看四家手牌全部公开的那一局。再用一次 `/mahjong watch` 就停止。",
+        "watch.stopped": "你已停止观战这一桌。",
+        "watch.player": "你在这一桌打牌：玩家不能观战自己的牌桌。",
+        "watch.off": "这一桌不开放观战。",
+        "watch.not_playing": "还没有可以观战的：牌局还没开始。",
     },
 }
 
@@ -679,6 +703,13 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
     "A match as one JSON file (match log)": {"zh-TW": "把一場牌局匯出成 JSON 牌譜", "zh-CN": "把一场牌局导出成 JSON 牌谱"},
     "match": {"zh-TW": "牌局", "zh-CN": "牌局"},
     "The match's number in the history (#)": {"zh-TW": "紀錄中的牌局編號（#）", "zh-CN": "记录中的牌局编号（#）"},
+    "watch": {"zh-TW": "觀戰", "zh-CN": "观战"},
+    "Watch this channel's table (again: stop watching)": {"zh-TW": "觀戰這個頻道的牌桌（再用一次：停止）", "zh-CN": "观战这个频道的牌桌（再用一次：停止）"},
+    "spectators": {"zh-TW": "觀戰", "zh-CN": "观战"},
+    "Spectators: public, delayed (every hand face up once over) or off": {"zh-TW": "觀戰：公開、延遲（每局結束後公開四家手牌）或關閉", "zh-CN": "观战：公开、延迟（每局结束后公开四家手牌）或关闭"},
+    "public": {"zh-TW": "公開", "zh-CN": "公开"},
+    "delayed (every hand face up once over)": {"zh-TW": "延遲（每局結束後公開四家手牌）", "zh-CN": "延迟（每局结束后公开四家手牌）"},
+    "off (no spectators)": {"zh-TW": "關閉（不開放觀戰）", "zh-CN": "关闭（不开放观战）"},
 }
 
 

@@ -45,6 +45,7 @@ from .state import (
     hash_password,
     valid_password,
 )
+from .watch import SPECTATOR_CHOICES, WatchCommands
 
 if TYPE_CHECKING:
     from bot import MahjongBot
@@ -100,6 +101,7 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 @app_commands.guild_only()
 class Mahjong(
     ReplayCommands,  # /mahjong replay, export (replay.py)
+    WatchCommands,  # /mahjong watch (watch.py)
     commands.GroupCog,
     group_name=_("mahjong"),
     group_description=_("Mahjong tables in this server"),
@@ -117,6 +119,7 @@ class Mahjong(
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
         self._tasks: set[asyncio.Task[None]] = set()
         self.runners: weakref.WeakSet[TableRunner] = weakref.WeakSet()  # every table not yet garbage
+        self.watchers: dict[int, Any] = {}  # table id → its spectators (watch.py)
         self.budget = EditBudget(per_second=35, capacity=10, reserve=4)  # every request, under Discord's 50/s
         # opening DM channels fast is refused (40003): a gentle pace, and each channel is opened once.
         # A slot taken is not yet a request arrived (the request pace above may hold it back, and
@@ -216,6 +219,7 @@ class Mahjong(
         tai=_("Points per 台"),
         preset=_("House rules preset (家規)"),
         password=_("Ask players for a 4-digit password"),
+        spectators=_("Spectators: public, delayed (every hand face up once over) or off"),
     )
     @app_commands.choices(
         rules=RULE_CHOICES,
@@ -223,6 +227,7 @@ class Mahjong(
         claim_seconds=CLAIM_CHOICES,
         preset=PRESET_CHOICES,
         minimum=MINIMUM_CHOICES,
+        spectators=SPECTATOR_CHOICES,
     )
     async def create(
         self,
@@ -241,6 +246,7 @@ class Mahjong(
         tai: app_commands.Range[int, 0, 100_000] | None = None,
         preset: str = "document",
         password: bool = False,
+        spectators: str = "public",
     ) -> None:
         self._check_free_channel(interaction)
         chosen: dict[str, Any] = {
@@ -260,7 +266,7 @@ class Mahjong(
             chosen["tai"] = tai
         # the rule set's own stakes and caps (taiwan13: 20 a 台) unless the host set them
         options = replace(get_profile(rules).options, **chosen)
-        settings = TableSettings(rules, rounds, options)
+        settings = TableSettings(rules, rounds, options, spectators)
         if password:
             loc = locale_of(interaction.locale)
 
@@ -291,7 +297,7 @@ class Mahjong(
                 host_id=interaction.user.id,
                 rules=settings.rules,
                 rounds=settings.rounds,
-                options={"table": settings.options.to_dict(), "locale": locale},
+                options={"table": settings.options.to_dict(), "locale": locale, "spectators": settings.spectators},
                 password_hash=pw,
             )
         except StoreError as error:

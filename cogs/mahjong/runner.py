@@ -143,7 +143,8 @@ class TableRunner:
         """Rebuild a stored table: its seats and settings, and its match replayed to the last stored move."""
         record = saved.table
         extra = record.options
-        settings = TableSettings(record.rules, record.rounds, TableOptions.from_dict(extra.get("table", {})))
+        options = TableOptions.from_dict(extra.get("table", {}))
+        settings = TableSettings(record.rules, record.rounds, options, extra.get("spectators", "public"))
         locales = extra.get("locales", {})
         seats = [
             Seat(s.user_id, s.name, s.ai_level, locales.get(str(s.user_id), extra.get("locale", "en")))
@@ -217,6 +218,7 @@ class TableRunner:
         """What the table row keeps besides the engine's options: the language and the host's name."""
         return {
             "table": self.state.settings.options.to_dict(),
+            "spectators": self.state.settings.spectators,
             "locale": self.locale,
             "host_name": self.host_name,
             "locales": {str(s.user_id): s.locale for s in self.state.seats if s.user_id is not None},

@@ -65,9 +65,12 @@ class TableSettings:
     rules: str = "taiwan16"
     rounds: int = 1
     options: TableOptions = field(default_factory=TableOptions)  # timers, stakes and switches
+    spectators: str = "public"  # public | delayed | off (cogs/mahjong/watch.py)
 
     def __post_init__(self) -> None:
         get_profile(self.rules)
+        if self.spectators not in ("public", "delayed", "off"):
+            raise ValueError("spectators is public, delayed or off")
         if not 1 <= self.rounds <= 4:
             raise ValueError("a match is 1 to 4 rounds")
 

@@ -5,6 +5,7 @@ every kind of event, not only the moves a policy makes."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.actions import Action, Kind
@@ -59,9 +60,11 @@ def play_match(
     rounds: int = 1,
     max_hands: int = 6,
     leave_in_hand: int | None = None,
+    on_step: Callable[[Game], None] | None = None,
 ) -> Played:
     """A match of ``rules`` up to ``max_hands`` hands; in hand ``leave_in_hand`` a player leaves
-    after a few moves (taiwan13 ends the table; elsewhere the seat goes to 代打)."""
+    after a few moves (taiwan13 ends the table; elsewhere the seat goes to 代打). ``on_step`` sees
+    the game after the deal and after every move."""
     rng = random.Random(seed)
     policy = make_policy("easy", random.Random(seed))
     match = Match(rules, seed=seed, rounds=rounds, options=options or get_profile(rules).options)
@@ -72,6 +75,8 @@ def play_match(
         leave_at = rng.randrange(5, 40) if leave_in_hand == len(played.hands) + 1 else None
         steps = 0
         left = None
+        if on_step is not None:
+            on_step(game)
         while not game.is_over:
             if leave_at is not None and len(game.log) >= leave_at:
                 seat = rng.randrange(4)
@@ -83,6 +88,8 @@ def play_match(
                 leave_at = None
                 continue
             game.apply(chaos_action(game, rng, policy))
+            if on_step is not None:
+                on_step(game)
             steps += 1
             assert steps < MAX_STEPS
         played.hands.append(HandMoves([str(a) for a in game.log], left))
