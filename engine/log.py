@@ -31,7 +31,6 @@ from .events import Event, EventKind
 from .game import HEADER_VERSION as GAME_HEADER_VERSION
 from .game import Game, IllegalActionError
 from .match import HEADER_VERSION, Match
-from .meld import Meld, MeldKind
 from .rules import TableOptions
 from .scoring import get_settle_leave
 from .tiles import NotationError, format_tiles, tile_to_str
@@ -120,44 +119,39 @@ class _Transcriber:
         kind, seat = event.kind, event.seat
         game = self.game
         data: dict[str, Any] = {"type": kind.value}
-        if seat is not None:
-            data["seat"] = seat
-        if kind is EventKind.DRAW:
-            if event.detail == "換牌":
-                data["type"] = "exchange_draw"
-                data["tiles"] = format_tiles(event.tiles)
-                self.drawn[seat] = game.drawn[seat]  # type: ignore[index]
-                return data
+        if seat is None:
+            if kind is EventKind.EXCHANGED:
+                data["counts"] = event.detail
+                self.drawn[game.dealer] = game.drawn[game.dealer]
+            return data  # draw_game too
+        data["seat"] = seat
+        if kind is EventKind.DRAW and event.detail == "換牌":
+            data["type"] = "exchange_draw"
+            data["tiles"] = format_tiles(event.tiles)
+            self.drawn[seat] = game.drawn[seat]
+        elif kind is EventKind.DRAW:
             data["tile"] = _tile(event.tile)
             data["from"] = "back" if event.detail == "replacement" else "front"
-            self.drawn[seat] = event.tile  # type: ignore[index]
+            self.drawn[seat] = event.tile
         elif kind is EventKind.DISCARD:
             data["tile"] = _tile(event.tile)
-            data["tsumogiri"] = self.drawn[seat] == event.tile  # type: ignore[index]  # 摸切, else 手切
-            self.drawn[seat] = None  # type: ignore[index]
+            data["tsumogiri"] = self.drawn[seat] == event.tile  # 摸切, else 手切
+            self.drawn[seat] = None
         elif kind in (EventKind.CHI, EventKind.PON, EventKind.KONG):
-            meld = (
-                game.melds[seat][-1] if kind is not EventKind.KONG else _last_meld(game, seat, MeldKind.KONG)
-            )  # type: ignore[index]
-            data["tile"] = _tile(event.tile)
-            data["meld"] = str(meld)
-            data["from"] = meld.source
-            self.drawn[seat] = None  # type: ignore[index]
-        elif kind is EventKind.ANKONG:
-            tile = action.tile if action is not None and action.kind is Kind.ANKONG else None
-            data["meld"] = f"ankong:{format_tiles([tile] * 4)}" if tile is not None else "ankong:?"
-            self.drawn[seat] = None  # type: ignore[index]
+            meld = game.melds[seat][-1]  # nothing melds again before the claimer's next decision
+            data.update(tile=_tile(event.tile), meld=str(meld), **{"from": meld.source})
+            self.drawn[seat] = None
+        elif kind is EventKind.ANKONG:  # the engine hides the tile from the table; the move names it
+            assert action is not None and action.kind is Kind.ANKONG and action.tile is not None
+            data["meld"] = f"ankong:{format_tiles([action.tile] * 4)}"
+            self.drawn[seat] = None
         elif kind is EventKind.ADDKONG:
-            data["tile"] = _tile(event.tile)
-            data["meld"] = f"addkong:{format_tiles(event.tiles)}"
-            self.drawn[seat] = None  # type: ignore[index]
+            data.update(tile=_tile(event.tile), meld=f"addkong:{format_tiles(event.tiles)}")
+            self.drawn[seat] = None
         elif kind in (EventKind.FLOWER, EventKind.READY, EventKind.KONG_STANDS):
             data["tile"] = _tile(event.tile)
         elif kind is EventKind.EXCHANGE:
             data["tiles"] = format_tiles(event.tiles)
-        elif kind is EventKind.EXCHANGED:
-            data["counts"] = event.detail
-            self.drawn[game.dealer] = game.drawn[game.dealer]
         elif kind is EventKind.EYE:
             data["miji"] = event.detail == "Miji"
         elif kind is EventKind.WIN:
@@ -170,14 +164,8 @@ class _Transcriber:
                 flower_win=out.flower_win,
                 robbing_kong=out.robbing_kong,
             )
-        elif kind is EventKind.DICE:  # only in the deal
-            data["detail"] = event.detail
-        # pass_win, pass_win_lifted, auto_on, auto_off, draw_game: the seat (if any) says it all
+        # pass_win, pass_win_lifted, auto_on, auto_off: the seat says it all
         return data
-
-
-def _last_meld(game: Game, seat: int, kind: MeldKind) -> Meld:
-    return next(m for m in reversed(game.melds[seat]) if m.kind is kind)
 
 
 def _tile(tile: int | None) -> str | None:

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from engine.replay import Frame
+from engine.log import LogError, NotALog, check_log, game_header, read_log
+from engine.replay import Frame, frames
 from engine.view import GameView
 
 from . import encode, fonts, theme
@@ -94,9 +95,6 @@ def _usage(message: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine.log import LogError, NotALog, check_log, game_header, read_log
-    from engine.replay import frames
-
     parser = argparse.ArgumentParser(prog="python -m render.replay", description=__doc__.splitlines()[0])
     parser.add_argument("file", help="a match log (docs/log-format.md)")
     parser.add_argument("--hand", type=int, required=True, help="the hand, counted from 1 in file order")

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from data.replays import StoredHand, stored_hand, stored_match
+from data.replays import StoredHand, StoredMatch, stored_hand, stored_match
 from engine.log import HandMoves, LogError, export_match, leaver
 from engine.replay import CLAIM, KONG, WIN, Frame, frame_at, frame_marks, frames, next_marked
 from render.replay import render_animation, render_step
@@ -187,7 +187,7 @@ def animation(hand: StoredHand) -> bytes:
     return render_animation(frames(hand.header, hand.moves, names, seat=default_seat(hand, -1)), names)
 
 
-def match_log(store_match: Any) -> bytes:
+def match_log(store_match: StoredMatch) -> bytes:
     """The match as a log document (engine.log), every finished hand replayed through the engine."""
     rules = store_match.rules
     hands = []

@@ -42,7 +42,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MODES = ("public", "delayed", "off")
-DEFAULT_MODE = "public"
 MODE_NAMES = {
     "public": "public",
     "delayed": "delayed (every hand face up once over)",
@@ -274,7 +273,7 @@ def _deadline(locale: str, deadline: float | None) -> str:
 
 
 def table_mode(runner: TableRunner) -> str:
-    return getattr(runner.state.settings, "spectators", DEFAULT_MODE)
+    return runner.state.settings.spectators
 
 
 # ---------------------------------------------------------------------- the command
