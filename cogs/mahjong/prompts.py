@@ -22,6 +22,7 @@ from engine.tiles import format_tiles, sort_key, tile_from_str, tile_to_str
 from ..i18n import locale_of, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
 from .codes import code_of
+from .replay_buttons import WatchButton
 from .state import TablePhase, TableState
 
 ROW_WIDTH = 5
@@ -111,6 +112,7 @@ def lobby_view(state: TableState, locale: str) -> discord.ui.View | None:
 def table_view(table_id: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton.make(table_id, "show", t(locale, "btn.show_hand"), Style.secondary))
+    view.add_item(WatchButton.make(table_id, t(locale, "btn.watch")))  # spectators (watch.py)
     return view
 
 

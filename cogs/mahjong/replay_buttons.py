@@ -5,6 +5,7 @@ the seat and the step, so a click needs nothing but the database.
                                          (jump to the next one), ph / nh (previous / next hand)
 * ``mj:rs:<hand id>:<step>``              the seat select (its value is the seat)
 * ``mj:rp:<table>:<hand no>``             Replay, on a score sheet or in /mahjong history
+* ``mj:w:<table>``                        Watch, on the table message (watch.py)
 """
 
 from __future__ import annotations
@@ -121,4 +122,30 @@ class ReplayOpenButton(
         await _hand_to(interaction, "open", self.fields)
 
 
-REPLAY_ITEMS = (ReplayStepButton, ReplaySeatSelect, ReplayOpenButton)
+class WatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:w:(?P<table>\d+)"):
+    def __init__(self, button: discord.ui.Button, fields: dict[str, Any]) -> None:
+        super().__init__(button)
+        self.fields = fields
+
+    @classmethod
+    def make(cls, table: int, label: str) -> WatchButton:
+        button = discord.ui.Button(
+            style=discord.ButtonStyle.secondary, label=label[:80], custom_id=f"mj:w:{table}"
+        )
+        return cls(button, {"table": table})
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> WatchButton:
+        return cls(item, {"table": int(match["table"])})
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from .watch import on_watch_click
+
+        cog = _cog(interaction)
+        if cog is not None:
+            await cog.guarded(interaction, on_watch_click, cog, interaction, self.fields)
+
+
+REPLAY_ITEMS = (ReplayStepButton, ReplaySeatSelect, ReplayOpenButton, WatchButton)

@@ -26,6 +26,7 @@ from discord.app_commands import locale_str as _
 
 import render
 from engine.events import Phase
+from engine.game import Game
 from engine.match import Match
 from engine.replay import frames
 from engine.view import GameView
@@ -193,30 +194,32 @@ class Watchers:
             return
         for spectator in list(self.spectators.values()):
             if spectator.hand != game.hand_number:
-                await self._post(spectator, game.hand_number)
+                await self._post(spectator)
             elif spectator.live is not None:
                 spectator.live.want(runner.version)
 
-    async def _payload(self, locale: str) -> Payload:
+    async def _payload(self, locale: str, game: Game) -> Payload:
+        """The public table of ``game``: the hand in play, or (for a message of a hand that has
+        ended) that hand as it ended."""
         runner = self.runner
         async with runner.lock:
-            game = runner.game
-            assert game is not None
             view = game.view(None)
             names = runner.seating.names()
-            deadline = _deadline(locale, runner.deadline)
+            deadline = _deadline(locale, runner.deadline) if game is runner.game else ""
         return await asyncio.to_thread(spectator_payload, view, names, locale, runner.table_id, deadline)
 
-    async def _post(self, spectator: Spectator, hand: int) -> None:
-        """A fresh message for a new hand (messages over an hour old cannot be edited freely)."""
+    async def _post(self, spectator: Spectator) -> None:
+        """A fresh message for a new hand (messages over an hour old cannot be edited freely); it
+        follows that hand to its end."""
         if spectator.live is not None:
             spectator.live.close()
-        spectator.hand = hand
-        version = self.runner.version
         try:
             channel = await self.cog.dm_channel(spectator.user_id)
-            payload = await self._payload(spectator.locale)
             await self.cog.budget.take(urgent=False)
+            game = self.runner.game
+            assert game is not None
+            version = self.runner.version
+            payload = await self._payload(spectator.locale, game)
             message = await channel.send(**payload.send_kwargs())
         except NETWORK_ERRORS as error:
             log.info(
@@ -224,9 +227,10 @@ class Watchers:
             )
             self.remove(spectator.user_id)
             return
+        spectator.hand = game.hand_number
         live = LiveMessage(
             message,
-            lambda: self._payload(spectator.locale),
+            lambda: self._payload(spectator.locale, game),
             min_interval=max(self.cog.timing.edit_interval, 1.0),
             budget=self.cog.budget,
         )
@@ -290,23 +294,36 @@ class WatchCommands:
         runner = self.tables.get(interaction.channel_id or 0)
         if runner is None:
             raise TableError("err.no_table")
-        user = interaction.user.id
-        if runner.state.seat_of(user) is not None:
-            raise TableError("watch.player")
-        mode = table_mode(runner)
-        if mode == "off":
-            raise TableError("watch.off")
-        if runner.state.phase is not TablePhase.PLAYING or runner.match is None or runner.closed:
-            raise TableError("watch.not_playing")
-        watchers = self.watchers.get(runner.table_id)
-        if watchers is not None and user in watchers.spectators:
-            watchers.remove(user)
-            await interaction.response.send_message(t(interaction.locale, "watch.stopped"), ephemeral=True)
-            return
-        if watchers is None:
-            watchers = self.watchers[runner.table_id] = Watchers(self, runner, mode)
-        await interaction.response.send_message(
-            t(interaction.locale, "watch.started" if mode == "public" else "watch.started_delayed"),
-            ephemeral=True,
-        )
-        await watchers.add(user, locale_of(interaction.locale))
+        await toggle_watching(self, interaction, runner)
+
+
+async def on_watch_click(cog: Any, interaction: discord.Interaction, fields: dict[str, Any]) -> None:
+    """The Watch button on a table message."""
+    runner = cog.by_id.get(fields["table"])
+    if runner is None or runner.closed:
+        raise TableError("err.table_over")
+    await toggle_watching(cog, interaction, runner)
+
+
+async def toggle_watching(cog: Any, interaction: discord.Interaction, runner: TableRunner) -> None:
+    """Start watching ``runner``'s table, or stop if already watching; refusals are polite."""
+    user = interaction.user.id
+    if runner.state.seat_of(user) is not None:
+        raise TableError("watch.player")
+    mode = table_mode(runner)
+    if mode == "off":
+        raise TableError("watch.off")
+    if runner.state.phase is not TablePhase.PLAYING or runner.match is None or runner.closed:
+        raise TableError("watch.not_playing")
+    watchers = cog.watchers.get(runner.table_id)
+    if watchers is not None and user in watchers.spectators:
+        watchers.remove(user)
+        await interaction.response.send_message(t(interaction.locale, "watch.stopped"), ephemeral=True)
+        return
+    if watchers is None:
+        watchers = cog.watchers[runner.table_id] = Watchers(cog, runner, mode)
+    await interaction.response.send_message(
+        t(interaction.locale, "watch.started" if mode == "public" else "watch.started_delayed"),
+        ephemeral=True,
+    )
+    await watchers.add(user, locale_of(interaction.locale))

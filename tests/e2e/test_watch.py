@@ -6,6 +6,7 @@ players cannot watch their own table, and a table with spectators off refuses th
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -74,7 +75,11 @@ async def test_a_spectator_sees_only_the_public_table_and_each_hand_once_it_is_o
     dms = [m for m in devserver.recorder.seen_by(bob.id) if m.dm_with == bob.id]
     tables = [m for m in dms if m.attachments and m.attachments[0].filename == "table.png"]
     gifs = [m for m in dms if m.attachments and m.attachments[0].filename.endswith(".gif")]
-    assert len(tables) >= hands and all(not m.components for m in dms)
+    shown_hands = [int(re.search(r"hand (\d+)\*\*", m.content).group(1)) for m in tables]
+    # a fresh message per hand, in order, to the last hand (a hand over within one look at the table
+    # may go by unseen: these hands last a second or two)
+    assert shown_hands[-1] == hands and shown_hands == sorted(set(shown_hands)) and len(shown_hands) >= 2
+    assert all(not m.components for m in dms)
     assert all("Watching table" in m.content for m in tables)
     shown_to_bob = [viewer for dm_with, _, viewer in privacy.shown if dm_with == bob.id]
     assert shown_to_bob and set(shown_to_bob) == {"None"}  # every picture, every edit: the public view
@@ -96,8 +101,11 @@ async def test_a_public_table_shows_no_hand_face_up_and_spectators_off_refuses(
     bot = await harness.start(build_bot(seed=22))
     alice, runner = await start_table(devserver, bot)
     bob = devserver.member("bob")
-    watching = await (await bob.slash("mahjong watch")).message()
-    assert "the public table comes to your DMs" in watching.content
+    table = [
+        m for m in devserver.channel_messages() if m.attachments and m.attachments[0].filename == "table.png"
+    ][-1]
+    watching = await (await bob.click(table, "👀 Watch")).message()  # the table message's button
+    assert "the public table comes to your DMs" in watching.content and watching.ephemeral_to == bob.id
     await devserver.recorder.wait_until(
         lambda: any(m.dm_with == bob.id for m in devserver.recorder.seen_by(bob.id)),
         10,
