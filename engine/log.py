@@ -272,7 +272,7 @@ def match_record(
     options = match.options
     record: dict[str, Any] = {
         "rules": match.rules,
-        "seed": match.seed,
+        "seed": str(match.seed),  # seeds as decimal text: they exceed 2^53
         "rounds": match.rounds,
         "options": options.to_dict(),
         "house_rules": options.house_rules.to_dict(),
@@ -343,7 +343,7 @@ def game_header(match: Mapping[str, Any], hand: Mapping[str, Any]) -> dict[str, 
         "version": GAME_HEADER_VERSION,
         "rules": match["rules"],
         "options": match["options"],
-        "seed": hand["seed"],
+        "seed": seed_of(hand["seed"]),
         "dealer": hand["dealer"],
         "round_wind": hand["round_wind"],
         "dealer_streak": hand["dealer_streak"],
@@ -361,7 +361,7 @@ def hand_header(game: Game) -> dict[str, Any]:
         "dealer": game.dealer,
         "round_wind": game.round_wind,
         "dealer_streak": game.dealer_streak,
-        "seed": game.seed,
+        "seed": str(game.seed),
         "scores_before": list(game.scores),
         "auto_before": list(game.header()["auto"]),
         "dice": list(game.dice),
@@ -380,13 +380,22 @@ def leaver(rules: str, deltas: Sequence[int]) -> int | None:
     return None
 
 
+def seed_of(value: object) -> int:
+    """A seed as the log writes it (decimal text; a JSON integer is read too)."""
+    if type(value) is int:
+        return value
+    if isinstance(value, str) and value.isdigit() and value.isascii():
+        return int(value)
+    raise ValueError(f"a seed is decimal digits, got {json.dumps(value)[:40]}")
+
+
 def _new_match(header: Mapping[str, Any]) -> Match:
     version = header.get("version", HEADER_VERSION)
     if version != HEADER_VERSION:
         raise ValueError(f"unsupported match header version {version!r}")
     return Match(
         header["rules"],
-        seed=header["seed"],
+        seed=seed_of(header["seed"]),
         rounds=header["rounds"],
         options=TableOptions.from_dict(header["options"]),
     )
@@ -405,6 +414,8 @@ class CheckSummary:
 def read_log(text: str | bytes) -> dict[str, Any]:
     """Parse a log document; :class:`NotALog` for anything that is not one (one line, why)."""
     try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8-sig")  # a BOM from an editor is no reason to refuse a log
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as error:
         raise NotALog(f"not JSON ({str(error).splitlines()[0][:80]})") from None

@@ -142,7 +142,7 @@ def test_a_reader_without_the_engine_follows_every_hand_from_the_events():
                     "version": 1,
                     "rules": match["rules"],
                     "options": match["options"],
-                    "seed": hand["seed"],
+                    "seed": int(hand["seed"]),
                     "dealer": hand["dealer"],
                     "round_wind": hand["round_wind"],
                     "dealer_streak": hand["dealer_streak"],
@@ -305,3 +305,11 @@ def test_check_exits_0_for_a_good_log_1_for_a_bad_move_2_for_not_a_log(tmp_path)
         assert len(run.stderr.strip().splitlines()) == 1
     missing = check_cli(tmp_path / "nowhere.json")
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
+
+
+def test_seeds_are_text_and_a_log_saved_with_a_bom_still_reads():
+    text = exported("taiwan16", 2)
+    log = read_log(b"\xef\xbb\xbf" + text.encode())
+    match = log["matches"][0]
+    assert isinstance(match["seed"], str) and all(isinstance(h["seed"], str) for h in match["hands"])
+    assert check_log(log).hands == len(match["hands"])
