@@ -73,6 +73,8 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
     ]
     if get_rules(s.rules).unit == "tai":  # 底 and 台 values pay only 台 games
         settings.insert(3, t(locale, "lobby.stakes", base=o.base, tai=o.tai))
+    if s.spectators != "public":  # watch.py; public is the default and goes unsaid
+        settings.append(t(locale, f"lobby.spectators_{s.spectators}"))
     if state.locked:
         settings.append(t(locale, "lobby.locked"))
     colour = discord.Colour.green() if state.phase is TablePhase.LOBBY else discord.Colour.dark_grey()

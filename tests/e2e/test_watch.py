@@ -127,3 +127,17 @@ async def test_a_public_table_shows_no_hand_face_up_and_spectators_off_refuses(
     await (await alice.slash("mahjong create", rounds=1, spectators="off")).message()
     refused = await (await bob.slash("mahjong watch")).message()
     assert "takes no spectators" in refused.content
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_the_lobby_says_when_spectators_are_delayed_or_off(harness, devserver):
+    await harness.start(build_bot(seed=23))
+    alice = devserver.member("alice")
+    lobby = await (await alice.slash("mahjong create", spectators="delayed")).message()
+    assert "delayed (every hand face up once over)" in lobby.embeds[0]["fields"][1]["value"]
+    await (await alice.slash("mahjong close")).response()
+    off = await (await alice.slash("mahjong create", spectators="off")).message()
+    assert "no spectators" in off.embeds[0]["fields"][1]["value"]
+    await (await alice.slash("mahjong close")).response()
+    plain = (await (await alice.slash("mahjong create")).message()).embeds[0]["fields"][1]["value"]
+    assert "delayed" not in plain and "no spectators" not in plain
