@@ -515,7 +515,10 @@ def _check_hand(match: Match, hand: Mapping[str, Any], number: int, fail: Any) -
             if step.number == 0:
                 header = hand_header(game)
                 for key, value in header.items():
-                    if hand.get(key) != value:
+                    got = hand.get(key)
+                    if key == "seed" and type(got) is int:
+                        got = str(got)  # a seed written as a JSON integer reads the same
+                    if got != value:
                         raise fail(
                             f"{key} is {_short(hand.get(key))}, but the match deals {_short(value)}",
                             number,

@@ -307,9 +307,14 @@ def test_check_exits_0_for_a_good_log_1_for_a_bad_move_2_for_not_a_log(tmp_path)
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
 
 
-def test_seeds_are_text_and_a_log_saved_with_a_bom_still_reads():
+def test_seeds_are_text_integers_read_too_and_a_log_saved_with_a_bom_still_reads():
     text = exported("taiwan16", 2)
     log = read_log(b"\xef\xbb\xbf" + text.encode())
     match = log["matches"][0]
     assert isinstance(match["seed"], str) and all(isinstance(h["seed"], str) for h in match["hands"])
+    assert check_log(log).hands == len(match["hands"])
+    for m in log["matches"]:  # seeds written as JSON integers read the same
+        m["seed"] = int(m["seed"])
+        for h in m["hands"]:
+            h["seed"] = int(h["seed"])
     assert check_log(log).hands == len(match["hands"])
