@@ -220,34 +220,35 @@ class ReplayCommands:
 
     @app_commands.command(name=_("replay"), description=_("Step through a finished hand (only you see it)"))
     @app_commands.describe(
-        hand_id=_("The hand's number in the history"),
+        hand=_("The hand's number in the history"),
         animated=_("Post the whole hand as one animated picture"),
     )
     async def replay(
-        self, interaction: discord.Interaction, hand_id: app_commands.Range[int, 1], animated: bool = False
+        self, interaction: discord.Interaction, hand: app_commands.Range[int, 1], animated: bool = False
     ) -> None:
         assert interaction.guild_id is not None
         user = interaction.user.id
-        hand = check_replayable(await stored_hand(self.store, interaction.guild_id, hand_id=hand_id), user)
+        # the option is "hand", as people write it: /mahjong replay <hand>
+        found = check_replayable(await stored_hand(self.store, interaction.guild_id, hand_id=hand), user)
         if not animated:
-            payload = await step_payload(hand, 0, default_seat(hand, user), interaction.locale)
+            payload = await step_payload(found, 0, default_seat(found, user), interaction.locale)
             await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
             return
         await interaction.response.defer(thinking=True)  # a whole hand takes longer than a click
         try:
-            gif = await asyncio.to_thread(animation, hand)
+            gif = await asyncio.to_thread(animation, found)
         except (LogError, ValueError) as error:
-            log.warning("hand %s does not replay: %s", hand.id, error)
+            log.warning("hand %s does not replay: %s", found.id, error)
             raise TableError("replay.broken") from None
         text = t(
             interaction.guild_locale or interaction.locale,
             "replay.animated",
-            id=hand.id,
-            hand=hand.hand_no,
-            table=hand.table_id,
+            id=found.id,
+            hand=found.hand_no,
+            table=found.table_id,
         )
         await interaction.edit_original_response(
-            content=text, attachments=[discord.File(io.BytesIO(gif), f"hand-{hand.id}.gif")]
+            content=text, attachments=[discord.File(io.BytesIO(gif), f"hand-{found.id}.gif")]
         )
 
     @app_commands.command(name=_("export"), description=_("A match as one JSON file (match log)"))

@@ -37,7 +37,7 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
     names = runner.seating.names()
     alice, bob = devserver.member("alice"), devserver.member("bob")
 
-    opened = await alice.slash("mahjong replay", hand_id=hand_id)
+    opened = await alice.slash("mahjong replay", hand=hand_id)
     message = await opened.message()
     assert message.ephemeral_to == alice.id and message.attachments[0].filename == "replay.png"
     seat = runner.seating.seat_of_user(alice.id)
@@ -82,7 +82,7 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
     assert last_line(await again.message()) == frames_line(stored, names, 3, where + 1)
 
     # the match is over: anyone in the server may replay it, from the winner's seat by default
-    seen = await (await bob.slash("mahjong replay", hand_id=hand_id)).message()
+    seen = await (await bob.slash("mahjong replay", hand=hand_id)).message()
     assert seen.ephemeral_to == bob.id and last_line(seen).startswith("第 0 手")
 
     # the score sheet's Replay button, and the history's
@@ -99,7 +99,7 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
     assert f"hand 1 of table {runner.table_id}" in from_history.content
 
     # the animated hand, posted for the channel
-    shared = await (await alice.slash("mahjong replay", hand_id=hand_id, animated=True)).message(timeout=30)
+    shared = await (await alice.slash("mahjong replay", hand=hand_id, animated=True)).message(timeout=30)
     assert shared.ephemeral_to is None and shared.attachments[0].filename.endswith(".gif")
     assert shared.attachments[0].data[:6] == b"GIF89a" and len(shared.attachments[0].data) < 8 * 1024 * 1024
 
@@ -138,19 +138,19 @@ async def test_a_match_in_progress_replays_only_for_its_players_and_only_finishe
         lambda: runner.game is not None and runner.game.hand_number == 2, 10, lambda: "hand 2 dealt"
     )
 
-    refused = await (await bob.slash("mahjong replay", hand_id=finished)).message()
+    refused = await (await bob.slash("mahjong replay", hand=finished)).message()
     assert (
         refused.ephemeral_to == bob.id and "only its players" in refused.content and not refused.attachments
     )
     no_export = await (await bob.slash("mahjong export", match=runner.table_id)).message()
     assert "only its players" in no_export.content and not no_export.attachments
 
-    mine = await (await alice.slash("mahjong replay", hand_id=finished)).message()
+    mine = await (await alice.slash("mahjong replay", hand=finished)).message()
     assert mine.ephemeral_to == alice.id and mine.attachments and mine.button("Hand ▶").disabled is False
     onward = await alice.click(mine, "Hand ▶")  # hand 2 is still being played: refused, nothing shown
     answer = await onward.message()
     assert "There is no other finished hand" in answer.content and answer.ephemeral_to == alice.id
-    in_play = await (await alice.slash("mahjong replay", hand_id=playing)).message()
+    in_play = await (await alice.slash("mahjong replay", hand=playing)).message()
     assert "still being played" in in_play.content and not in_play.attachments
     own = await (await alice.slash("mahjong export", match=runner.table_id)).message()
     assert own.ephemeral_to == alice.id
