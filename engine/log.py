@@ -455,7 +455,7 @@ def replay_match(
 
     try:
         match = _new_match({**record, "version": HEADER_VERSION})
-    except (KeyError, TypeError, ValueError) as error:
+    except (AttributeError, KeyError, TypeError, ValueError) as error:
         raise fail(f"cannot set up the match: {_reason(error)}") from None
     for key, value in (
         ("seat_draw", list(match.seat_of_player)),

@@ -13,6 +13,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.game import Game
 from engine.log import FORMAT, VERSION, LogError, NotALog, check_log, export_match, read_log
@@ -318,3 +320,61 @@ def test_seeds_are_text_integers_read_too_and_a_log_saved_with_a_bom_still_reads
         for h in m["hands"]:
             h["seed"] = int(h["seed"])
     assert check_log(log).hands == len(match["hands"])
+
+
+# ---------------------------------------------------------------------- fuzzing the check
+
+JSON_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 200), st.text(max_size=6), st.lists(st.integers(0, 3), max_size=3)
+)
+MOVE_TEXT = st.one_of(
+    st.text(max_size=12),
+    st.builds(
+        lambda seat, kind, tile: f"{seat} {kind}" + (f" {tile}" if tile else ""),
+        st.integers(-1, 4),
+        st.sampled_from(["discard", "ting", "chi", "pon", "kong", "ankong", "addkong", "hu", "pass", "timeout",
+                         "away", "back", "exchange", "eye", "miji", "draw"]),
+        st.sampled_from(["", "1m", "5p", "9s", "7z", "f1", "123m", "345s", "0m", "5m7p9s"]),
+    ),
+)  # fmt: skip
+
+
+@settings(max_examples=120, deadline=None)
+@given(data=st.data())
+def test_any_edit_is_accepted_or_refused_at_or_after_the_edited_move_never_a_crash(data):
+    """Whatever is changed in a log, the check answers: it passes (an edit that changes nothing the
+    engine checks, e.g. two 過 swapped) or names a move no earlier than the edit."""
+    log = log_of(data.draw(st.sampled_from(RULES)), 0)
+    hands = log["matches"][0]["hands"]
+    h = data.draw(st.integers(0, len(hands) - 1))
+    hand = hands[h]
+    where = data.draw(st.sampled_from(["move", "event", "drop_event", "result", "header"]))
+    edited = 0
+    if where == "move":
+        k = data.draw(st.integers(0, len(hand["moves"]) - 1)) if hand["moves"] else 0
+        if hand["moves"]:
+            hand["moves"][k] = data.draw(MOVE_TEXT)
+        edited = k + 1
+    elif where in ("event", "drop_event"):
+        j = data.draw(st.integers(0, len(hand["events"]) - 1))
+        edited = hand["events"][j]["move"]
+        if where == "drop_event":
+            del hand["events"][j]
+        else:
+            field = data.draw(st.sampled_from(sorted(hand["events"][j])))
+            hand["events"][j][field] = data.draw(JSON_VALUES)
+            if field == "move":
+                edited = 0  # the event now claims another move: any move may be the first to differ
+    elif where == "result":
+        field = data.draw(st.sampled_from(sorted(hand["result"])))
+        hand["result"][field] = data.draw(JSON_VALUES)
+        edited = len(hand["moves"])
+    else:
+        field = data.draw(st.sampled_from(["seed", "dealer", "wall", "dice", "scores_before", "number"]))
+        hand[field] = data.draw(JSON_VALUES)
+    try:
+        check_log(log)
+    except LogError as error:
+        assert error.hand is None or error.hand >= h + 1
+        if error.hand == h + 1 and error.move is not None:
+            assert error.move >= edited or where == "header"
