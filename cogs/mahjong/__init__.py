@@ -45,7 +45,7 @@ from .state import (
     hash_password,
     valid_password,
 )
-from .watch import SPECTATOR_CHOICES, WatchCommands
+from .watch import SPECTATOR_CHOICES, WatchCommands, Watchers
 
 if TYPE_CHECKING:
     from bot import MahjongBot
@@ -119,7 +119,7 @@ class Mahjong(
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
         self._tasks: set[asyncio.Task[None]] = set()
         self.runners: weakref.WeakSet[TableRunner] = weakref.WeakSet()  # every table not yet garbage
-        self.watchers: dict[int, Any] = {}  # table id → its spectators (watch.py)
+        self.watchers: dict[int, Watchers] = {}  # table id → its spectators (watch.py)
         self.budget = EditBudget(per_second=35, capacity=10, reserve=4)  # every request, under Discord's 50/s
         # opening DM channels fast is refused (40003): a gentle pace, and each channel is opened once.
         # A slot taken is not yet a request arrived (the request pace above may hold it back, and

@@ -141,3 +141,23 @@ async def test_the_lobby_says_when_spectators_are_delayed_or_off(harness, devser
     await (await alice.slash("mahjong close")).response()
     plain = (await (await alice.slash("mahjong create")).message()).embeds[0]["fields"][1]["value"]
     assert "delayed" not in plain and "no spectators" not in plain
+
+
+@pytest.mark.devserver(members=("alice", "bob"), rate_limits=QUICK)
+async def test_the_spectators_setting_survives_a_restart(harness, devserver, tmp_path):
+    database = str(tmp_path / "mahjong.sqlite3")
+    first = await harness.start(build_bot(seed=24, database=database))
+    alice, bob = devserver.member("alice"), devserver.member("bob")
+    await (await alice.slash("mahjong create", spectators="off")).message()
+    await harness.stop(first)
+    second = await harness.start(build_bot(seed=24, database=database))
+    runner = table_runner(second, devserver)
+    assert runner.state.settings.spectators == "off"
+    lobby = await (await alice.slash("mahjong table")).message()
+    await (await alice.click(lobby, "Start")).response()
+    await devserver.recorder.wait_until(lambda: runner.game is not None, 10, lambda: "a hand dealt")
+    refused = await (await bob.slash("mahjong watch")).message()
+    assert "takes no spectators" in refused.content
+    await harness.stop(second)
+    third = await harness.start(build_bot(seed=24, database=database))  # mid-match now
+    assert table_runner(third, devserver).state.settings.spectators == "off"
