@@ -325,8 +325,7 @@ def _hand_record(match: Match, moves: list[str], left: int | None, number: int) 
         events.append({"move": len(moves), "type": "abandon", "seat": left})
         end = "abandon"
     else:
-        # an unfinished hand is not logged: undo nothing (the match object is this export's own)
-        return None
+        return None  # the hand in play: a log holds finished hands only
     record.update(
         moves=moves,
         events=events,
