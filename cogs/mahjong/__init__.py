@@ -35,6 +35,7 @@ from .hall import Hall
 from .hallbuttons import HALL_ITEMS
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
 from .ranked import RankedCommands
+from .replay import ReplayCommands, history_view, replay_view
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
     AI_LEVELS,
@@ -49,6 +50,7 @@ from .state import (
     valid_password,
 )
 from .system import SYSTEM
+from .watch import SPECTATOR_CHOICES, WatchCommands, Watchers
 
 if TYPE_CHECKING:
     from bot import MahjongBot
@@ -124,7 +126,13 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 
 @app_commands.guild_only()
 class Mahjong(
-    Hall, RankedCommands, commands.GroupCog, group_name=_("mahjong"), group_description=_("Mahjong tables in this server")
+    Hall,
+    RankedCommands,
+    ReplayCommands,  # /mahjong replay, export (replay.py)
+    WatchCommands,  # /mahjong watch (watch.py)
+    commands.GroupCog,
+    group_name=_("mahjong"),
+    group_description=_("Mahjong tables in this server"),
 ):
     ai = app_commands.Group(name=_("ai"), description=_("AI players at this table"))
 
@@ -142,6 +150,7 @@ class Mahjong(
         self.skip_stored_dm: set[int] = set()  # people whose stored DM channel failed: open a new one
         self._tasks: set[asyncio.Task[None]] = set()
         self.runners: weakref.WeakSet[TableRunner] = weakref.WeakSet()  # every table not yet garbage
+        self.watchers: dict[int, Watchers] = {}  # table id → its spectators (watch.py)
         self.budget = EditBudget(per_second=35, capacity=10, reserve=4)  # every request, under Discord's 50/s
         # opening DM channels fast is refused (40003): a gentle pace, and each channel is opened once.
         # A slot taken is not yet a request arrived (the request pace above may hold it back, and
@@ -315,6 +324,7 @@ class Mahjong(
         password=_("Ask players for a 4-digit password"),
         language=_("The table's language in the channel (default: yours)"),
         ranking=_("Rated or casual (ratings move only at rated tables)"),
+        spectators=_("Spectators: public, delayed (every hand face up once over) or off"),
     )
     @app_commands.choices(
         ranking=RANKING_CHOICES,
@@ -325,6 +335,7 @@ class Mahjong(
         minimum=MINIMUM_CHOICES,
         language=LANGUAGE_CHOICES,
         hand_size=HAND_SIZE_CHOICES,
+        spectators=SPECTATOR_CHOICES,
     )
     async def create(
         self,
@@ -346,6 +357,7 @@ class Mahjong(
         hand_size: int | None = None,
         language: str | None = None,
         ranking: str = "casual",
+        spectators: str = "public",
     ) -> None:
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
         _accepted("rules", rules, list(PROFILES))
@@ -382,7 +394,7 @@ class Mahjong(
             chosen["hand_size"] = hand_size
         # the rule set's own stakes and caps (taiwan13: 20 a 台) unless the host set them
         options = replace(get_profile(rules).options, **chosen)
-        settings = TableSettings(rules, rounds, options, ranking)
+        settings = TableSettings(rules, rounds, options, ranking=ranking, spectators=spectators)
         assert interaction.guild_id is not None
         if password or (await self.guild_settings(interaction.guild_id)).require_password:  # 玩家桌必須設密碼
             loc = locale_of(interaction.locale)
@@ -418,7 +430,7 @@ class Mahjong(
                 host_id=interaction.user.id,
                 rules=settings.rules,
                 rounds=settings.rounds,
-                options={"table": settings.options.to_dict(), "locale": locale},
+                options={"table": settings.options.to_dict(), "locale": locale, "spectators": settings.spectators},
                 password_hash=pw,
                 ranking=settings.ranking,
             )
@@ -672,7 +684,9 @@ class Mahjong(
     async def history(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         matches = await self.store.history(interaction.guild_id, limit=10)
-        await interaction.response.send_message(embed=stats.history_embed(matches, partial(t, interaction.locale)))
+        embed = stats.history_embed(matches, partial(t, interaction.locale))
+        view = history_view(matches, interaction.locale)  # a Replay button per match
+        await interaction.response.send_message(embed=embed, **({"view": view} if view else {}))
 
     @app_commands.command(name=_("hand"), description=_("A finished hand's score sheet again"))
     @app_commands.describe(hand_id=_("The hand's number in the history"))
@@ -688,6 +702,7 @@ class Mahjong(
         await interaction.response.send_message(
             content=t(interaction.locale, "hist.hand", id=found.id, hand=found.hand_no, table=found.table_id),
             file=discord.File(io.BytesIO(png), "score.png"),
+            view=replay_view(found.table_id, found.hand_no, interaction.locale),
         )
 
     # ------------------------------------------------------------------ buttons

@@ -48,6 +48,7 @@ from .prompts import (
     table_view,
     take_back_view,
 )
+from .replay import replay_view
 from .state import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
 from .stats import add_ledger
 
@@ -163,8 +164,9 @@ class TableRunner:
         """Rebuild a stored table: its seats and settings, and its match replayed to the last stored move."""
         record = saved.table
         extra = record.options
+        options = TableOptions.from_dict(extra.get("table", {}))
         settings = TableSettings(
-            record.rules, record.rounds, TableOptions.from_dict(extra.get("table", {})), record.ranking
+            record.rules, record.rounds, options, ranking=record.ranking, spectators=extra.get("spectators", "public")
         )
         locales = extra.get("locales", {})
         seats = [
@@ -242,6 +244,7 @@ class TableRunner:
         """What the table row keeps besides the engine's options: the language and the host's name."""
         return {
             "table": self.state.settings.options.to_dict(),
+            "spectators": self.state.settings.spectators,
             "locale": self.locale,
             "host_name": self.host_name,
             "locales": {str(s.user_id): s.locale for s in self.state.seats if s.user_id is not None},
@@ -884,7 +887,8 @@ class TableRunner:
         async def show() -> None:
             house = self.state.settings.options.house_rules.summary()
             png = await asyncio.to_thread(render.render_score, result, names, view, house_rules=house)
-            await self.post_payload(Payload(content=text, png=png, filename="score.png"))
+            replay = replay_view(self.table_id, game.hand_number, self.locale)  # issue 24: a Replay button
+            await self.post_payload(Payload(content=text, png=png, filename="score.png", view=replay))
             await self._settle_messages()
             if over:
                 await self._finish_match()

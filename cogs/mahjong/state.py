@@ -68,9 +68,12 @@ class TableSettings:
     rounds: int = 1
     options: TableOptions = field(default_factory=TableOptions)  # timers, stakes and switches
     ranking: str = "casual"  # one of RANKINGS
+    spectators: str = "public"  # public | delayed | off (cogs/mahjong/watch.py)
 
     def __post_init__(self) -> None:
         profile = get_profile(self.rules)
+        if self.spectators not in ("public", "delayed", "off"):
+            raise ValueError("spectators is public, delayed or off")
         try:  # options that cannot go together at this rule set (hongkong 16 tiles with 寶牌, ...)
             replace(profile, options=self.options).for_table()
         except ValueError as error:
