@@ -4,6 +4,7 @@ continuing its own OUTDIR or starting a new one; any other used OUTDIR is refuse
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import sqlite3
@@ -133,3 +134,22 @@ def test_a_run_into_a_used_outdir_is_refused_with_one_line_and_changes_nothing(t
         assert errors.count("\n") == 1 and f"{out} holds a finished sandbox run" in errors
         assert output == ""
     assert files_of(out) == before
+
+
+def test_continuing_a_run_whose_table_had_finished_plays_no_new_table(tmp_path):
+    """Killed after its table ended but before it said so: the same command again finds nothing to
+    resume, says so, and starts no second table in that transcript."""
+    out, db = tmp_path / "out", tmp_path / "sandbox.sqlite3"
+    command = ("--hands", "1", "--seed", "2", "--db", str(db))
+    finished(sandbox(out, *command))
+    marker = json.loads((out / "sandbox.json").read_text())
+    (out / "sandbox.json").write_text(json.dumps({**marker, "finished": False}))  # as if killed at the end
+    with sqlite3.connect(db) as con:
+        tables = con.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+
+    finished(sandbox(out, *command))
+    text = (out / "transcript.md").read_text(encoding="utf-8")
+    assert f"Nothing to resume: table {marker['table']}" in text and text.count("A new table") == 1
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == tables
+    assert json.loads((out / "sandbox.json").read_text())["finished"] is True

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
@@ -18,7 +19,7 @@ from cogs.mahjong.prompts import action_view, exchange_view
 from devserver.people import Pick, prompt_buttons
 from devserver.people import code_of as button_code
 from devserver.recorder import Button, Message
-from devserver.sandbox import PERSON, run_sandbox
+from devserver.sandbox import PERSON, picture_view, run_sandbox
 from devserver.winner import PlaysToWin, action_of
 from engine.actions import Action, Kind
 from engine.ai.table import exchange_choice
@@ -128,6 +129,17 @@ async def test_the_person_leaves_a_prompt_alone_when_its_picture_is_gone_stale()
     game = after_discard("5z", "123m456p789s55z19m28p3s")
     person = PlaysToWin(lambda message: None)
     assert answer(person, prompt(game)) is None and person.stale == 1
+
+
+async def test_the_person_sees_their_own_seat_at_the_decision_their_buttons_name_and_nothing_else():
+    game = after_discard("5z", "123m456p789s55z19m28p3s")
+    runner = SimpleNamespace(game=game, table_id=1, decision=7)  # prompt() names table 1, move 7
+    see = picture_view(runner)
+    view = see(prompt(game))
+    # their own tiles and the public table: no other hand (no 眼牌 was declared), no end-of-hand reveal
+    assert view == game.view(SEAT) and view.viewer == SEAT and not view.others and not view.revealed
+    runner.decision = 8  # the table moved on: the picture is stale
+    assert see(prompt(game)) is None
 
 
 # ---------------------------------------------------------------- whole runs, every rule set and language
