@@ -30,6 +30,7 @@ from .people import Person, move_of, prompt_buttons
 from .recorder import Message
 from .server import DevServer
 from .transcript import Transcript
+from .users import SimUser
 from .winner import PlaysToWin, See
 
 log = logging.getLogger(__name__)
@@ -105,52 +106,60 @@ async def run_sandbox(
     transcript = Transcript(out, person_user.id)
     _watch(server, transcript)
     started = time.perf_counter()
-    played_before = 0  # the table's hands finished before this run
     async with Harness(server) as harness:
         bot = await harness.start(make_bot(server.config.token, Path(db or ":memory:"), seed))
         cog: Any = bot.get_cog("Mahjong")  # the product's cog, read as the sandbox's scoreboard
-        channel = server.channel("general")
-        runner = cog.tables.get(channel.id)
-        if runner is not None and runner.match is not None:
-            played_before = len(runner.match.history)
-            transcript.note(
-                f"Resumed at hand {runner.resumed_at} of table {runner.table_id} stored in {db} (the bot was "
-                f"stopped mid-match; {played_before} hand(s) were finished)"
-            )
-        elif outdir.continuing and outdir.table is not None and outdir.table not in cog.by_id:
-            transcript.note(f"Nothing to resume: table {outdir.table} stored in {db} had finished")
-            runner = None
-        else:
-            transcript.note(f"A new table: {rules}, {hands} hand(s), seed {seed}, language {lang}")
-            if runner is None:
-                await (await person_user.slash("mahjong create", **table_options(rules))).message()
-                runner = cog.tables[channel.id]
-            await (await person_user.slash("mahjong start")).message()
-        winner = PlaysToWin(picture_view(runner))
+        runner, played_before = await _table(cog, person_user, outdir, transcript, hands, seed, rules, lang)
+        blind = 0  # prompts whose picture did not show the hand their buttons play (a bug)
         if runner is not None:
             outdir.table = runner.table_id
             outdir.save(finished=False)
-            person = Person(person_user, winner, on_choice=transcript.answered)
-            await _play(server, runner, person, hands, played_before)
+            winner = PlaysToWin(picture_view(runner))
+            await _play(server, runner, Person(person_user, winner, on_choice=transcript.answered), hands, played_before)
+            blind = winner.blind
             if not runner.closed:
                 await (await person_user.slash("mahjong close")).message()
         transcript.note("The leaderboard")
         await (await person_user.slash("mahjong leaderboard")).message()
         await asyncio.sleep(0.2)
         problems = harness.problems()
-    if winner.blind:
-        problems.append(f"{winner.blind} prompt(s) showed a picture that is not of the hand the buttons play")
+    if blind:
+        problems.append(f"{blind} prompt(s) showed a picture that is not of the hand the buttons play")
     seconds = time.perf_counter() - started
-    total = len(runner.match.history) if runner is not None and runner.match is not None else played_before
-    transcript.note(
-        f"Done: {total} hand(s) at the table, {total - played_before} in this run, in {seconds:.1f} s; "
-        f"{transcript.written} images"
-    )
+    played = ""
+    if runner is not None and runner.match is not None:
+        total = len(runner.match.history)
+        played = f" {total} hand(s) at the table, {total - played_before} in this run,"
+    transcript.note(f"Done:{played} in {seconds:.1f} s; {transcript.written} images")
     for problem in problems:
         transcript.note(f"Problem: {problem}")
     outdir.save(finished=True)
     print(f"wrote {transcript.path} and {transcript.written} images")
     return 1 if problems else 0
+
+
+async def _table(
+    cog: Any, person: SimUser, outdir: Outdir, transcript: Transcript, hands: int, seed: int, rules: str, lang: str
+) -> tuple[Any, int]:
+    """The table to play — resumed from the database, or opened by the person — and how many of its hands
+    were finished before this run; no table when the run continued here had already ended."""
+    runner = cog.tables.get(person.server.channel("general").id)
+    if runner is not None and runner.match is not None:
+        before = len(runner.match.history)
+        transcript.note(
+            f"Resumed at hand {runner.resumed_at} of table {runner.table_id} stored in {outdir.db} (the bot was "
+            f"stopped mid-match; {before} hand(s) were finished)"
+        )
+        return runner, before
+    if outdir.continuing and outdir.table is not None and outdir.table not in cog.by_id:
+        transcript.note(f"Nothing to resume: table {outdir.table} stored in {outdir.db} had finished")
+        return None, 0
+    transcript.note(f"A new table: {rules}, {hands} hand(s), seed {seed}, language {lang}")
+    if runner is None:  # (a table stored before its start comes back as a lobby)
+        await (await person.slash("mahjong create", **table_options(rules))).message()
+        runner = cog.tables[person.server.channel("general").id]
+    await (await person.slash("mahjong start")).message()
+    return runner, 0
 
 
 async def _play(server: DevServer, runner: Any, person: Person, hands: int, before: int) -> None:

@@ -14,13 +14,13 @@ import pytest
 from bot import sandbox_bot
 from cogs.i18n import t
 from cogs.mahjong.buttons import ActButton
-from cogs.mahjong.codes import code_of
+from cogs.mahjong.codes import PATTERN, code_of
 from cogs.mahjong.prompts import action_view, exchange_view
 from devserver.people import Pick, prompt_buttons
 from devserver.people import code_of as button_code
 from devserver.recorder import Button, Message
 from devserver.sandbox import PERSON, picture_view, run_sandbox
-from devserver.winner import PlaysToWin, action_of
+from devserver.winner import KINDS, PlaysToWin, action_of
 from engine.actions import Action, Kind
 from engine.ai.table import exchange_choice
 from engine.game import Game
@@ -61,6 +61,8 @@ def after_discard(tile: str, hand: str, *, by: int = 3, options: TableOptions | 
 
 
 async def test_the_person_reads_every_action_code_the_bot_puts_on_a_button():
+    letters = re.fullmatch(r"\[([a-z]+)\].*", PATTERN)
+    assert letters and set(letters.group(1)) == set(KINDS)  # a new code in the bot needs a reader here
     actions = [
         Action(0, Kind.DISCARD, tile_from_str("5m")),
         Action(1, Kind.READY, tile_from_str("9s")),
