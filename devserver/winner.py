@@ -86,13 +86,13 @@ class PlaysToWin:
         self.stale = 0  # prompts left alone because a newer decision had replaced them
 
     def __call__(self, message: Message, buttons: list[Button]) -> Answer | None:
-        for b in buttons:
-            if code_of(b) == "w":
-                return b  # 胡 / 自摸 whenever offered
         view = self.see(message)
         if view is None:
             self.stale += 1
             return None  # a prompt gone stale: its fresh version follows
+        for b in buttons:
+            if code_of(b) == "w":
+                return b  # 胡 / 自摸 whenever offered
         if not self._matches(view, buttons):
             self.blind += 1
             return steady(message, buttons)
