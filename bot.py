@@ -163,7 +163,12 @@ def main(argv: list[str] | None = None) -> int:
         help="play until the table has N finished hands (default 1); a resumed table counts the hands it "
         "already finished, so running the same command again after a stop finishes the job",
     )
-    sandbox.add_argument("--seed", type=int, default=1, help="the seed of a new table (default 1)")
+    sandbox.add_argument(
+        "--seed",
+        type=int,
+        help="the seed of a new table (default: one per rule set whose first hand shows the person claiming "
+        "and winning)",
+    )
     sandbox.add_argument(
         "--db", metavar="FILE", help="SQLite file the table is stored in, to resume it after a stop (default: memory)"
     )
