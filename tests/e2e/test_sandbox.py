@@ -136,6 +136,10 @@ def test_a_run_into_a_used_outdir_is_refused_with_one_line_and_changes_nothing(t
         assert errors.count("\n") == 1 and f"{out} holds a finished sandbox run" in errors
         assert output == ""
     assert files_of(out) == before
+    nothing = sandbox(tmp_path / "other", "--hands", "0")
+    output, errors = nothing.communicate(timeout=60)
+    assert nothing.returncode == 2 and "--hands: expected a whole number of at least 1" in errors
+    assert not (tmp_path / "other").exists()
 
 
 def test_continuing_a_run_whose_table_had_finished_plays_no_new_table(tmp_path):
