@@ -29,6 +29,8 @@ from engine.position import position
 from engine.rules import TableOptions, get_profile
 from engine.tiles import tile_from_str
 
+from .tablebot import build_bot
+
 SEAT = 0
 
 
@@ -187,3 +189,15 @@ async def test_a_sandbox_run_shows_a_claim_and_a_win_at_every_rule_set_in_every_
         assert pressed(lang, "btn.ready").search(text) and pressed(lang, "btn.ready_with").search(text)
     else:  # 聽 is taiwan16's only
         assert not pressed(lang, "btn.ready").search(text)
+
+
+@pytest.mark.devserver(members=("alice",))
+async def test_the_server_speaks_its_own_language_and_the_person_theirs(harness, devserver):
+    """--lang sets both: the stand-in's guild_locale (the channel's language) and the person's locale."""
+    devserver.world.locale = "zh-TW"  # a Community server whose primary language is 繁體中文
+    await harness.start(build_bot())
+    alice = devserver.member("alice")  # her Discord client is in English
+    lobby = await (await alice.slash("mahjong create")).message()
+    assert t("zh-TW", "lobby.title", rules=t("zh-TW", "rules.taiwan16")) in lobby.text
+    added = await (await alice.slash("mahjong ai add")).message()
+    assert added.content == t("en", "ok.ai_added")  # her own answer, in her language
