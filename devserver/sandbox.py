@@ -110,10 +110,15 @@ async def run_sandbox(
     transcript = Transcript(out, person_user.id)
     _watch(server, transcript)
     started = time.perf_counter()
+    transcript.hold()  # until the heading says whether this run resumes a table
     async with Harness(server) as harness:
-        bot = await harness.start(make_bot(server.config.token, Path(db or ":memory:"), seed))
-        cog: Any = bot.get_cog("Mahjong")  # the product's cog, read as the sandbox's scoreboard
-        runner, played_before = await _table(cog, person_user, outdir, transcript, hands, seed, rules, lang)
+        try:
+            # a loaded machine may take a while to replay a stored table: the stand-in's 5 s is for tests
+            bot = await harness.start(make_bot(server.config.token, Path(db or ":memory:"), seed), timeout=60)
+            cog: Any = bot.get_cog("Mahjong")  # the product's cog, read as the sandbox's scoreboard
+            runner, played_before = await _table(cog, person_user, outdir, transcript, hands, seed, rules, lang)
+        finally:
+            transcript.release()
         blind = 0  # prompts whose picture did not show the hand their buttons play (a bug)
         if runner is not None:
             outdir.table = runner.table_id

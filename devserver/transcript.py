@@ -20,6 +20,7 @@ class Transcript:
     person_id: int
     images: int = 0  # the last picture's number in ``out/images``
     written: int = 0  # pictures this run wrote
+    held: list[str] | None = None  # lines kept back until a heading is written (see hold)
 
     def __post_init__(self) -> None:
         folder = self.out / "images"
@@ -29,10 +30,21 @@ class Transcript:
         self.images = max(numbers, default=0)
         self.path = self.out / "transcript.md"
         if not self.path.exists():
-            self._write("# Mahjong sandbox transcript\n\n")
+            self._append("# Mahjong sandbox transcript\n\n")
 
     def note(self, text: str) -> None:
-        self._write(f"\n## {text}\n\n")
+        self._append(f"\n## {text}\n\n")
+
+    def hold(self) -> None:
+        """Keep what arrives back (pictures are saved at once) until ``release``: a bot that resumes a
+        table posts in the channel as soon as it is connected, before the sandbox can write the
+        heading that says so."""
+        self.held = []
+
+    def release(self) -> None:
+        held, self.held = self.held or [], None
+        for text in held:
+            self._append(text)
 
     def seen(self, message: Message, event: str) -> Message:
         if not message.visible_to(self.person_id):
@@ -67,5 +79,11 @@ class Transcript:
             self._write(f"**You** pressed `{answer.label}` (message {message.id})\n\n")
 
     def _write(self, text: str) -> None:
+        if self.held is not None:
+            self.held.append(text)
+        else:
+            self._append(text)
+
+    def _append(self, text: str) -> None:
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(text)

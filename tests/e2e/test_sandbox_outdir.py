@@ -82,3 +82,13 @@ def test_a_continued_transcript_numbers_its_pictures_after_the_ones_there(tmp_pa
     text = (tmp_path / "transcript.md").read_text(encoding="utf-8")
     assert text.startswith("# Mahjong sandbox transcript\n\nearlier\n") and "](images/0042-hand.png)" in text
     assert transcript.written == 1
+
+
+def test_what_arrives_while_held_is_written_after_the_heading(tmp_path):
+    transcript = Transcript(tmp_path, person_id=5)
+    transcript.hold()
+    transcript.seen(Message(id=9, channel_id=1, author={}, content="🔄 I restarted"), "new")
+    transcript.note("Resumed at hand 2")
+    transcript.release()
+    text = (tmp_path / "transcript.md").read_text(encoding="utf-8")
+    assert text.index("## Resumed at hand 2") < text.index("I restarted")
