@@ -2,7 +2,8 @@
 
     DISCORD_TOKEN=... python bot.py            (or put DISCORD_TOKEN in a .env file)
     python bot.py --sync                       (re-sync the slash commands even if unchanged)
-    python bot.py --sandbox OUTDIR [--hands N] [--seed S]   (no token: play against a local stand-in)
+    python bot.py --sandbox OUTDIR [--hands N] [--seed S] [--db FILE] [--rules R] [--lang L]
+                                               (no token: play against a local stand-in)
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ import discord
 from discord.ext import commands
 
 import render
-from cogs.i18n import CatalogueTranslator
+from cogs.i18n import SUPPORTED, CatalogueTranslator
 from cogs.mahjong.runner import Timing
 from data import Store, StoreError
+from engine.rules import PROFILES
 
 log = logging.getLogger(__name__)
 
@@ -217,21 +219,75 @@ def sandbox_bot(token: str, database: Path, seed: int) -> MahjongBot:
     return MahjongBot(config, guild_ready_timeout=0.05)
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python bot.py", description="The mahjong table host for Discord.")
-    parser.add_argument("--sandbox", metavar="OUTDIR", help="play against a local Discord stand-in, write a transcript")
-    parser.add_argument("--hands", type=int, default=1, help="hands to play in the sandbox (default 1)")
-    parser.add_argument("--seed", type=int, default=1, help="the sandbox's seed (default 1)")
-    parser.add_argument("--db", help="SQLite file for the sandbox (default: in memory)")
+    sandbox = parser.add_argument_group(
+        "sandbox (no token needed)",
+        "Play against a local Discord stand-in: one simulated person who plays to win and three AI seats; "
+        "OUTDIR gets transcript.md and images/ (what the person saw and pressed). OUTDIR must be new or empty, "
+        "except to continue a run that was stopped: the same --db FILE then resumes its table and continues "
+        "its transcript below a 'Resumed' heading (a new OUTDIR works too).",
+    )
+    sandbox.add_argument("--sandbox", metavar="OUTDIR", help="play against a local Discord stand-in, write a transcript")
+    sandbox.add_argument(
+        "--hands",
+        type=positive,
+        default=1,
+        metavar="N",
+        help="play until the table has N finished hands (default 1); a resumed table counts the hands it "
+        "already finished, so running the same command again after a stop finishes the job",
+    )
+    sandbox.add_argument(
+        "--seed",
+        type=int,
+        help="the seed of a new table (default: one per rule set whose first hand shows the person claiming "
+        "and winning)",
+    )
+    sandbox.add_argument(
+        "--db", metavar="FILE", help="SQLite file the table is stored in, to resume it after a stop (default: memory)"
+    )
+    sandbox.add_argument(
+        "--rules", choices=list(PROFILES), default="taiwan16", help="the rule set of a new table (default taiwan16)"
+    )
+    sandbox.add_argument(
+        "--lang",
+        choices=SUPPORTED,
+        default="en",
+        help="the simulated person's Discord language and the server's (default en)",
+    )
     parser.add_argument("--sync", action="store_true", help="sync the slash commands even if unchanged")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.sandbox:
+        from devserver.outdir import OutdirRefused
         from devserver.sandbox import run_sandbox
 
-        return asyncio.run(
-            run_sandbox(Path(args.sandbox), sandbox_bot, hands=args.hands, seed=args.seed, db=args.db)
-        )
+        try:
+            return asyncio.run(
+                run_sandbox(
+                    Path(args.sandbox),
+                    sandbox_bot,
+                    hands=args.hands,
+                    seed=args.seed,
+                    db=args.db,
+                    rules=args.rules,
+                    lang=args.lang,
+                )
+            )
+        except OutdirRefused as refused:
+            print(f"python bot.py --sandbox: {refused}", file=sys.stderr)
+            return 2
     try:
         config = Config.from_env()
     except SystemExit as stop:

@@ -14,10 +14,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .interactions import Interaction
-from .recorder import Button, Message
+from .recorder import Button, Message, Select
 from .users import SimUser
 
-Choice = Callable[[Message, list[Button]], Button | None]
+
+@dataclass(frozen=True)
+class Pick:
+    """An answer chosen in a select menu (the 換牌 tiles to give back) rather than with a button."""
+
+    select: Select
+    values: tuple[str, ...]
+
+    def labels(self) -> list[str]:
+        names = {o["value"]: o.get("label", o["value"]) for o in self.select.options}
+        return [names.get(v, v) for v in self.values]
+
+
+Answer = Button | Pick
+Choice = Callable[[Message, list[Button]], Answer | None]
 
 
 def code_of(button: Button) -> str:
@@ -34,6 +48,11 @@ def move_of(button: Button) -> str:
 
 def prompt_buttons(message: Message) -> list[Button]:
     return [b for b in message.buttons() if (b.custom_id or "").startswith("mj:a:") and not b.disabled]
+
+
+def is_mode_switch(answer: Answer) -> bool:
+    """A button that only shows other buttons for the same decision (聽… and Back): no move is made."""
+    return isinstance(answer, Button) and (answer.custom_id or "").startswith("mj:m:")
 
 
 def steady(message: Message, buttons: list[Button]) -> Button | None:
@@ -59,10 +78,12 @@ def greedy(message: Message, buttons: list[Button]) -> Button | None:
 
 @dataclass
 class Person:
-    """One simulated player. ``choose`` picks a button from a prompt (None: let the clock run)."""
+    """One simulated player. ``choose`` picks a button (or select values) from a prompt (None: let the
+    clock run); ``on_choice`` hears each answer just before it is sent (the sandbox's transcript)."""
 
     user: SimUser
     choose: Choice = steady
+    on_choice: Callable[[Message, Answer], None] | None = None
     answered: set[str] = field(default_factory=set)  # decision points already answered
     clicks: list[tuple[str, Interaction]] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)  # click → interaction response, seconds
@@ -86,15 +107,24 @@ class Person:
         message = await self.next_prompt(timeout)
         buttons = prompt_buttons(message)
         self.seen_prompts.append((message.content, tuple(code_of(b) for b in buttons)))
-        self.answered.add(move_of(buttons[0]))
-        button = self.choose(message, buttons)
-        if button is None:
+        move = move_of(buttons[0])
+        self.answered.add(move)
+        answer = self.choose(message, buttons)
+        if answer is None:
             return None
+        if self.on_choice is not None:
+            self.on_choice(message, answer)
         started = time.perf_counter()
-        interaction = await self.user.click(message, button.custom_id or "")
-        self.clicks.append((code_of(button), interaction))
+        if isinstance(answer, Pick):
+            interaction = await self.user.select(message, answer.select.custom_id, list(answer.values))
+            self.clicks.append(("select:" + ",".join(answer.values), interaction))
+        else:
+            interaction = await self.user.click(message, answer.custom_id or "")
+            self.clicks.append((code_of(answer), interaction))
         await interaction.response(timeout)
         self.latencies.append(time.perf_counter() - started)
+        if is_mode_switch(answer):  # the same decision, shown with other buttons: still to answer
+            self.answered.discard(move)
         return interaction
 
     async def play(self, stop: asyncio.Event, timeout: float = 30.0) -> None:

@@ -1,9 +1,12 @@
 """``python bot.py --sandbox OUTDIR``: the real bot against the local stand-in, with one simulated person
-and three AI seats, writing what that person saw — a markdown transcript of the channel and their DMs,
-and every image — into OUTDIR.
+(who plays to win: devserver/winner.py) and three AI seats, writing what that person saw — a markdown
+transcript of the channel, their DMs, their private answers and what they pressed, and every image —
+into OUTDIR (devserver/transcript.py).
 
-With ``--db FILE`` the tables are stored in FILE; run again with the same FILE after the process died
-(even killed mid-hand) and the table resumes where it stopped, until the requested hands are played.
+``hands`` counts the table's finished hands. With ``--db FILE`` the table is stored in FILE; run again
+with the same FILE after the process died (even killed mid-hand) and the table resumes where it stopped
+(the cut-off hand replayed from its stored moves) and plays until it has ``hands`` finished hands — the
+same command finishes the job. Which OUTDIR a run may use: devserver/outdir.py.
 """
 
 from __future__ import annotations
@@ -13,62 +16,30 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from discord.ext import commands
 
+from engine.view import GameView
+
 from .config import Config, RateLimits
 from .fixtures import Harness
-from .people import Person, steady
+from .outdir import Outdir
+from .people import Person, move_of, prompt_buttons
 from .recorder import Message
 from .server import DevServer
+from .transcript import Transcript
+from .users import SimUser
+from .winner import PlaysToWin, See
 
 log = logging.getLogger(__name__)
 
 PERSON = "小明 Ming 🀄"  # a name in two scripts and an emoji: the images draw it as written
-
-
-@dataclass
-class Transcript:
-    """Every version of every message the person could see, in order, images saved beside it."""
-
-    out: Path
-    person_id: int
-    lines: list[str] = field(default_factory=list)
-    images: int = 0
-
-    def __post_init__(self) -> None:
-        (self.out / "images").mkdir(parents=True, exist_ok=True)
-        self.path = self.out / "transcript.md"
-        if not self.path.exists():
-            self.path.write_text("# Mahjong sandbox transcript\n\n", encoding="utf-8")
-
-    def note(self, text: str) -> None:
-        self._write(f"\n## {text}\n\n")
-
-    def seen(self, message: Message, event: str) -> Message:
-        if not message.visible_to(self.person_id):
-            return message
-        where = "DM" if message.dm_with else "only you" if message.ephemeral_to else "#general"
-        text = message.text.strip().replace("\n", "\n> ")
-        lines = [f"**{where}** · {event} · message {message.id}\n", f"> {text}\n" if text else ""]
-        for attachment in message.attachments:
-            if attachment.is_png:
-                self.images += 1
-                name = f"images/{self.images:04d}-{attachment.filename}"
-                (self.out / name).write_bytes(attachment.data)
-                lines.append(f"\n![{attachment.filename}]({name})\n")
-        buttons = [b.label for b in message.buttons() if b.label]
-        if buttons:
-            lines.append("\nButtons: " + " · ".join(f"`{b}`" for b in buttons) + "\n")
-        self._write("".join(lines) + "\n")
-        return message
-
-    def _write(self, text: str) -> None:
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(text)
+LOCALES = {"en": "en-US", "zh-TW": "zh-TW", "zh-CN": "zh-CN"}  # --lang: the Discord locale it sets
+# a new table's seed when none is given: one per rule set whose first hand shows the person claiming
+# (吃/碰) and winning — taiwan16 with 換牌, 聽 and a 槓 too (tests/e2e/test_sandbox_person.py holds them to it)
+SHOWCASE_SEEDS = {"taiwan16": 27, "taiwan13": 2, "hongkong": 3, "guangdong": 25}
 
 
 def _watch(server: DevServer, transcript: Transcript) -> None:
@@ -89,56 +60,132 @@ def _sheets(server: DevServer) -> list[Message]:
     return [m for m in server.channel_messages() if any(a.filename == "score.png" for a in m.attachments)]
 
 
+def picture_view(runner: Any) -> See:
+    """What the hand picture of a prompt shows, as the engine view of the person's seat: the picture
+    and the buttons of one message are drawn at one decision point, and nothing the seat can see
+    changes within a decision point (every change is an event, and each event opens a new one), so the
+    seat's view at the decision the buttons name is the picture's. None for a prompt gone stale."""
+
+    def see(message: Message) -> GameView | None:
+        buttons = prompt_buttons(message)
+        game = runner.game
+        if game is None or not buttons:
+            return None
+        table, hand, seat, move = (int(part) for part in move_of(buttons[0]).split(":"))
+        if (table, hand, move) != (runner.table_id, game.hand_number, runner.decision):
+            return None
+        return game.view(seat)
+
+    return see
+
+
+def table_options(rules: str) -> dict[str, Any]:
+    """``/mahjong create`` as the person types it: four rounds, and 換牌 on where the rule set has it."""
+    return {"rules": rules, "rounds": 4, **({"exchange": True} if rules == "taiwan16" else {})}
+
+
 # the bot to run, given the stand-in's token, the database and the seed: bot.py hands its own in,
 # so the stand-in never imports the product it stands beside
 MakeBot = Callable[[str, Path, int], commands.Bot]
 
 
 async def run_sandbox(
-    out: Path, make_bot: MakeBot, *, hands: int = 1, seed: int = 1, db: str | None = None
+    out: Path,
+    make_bot: MakeBot,
+    *,
+    hands: int = 1,
+    seed: int | None = None,
+    db: str | None = None,
+    rules: str = "taiwan16",
+    lang: str = "en",
 ) -> int:
-    out.mkdir(parents=True, exist_ok=True)
+    """Play until the table has ``hands`` finished hands; 0 when nothing went wrong. OutdirRefused
+    (before anything starts) when ``out`` may not be written. Without ``seed``, the rule set's showcase."""
+    outdir = Outdir.claim(out, Path(db) if db else None)
+    seed = SHOWCASE_SEEDS.get(rules, 1) if seed is None else seed
     server = DevServer(Config(rate_limits=RateLimits(time_scale=0.05)), members=(PERSON,))
+    server.world.locale = LOCALES[lang]
     person_user = server.member(PERSON)
+    person_user.record.locale = LOCALES[lang]
     transcript = Transcript(out, person_user.id)
     _watch(server, transcript)
     started = time.perf_counter()
+    transcript.hold()  # until the heading says whether this run resumes a table
     async with Harness(server) as harness:
-        bot = await harness.start(make_bot(server.config.token, Path(db or ":memory:"), seed))
-        cog = bot.get_cog("Mahjong")
-        channel = server.channel("general")
-        runner = cog.tables.get(channel.id)
-        if runner is not None and runner.match is not None:
-            transcript.note(f"Resumed at hand {runner.resumed_at} (the bot was stopped mid-match)")
-        else:
-            transcript.note(f"A new table, {hands} hand(s), seed {seed}")
-            if runner is None:
-                await (await person_user.slash("mahjong create", rounds=4)).message()
-                runner = cog.tables[channel.id]
-            await (await person_user.slash("mahjong start")).message()
-        person = Person(person_user, steady)
-        stop = asyncio.Event()
-        play = asyncio.create_task(person.play(stop, timeout=120))
-        await server.recorder.wait_until(
-            lambda: runner.match is not None and (len(runner.match.history) >= hands or runner.closed),
-            600,
-            lambda: f"{hands} hands to be played",
-        )
-        await server.recorder.wait_until(  # the last hand's score sheet is out before the table closes
-            lambda: runner.closed or len(_sheets(server)) >= len(runner.match.history), 60, lambda: "the score sheets"
-        )
-        stop.set()
-        with contextlib.suppress(Exception):
-            await play
-        if not runner.closed:
-            await (await person_user.slash("mahjong close")).message()
+        try:
+            # a loaded machine may take a while to replay a stored table: the stand-in's 5 s is for tests
+            bot = await harness.start(make_bot(server.config.token, Path(db or ":memory:"), seed), timeout=60)
+            cog: Any = bot.get_cog("Mahjong")  # the product's cog, read as the sandbox's scoreboard
+            runner, played_before = await _table(cog, person_user, outdir, transcript, hands, seed, rules, lang)
+        finally:
+            transcript.release()
+        blind = 0  # prompts whose picture did not show the hand their buttons play (a bug)
+        if runner is not None:
+            outdir.table = runner.table_id
+            outdir.save(finished=False)
+            winner = PlaysToWin(picture_view(runner))
+            await _play(server, runner, Person(person_user, winner, on_choice=transcript.answered), hands, played_before)
+            blind = winner.blind
+            if not runner.closed:
+                await (await person_user.slash("mahjong close")).message()
         transcript.note("The leaderboard")
         await (await person_user.slash("mahjong leaderboard")).message()
         await asyncio.sleep(0.2)
         problems = harness.problems()
+    if blind:
+        problems.append(f"{blind} prompt(s) showed a picture that is not of the hand the buttons play")
     seconds = time.perf_counter() - started
-    transcript.note(f"Done: {len(runner.match.history)} hand(s) in {seconds:.1f} s, {transcript.images} images")
+    played = ""
+    if runner is not None and runner.match is not None:
+        total = len(runner.match.history)
+        played = f" {total} hand(s) at the table, {total - played_before} in this run,"
+    transcript.note(f"Done:{played} in {seconds:.1f} s; {transcript.written} images")
     for problem in problems:
         transcript.note(f"Problem: {problem}")
-    print(f"wrote {transcript.path} and {transcript.images} images")
+    outdir.save(finished=True)
+    print(f"wrote {transcript.path} and {transcript.written} images")
     return 1 if problems else 0
+
+
+async def _table(
+    cog: Any, person: SimUser, outdir: Outdir, transcript: Transcript, hands: int, seed: int, rules: str, lang: str
+) -> tuple[Any, int]:
+    """The table to play — resumed from the database, or opened by the person — and how many of its hands
+    were finished before this run; no table when the run continued here had already ended."""
+    runner = cog.tables.get(person.server.channel("general").id)
+    if runner is not None and runner.match is not None:
+        before = len(runner.match.history)
+        transcript.note(
+            f"Resumed at hand {runner.resumed_at} of table {runner.table_id} stored in {outdir.db} (the bot was "
+            f"stopped mid-match; {before} hand(s) were finished)"
+        )
+        return runner, before
+    if outdir.continuing and outdir.table is not None and outdir.table not in cog.by_id:
+        transcript.note(f"Nothing to resume: table {outdir.table} stored in {outdir.db} had finished")
+        return None, 0
+    transcript.note(f"A new table: {rules}, {hands} hand(s), seed {seed}, language {lang}")
+    if runner is None:  # (a table stored before its start comes back as a lobby)
+        await (await person.slash("mahjong create", **table_options(rules))).message()
+        runner = cog.tables[person.server.channel("general").id]
+    await (await person.slash("mahjong start")).message()
+    return runner, 0
+
+
+async def _play(server: DevServer, runner: Any, person: Person, hands: int, before: int) -> None:
+    """The person plays until the table has ``hands`` finished hands (or ends) and this run's last
+    score sheet is out."""
+    stop = asyncio.Event()
+    play = asyncio.create_task(person.play(stop, timeout=120))
+    await server.recorder.wait_until(
+        lambda: runner.match is not None and (len(runner.match.history) >= hands or runner.closed),
+        120 + 60 * hands,
+        lambda: f"{hands} hands to be played",
+    )
+    await server.recorder.wait_until(  # the score sheets of this run's hands are out
+        lambda: runner.closed or len(_sheets(server)) >= len(runner.match.history) - before,
+        60,
+        lambda: "the score sheets",
+    )
+    stop.set()
+    with contextlib.suppress(Exception):
+        await play

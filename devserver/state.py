@@ -85,6 +85,7 @@ class World:
     ids: Snowflakes
     guild_name: str = "Mahjong Club"
     bot_name: str = "mahjong-bot"
+    locale: str = "en-US"  # the server's language (a Community server's primary language, guild_locale)
     guild_id: int = 0
     bot: UserRecord = field(init=False)
     application_id: int = field(init=False)
@@ -230,7 +231,7 @@ class World:
             "mfa_level": 0,
             "nsfw_level": 0,
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.locale,
             "system_channel_id": None,
             "afk_channel_id": None,
             "afk_timeout": 300,

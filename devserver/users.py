@@ -268,8 +268,8 @@ class SimUser:
         }
         if in_guild:
             payload["guild_id"] = str(world.guild_id)
-            payload["guild_locale"] = "en-US"
-            payload["guild"] = {"id": str(world.guild_id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = world.locale
+            payload["guild"] = {"id": str(world.guild_id), "locale": world.locale, "features": []}
             payload["member"] = world.member_payload(self.id) | {
                 "permissions": self.record.permissions or ALL_PERMISSIONS
             }
