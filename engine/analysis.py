@@ -17,7 +17,7 @@ again. The tables fill lazily and are bounded by the number of distinct suit pat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -332,7 +332,9 @@ def _exact_cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
     four of a kind: ``7777s`` is not ready, a fifth 7s does not exist).
 
     Left to right over the suit; the state is how many chows still need this tile (started two
-    back, one back). A kind's use is the chows through it, a pung and the pair: at most four.
+    back, one back). A kind's use is the chows through it, a pung and the pair: at most four. At
+    most two chows start on one tile: three equal chows hold the tiles of three pungs (the same
+    sets from the same tiles, at the same cost), so the search never needs them.
     """
     n = len(key)
     start = [_INF] * 12
@@ -341,7 +343,7 @@ def _exact_cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
     for i in range(n):
         have = key[i]
         nxt: dict[tuple[int, int], list[int]] = {}
-        max_new = 0 if honors or i > n - 3 else 4
+        max_new = 0 if honors or i > n - 3 else 2
         for (two_back, one_back), vec in states.items():
             through = two_back + one_back
             for new in range(max_new + 1):
@@ -534,6 +536,7 @@ def table_sizes() -> dict[str, int]:
         "lowering": len(_SUIT_LOWER) + len(_HONOR_LOWER),
         "discards": len(_SUIT_DISCARDS) + len(_HONOR_DISCARDS),
         "optimal_splits": len(_OPTIMAL),
+        "helping": len(_HELPING),
     }
 
 
@@ -656,10 +659,32 @@ def improving_tiles(counts: list[int]) -> list[int]:
     that an optimal split of the sets between the suits uses: one rest-of-hand vector per suit and
     a mask test per tile, instead of a shanten per tile.
     """
-    sets_needed = sum(counts) // 3
+    keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
+    return _improving(keys, [_vec_id(keys[j], j == 3) for j in range(4)], sum(counts) // 3)
+
+
+def improving_by_discard(counts: list[int], tiles: Iterable[int]) -> dict[int, list[int]]:
+    """``improving_tiles`` of the 3k+1 hand left by each discard in ``tiles`` from the 3k+2 hand
+    ``counts`` (a player weighing its discards): the suits a discard leaves alone are read once."""
     keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
     ids = [_vec_id(keys[j], j == 3) for j in range(4)]
-    result = []
+    sets_needed = (sum(counts) - 1) // 3
+    result = {}
+    for t in tiles:
+        j = 3 if t >= 27 else t // 9
+        lo = _SUIT_STARTS[j][0]
+        key = bytearray(keys[j])
+        key[t - lo] -= 1
+        left = bytes(key)
+        saved_key, saved_id = keys[j], ids[j]
+        keys[j], ids[j] = left, _vec_id(left, j == 3)
+        result[t] = _improving(keys, ids, sets_needed)
+        keys[j], ids[j] = saved_key, saved_id
+    return result
+
+
+def _improving(keys: list[bytes], ids: list[int], sets_needed: int) -> list[int]:
+    result: list[int] = []
     for j, (lo, _n) in enumerate(_SUIT_STARTS):
         o = [ids[i] for i in range(4) if i != j]
         rest = _pair(_pair(o[0], o[1]), o[2])
@@ -668,11 +693,18 @@ def improving_tiles(counts: list[int]) -> list[int]:
         if optimal is None:
             optimal = _optimal_entries(key)
         if optimal:
-            for i, mask in _lowering(keys[j], j == 3):
-                if mask & optimal:
-                    result.append(lo + i)
+            memo = keys[j] + optimal.to_bytes(2, "little")
+            helping = _HELPING.get(memo)
+            if helping is None:
+                helping = _HELPING[memo] = tuple(i for i, mask in _lowering(keys[j], j == 3) if mask & optimal)
+            if helping:
+                result.extend([lo + i for i in helping] if lo else helping)
     result.sort()
     return result
+
+
+# per suit pattern and mask of optimal entries: the positions whose draw lowers one of them
+_HELPING: dict[bytes, tuple[int, ...]] = {}
 
 
 _OPTIMAL: dict[int, int] = {}
