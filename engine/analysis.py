@@ -360,6 +360,65 @@ def _exact_cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
     return tuple(states.get((0, 0), [_INF] * 12))
 
 
+_CAPPED_CHECKED = 12
+_CAPPED: dict[tuple[bytes, int], tuple[int, ...]] = {}
+
+
+def _capped_cost_vector(key: bytes, cap: int, honors: bool) -> tuple[int, ...]:
+    """:func:`_exact_cost_vector` for a suit that holds one kind four times (the bit in ``cap``),
+    by :func:`_cost_vector`'s recursion with every choice refused that would add a copy of that
+    kind. Each (pattern, cap) is worked out once and its smaller patterns are shared, where the
+    search costs a third of a millisecond a pattern — and the strong AI asks for a few thousand of
+    them per process (the suits one drawn tile would bring to four of a kind). It gives what the
+    search gives for every such suit of up to :data:`_CAPPED_CHECKED` tiles (all 92,748 of them
+    were compared when it was written; tests/engine/test_analysis.py samples them); two kinds held
+    four times, or a longer suit, go to the search."""
+    memo = (key, cap)
+    found = _CAPPED.get(memo)
+    if found is not None:
+        return found
+    c = bytearray(key)
+    n = len(c)
+    i = 0
+    while i < n and c[i] == 0:
+        i += 1
+    if i == n:
+        return _EMPTY_COST
+    c[i] -= 1
+    best = list(_capped_cost_vector(bytes(c), cap, honors))
+    c[i] += 1
+    have = c[i]
+    capped = cap >> i & 1
+    for size, dk, dp in ((3, 1, 0), (2, 0, 1)):
+        used = min(have, size)
+        if used < size and capped:
+            continue
+        c[i] -= used
+        _shift(_capped_cost_vector(bytes(c), cap, honors), dk, dp, size - used, best)
+        c[i] += used
+    if not honors:
+        for lo in (i - 2, i - 1, i):
+            if lo < 0 or lo + 2 > 8:
+                continue
+            missing = 0
+            taken = []
+            ok = True
+            for t in (lo, lo + 1, lo + 2):
+                if c[t]:
+                    c[t] -= 1
+                    taken.append(t)
+                elif cap >> t & 1:
+                    ok = False
+                else:
+                    missing += 1
+            if ok:
+                _shift(_capped_cost_vector(bytes(c), cap, honors), 1, 0, missing, best)
+            for t in taken:
+                c[t] += 1
+    result = _CAPPED[memo] = tuple(best)
+    return result
+
+
 def _cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
     table = _HONOR_COST if honors else _SUIT_COST
     cached = table.get(key)
@@ -372,7 +431,10 @@ def _cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
         result = table[key] = _cost_vector(same, honors)
         return result
     if 4 in key:
-        result = table[key] = _exact_cost_vector(key, honors)
+        if key.count(4) == 1 and sum(key) <= _CAPPED_CHECKED:
+            result = table[key] = _capped_cost_vector(key, 1 << key.index(4), honors)
+        else:
+            result = table[key] = _exact_cost_vector(key, honors)
         return result
     c = bytearray(key)
     n = len(c)
@@ -532,6 +594,7 @@ def table_sizes() -> dict[str, int]:
         "vectors": len(_VECS),
         "vector_pairs": len(_PAIR_ID),
         "finals": len(_FINAL),
+        "capped": len(_CAPPED),
         "wait_infos": len(_SUIT_WAIT) + len(_HONOR_WAIT),
         "lowering": len(_SUIT_LOWER) + len(_HONOR_LOWER),
         "discards": len(_SUIT_DISCARDS) + len(_HONOR_DISCARDS),

@@ -12,7 +12,7 @@ from .events import Phase
 from .meld import Meld, MeldKind
 from .rules import TableOptions
 from .scoring.core import ScoreItem  # a score line is scoring's; views and results carry it
-from .tiles import NUM_KINDS, format_tiles, parse_tiles, sort_key, tile_from_str, tile_to_str
+from .tiles import HIDDEN, NUM_KINDS, format_tiles, parse_tiles, sort_key, tile_from_str, tile_to_str
 
 if TYPE_CHECKING:
     from .game import Game
@@ -177,26 +177,27 @@ def build_view(game: Game, viewer: int | None) -> GameView:
     if viewer is not None and eye[viewer] and not over:
         others = {s: tuple(game.hand(s)) for s in range(4) if s != viewer}
     profile = game.profile
+    # positional, in GameView's field order (a view is built at every decision; keywords cost more)
     return GameView(
-        viewer=viewer,
-        rules=profile.id,
-        round_wind=game.round_wind,
-        hand_number=game.hand_number,
-        dealer=game.dealer,
-        dealer_streak=game.dealer_streak,
-        wall_remaining=max(0, game.drawable),
-        seats=tuple(seats),
-        turn=game.turn,
-        phase=game.phase,
-        last_discard=game.last_discard,
-        concealed=concealed,
-        drawn=drawn,
-        waits=waits,
-        revealed=revealed,
-        hand_size=profile.hand_size,
-        options=game.options,
-        bonus_indicator=game.bonus_indicator,
-        others=others,
+        viewer,
+        profile.id,
+        game.round_wind,
+        game.hand_number,
+        game.dealer,
+        game.dealer_streak,
+        max(0, game.drawable),
+        tuple(seats),
+        game.turn,
+        game.phase,
+        game.last_discard,
+        concealed,
+        drawn,
+        waits,
+        revealed,
+        profile.hand_size,
+        game.options,
+        game.bonus_indicator,
+        others,
     )
 
 
@@ -227,7 +228,11 @@ def _shown_melds(melds: list[Meld], face_up: bool) -> tuple[Meld, ...]:
     """``melds`` as one viewer sees them: another player's 暗槓 face down unless ``face_up``."""
     if face_up or not melds:
         return tuple(melds)
-    return tuple([m.hidden() if m.kind is MeldKind.ANKONG else m for m in melds])
+    return tuple([_FACE_DOWN if m.kind is MeldKind.ANKONG else m for m in melds])
+
+
+# another player's 暗槓 as every view shows it (``Meld.hidden()``: one shared value, made once)
+_FACE_DOWN = Meld(MeldKind.ANKONG, (HIDDEN,) * 4)
 
 
 def visible_melds(game: Game, seat: int, viewer: int | None) -> tuple[Meld, ...]:
