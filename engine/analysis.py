@@ -273,28 +273,45 @@ def ready_discards(counts: list[int]) -> list[int]:
 
     Only the discarded tile's suit changes, so each candidate costs one suit look-up. A discard and
     a draw change at most two suits, so the others must already be sets (+ pair): a hand with three
-    suits that are not is turned away on their win values alone (most hands in play are).
+    suits that are not is turned away on their win values alone (most hands in play are). Which
+    discards of one suit leave a wait depends on that suit and on the other three suits' wait
+    infos alone (in any order), so it is remembered per (suit, other infos).
     """
     keys = _suit_keys(counts, unfinished=2)
     if keys is None:
         return []
     infos = [_wait_info(keys[j], j == 3) for j in range(4)]
-    broken = [j for j in range(4) if infos[j][0] == 0]
-    result = []
-    for j, (lo, n) in enumerate(_SUIT_STARTS):
-        if len(broken) - (j in broken) > 1:
+    broken = sum(1 for info in infos if info[0] == 0)
+    result: list[int] = []
+    for j, (lo, _n) in enumerate(_SUIT_STARTS):
+        if broken - (infos[j][0] == 0) > 1:
             continue  # two other suits stay broken whatever leaves this one
-        key = bytearray(counts[lo : lo + n])
-        saved = infos[j]
-        for i in range(n):
-            if key[i]:
-                key[i] -= 1
-                infos[j] = _wait_info(bytes(key), lo == 27)
-                key[i] += 1
-                if _any_wait(infos):
-                    result.append(lo + i)
-        infos[j] = saved
+        others = tuple(sorted(infos[:j] + infos[j + 1 :]))
+        memo = (keys[j], others)
+        found = _READY_IN_SUIT.get(memo)
+        if found is None:
+            found = _READY_IN_SUIT[memo] = _ready_in_suit(keys[j], j == 3, others)
+        if found:
+            result.extend([lo + i for i in found] if lo else found)
     return result
+
+
+def _ready_in_suit(key: bytes, honors: bool, others: tuple[tuple[int, int, int], ...]) -> tuple[int, ...]:
+    """The positions of ``key`` whose discard leaves a wait, beside three suits of wait infos ``others``."""
+    c = bytearray(key)
+    found = []
+    for i in range(len(c)):
+        if c[i]:
+            c[i] -= 1
+            info = _wait_info(bytes(c), honors)
+            c[i] += 1
+            if _any_wait([info, *others]):
+                found.append(i)
+    return tuple(found)
+
+
+# (suit pattern, the other three suits' wait infos sorted) -> positions whose discard leaves a wait
+_READY_IN_SUIT: dict[tuple[bytes, tuple[tuple[int, int, int], ...]], tuple[int, ...]] = {}
 
 
 # ---------------------------------------------------------------- shanten
@@ -596,10 +613,11 @@ def table_sizes() -> dict[str, int]:
         "finals": len(_FINAL),
         "capped": len(_CAPPED),
         "wait_infos": len(_SUIT_WAIT) + len(_HONOR_WAIT),
+        "ready_in_suit": len(_READY_IN_SUIT),
         "lowering": len(_SUIT_LOWER) + len(_HONOR_LOWER),
         "discards": len(_SUIT_DISCARDS) + len(_HONOR_DISCARDS),
         "optimal_splits": len(_OPTIMAL),
-        "helping": len(_HELPING),
+        "helping": sum(map(len, _HELPING.values())),
     }
 
 
@@ -747,27 +765,34 @@ def improving_by_discard(counts: list[int], tiles: Iterable[int]) -> dict[int, l
 
 
 def _improving(keys: list[bytes], ids: list[int], sets_needed: int) -> list[int]:
+    i0, i1, i2, i3 = ids
+    # each suit's rest of the hand: the other three suits combined in suit order (the first two
+    # shared by the last two suits)
+    p01 = _pair(i0, i1)
+    rests = (_pair(_pair(i1, i2), i3), _pair(_pair(i0, i2), i3), _pair(p01, i3), _pair(p01, i2))
     result: list[int] = []
-    for j, (lo, _n) in enumerate(_SUIT_STARTS):
-        o = [ids[i] for i in range(4) if i != j]
-        rest = _pair(_pair(o[0], o[1]), o[2])
-        key = (((rest << _ID_BITS) | ids[j]) << 3) | sets_needed
+    for j in range(4):
+        key = (((rests[j] << _ID_BITS) | ids[j]) << 3) | sets_needed
         optimal = _OPTIMAL.get(key)
         if optimal is None:
             optimal = _optimal_entries(key)
         if optimal:
-            memo = keys[j] + optimal.to_bytes(2, "little")
-            helping = _HELPING.get(memo)
+            suit = keys[j]
+            by_optimal = _HELPING.get(suit)
+            if by_optimal is None:
+                by_optimal = _HELPING[suit] = {}
+            helping = by_optimal.get(optimal)
             if helping is None:
-                helping = _HELPING[memo] = tuple(i for i, mask in _lowering(keys[j], j == 3) if mask & optimal)
+                helping = by_optimal[optimal] = tuple(i for i, mask in _lowering(suit, j == 3) if mask & optimal)
             if helping:
+                lo = _SUIT_STARTS[j][0]
                 result.extend([lo + i for i in helping] if lo else helping)
     result.sort()
     return result
 
 
-# per suit pattern and mask of optimal entries: the positions whose draw lowers one of them
-_HELPING: dict[bytes, tuple[int, ...]] = {}
+# per suit pattern, per mask of optimal entries: the positions whose draw lowers one of them
+_HELPING: dict[bytes, dict[int, tuple[int, ...]]] = {}
 
 
 _OPTIMAL: dict[int, int] = {}

@@ -218,7 +218,7 @@ class _Decision:
             return float("-inf"), -1
         best_s = min(s for s, _ in options)
         danger = {t: self.risk(t) for _, t in options} if self.threats else dict.fromkeys(after, 0.0)
-        worth = {t: self.valuer.estimate(_minus(counts, t), claimed) for s, t in options if s <= best_s + 1}
+        worth = self.valuer.estimate_by_discard(counts, [t for s, t in options if s <= best_s + 1], claimed)
         best_worth = max(sum(worth[t]) for s, t in options if s == best_s)
         least_danger = min(danger[t] for s, t in options if s == best_s)
         # a discard that breaks the best shape is worth a look only for value or for safety
@@ -316,12 +316,6 @@ class _Decision:
 def _reaches(tai: float, need: int) -> float:
     """How likely an estimated 台 count reaches the table minimum (it can still grow a little)."""
     return 1.0 if tai >= need else 0.4 ** (need - tai)
-
-
-def _minus(counts: list[int], tile: int) -> list[int]:
-    out = list(counts)
-    out[tile] -= 1
-    return out
 
 
 def _claimed_meld(action: Action, tile: int) -> Meld:

@@ -271,3 +271,17 @@ def test_cost_vector_of_a_suit_holding_four_of_a_kind_is_the_searched_one(suit, 
     if 4 not in key or sum(key) > 17:
         return
     assert analysis._cost_vector(key, honors) == cost_vector_by_search(key, honors)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from([2, 5, 8, 11, 14, 17]))
+def test_improving_tiles_of_every_discard_read_at_once_are_those_of_each_hand_left(rnd, size):
+    hand = [0] * 34
+    for t in rnd.sample([t for t in range(34) for _ in range(4)], size):
+        hand[t] += 1
+    held = [t for t in range(34) if hand[t]]
+    together = analysis.improving_by_discard(hand, held)
+    for t in held:
+        hand[t] -= 1
+        assert together[t] == improving_tiles(hand)
+        hand[t] += 1
