@@ -133,28 +133,41 @@ def build_view(game: Game, viewer: int | None) -> GameView:
     hands, melds, flowers, rivers = game.hands, game.melds, game.flowers, game.rivers
     ready, auto, eye, miji, scores = game.ready, game.auto, game.eye, game.miji, game.scores
     shown = game._shown_seats
+    dealer = game.dealer
     seats = []
     for s in range(4):
         face_up = over or s == viewer
-        fields = (
-            s,
-            game.seat_wind(s),
-            _shown_melds(melds[s], face_up),
-            tuple(flowers[s]),
-            tuple(rivers[s]),
-            sum(hands[s]),
-            ready[s],
-            auto[s],
-            eye[s],
-            miji[s],
-            scores[s],
-        )
-        # a seat whose every field is what the last view showed (the usual case: one seat moves
-        # at a time) gets that view's SeatPublic again, which therefore can never be stale;
-        # another viewer's face-up 暗槓 differs from the face-down one, so it is never shared
-        last = shown[s]
-        if last is None or last.fields != fields:
-            last = shown[s] = _Shown(fields, SeatPublic(*fields))
+        river, seat_melds, seat_flowers = rivers[s], melds[s], flowers[s]
+        source = (dealer, sum(hands[s]), ready[s], auto[s], eye[s], miji[s], scores[s])
+        # a seat whose every source is what the last view was made from (the usual case: one seat
+        # moves at a time) gets that view's SeatPublic again, which therefore can never be stale;
+        # the seat as its owner (or everyone, after the hand) sees it and as the others see it are
+        # kept apart, since a face-up 暗槓 differs from a face-down one
+        kept = shown[s]
+        if kept is None:
+            kept = shown[s] = [None, None]
+        last = kept[face_up]
+        if (
+            last is None
+            or last.source != source
+            or last.river != river
+            or last.melds != seat_melds
+            or last.flowers != seat_flowers
+        ):
+            seat = SeatPublic(
+                s,
+                game.seat_wind(s),
+                _shown_melds(seat_melds, face_up),
+                tuple(seat_flowers),
+                tuple(river),
+                source[1],
+                ready[s],
+                auto[s],
+                eye[s],
+                miji[s],
+                scores[s],
+            )
+            last = kept[face_up] = _Shown(source, list(river), list(seat_melds), list(seat_flowers), seat)
         seats.append(last.seat)
     concealed: tuple[int, ...] = ()
     drawn = None
@@ -202,9 +215,13 @@ def build_view(game: Game, viewer: int | None) -> GameView:
 
 
 class _Shown(NamedTuple):
-    """A SeatPublic and the fields it was made from (see ``Game._shown_seats``)."""
+    """A SeatPublic and what it was made from (see ``Game._shown_seats``): copies of the seat's
+    river, melds and flowers, compared with the game's lists as they are now."""
 
-    fields: tuple
+    source: tuple
+    river: list[int]
+    melds: list[Meld]
+    flowers: list[int]
     seat: SeatPublic
 
 
