@@ -17,7 +17,7 @@ again. The tables fill lazily and are bounded by the number of distinct suit pat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -273,28 +273,45 @@ def ready_discards(counts: list[int]) -> list[int]:
 
     Only the discarded tile's suit changes, so each candidate costs one suit look-up. A discard and
     a draw change at most two suits, so the others must already be sets (+ pair): a hand with three
-    suits that are not is turned away on their win values alone (most hands in play are).
+    suits that are not is turned away on their win values alone (most hands in play are). Which
+    discards of one suit leave a wait depends on that suit and on the other three suits' wait
+    infos alone (in any order), so it is remembered per (suit, other infos).
     """
     keys = _suit_keys(counts, unfinished=2)
     if keys is None:
         return []
     infos = [_wait_info(keys[j], j == 3) for j in range(4)]
-    broken = [j for j in range(4) if infos[j][0] == 0]
-    result = []
-    for j, (lo, n) in enumerate(_SUIT_STARTS):
-        if len(broken) - (j in broken) > 1:
+    broken = sum(1 for info in infos if info[0] == 0)
+    result: list[int] = []
+    for j, (lo, _n) in enumerate(_SUIT_STARTS):
+        if broken - (infos[j][0] == 0) > 1:
             continue  # two other suits stay broken whatever leaves this one
-        key = bytearray(counts[lo : lo + n])
-        saved = infos[j]
-        for i in range(n):
-            if key[i]:
-                key[i] -= 1
-                infos[j] = _wait_info(bytes(key), lo == 27)
-                key[i] += 1
-                if _any_wait(infos):
-                    result.append(lo + i)
-        infos[j] = saved
+        others = tuple(sorted(infos[:j] + infos[j + 1 :]))
+        memo = (keys[j], others)
+        found = _READY_IN_SUIT.get(memo)
+        if found is None:
+            found = _READY_IN_SUIT[memo] = _ready_in_suit(keys[j], j == 3, others)
+        if found:
+            result.extend([lo + i for i in found] if lo else found)
     return result
+
+
+def _ready_in_suit(key: bytes, honors: bool, others: tuple[tuple[int, int, int], ...]) -> tuple[int, ...]:
+    """The positions of ``key`` whose discard leaves a wait, beside three suits of wait infos ``others``."""
+    c = bytearray(key)
+    found = []
+    for i in range(len(c)):
+        if c[i]:
+            c[i] -= 1
+            info = _wait_info(bytes(c), honors)
+            c[i] += 1
+            if _any_wait([info, *others]):
+                found.append(i)
+    return tuple(found)
+
+
+# (suit pattern, the other three suits' wait infos sorted) -> positions whose discard leaves a wait
+_READY_IN_SUIT: dict[tuple[bytes, tuple[tuple[int, int, int], ...]], tuple[int, ...]] = {}
 
 
 # ---------------------------------------------------------------- shanten
@@ -332,7 +349,9 @@ def _exact_cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
     four of a kind: ``7777s`` is not ready, a fifth 7s does not exist).
 
     Left to right over the suit; the state is how many chows still need this tile (started two
-    back, one back). A kind's use is the chows through it, a pung and the pair: at most four.
+    back, one back). A kind's use is the chows through it, a pung and the pair: at most four. At
+    most two chows start on one tile: three equal chows hold the tiles of three pungs (the same
+    sets from the same tiles, at the same cost), so the search never needs them.
     """
     n = len(key)
     start = [_INF] * 12
@@ -341,7 +360,7 @@ def _exact_cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
     for i in range(n):
         have = key[i]
         nxt: dict[tuple[int, int], list[int]] = {}
-        max_new = 0 if honors or i > n - 3 else 4
+        max_new = 0 if honors or i > n - 3 else 2
         for (two_back, one_back), vec in states.items():
             through = two_back + one_back
             for new in range(max_new + 1):
@@ -358,6 +377,65 @@ def _exact_cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
     return tuple(states.get((0, 0), [_INF] * 12))
 
 
+_CAPPED_CHECKED = 12
+_CAPPED: dict[tuple[bytes, int], tuple[int, ...]] = {}
+
+
+def _capped_cost_vector(key: bytes, cap: int, honors: bool) -> tuple[int, ...]:
+    """:func:`_exact_cost_vector` for a suit that holds one kind four times (the bit in ``cap``),
+    by :func:`_cost_vector`'s recursion with every choice refused that would add a copy of that
+    kind. Each (pattern, cap) is worked out once and its smaller patterns are shared, where the
+    search costs a third of a millisecond a pattern — and the strong AI asks for a few thousand of
+    them per process (the suits one drawn tile would bring to four of a kind). It gives what the
+    search gives for every such suit of up to :data:`_CAPPED_CHECKED` tiles (all 92,748 of them
+    were compared when it was written; tests/engine/test_analysis.py samples them); two kinds held
+    four times, or a longer suit, go to the search."""
+    memo = (key, cap)
+    found = _CAPPED.get(memo)
+    if found is not None:
+        return found
+    c = bytearray(key)
+    n = len(c)
+    i = 0
+    while i < n and c[i] == 0:
+        i += 1
+    if i == n:
+        return _EMPTY_COST
+    c[i] -= 1
+    best = list(_capped_cost_vector(bytes(c), cap, honors))
+    c[i] += 1
+    have = c[i]
+    capped = cap >> i & 1
+    for size, dk, dp in ((3, 1, 0), (2, 0, 1)):
+        used = min(have, size)
+        if used < size and capped:
+            continue
+        c[i] -= used
+        _shift(_capped_cost_vector(bytes(c), cap, honors), dk, dp, size - used, best)
+        c[i] += used
+    if not honors:
+        for lo in (i - 2, i - 1, i):
+            if lo < 0 or lo + 2 > 8:
+                continue
+            missing = 0
+            taken = []
+            ok = True
+            for t in (lo, lo + 1, lo + 2):
+                if c[t]:
+                    c[t] -= 1
+                    taken.append(t)
+                elif cap >> t & 1:
+                    ok = False
+                else:
+                    missing += 1
+            if ok:
+                _shift(_capped_cost_vector(bytes(c), cap, honors), 1, 0, missing, best)
+            for t in taken:
+                c[t] += 1
+    result = _CAPPED[memo] = tuple(best)
+    return result
+
+
 def _cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
     table = _HONOR_COST if honors else _SUIT_COST
     cached = table.get(key)
@@ -370,7 +448,10 @@ def _cost_vector(key: bytes, honors: bool) -> tuple[int, ...]:
         result = table[key] = _cost_vector(same, honors)
         return result
     if 4 in key:
-        result = table[key] = _exact_cost_vector(key, honors)
+        if key.count(4) == 1 and sum(key) <= _CAPPED_CHECKED:
+            result = table[key] = _capped_cost_vector(key, 1 << key.index(4), honors)
+        else:
+            result = table[key] = _exact_cost_vector(key, honors)
         return result
     c = bytearray(key)
     n = len(c)
@@ -530,10 +611,13 @@ def table_sizes() -> dict[str, int]:
         "vectors": len(_VECS),
         "vector_pairs": len(_PAIR_ID),
         "finals": len(_FINAL),
+        "capped": len(_CAPPED),
         "wait_infos": len(_SUIT_WAIT) + len(_HONOR_WAIT),
+        "ready_in_suit": len(_READY_IN_SUIT),
         "lowering": len(_SUIT_LOWER) + len(_HONOR_LOWER),
         "discards": len(_SUIT_DISCARDS) + len(_HONOR_DISCARDS),
         "optimal_splits": len(_OPTIMAL),
+        "helping": sum(map(len, _HELPING.values())),
     }
 
 
@@ -656,23 +740,59 @@ def improving_tiles(counts: list[int]) -> list[int]:
     that an optimal split of the sets between the suits uses: one rest-of-hand vector per suit and
     a mask test per tile, instead of a shanten per tile.
     """
-    sets_needed = sum(counts) // 3
+    keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
+    return _improving(keys, [_vec_id(keys[j], j == 3) for j in range(4)], sum(counts) // 3)
+
+
+def improving_by_discard(counts: list[int], tiles: Iterable[int]) -> dict[int, list[int]]:
+    """``improving_tiles`` of the 3k+1 hand left by each discard in ``tiles`` from the 3k+2 hand
+    ``counts`` (a player weighing its discards): the suits a discard leaves alone are read once."""
     keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
     ids = [_vec_id(keys[j], j == 3) for j in range(4)]
-    result = []
-    for j, (lo, _n) in enumerate(_SUIT_STARTS):
-        o = [ids[i] for i in range(4) if i != j]
-        rest = _pair(_pair(o[0], o[1]), o[2])
-        key = (((rest << _ID_BITS) | ids[j]) << 3) | sets_needed
+    sets_needed = (sum(counts) - 1) // 3
+    result = {}
+    for t in tiles:
+        j = 3 if t >= 27 else t // 9
+        lo = _SUIT_STARTS[j][0]
+        key = bytearray(keys[j])
+        key[t - lo] -= 1
+        left = bytes(key)
+        saved_key, saved_id = keys[j], ids[j]
+        keys[j], ids[j] = left, _vec_id(left, j == 3)
+        result[t] = _improving(keys, ids, sets_needed)
+        keys[j], ids[j] = saved_key, saved_id
+    return result
+
+
+def _improving(keys: list[bytes], ids: list[int], sets_needed: int) -> list[int]:
+    i0, i1, i2, i3 = ids
+    # each suit's rest of the hand: the other three suits combined in suit order (the first two
+    # shared by the last two suits)
+    p01 = _pair(i0, i1)
+    rests = (_pair(_pair(i1, i2), i3), _pair(_pair(i0, i2), i3), _pair(p01, i3), _pair(p01, i2))
+    result: list[int] = []
+    for j in range(4):
+        key = (((rests[j] << _ID_BITS) | ids[j]) << 3) | sets_needed
         optimal = _OPTIMAL.get(key)
         if optimal is None:
             optimal = _optimal_entries(key)
         if optimal:
-            for i, mask in _lowering(keys[j], j == 3):
-                if mask & optimal:
-                    result.append(lo + i)
+            suit = keys[j]
+            by_optimal = _HELPING.get(suit)
+            if by_optimal is None:
+                by_optimal = _HELPING[suit] = {}
+            helping = by_optimal.get(optimal)
+            if helping is None:
+                helping = by_optimal[optimal] = tuple(i for i, mask in _lowering(suit, j == 3) if mask & optimal)
+            if helping:
+                lo = _SUIT_STARTS[j][0]
+                result.extend([lo + i for i in helping] if lo else helping)
     result.sort()
     return result
+
+
+# per suit pattern, per mask of optimal entries: the positions whose draw lowers one of them
+_HELPING: dict[bytes, dict[int, tuple[int, ...]]] = {}
 
 
 _OPTIMAL: dict[int, int] = {}

@@ -152,6 +152,9 @@ class Match:
                     f"hand {number - 1}'s log does not finish the hand, yet hand {number} follows"
                 )
             game = match.new_hand()
+            if game.is_over:  # won by flowers in the deal (七搶一, 八仙過海): no move was made
+                match.finish_hand(game)
+                game = None
             for action in log:
                 if game is None:  # settled: what follows are the 代打 switches made between hands
                     match.between_hands(Action.from_str(action))

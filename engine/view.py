@@ -12,7 +12,7 @@ from .events import Phase
 from .meld import Meld, MeldKind
 from .rules import TableOptions
 from .scoring.core import ScoreItem  # a score line is scoring's; views and results carry it
-from .tiles import NUM_KINDS, format_tiles, parse_tiles, sort_key, tile_from_str, tile_to_str
+from .tiles import HIDDEN, NUM_KINDS, format_tiles, parse_tiles, sort_key, tile_from_str, tile_to_str
 
 if TYPE_CHECKING:
     from .game import Game
@@ -135,28 +135,41 @@ def build_view(game: Game, viewer: int | None) -> GameView:
     hands, melds, flowers, rivers = game.hands, game.melds, game.flowers, game.rivers
     ready, auto, eye, miji, scores = game.ready, game.auto, game.eye, game.miji, game.scores
     shown = game._shown_seats
+    dealer = game.dealer
     seats = []
     for s in range(4):
         face_up = over or s == viewer
-        fields = (
-            s,
-            game.seat_wind(s),
-            _shown_melds(melds[s], face_up),
-            tuple(flowers[s]),
-            tuple(rivers[s]),
-            sum(hands[s]),
-            ready[s],
-            auto[s],
-            eye[s],
-            miji[s],
-            scores[s],
-        )
-        # a seat whose every field is what the last view showed (the usual case: one seat moves
-        # at a time) gets that view's SeatPublic again, which therefore can never be stale;
-        # another viewer's face-up 暗槓 differs from the face-down one, so it is never shared
-        last = shown[s]
-        if last is None or last.fields != fields:
-            last = shown[s] = _Shown(fields, SeatPublic(*fields))
+        river, seat_melds, seat_flowers = rivers[s], melds[s], flowers[s]
+        source = (dealer, sum(hands[s]), ready[s], auto[s], eye[s], miji[s], scores[s])
+        # a seat whose every source is what the last view was made from (the usual case: one seat
+        # moves at a time) gets that view's SeatPublic again, which therefore can never be stale;
+        # the seat as its owner (or everyone, after the hand) sees it and as the others see it are
+        # kept apart, since a face-up 暗槓 differs from a face-down one
+        kept = shown[s]
+        if kept is None:
+            kept = shown[s] = [None, None]
+        last = kept[face_up]
+        if (
+            last is None
+            or last.source != source
+            or last.river != river
+            or last.melds != seat_melds
+            or last.flowers != seat_flowers
+        ):
+            seat = SeatPublic(
+                s,
+                game.seat_wind(s),
+                _shown_melds(seat_melds, face_up),
+                tuple(seat_flowers),
+                tuple(river),
+                source[1],
+                ready[s],
+                auto[s],
+                eye[s],
+                miji[s],
+                scores[s],
+            )
+            last = kept[face_up] = _Shown(source, list(river), list(seat_melds), list(seat_flowers), seat)
         seats.append(last.seat)
     concealed: tuple[int, ...] = ()
     drawn = None
@@ -181,27 +194,28 @@ def build_view(game: Game, viewer: int | None) -> GameView:
     claim = game.claim
     offer = (claim.discarder, claim.tile) if claim is not None and game.phase in _CLAIMING else None
     profile = game.profile
+    # positional, in GameView's field order (a view is built at every decision; keywords cost more)
     return GameView(
-        viewer=viewer,
-        rules=profile.id,
-        round_wind=game.round_wind,
-        hand_number=game.hand_number,
-        dealer=game.dealer,
-        dealer_streak=game.dealer_streak,
-        wall_remaining=max(0, game.drawable),
-        seats=tuple(seats),
-        turn=game.turn,
-        phase=game.phase,
-        last_discard=game.last_discard,
-        concealed=concealed,
-        drawn=drawn,
-        waits=waits,
-        revealed=revealed,
-        hand_size=profile.hand_size,
-        options=game.options,
-        bonus_indicator=game.bonus_indicator,
-        others=others,
-        offer=offer,
+        viewer,
+        profile.id,
+        game.round_wind,
+        game.hand_number,
+        game.dealer,
+        game.dealer_streak,
+        max(0, game.drawable),
+        tuple(seats),
+        game.turn,
+        game.phase,
+        game.last_discard,
+        concealed,
+        drawn,
+        waits,
+        revealed,
+        profile.hand_size,
+        game.options,
+        game.bonus_indicator,
+        others,
+        offer,
     )
 
 
@@ -209,9 +223,13 @@ _CLAIMING = (Phase.CLAIM, Phase.ROB_KONG)
 
 
 class _Shown(NamedTuple):
-    """A SeatPublic and the fields it was made from (see ``Game._shown_seats``)."""
+    """A SeatPublic and what it was made from (see ``Game._shown_seats``): copies of the seat's
+    river, melds and flowers, compared with the game's lists as they are now."""
 
-    fields: tuple
+    source: tuple
+    river: list[int]
+    melds: list[Meld]
+    flowers: list[int]
     seat: SeatPublic
 
 
@@ -235,7 +253,11 @@ def _shown_melds(melds: list[Meld], face_up: bool) -> tuple[Meld, ...]:
     """``melds`` as one viewer sees them: another player's 暗槓 face down unless ``face_up``."""
     if face_up or not melds:
         return tuple(melds)
-    return tuple([m.hidden() if m.kind is MeldKind.ANKONG else m for m in melds])
+    return tuple([_FACE_DOWN if m.kind is MeldKind.ANKONG else m for m in melds])
+
+
+# another player's 暗槓 as every view shows it (``Meld.hidden()``: one shared value, made once)
+_FACE_DOWN = Meld(MeldKind.ANKONG, (HIDDEN,) * 4)
 
 
 def visible_melds(game: Game, seat: int, viewer: int | None) -> tuple[Meld, ...]:

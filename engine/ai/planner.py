@@ -169,9 +169,11 @@ class _Decision:
         shanten: int,
         claimed: Meld | None = None,
         worth: tuple[float, float] | None = None,
+        improving: list[int] | None = None,
     ) -> float:
         """Expected 台-points of a 3k+1 hand: the chance to win times what a win pays, split into
-        wins on a discard (one payer) and self-draws (three payers), each only if it may win here."""
+        wins on a discard (one payer) and self-draws (three payers), each only if it may win here.
+        ``improving``: the hand's improving tiles, when the caller has them already."""
         options = self.view.options
         if shanten == 0:
             waits = analysis.waits(counts)
@@ -184,7 +186,10 @@ class _Decision:
             # three rivals' discards can complete a hand that may win on a discard
             chance = self.chance(0, live, 1.0 + REACH_RON * ron_ok)
         else:
-            live = sum(self.unseen[t] for t in analysis.improving_tiles(counts))
+            if improving is None:
+                improving = analysis.improving_tiles(counts)
+            unseen = self.unseen
+            live = sum([unseen[t] for t in improving])
             # an open hand keeps claiming; a concealed one that stays so only draws
             style = self.style
             opened = claimed is not None or self.valuer.open
@@ -213,18 +218,23 @@ class _Decision:
             return float("-inf"), -1
         best_s = min(s for s, _ in options)
         danger = {t: self.risk(t) for _, t in options} if self.threats else dict.fromkeys(after, 0.0)
-        worth = {t: self.valuer.estimate(_minus(counts, t), claimed) for s, t in options if s <= best_s + 1}
+        worth = self.valuer.estimate_by_discard(counts, [t for s, t in options if s <= best_s + 1], claimed)
         best_worth = max(sum(worth[t]) for s, t in options if s == best_s)
         least_danger = min(danger[t] for s, t in options if s == best_s)
+        # a discard that breaks the best shape is worth a look only for value or for safety
+        looked = {
+            t
+            for s, t in options
+            if s == best_s
+            or (s == best_s + 1 and (sum(worth[t]) > best_worth + 0.5 or danger[t] < least_danger - 0.02))
+        }
+        # the improving tiles of every hand looked at that is not ready, from one reading of the suits
+        improving = analysis.improving_by_discard(counts, [t for s, t in options if s > 0 and t in looked])
         scored: list[tuple[float, float, int]] = []
         for s, t in options:
-            # a discard that breaks the best shape is worth a look only for value or for safety
-            look = s == best_s or (
-                s == best_s + 1 and (sum(worth[t]) > best_worth + 0.5 or danger[t] < least_danger - 0.02)
-            )
-            if look:
+            if t in looked:
                 counts[t] -= 1
-                gain = self.prospect(counts, s, claimed, worth[t])
+                gain = self.prospect(counts, s, claimed, worth[t], improving.get(t))
                 counts[t] += 1
             elif self.threats:
                 gain = 0.0  # only worth looking at as a way to fold
@@ -306,12 +316,6 @@ class _Decision:
 def _reaches(tai: float, need: int) -> float:
     """How likely an estimated 台 count reaches the table minimum (it can still grow a little)."""
     return 1.0 if tai >= need else 0.4 ** (need - tai)
-
-
-def _minus(counts: list[int], tile: int) -> list[int]:
-    out = list(counts)
-    out[tile] -= 1
-    return out
 
 
 def _claimed_meld(action: Action, tile: int) -> Meld:

@@ -54,7 +54,46 @@ class Valuer:
         """Countable 台 the hand may reach when it wins on a discard and when it draws its own tile
         (a smooth estimate, not a promise); ``claimed`` is a meld the hand is thinking of claiming.
         A concealed hand that draws its own tile has 門清自摸 (3), enough for 三台起胡 by itself."""
-        opened = self.open or claimed is not None
+        honours, suits = self._shown_tiles(claimed)
+        honours += sum(counts[27:])
+        suits = [suits[0] + sum(counts[0:9]), suits[1] + sum(counts[9:18]), suits[2] + sum(counts[18:27])]
+        pairs = 34 - counts.count(0) - counts.count(1)
+        return self._worth(self._honour_total(counts, claimed), honours, suits, pairs, claimed)
+
+    def estimate_by_discard(
+        self, counts: list[int], tiles: list[int], claimed: Meld | None = None
+    ) -> dict[int, tuple[float, float]]:
+        """:meth:`estimate` of the hand each discard in ``tiles`` leaves from the 3k+2 hand ``counts``
+        (the same numbers, to the last bit), reading the hand once: a discard changes one suit's
+        count, one kind's, and the honour 台 only when it is an honour."""
+        shown_honours, shown_suits = self._shown_tiles(claimed)
+        honours = shown_honours + sum(counts[27:])
+        suits = (
+            shown_suits[0] + sum(counts[0:9]),
+            shown_suits[1] + sum(counts[9:18]),
+            shown_suits[2] + sum(counts[18:27]),
+        )
+        pairs = 34 - counts.count(0) - counts.count(1)
+        kept_honours = None  # the honour 台 of the hand less a suited tile: the whole hand's
+        result = {}
+        for t in tiles:
+            counts[t] -= 1
+            if t >= 27:
+                total = self._honour_total(counts, claimed)
+                left = list(suits)
+            else:
+                if kept_honours is None:
+                    kept_honours = self._honour_total(counts, claimed)
+                total = kept_honours
+                left = list(suits)
+                left[t // 9] -= 1
+            # a kind held twice goes down to one copy (once or three times, the pairs stay)
+            result[t] = self._worth(total, honours - (t >= 27), left, pairs - (counts[t] == 1), claimed)
+            counts[t] += 1
+        return result
+
+    def _honour_total(self, counts: list[int], claimed: Meld | None) -> float:
+        """The 台 of the honours held and shown (a pung, or 0.4 of it for a pair)."""
         total = 0.0
         mc = self.meld_counts
         claimed_honour = claimed.tiles[0] if claimed is not None and claimed.tiles[0] >= 27 else -1
@@ -66,22 +105,31 @@ class Valuer:
                     total += worth
                 elif n == 2:
                     total += 0.4 * worth
-        honours = sum(counts[27:]) + self.meld_honours
-        suits = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
+        return total
+
+    def _shown_tiles(self, claimed: Meld | None) -> tuple[int, list[int]]:
+        """Honours and tiles of each suit in the shown melds (``claimed`` among them)."""
+        honours = self.meld_honours
+        suits = [0, 0, 0]
         for m in self.melds if claimed is None else (*self.melds, claimed):
             t = m.tiles[0]
             if 0 <= t < 27:
                 suits[t // 9] += 3
             elif t >= 27 and m is claimed:
                 honours += 3
+        return honours, suits
+
+    def _worth(
+        self, total: float, honours: int, suits: list[int], pairs: int, claimed: Meld | None
+    ) -> tuple[float, float]:
         main = max(suits)
         off = suits[0] + suits[1] + suits[2] - main
         if off < len(_FLUSH_CHANCE):
             total += _FLUSH_CHANCE[off] * (4 if honours else 8)
         if not self.chow_meld and not (claimed is not None and claimed.kind is MeldKind.CHI):
-            pairs = 34 - counts.count(0) - counts.count(1) + self.triplet_melds + (claimed is not None)
+            pairs += self.triplet_melds + (claimed is not None)
             total += 4 * _PONGS_CHANCE.get(min(pairs, 6), 0.0)
-        if opened:
+        if self.open or claimed is not None:
             return total, total + 1  # 自摸
         return total + 1, total + 3  # 門清 / 門清自摸
 

@@ -188,3 +188,32 @@ def test_at_the_exchange_an_ai_gives_back_only_tiles_its_hand_does_not_need(leve
     # dealer 156m123489p45789s166z: the loose 1m and 1p go, East (its own wind, the round's) stays
     # West seat 57889m136p23679s475z: the loose 6p, 9s and North go, the dragons 5z and 7z stay
     assert chosen[0] == "1m1p" and chosen[2] == "6p9s4z"
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 60), see=st.booleans())
+def test_the_estimate_of_every_discard_read_at_once_is_the_estimate_of_each_hand_left(seed, steps, see):
+    """The planner values all its discards from one reading of the hand: to the last bit what
+    valuing each hand left on its own gives, with and without a meld it thinks of claiming."""
+    from engine.ai.table import own_counts
+    from engine.ai.value import Valuer
+    from engine.meld import Meld
+
+    game = Game(seed=seed, options=TableOptions(see_wind_see_flower=see))
+    easy = SimpleAI()
+    for _ in range(steps):
+        if game.is_over:
+            break
+        seat = game.to_act()[0]
+        game.apply(easy.choose(game.view(seat), game.legal_actions(seat)))
+    seat = game.turn
+    view = game.view(seat)
+    counts = own_counts(view)
+    valuer = Valuer(view)
+    held = [t for t in range(34) if counts[t]]
+    for claimed in (None, Meld.from_str("pon:777z"), Meld.from_str("chi:345p")):
+        together = valuer.estimate_by_discard(counts, held, claimed)
+        for t in held:
+            counts[t] -= 1
+            assert together[t] == valuer.estimate(counts, claimed)
+            counts[t] += 1

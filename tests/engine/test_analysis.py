@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mahjong.shanten import Shanten
 
+from engine import analysis
 from engine.analysis import (
     decompositions,
     discard_shanten,
@@ -229,3 +230,58 @@ def test_improving_tiles_and_discard_shanten_match_shanten_tile_by_tile(rnd, siz
     full = _plus(hand, rnd.choice(range(34)))
     if max(full) <= 4:
         assert discard_shanten(full) == {t: shanten(_plus(full, t, -1)) for t in range(34) if full[t]}
+
+
+def cost_vector_by_search(key: bytes, honors: bool) -> tuple[int, ...]:
+    """A suit's cost vector by a left-to-right search over every way of taking chows, a pung and
+    the pair at each tile, no kind used more than four times, up to four equal chows (the engine
+    stops at two): entry k (6 + k with the pair) is the fewest tiles to add."""
+    inf = 99
+    start = [inf] * 12
+    start[0] = 0
+    states = {(0, 0): start}
+    for i, have in enumerate(key):
+        nxt: dict[tuple[int, int], list[int]] = {}
+        for (two_back, one_back), vec in states.items():
+            for new in range((0 if honors or i > len(key) - 3 else 4) + 1):
+                for pung in (0, 1):
+                    for pair in (0, 1):
+                        used = two_back + one_back + new + 3 * pung + 2 * pair
+                        if used > 4:
+                            continue
+                        best = nxt.setdefault((one_back, new), [inf] * 12)
+                        add = max(0, used - have)
+                        for k in range(new + pung, 6):
+                            src = k - new - pung
+                            if pair:
+                                best[6 + k] = min(best[6 + k], vec[src] + add)
+                            else:
+                                best[k] = min(best[k], vec[src] + add)
+                                best[6 + k] = min(best[6 + k], vec[6 + src] + add)
+        states = nxt
+    return tuple(states.get((0, 0), [inf] * 12))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=9, max_size=9), st.booleans())
+def test_cost_vector_of_a_suit_holding_four_of_a_kind_is_the_searched_one(suit, honors):
+    """With four of a kind no fifth copy is ever counted as drawable, and leaving out three or four
+    equal chows loses no split: the engine's vector is the one of a search over every split."""
+    key = bytes(suit[:7] if honors else suit)
+    if 4 not in key or sum(key) > 17:
+        return
+    assert analysis._cost_vector(key, honors) == cost_vector_by_search(key, honors)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from([2, 5, 8, 11, 14, 17]))
+def test_improving_tiles_of_every_discard_read_at_once_are_those_of_each_hand_left(rnd, size):
+    hand = [0] * 34
+    for t in rnd.sample([t for t in range(34) for _ in range(4)], size):
+        hand[t] += 1
+    held = [t for t in range(34) if hand[t]]
+    together = analysis.improving_by_discard(hand, held)
+    for t in held:
+        hand[t] -= 1
+        assert together[t] == improving_tiles(hand)
+        hand[t] += 1

@@ -140,3 +140,18 @@ def test_restarts_at_random_moments_replay_to_the_same_match_as_the_live_table(s
     restarted = _run(seed, switches, restarts)
     assert [r.log for r in restarted.history] == [r.log for r in live.history]
     assert restarted.scores == live.scores and restarted.auto_seats == live.auto_seats
+
+
+def test_a_hand_won_by_flowers_in_the_deal_replays_and_the_match_goes_on():
+    """七搶一 in the deal ends a hand before anyone moves: its log is empty, and the replay settles
+    it and deals the next hand (seed 102's second hand)."""
+    match = Match("taiwan16", seed=102, rounds=1)
+    for _ in range(3):
+        game = match.new_hand()
+        while not game.is_over:
+            game.apply(game.auto_action(game.to_act()[0]))
+        match.finish_hand(game)
+    assert match.history[1].log == () and match.history[1].result.winner is not None
+    again, left = Match.replay(match.header(), [r.log for r in match.history])
+    assert left is None and again.scores == match.scores
+    assert [r.result for r in again.history] == [r.result for r in match.history]
