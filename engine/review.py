@@ -89,7 +89,9 @@ class Review:
         return sorted(costly, key=lambda d: (-d.loss, d.hand, d.move))[:n]
 
 
-def judge(ai: PlannerAI, view: GameView, legal: Sequence[Action], done: Action) -> tuple[Option, Option, bool]:
+def judge(
+    ai: PlannerAI, view: GameView, legal: Sequence[Action], done: Action
+) -> tuple[Option, Option, bool]:
     """Value ``done`` and the AI's choice among ``legal`` from ``view`` alone: (done, best, agreed).
     A 聽 and a plain discard of the same tile are one choice (the declaration only tells the table)."""
     choice = ai.choose(view, legal)
@@ -97,8 +99,10 @@ def judge(ai: PlannerAI, view: GameView, legal: Sequence[Action], done: Action) 
     by_action = {o.action: o for o in options}
     best = by_action.get(choice) or max(options, key=lambda o: o.value)
     mine = by_action.get(done)
-    if mine is None:  # a claim written without its tile ("1 pon"): the listed one
-        mine = next((o for o in options if o.action.kind is done.kind), best)
+    if mine is None and done.kind in (Kind.PON, Kind.KONG) and done.tile is None:  # "1 pon"
+        mine = next((o for o in options if o.action.kind is done.kind), None)
+    if mine is None:
+        raise ValueError(f"{done} is not one of the legal actions")
     agreed = _same_choice(mine.action, best.action) or mine.value >= best.value - AGREE_EPSILON
     return mine, best, agreed
 
@@ -191,9 +195,7 @@ def review_match(
             break
         result = match.finish_hand(game)
         if part is not None:
-            reviewed.append(
-                HandReview(number, seat, part.decisions, result, outcome_value(result, seat))
-            )
+            reviewed.append(HandReview(number, seat, part.decisions, result, outcome_value(result, seat)))
         if progress is not None:
             progress(number, len(hands))
     return Review(seat, tuple(reviewed), tuple(match.scores))

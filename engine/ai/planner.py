@@ -268,8 +268,8 @@ class _Decision:
             risk = 0.0
             if a.kind in (Kind.DISCARD, Kind.READY) and a.tile is not None:
                 removed, risk = [a.tile], self.risk(a.tile)
-            elif a.kind is Kind.ANKONG and a.tile is not None:
-                removed = [a.tile] * 4
+            elif a.kind is Kind.ANKONG and a.tile is not None:  # the kong is a set: judged with it
+                removed, meld = [a.tile] * 4, Meld(MeldKind.ANKONG, (a.tile,) * 4)
             elif a.kind is Kind.ADDKONG and a.tile is not None:
                 removed, risk = [a.tile], self.risk(a.tile)
             elif a.kind is Kind.PASS:
@@ -304,7 +304,9 @@ class _Decision:
     def _shape(self, counts: list[int], shanten: int, claimed: Meld | None) -> tuple[int, float]:
         """Live improving tiles (the waits, when ready) and the 台 the hand may reach."""
         if shanten == 0:
-            ron, tsumo, ron_tai, tsumo_tai = self.valuer.exact(counts, analysis.waits(counts), self.unseen, claimed)
+            ron, tsumo, ron_tai, tsumo_tai = self.valuer.exact(
+                counts, analysis.waits(counts), self.unseen, claimed
+            )
             return max(ron, tsumo), max(ron_tai, tsumo_tai)
         live = sum(self.unseen[t] for t in analysis.improving_tiles(counts))
         return live, max(self.valuer.estimate(counts, claimed))

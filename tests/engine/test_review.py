@@ -1,0 +1,122 @@
+"""Review my play: the strong AI's reading of a seat's decisions, from the seat's view only."""
+
+from __future__ import annotations
+
+import random
+
+from engine.actions import Action, Kind
+from engine.ai import STRONG, PlannerAI
+from engine.match import Match
+from engine.policy import make_policy
+from engine.position import position
+from engine.replay import frames
+from engine.review import judge, reasons, review_hand, review_match
+from engine.selfplay import play_hand
+from tests.engine.helpers import act, tile
+
+READY = "123m456m789m123p45p99s"  # waits 3p 6p
+
+
+def test_a_discard_that_breaks_a_ready_hand_is_flagged_with_the_tile_that_keeps_it():
+    game = position(hands={0: READY + "1z"})
+    review = review_hand(game, ["0 discard 9s"], seat=0)
+    (d,) = review.decisions
+    assert not d.agreed and d.loss > 1.0
+    assert d.best.action.tile == tile("1z") and d.best.action.kind in (Kind.DISCARD, Kind.READY)
+    assert d.done.action == act("0 discard 9s")
+    assert d.best.shanten == 0 and d.done.shanten == 1
+    assert reasons(d)[0] == ("closer", {"best": 0, "done": 1})
+
+
+def test_keeping_the_ready_hand_agrees_with_the_ai_and_costs_nothing():
+    game = position(hands={0: READY + "1z"})
+    (d,) = review_hand(game, ["0 discard 1z"], seat=0).decisions
+    assert d.agreed and d.loss == 0.0
+
+
+def test_not_taking_a_self_drawn_win_is_flagged_as_a_win_passed():
+    game = position(hands={0: READY + "3p"}, drawn="3p")
+    # the deal's own draw wins at once here (天胡 is never declined), so the choice is written out
+    legal = [act("0 hu"), act("0 discard 1m"), act("0 discard 3p")]
+    done, best, agreed = judge(PlannerAI(STRONG), game.view(0), legal, act("0 discard 1m"))
+    assert not agreed and best.action.kind is Kind.WIN and best.value > done.value
+    assert best.value >= 3 * 3  # three payers, 3 + 台 each
+
+
+def test_the_review_is_the_same_whatever_the_hidden_tiles():
+    # two tables that differ only in the rivals' hands and the wall: seat 0 sees the same table
+    mine = "123m456m789m12p45p99s1z2z"
+    tables = (
+        {
+            "hands": {0: mine, 1: "111z222z333z444z555z6z", 2: "1p1p1p2p2p2p3p3p3p4p4p4p6p6p6p7s"},
+            "wall": "7p8p9p",
+        },
+        {
+            "hands": {0: mine, 1: "123p456p789p123s456s1s", 2: "9m9m9m8s8s8s7s7s6s6s5s5s3m3m4m4m"},
+            "wall": "3p6p1s",
+        },
+    )
+    assert position(**tables[0]).hand(1) != position(**tables[1]).hand(1)
+    for done in ("0 discard 1z", "0 discard 9s", "0 discard 1m", "0 discard 5p"):
+        first, second = (review_hand(position(**table), [done], 0) for table in tables)
+        assert first.decisions == second.decisions and first.decisions
+
+
+def _match(rules: str, hands: int, seed: int = 3) -> tuple[Match, list[list[str]]]:
+    match = Match(rules, seed=seed, rounds=4)
+    policies = [make_policy(level, random.Random(seed)) for level in ("easy", "normal", "strong", "easy")]
+    logs = []
+    while not match.is_over and len(logs) < hands:
+        game = match.new_hand()
+        play_hand(game, policies, check=False)
+        match.finish_hand(game)
+        logs.append([str(a) for a in game.log])
+    return match, logs
+
+
+def test_a_review_of_a_match_replays_it_exactly():
+    for rules in ("taiwan16", "guangdong"):
+        match, logs = _match(rules, 3)
+        review = review_match(match.header(), logs, seat=0)
+        assert review.scores == tuple(match.scores)
+        assert [h.result for h in review.hands] == [h.result for h in match.history]
+        assert review.decisions
+        headers = _hand_headers(match, logs)
+        for d in review.decisions:
+            shown = list(frames(headers[d.hand - 1], logs[d.hand - 1], ["a", "b", "c", "d"]))
+            assert shown[d.frame].number < d.move  # the replay step shows the table before the decision
+            assert d.frame + 1 == len(shown) or shown[d.frame + 1].number >= d.move  # and not after it
+            assert Action.from_str(logs[d.hand - 1][d.move - 1]).seat == 0
+
+
+def _hand_headers(match: Match, logs: list[list[str]]) -> list[dict]:
+    replayed = Match.replay(match.header(), [])[0]
+    headers = []
+    for moves in logs:
+        game = replayed.new_hand()
+        headers.append(game.header())
+        for move in moves:
+            game.apply(act(move))
+        replayed.finish_hand(game)
+    return headers
+
+
+def test_a_weaker_player_agrees_less_with_the_strong_ai():
+    match, logs = _match("taiwan16", 4)
+    easy, strong = (review_match(match.header(), logs, seat=s) for s in (0, 2))
+    assert strong.agreement == 1.0 and strong.loss_per_hand == 0.0
+    assert easy.agreement < strong.agreement and easy.loss_per_hand > 0
+
+
+def test_an_unfinished_hand_is_not_reviewed():
+    match, logs = _match("taiwan16", 2)
+    cut = [logs[0], logs[1][: len(logs[1]) // 2]]
+    review = review_match(match.header(), cut, seat=0)
+    assert [h.number for h in review.hands] == [1]
+
+
+def test_only_one_hand_is_reviewed_when_asked():
+    match, logs = _match("taiwan16", 3)
+    review = review_match(match.header(), logs, seat=1, only=2)
+    assert [h.number for h in review.hands] == [2]
+    assert review.scores == tuple(match.scores)
