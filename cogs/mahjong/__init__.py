@@ -32,6 +32,7 @@ from . import stats
 from .buttons import DYNAMIC_ITEMS
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
 from .replay import ReplayCommands, history_view, replay_view
+from .review import ReviewCommands
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
     AI_LEVELS,
@@ -101,6 +102,7 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 @app_commands.guild_only()
 class Mahjong(
     ReplayCommands,  # /mahjong replay, export (replay.py)
+    ReviewCommands,  # /mahjong review (review.py)
     WatchCommands,  # /mahjong watch (watch.py)
     commands.GroupCog,
     group_name=_("mahjong"),

@@ -46,6 +46,7 @@ from .prompts import (
     take_back_view,
 )
 from .replay import replay_view
+from .review import standings_view
 from .state import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
 
 if TYPE_CHECKING:
@@ -810,7 +811,7 @@ class TableRunner:
         ]
         embed = discord.Embed(title=t(self.locale, "play.match_over"), description="\n".join(lines))
         self.journal.match_over(list(match.scores))
-        await self.post(embed=embed)
+        await self.post(embed=embed, view=standings_view(self.table_id, self.locale))  # issue 26: Review my play
         self.state.phase = TablePhase.OVER
         self.closed = True
         await (
