@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import copy
 import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.actions import Action, Kind
 from engine.ai import STRONG, PlannerAI
+from engine.house_rules import PRESETS, HouseRules
+from engine.log import hand_steps
 from engine.match import Match
 from engine.policy import make_policy
 from engine.position import position
 from engine.replay import frames
-from engine.review import judge, reasons, review_hand, review_match
+from engine.review import REVIEWED, judge, reasons, review_hand, review_match
+from engine.rules import PROFILES, TableOptions
 from engine.selfplay import play_hand
+from engine.tiles import NUM_KINDS
 from tests.engine.helpers import act, tile
 
 READY = "123m456m789m123p45p99s"  # waits 3p 6p
@@ -62,8 +71,10 @@ def test_the_review_is_the_same_whatever_the_hidden_tiles():
         assert first.decisions == second.decisions and first.decisions
 
 
-def _match(rules: str, hands: int, seed: int = 3) -> tuple[Match, list[list[str]]]:
-    match = Match(rules, seed=seed, rounds=4)
+def _match(
+    rules: str, hands: int, seed: int = 3, options: TableOptions | None = None
+) -> tuple[Match, list[list[str]]]:
+    match = Match(rules, seed=seed, rounds=4, options=options or TableOptions())
     policies = [make_policy(level, random.Random(seed)) for level in ("easy", "normal", "strong", "easy")]
     logs = []
     while not match.is_over and len(logs) < hands:
@@ -74,9 +85,15 @@ def _match(rules: str, hands: int, seed: int = 3) -> tuple[Match, list[list[str]
     return match, logs
 
 
-def test_a_review_of_a_match_replays_it_exactly():
-    for rules in ("taiwan16", "guangdong"):
-        match, logs = _match(rules, 3)
+@pytest.mark.parametrize("rules", sorted(PROFILES))
+def test_a_review_of_a_match_replays_it_exactly(rules):
+    for options in (
+        TableOptions(),
+        TableOptions(min_tai=3, self_draw_only=True),
+        TableOptions(see_wind_see_flower=True, may_pass_win=True, exchange=True),
+        TableOptions(house_rules=HouseRules(PRESETS["common"])),
+    ):
+        match, logs = _match(rules, 3, options=options)
         review = review_match(match.header(), logs, seat=0)
         assert review.scores == tuple(match.scores)
         assert [h.result for h in review.hands] == [h.result for h in match.history]
@@ -120,3 +137,52 @@ def test_only_one_hand_is_reviewed_when_asked():
     review = review_match(match.header(), logs, seat=1, only=2)
     assert [h.number for h in review.hands] == [2]
     assert review.scores == tuple(match.scores)
+
+
+def _swap_rival_tile(game, seat: int, rng: random.Random):
+    """A copy of ``game`` with one concealed tile of a rival of ``seat`` exchanged for a different
+    tile still in the live wall: neither is anything ``seat`` can see (None: nothing to swap)."""
+    other = copy.deepcopy(game)
+    wall = other.wall
+    rivals = [s for s in range(4) if s != seat and sum(other.hands[s])]
+    live = [i for i in range(wall.front, wall.back) if wall.tiles[i] < NUM_KINDS]
+    if not rivals or not live:
+        return None
+    rival = rng.choice(rivals)
+    a = rng.choice([t for t in range(NUM_KINDS) if other.hands[rival][t]])
+    choices = [i for i in live if wall.tiles[i] != a and other.hands[rival][wall.tiles[i]] < 4]
+    if not choices:
+        return None
+    i = rng.choice(choices)
+    b = wall.tiles[i]
+    other.hands[rival][a] -= 1
+    other.hands[rival][b] += 1
+    if other.drawn[rival] == a and not other.hands[rival][a]:
+        other.drawn[rival] = b
+    wall.tiles[i] = a
+    other._turn_cache = None
+    return other
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from(sorted(PROFILES)))
+def test_no_decision_is_judged_differently_when_the_rivals_hands_and_the_wall_change(seed, rules):
+    match, logs = _match(rules, 1, seed)
+    game = Match.replay(match.header(), [])[0].new_hand()
+    rng = random.Random(seed)
+    judged = 0
+    for step in hand_steps(game, logs[0]):
+        if step.number >= len(logs[0]) or game.is_over:
+            continue
+        action = act(logs[0][step.number])
+        legal = game.legal_actions(0)
+        if action.seat != 0 or action.kind not in REVIEWED or len(legal) < 2:
+            continue
+        swapped = _swap_rival_tile(game, 0, rng)
+        if swapped is None:
+            continue
+        assert swapped.legal_actions(0) == legal
+        same = judge(PlannerAI(STRONG), swapped.view(0), legal, action)
+        assert judge(PlannerAI(STRONG), game.view(0), legal, action) == same
+        judged += 1
+    assert judged
