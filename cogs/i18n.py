@@ -638,6 +638,7 @@ STRINGS["en"].update(
         "review.act.eye": "declare 眼牌",
         "review.act.miji": "declare Miji",
         "review.why.win": "that win was worth {value} points",
+        "review.why.ready": "it keeps the hand ready; yours is {done} from ready",
         "review.why.closer": "it leaves the hand {best} from ready to your {done}",
         "review.why.live": "it keeps {best} live tiles to your {done}",
         "review.why.tai": "+{more} 台",
@@ -676,6 +677,7 @@ STRINGS["zh-TW"].update(
         "review.act.eye": "宣告眼牌",
         "review.act.miji": "宣告 Miji",
         "review.why.win": "那次胡牌值 {value} 點",
+        "review.why.ready": "保持聽牌；你的離聽牌還有 {done} 步",
         "review.why.closer": "離聽牌 {best} 步，你的是 {done} 步",
         "review.why.live": "留下 {best} 張活牌，你的是 {done} 張",
         "review.why.tai": "+{more} 台",
@@ -714,6 +716,7 @@ STRINGS["zh-CN"].update(
         "review.act.eye": "宣告眼牌",
         "review.act.miji": "宣告 Miji",
         "review.why.win": "那次胡牌值 {value} 点",
+        "review.why.ready": "保持听牌；你的离听牌还有 {done} 步",
         "review.why.closer": "离听牌 {best} 步，你的是 {done} 步",
         "review.why.live": "留下 {best} 张活牌，你的是 {done} 张",
         "review.why.tai": "+{more} 台",
@@ -842,6 +845,7 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
 COMMAND_TEXT.update(
     {
         "review": {"zh-TW": "檢討", "zh-CN": "复盘"},
+        "hand_number": {"zh-TW": "局數", "zh-CN": "局数"},
         "The strong AI reviews your play in a finished match (only you see it)": {
             "zh-TW": "高手 AI 檢討你在一場已結束牌局中的打法（只有你看得到）",
             "zh-CN": "高手 AI 复盘你在一场已结束牌局中的打法（只有你看得到）",

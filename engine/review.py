@@ -138,8 +138,7 @@ def review_hand(game: Game, moves: Sequence[str], seat: int) -> HandReview:
             continue
         done, best, agreed = judge(ai, game.view(seat), legal, action)
         decisions.append(Decision(game.hand_number, number, frame, seat, done, best, agreed))
-    result = None
-    return HandReview(game.hand_number, seat, tuple(decisions), result, 0.0)
+    return HandReview(game.hand_number, seat, tuple(decisions), None, 0.0)  # review_match adds the result
 
 
 def _declaration(ai: PlannerAI, game: Game, seat: int, action: Action, number: int, frame: int) -> Decision:
@@ -203,12 +202,14 @@ def review_match(
 
 def reasons(d: Decision) -> list[tuple[str, dict[str, object]]]:
     """Why the AI's choice was better, as (what, numbers) pairs a message puts in words, most
-    telling first: a win passed, fewer steps to ready, more live tiles, more 台, less risk."""
+    telling first: a win passed, a ready hand kept, fewer steps to ready, more live tiles, more 台, less risk."""
     done, best = d.done, d.best
     out: list[tuple[str, dict[str, object]]] = []
     if best.shanten < 0 <= done.shanten:
         return [("win", {"value": round(best.value, 1)})]
-    if best.shanten < done.shanten:
+    if best.shanten == 0 < done.shanten:
+        out.append(("ready", {"done": done.shanten}))
+    elif best.shanten < done.shanten:
         out.append(("closer", {"best": best.shanten, "done": done.shanten}))
     if best.live > done.live and best.shanten <= done.shanten:
         out.append(("live", {"best": best.live, "done": done.live}))

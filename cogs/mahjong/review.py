@@ -13,6 +13,7 @@ the database and survive restarts. The engine decides everything shown (engine.r
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import re
 import time
@@ -138,19 +139,22 @@ async def reviewed(
     loop = asyncio.get_running_loop()
     last = [time.monotonic()]
     locale = interaction.locale
+    shown: list[concurrent.futures.Future[None]] = []
 
     def progress(done: int, total: int) -> None:
         now = time.monotonic()
         if now - last[0] >= PROGRESS_EVERY and done < total:
             last[0] = now
             text = t(locale, "review.progress", done=done, total=total)
-            asyncio.run_coroutine_threadsafe(_edit_quietly(interaction, text), loop)
+            shown.append(asyncio.run_coroutine_threadsafe(_edit_quietly(interaction, text), loop))
 
     try:
         review = await asyncio.to_thread(run_review, found, seat, only, progress)
     except (LogError, ValueError) as error:
         log.warning("match %s does not replay for a review: %s", found.table_id, error)
         raise TableError("replay.broken") from None
+    finally:  # a progress edit must land before the answer, never over it
+        await asyncio.gather(*map(asyncio.wrap_future, shown), return_exceptions=True)
     text = review_text(locale, found, review, seat, only=only)
     return text, review_view(found.table_id, seat, review, interaction.user.id, only, locale)
 
@@ -344,14 +348,16 @@ class ReviewCommands:
     @app_commands.describe(
         match=_("The match's number in the history (#)"),
         member=_("Whose play (yours; someone else's only once they share it)"),
-        hand=_("Only this hand of the match (its number in the match)"),
+        hand_number=_("Only this hand of the match (its number in the match)"),
     )
     async def review(
         self,
         interaction: discord.Interaction,
         match: app_commands.Range[int, 1],
         member: discord.Member | None = None,
-        hand: app_commands.Range[int, 1] | None = None,
+        hand_number: app_commands.Range[int, 1] | None = None,
     ) -> None:
+        # "hand_number", not "hand": the catalogue names both a match and a hand 牌局 in Chinese,
+        # and Discord refuses two options of one command with the same localised name
         who = member or interaction.user
-        await _open_review(interaction, match, who.id, hand)
+        await _open_review(interaction, match, who.id, hand_number)

@@ -60,5 +60,23 @@ def test_a_review_reads_in_every_language(lang):
     assert f"{len(review.decisions)}" in text.splitlines()[1]
     for kind in (*REVIEWED, *DECLARED):
         assert f"review.act.{kind.value}" in i18n.STRINGS[lang]
-    for why in ("win", "closer", "live", "tai", "safer", "value"):
+    for why in ("win", "ready", "closer", "live", "tai", "safer", "value"):
         assert f"review.why.{why}" in i18n.STRINGS[lang]
+
+
+async def test_no_command_has_two_options_with_one_name_in_any_language():
+    # Discord refuses a command whose options share a localised name (match and hand are both 牌局)
+    import discord
+    from discord import app_commands
+
+    from cogs.i18n import CatalogueTranslator
+    from cogs.mahjong import Mahjong
+
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+    for command in Mahjong.__cog_app_commands__:
+        if not isinstance(command, app_commands.Command):
+            continue
+        payload = await command.get_translated_payload(tree, CatalogueTranslator())
+        for lang in ("zh-TW", "zh-CN"):
+            names = [(o.get("name_localizations") or {}).get(lang, o["name"]) for o in payload["options"]]
+            assert len(names) == len(set(names)), (command.name, lang, names)

@@ -70,7 +70,7 @@ async def test_a_review_is_private_to_its_member_until_shared(harness, devserver
     assert bob_click.ephemeral_to == bob.id and "did not play" in bob_click.content
 
     # one hand of the match only
-    one = await (await alice.slash("mahjong review", match=table, hand=1)).message(timeout=30)
+    one = await (await alice.slash("mahjong review", match=table, hand_number=1)).message(timeout=30)
     assert "hand 1" in one.content.splitlines()[0]
 
 

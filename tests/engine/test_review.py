@@ -34,7 +34,7 @@ def test_a_discard_that_breaks_a_ready_hand_is_flagged_with_the_tile_that_keeps_
     assert d.best.action.tile == tile("1z") and d.best.action.kind in (Kind.DISCARD, Kind.READY)
     assert d.done.action == act("0 discard 9s")
     assert d.best.shanten == 0 and d.done.shanten == 1
-    assert reasons(d)[0] == ("closer", {"best": 0, "done": 1})
+    assert reasons(d)[0] == ("ready", {"done": 1})
 
 
 def test_keeping_the_ready_hand_agrees_with_the_ai_and_costs_nothing():
