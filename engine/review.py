@@ -16,7 +16,7 @@ lost per hand. Pure: replays moves through the engine, no I/O.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .actions import Action, Kind
 from .ai import STRONG, PlannerAI
@@ -66,7 +66,7 @@ class Review:
 
     seat: int
     hands: tuple[HandReview, ...]
-    scores: tuple[int, ...] = field(default=(0, 0, 0, 0))  # the match's scores after the hands replayed
+    scores: tuple[int, ...] = (0, 0, 0, 0)  # the match's scores after the hands replayed
 
     @property
     def decisions(self) -> list[Decision]:
