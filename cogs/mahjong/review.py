@@ -83,7 +83,7 @@ def action_text(locale: Any, action: Action) -> str:
 
 
 def decision_line(locale: Any, d: Decision, names: list[str]) -> str:
-    why = "; ".join(t(locale, f"review.why.{key}", **values) for key, values in reasons(d))
+    why = t(locale, "review.sep").join(t(locale, f"review.why.{key}", **values) for key, values in reasons(d))
     return t(
         locale,
         "review.line",

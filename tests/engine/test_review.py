@@ -93,7 +93,7 @@ def test_a_review_of_a_match_replays_it_exactly(rules):
         TableOptions(see_wind_see_flower=True, may_pass_win=True, exchange=True),
         TableOptions(house_rules=HouseRules(PRESETS["common"])),
     ):
-        match, logs = _match(rules, 3, options=options)
+        match, logs = _match(rules, 2, options=options)
         review = review_match(match.header(), logs, seat=0)
         assert review.scores == tuple(match.scores)
         assert [h.result for h in review.hands] == [h.result for h in match.history]
