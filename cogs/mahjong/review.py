@@ -8,6 +8,10 @@ Each costly decision gets a button that opens a private replay at the step just 
 replay machinery of replay.py); the standings message at the end of a match gets a "Review my
 play" button. Buttons are DynamicItems naming the table (and hand, seat, step), so they need only
 the database and survive restarts. The engine decides everything shown (engine.review).
+
+* ``mj:vr:<table>:<hand no>:<seat>:<step>``   a costly decision: a private replay at that step
+* ``mj:vs:<table>:<hand no or 0>:<user>``      Share (only that user): the review posted in the channel
+* ``mj:vo:<table>``                            Review my play, under the standings
 """
 
 from __future__ import annotations
