@@ -938,6 +938,127 @@ RANKED_STRINGS: dict[str, dict[str, str]] = {
 }
 for _lang, _extra in RANKED_STRINGS.items():
     STRINGS[_lang].update(_extra)
+# ---------------------------------------------------------------- review my play (issue 26), en
+STRINGS["en"].update(
+    {
+        "review.running": "That match is still being played: its review opens once it is over.",
+        "review.private": "A review is for the member it is about: they can share theirs with the Share button on it.",
+        "review.not_played": "You did not play in that match, so there is nothing of yours to review.",
+        "review.no_hand": "That match has no finished hand {hand}.",
+        "review.share_own": "Only the member this review is about can share it.",
+        "review.title": "🔍 Review of {name}'s play · match #{table}",
+        "review.hand_only": "hand {hand}",
+        "review.figure": "Agreed with the strong AI on {agree} % of {decisions} decisions · {loss} expected points lost per hand ({hands} hands)",
+        "review.worst": "Where it cost the most:",
+        "review.clean": "No decision cost anything by the strong AI's reckoning.",
+        "review.units": "Expected points as the AI counts them: a payment is 3 + the hand's 台 (番 or multiplier in other rule sets), judged from your view at that moment only.",
+        "review.sep": "; ",
+        "review.line": "Hand {hand}, move {move}: you {done}; better {best} (−{loss}): {why}",
+        "review.progress": "Reviewing… {done} of {total} hands",
+        "review.step": "Hand {hand} · move {move}",
+        "review.share": "Share",
+        "review.open": "Review my play",
+        "review.act.discard": "discard {tile}",
+        "review.act.ting": "discard {tile} and declare 聽",
+        "review.act.chi": "吃 {tile}",
+        "review.act.pon": "碰 {tile}",
+        "review.act.kong": "槓 {tile}",
+        "review.act.ankong": "暗槓 {tile}",
+        "review.act.addkong": "加槓 {tile}",
+        "review.act.hu": "win (胡)",
+        "review.act.pass": "pass",
+        "review.act.eye": "declare 眼牌",
+        "review.act.miji": "declare Miji",
+        "review.why.win": "that win was worth {value} points",
+        "review.why.ready": "it keeps the hand ready; yours is {done} from ready",
+        "review.why.closer": "it leaves the hand {best} from ready to your {done}",
+        "review.why.live": "it keeps {best} live tiles to your {done}",
+        "review.why.tai": "+{more} 台",
+        "review.why.safer": "safer: {best} expected points of dealing in to your {done}",
+        "review.why.value": "worth {best} to your {done}",
+    }
+)
+# ---------------------------------------------------------------- review my play (issue 26), zh-TW
+STRINGS["zh-TW"].update(
+    {
+        "review.running": "這場牌局還在進行中：結束後才能檢討。",
+        "review.private": "檢討只給本人看：本人可以用檢討上的「分享」按鈕分享。",
+        "review.not_played": "你沒有參加這場牌局，沒有你的牌可以檢討。",
+        "review.no_hand": "這場牌局沒有已結束的第 {hand} 局。",
+        "review.share_own": "只有被檢討的本人可以分享這份檢討。",
+        "review.title": "🔍 {name} 的牌局檢討 · 牌局 #{table}",
+        "review.hand_only": "第 {hand} 局",
+        "review.figure": "{decisions} 個決定中有 {agree} % 與高手 AI 相同 · 每局平均損失 {loss} 期望點（{hands} 局）",
+        "review.worst": "損失最多的地方：",
+        "review.clean": "依高手 AI 的估算，沒有任何決定造成損失。",
+        "review.units": "期望點依 AI 的算法：一次支付為 3 + 台數（其他規則為番數或倍數），只根據你當時看得到的牌。",
+        "review.sep": "；",
+        "review.line": "第 {hand} 局第 {move} 手：你{done}；較好的是{best}（−{loss}）：{why}",
+        "review.progress": "檢討中… {total} 局中已完成 {done} 局",
+        "review.step": "第 {hand} 局 · 第 {move} 手",
+        "review.share": "分享",
+        "review.open": "檢討我的牌",
+        "review.act.discard": "打 {tile}",
+        "review.act.ting": "打 {tile} 並聽牌",
+        "review.act.chi": "吃 {tile}",
+        "review.act.pon": "碰 {tile}",
+        "review.act.kong": "槓 {tile}",
+        "review.act.ankong": "暗槓 {tile}",
+        "review.act.addkong": "加槓 {tile}",
+        "review.act.hu": "胡牌",
+        "review.act.pass": "過",
+        "review.act.eye": "宣告眼牌",
+        "review.act.miji": "宣告 Miji",
+        "review.why.win": "那次胡牌值 {value} 點",
+        "review.why.ready": "保持聽牌；你的離聽牌還有 {done} 步",
+        "review.why.closer": "離聽牌 {best} 步，你的是 {done} 步",
+        "review.why.live": "留下 {best} 張活牌，你的是 {done} 張",
+        "review.why.tai": "+{more} 台",
+        "review.why.safer": "較安全：放槍期望損失 {best}，你的是 {done}",
+        "review.why.value": "期望值 {best}，你的是 {done}",
+    }
+)
+# ---------------------------------------------------------------- review my play (issue 26), zh-CN
+STRINGS["zh-CN"].update(
+    {
+        "review.running": "这场牌局还在进行中：结束后才能复盘。",
+        "review.private": "复盘只给本人看：本人可以用复盘上的“分享”按钮分享。",
+        "review.not_played": "你没有参加这场牌局，没有你的牌可以复盘。",
+        "review.no_hand": "这场牌局没有已结束的第 {hand} 局。",
+        "review.share_own": "只有被复盘的本人可以分享这份复盘。",
+        "review.title": "🔍 {name} 的牌局复盘 · 牌局 #{table}",
+        "review.hand_only": "第 {hand} 局",
+        "review.figure": "{decisions} 个决定中有 {agree} % 与高手 AI 相同 · 每局平均损失 {loss} 期望点（{hands} 局）",
+        "review.worst": "损失最多的地方：",
+        "review.clean": "按高手 AI 的估算，没有任何决定造成损失。",
+        "review.units": "期望点按 AI 的算法：一次支付为 3 + 台数（其他规则为番数或倍数），只根据你当时看得到的牌。",
+        "review.sep": "；",
+        "review.line": "第 {hand} 局第 {move} 手：你{done}；更好的是{best}（−{loss}）：{why}",
+        "review.progress": "复盘中… {total} 局中已完成 {done} 局",
+        "review.step": "第 {hand} 局 · 第 {move} 手",
+        "review.share": "分享",
+        "review.open": "复盘我的牌",
+        "review.act.discard": "打 {tile}",
+        "review.act.ting": "打 {tile} 并听牌",
+        "review.act.chi": "吃 {tile}",
+        "review.act.pon": "碰 {tile}",
+        "review.act.kong": "杠 {tile}",
+        "review.act.ankong": "暗杠 {tile}",
+        "review.act.addkong": "加杠 {tile}",
+        "review.act.hu": "胡牌",
+        "review.act.pass": "过",
+        "review.act.eye": "宣告眼牌",
+        "review.act.miji": "宣告 Miji",
+        "review.why.win": "那次胡牌值 {value} 点",
+        "review.why.ready": "保持听牌；你的离听牌还有 {done} 步",
+        "review.why.closer": "离听牌 {best} 步，你的是 {done} 步",
+        "review.why.live": "留下 {best} 张活牌，你的是 {done} 张",
+        "review.why.tai": "+{more} 台",
+        "review.why.safer": "更安全：放枪期望损失 {best}，你的是 {done}",
+        "review.why.value": "期望值 {best}，你的是 {done}",
+    }
+)
+# ---------------------------------------------------------------- end of review my play (issue 26)
 
 # tile labels on buttons: what a player reads at a glance in their language
 _EN_SUITS = ("Crak", "Dot", "Bam")
@@ -1096,6 +1217,27 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
     "off (no spectators)": {"zh-TW": "關閉（不開放觀戰）", "zh-CN": "关闭（不开放观战）"},
 }
 
+
+# ---------------------------------------------------------------- review my play (issue 26): command text
+COMMAND_TEXT.update(
+    {
+        "review": {"zh-TW": "檢討", "zh-CN": "复盘"},
+        "hand_number": {"zh-TW": "局數", "zh-CN": "局数"},
+        "The strong AI reviews your play in a finished match (only you see it)": {
+            "zh-TW": "高手 AI 檢討你在一場已結束牌局中的打法（只有你看得到）",
+            "zh-CN": "高手 AI 复盘你在一场已结束牌局中的打法（只有你看得到）",
+        },
+        "Whose play (yours; someone else's only once they share it)": {
+            "zh-TW": "誰的打法（你自己的；別人的要本人分享）",
+            "zh-CN": "谁的打法（你自己的；别人的要本人分享）",
+        },
+        "Only this hand of the match (its number in the match)": {
+            "zh-TW": "只檢討這場牌局的這一局（局數）",
+            "zh-CN": "只复盘这场牌局的这一局（局数）",
+        },
+    }
+)
+# ---------------------------------------------------------------- end of review my play (issue 26)
 
 COMMAND_TEXT.update(
     {names["en"]: {"zh-TW": names["zh-TW"], "zh-CN": names["zh-CN"]} for names in LEVEL_NAMES.values()}

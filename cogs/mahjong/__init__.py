@@ -21,7 +21,7 @@ from discord.ext import commands
 
 import render
 from data import Store, StoreError
-from engine.house_rules import PRESETS, SWITCHES, HouseRules
+from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules
 from engine.policy import LEVEL_NAMES
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.view import HandResult
@@ -36,6 +36,7 @@ from .hallbuttons import HALL_ITEMS
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
 from .ranked import RankedCommands
 from .replay import ReplayCommands, history_view, replay_view
+from .review import ReviewCommands
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
     AI_LEVELS,
@@ -67,7 +68,7 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name=name, value=value)
     for name, value in (("English", "en"), ("繁體中文", "zh-TW"), ("简体中文", "zh-CN"))
 ]
-PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]  # house rules
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in KNOWN_PRESETS]  # house rules, families too
 HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]  # hongkong
 RANKING_CHOICES = [app_commands.Choice(name=_(t("en", f"ranking.{r}")), value=r) for r in RANKINGS]
 LEVEL_CHOICES = [app_commands.Choice(name=_(LEVEL_NAMES[level]["en"]), value=level) for level in AI_LEVELS]
@@ -129,6 +130,7 @@ class Mahjong(
     Hall,
     RankedCommands,
     ReplayCommands,  # /mahjong replay, export (replay.py)
+    ReviewCommands,  # /mahjong review (review.py)
     WatchCommands,  # /mahjong watch (watch.py)
     commands.GroupCog,
     group_name=_("mahjong"),
@@ -361,7 +363,7 @@ class Mahjong(
     ) -> None:
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
         _accepted("rules", rules, list(PROFILES))
-        _accepted("preset", preset, list(PRESETS))
+        _accepted("preset", preset, list(KNOWN_PRESETS))
         _accepted("rounds", rounds, range(1, 5))
         _accepted("turn_seconds", turn_seconds, TURN_SECONDS)
         _accepted("claim_seconds", claim_seconds, CLAIM_SECONDS)

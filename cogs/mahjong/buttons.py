@@ -23,6 +23,7 @@ import discord
 
 from .codes import PATTERN
 from .replay_buttons import REPLAY_ITEMS
+from .review import REVIEW_ITEMS
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -140,4 +141,4 @@ class ExchangeSelect(
         await cog.on_button(interaction, "ExchangeSelect", {**self.fields, "values": list(self.item.values)})
 
 
-DYNAMIC_ITEMS = (LobbyButton, ActButton, ModeButton, TableButton, ExchangeSelect, *REPLAY_ITEMS)
+DYNAMIC_ITEMS = (LobbyButton, ActButton, ModeButton, TableButton, ExchangeSelect, *REPLAY_ITEMS, *REVIEW_ITEMS)

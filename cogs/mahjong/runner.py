@@ -49,6 +49,7 @@ from .prompts import (
     take_back_view,
 )
 from .replay import replay_view
+from .review import standings_view
 from .state import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
 from .stats import add_ledger
 
@@ -959,7 +960,7 @@ class TableRunner:
         self.paused_until = None
         self.version += 1
         self._refresh(actor=None)  # the table message and every DM say it ended, with no live buttons
-        await self.post(embed=embed)
+        await self.post(embed=embed, view=standings_view(self.table_id, self.locale))  # Review my play (issue 26)
         await self._settle_messages()
         self._close_hand_messages()
         # stored before the table is forgotten (and before a shutdown closes storage)

@@ -74,6 +74,20 @@ STRONG = Style(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal action as the AI values it (for a review): ``value`` expected 台-points (a payment
+    is 3 + 台), ``shanten`` of the hand it leaves (-1 a win), ``live`` the unseen tiles that improve it
+    (its waits when ready), ``tai`` the 台 it may reach, ``risk`` the expected cost of dealing in."""
+
+    action: Action
+    value: float
+    shanten: int
+    live: int
+    tai: float
+    risk: float
+
+
 class PlannerAI:
     """Expected-value player; one instance per seat (it remembers what it saw during a hand)."""
 
@@ -96,6 +110,12 @@ class PlannerAI:
         if actions[-1].kind is Kind.PASS:
             return ctx.claim(actions)
         return ctx.turn(actions)
+
+    def options(self, view: GameView, legal: Sequence[Action]) -> list[Option]:
+        """Every legal action valued from the view alone, with the pieces :meth:`choose` weighs (what
+        a review shows beside the action the AI would take). Call after :meth:`choose` for the same
+        decision (its memory of safe tiles is then up to date)."""
+        return _Decision(view, self.style, self.memory).options(list(legal))
 
     def declare(self, view: GameView, offered: Sequence[Action]) -> Action | None:
         """眼牌 / Miji (``Game.declarations``), asked when the seat holds a ready 3k+1 hand: declare
@@ -243,6 +263,81 @@ class _Decision:
             scored.append((gain - danger[t], -danger[t], t))
         value, _, tile = max(scored)
         return value, tile
+
+    # -- every option valued (a review)
+    def options(self, actions: list[Action]) -> list[Option]:
+        hand = self.hand
+        claim_tile = claimed_tile(self.view, actions) if actions[-1].kind is Kind.PASS else None
+        out = []
+        for a in actions:
+            if a.kind is Kind.WIN:
+                out.append(self._win_option(a, claim_tile))
+                continue
+            removed: list[int] = []
+            meld: Meld | None = None
+            risk = 0.0
+            if a.kind in (Kind.DISCARD, Kind.READY) and a.tile is not None:
+                removed, risk = [a.tile], self.risk(a.tile)
+            elif a.kind is Kind.ANKONG and a.tile is not None:  # the kong is a set: judged with it
+                removed, meld = [a.tile] * 4, Meld(MeldKind.ANKONG, (a.tile,) * 4)
+            elif a.kind is Kind.ADDKONG and a.tile is not None:
+                removed, risk = [a.tile], self.risk(a.tile)
+            elif a.kind is Kind.PASS:
+                risk = min((self.risk(t) for t in range(34) if hand[t]), default=0.0) if self.threats else 0.0
+            elif a.kind in (Kind.CHI, Kind.PON, Kind.KONG) and claim_tile is not None:
+                meld = _claimed_meld(a, claim_tile)
+                removed = list(meld.tiles)
+                removed.remove(claim_tile)
+            else:
+                continue  # timeouts and the like are not choices
+            for t in removed:
+                hand[t] -= 1
+            try:
+                if a.kind in (Kind.CHI, Kind.PON):
+                    allowed = {t for t in range(34) if hand[t] and t != claim_tile}  # 行動限制4
+                    value, tile = self.best_discard(hand, allowed or {t for t in range(34) if hand[t]}, meld)
+                    hand[tile] -= 1
+                    s = analysis.shanten(hand)
+                    live, tai = self._shape(hand, s, meld)
+                    risk = self.risk(tile)
+                    hand[tile] += 1
+                else:
+                    s = analysis.shanten(hand)
+                    value = self.prospect(hand, s, meld) - risk
+                    live, tai = self._shape(hand, s, meld)
+            finally:
+                for t in removed:
+                    hand[t] += 1
+            out.append(Option(a, value, s, live, tai, risk))
+        return out
+
+    def _shape(self, counts: list[int], shanten: int, claimed: Meld | None) -> tuple[int, float]:
+        """Live improving tiles (the waits, when ready) and the 台 the hand may reach."""
+        if shanten == 0:
+            ron, tsumo, ron_tai, tsumo_tai = self.valuer.exact(
+                counts, analysis.waits(counts), self.unseen, claimed
+            )
+            return max(ron, tsumo), max(ron_tai, tsumo_tai)
+        live = sum(self.unseen[t] for t in analysis.improving_tiles(counts))
+        return live, max(self.valuer.estimate(counts, claimed))
+
+    def _win_option(self, action: Action, claim_tile: int | None) -> Option:
+        """A win is worth what it pays now: one payer on a discard, three on a self-draw."""
+        hand = self.hand
+        self_drawn = claim_tile is None
+        tile = claim_tile if claim_tile is not None else self.view.drawn
+        tai = 0.0
+        if tile is not None:
+            if self_drawn:
+                hand[tile] -= 1
+            one = [0] * 34
+            one[tile] = 1
+            ron, tsumo, ron_tai, tsumo_tai = self.valuer.exact(hand, [tile], one)
+            if self_drawn:
+                hand[tile] += 1
+            tai = tsumo_tai if self_drawn else ron_tai
+        value = (3 if self_drawn else 1) * (BASE_IN_TAI + tai + self.valuer.extra)
+        return Option(action, value, -1, 0, tai, 0.0)
 
     # -- own turn
     def turn(self, actions: list[Action]) -> Action:

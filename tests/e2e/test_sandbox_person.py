@@ -193,11 +193,15 @@ async def test_a_sandbox_run_shows_a_claim_and_a_win_at_every_rule_set_in_every_
 
 @pytest.mark.devserver(members=("alice",))
 async def test_the_server_speaks_its_own_language_and_the_person_theirs(harness, devserver):
-    """--lang sets both: the stand-in's guild_locale (the channel's language) and the person's locale."""
+    """--lang sets both the stand-in's guild_locale and the person's locale; the table's channel language
+    is the one chosen at create, else its creator's (issue 21: guild_locale is no guide), never the server's."""
     devserver.world.locale = "zh-TW"  # a Community server whose primary language is 繁體中文
     await harness.start(build_bot())
     alice = devserver.member("alice")  # her Discord client is in English
     lobby = await (await alice.slash("mahjong create")).message()
-    assert t("zh-TW", "lobby.title", rules=t("zh-TW", "rules.taiwan16")) in lobby.text
+    assert t("en", "lobby.title", rules=t("en", "rules.taiwan16")) in lobby.text
+    await (await alice.slash("mahjong close")).message()
+    chosen = await (await alice.slash("mahjong create", language="zh-TW")).message()
+    assert t("zh-TW", "lobby.title", rules=t("zh-TW", "rules.taiwan16")) in chosen.text
     added = await (await alice.slash("mahjong ai add")).message()
     assert added.content == t("en", "ok.ai_added")  # her own answer, in her language

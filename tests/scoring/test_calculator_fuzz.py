@@ -300,7 +300,9 @@ def can_exist(request: dict) -> bool:
         counts[ctx.win_tile] += 1
         if ctx.robbing_kong:
             counts[ctx.win_tile] += 3
-    sized = ctx.flower_win is not None or len(ctx.concealed) + 3 * len(ctx.melds) == 16
+    # a flower win (flagged, or all eight flowers: issue 28) is scored whatever the tiles, as a flagged one always was
+    flower_win = ctx.flower_win is not None or len(set(ctx.flowers)) == 8
+    sized = flower_win or len(ctx.concealed) + 3 * len(ctx.melds) == 16
     return max(counts.values(), default=0) <= 4 and len(set(ctx.flowers)) == len(ctx.flowers) and sized
 
 

@@ -1,0 +1,367 @@
+"""/mahjong review <match> [member] (issue 26): the strong AI reads a finished match and shows a
+member where they lost the most, privately.
+
+Who sees what: a review is answered ephemerally to the member it is about; asking for someone
+else's is refused, politely, until that member shares theirs (the Share button posts it in the
+channel for everyone). Never while the match is running: only a match that is over is reviewed.
+Each costly decision gets a button that opens a private replay at the step just before it (the
+replay machinery of replay.py); the standings message at the end of a match gets a "Review my
+play" button. Buttons are DynamicItems naming the table (and hand, seat, step), so they need only
+the database and survive restarts. The engine decides everything shown (engine.review).
+
+* ``mj:vr:<table>:<hand no>:<seat>:<step>``   a costly decision: a private replay at that step
+* ``mj:vs:<table>:<hand no or 0>:<user>``      Share (only that user): the review posted in the channel
+* ``mj:vo:<table>``                            Review my play, under the standings
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from data.replays import StoredMatch, stored_hand, stored_match
+from engine.actions import Action, Kind
+from engine.log import LogError
+from engine.review import Decision, Review, reasons, review_match
+
+from ..i18n import t, tile_label
+from .replay import check_replayable, step_payload
+from .state import TableError
+
+if TYPE_CHECKING:
+    from data import Store
+
+    from . import Mahjong
+
+log = logging.getLogger(__name__)
+
+WORST = 5  # decisions shown (one replay button each, one action row)
+PROGRESS_EVERY = 1.0  # seconds between progress edits of a long review
+
+
+# ---------------------------------------------------------------------- who may see what
+
+
+def seat_of(found: StoredMatch, user_id: int) -> int | None:
+    """The member's seat in the match (None: they did not play in it)."""
+    for seat, info in enumerate(found.seats):
+        if info.get("user_id") == str(user_id):
+            return seat
+    return None
+
+
+def check_reviewable(found: StoredMatch | None, asker: int, member: int) -> int:
+    """The seat to review, if ``asker`` may see ``member``'s review of ``found``; else a refusal."""
+    if found is None:
+        raise TableError("export.no_match")
+    if not found.over:
+        raise TableError("review.running")
+    if asker != member:
+        raise TableError("review.private")
+    seat = seat_of(found, member)
+    if seat is None:
+        raise TableError("review.not_played")
+    return seat
+
+
+# ---------------------------------------------------------------------- the words
+
+
+def action_text(locale: Any, action: Action) -> str:
+    kind = action.kind
+    tile = action.tile
+    if kind is Kind.CHI and tile is not None:
+        return t(
+            locale, "review.act.chi", tile="".join(tile_label(locale, x) for x in (tile, tile + 1, tile + 2))
+        )
+    name = tile_label(locale, tile) if tile is not None else ""
+    return t(locale, f"review.act.{kind.value}", tile=name)
+
+
+def decision_line(locale: Any, d: Decision, names: list[str]) -> str:
+    why = t(locale, "review.sep").join(t(locale, f"review.why.{key}", **values) for key, values in reasons(d))
+    return t(
+        locale,
+        "review.line",
+        hand=d.hand,
+        move=d.move,
+        done=action_text(locale, d.done.action),
+        best=action_text(locale, d.best.action),
+        loss=f"{d.loss:.1f}",
+        why=why,
+    )
+
+
+def review_text(
+    locale: Any, found: StoredMatch, review: Review, seat: int, *, only: int | None = None
+) -> str:
+    names = [s.get("name", "?") for s in found.seats]
+    head = t(locale, "review.title", table=found.table_id, name=names[seat])
+    if only is not None:
+        head += " · " + t(locale, "review.hand_only", hand=only)
+    figure = t(
+        locale,
+        "review.figure",
+        agree=f"{100 * review.agreement:.0f}",
+        decisions=len(review.decisions),
+        loss=f"{review.loss_per_hand:.2f}",
+        hands=len(review.hands),
+    )
+    worst = review.worst(WORST)
+    lines = [head, figure, ""]
+    if worst:
+        lines.append(t(locale, "review.worst"))
+        lines += [f"{i}. " + decision_line(locale, d, names) for i, d in enumerate(worst, 1)]
+    else:
+        lines.append(t(locale, "review.clean"))
+    lines.append("-# " + t(locale, "review.units"))
+    text = "\n".join(lines)
+    return text if len(text) <= 2000 else text[:1997] + "…"
+
+
+# ---------------------------------------------------------------------- the work
+
+
+def run_review(found: StoredMatch, seat: int, only: int | None, progress: Any = None) -> Review:
+    """The engine's review of the match's finished hands (CPU work: run it in a thread)."""
+    hands = [moves for moves, result in found.hands if result is not None]
+    return review_match(found.header, hands, seat, only=only, progress=progress)
+
+
+async def reviewed(
+    interaction: discord.Interaction, found: StoredMatch, seat: int, only: int | None
+) -> tuple[str, discord.ui.View]:
+    """Review in a thread, showing the hands done so far in the (deferred) answer."""
+    loop = asyncio.get_running_loop()
+    last = [time.monotonic()]
+    locale = interaction.locale
+    shown: list[concurrent.futures.Future[None]] = []
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_EVERY and done < total:
+            last[0] = now
+            text = t(locale, "review.progress", done=done, total=total)
+            shown.append(asyncio.run_coroutine_threadsafe(_edit_quietly(interaction, text), loop))
+
+    try:
+        review = await asyncio.to_thread(run_review, found, seat, only, progress)
+    except (LogError, ValueError) as error:
+        log.warning("match %s does not replay for a review: %s", found.table_id, error)
+        raise TableError("replay.broken") from None
+    finally:  # a progress edit must land before the answer, never over it
+        await asyncio.gather(*map(asyncio.wrap_future, shown), return_exceptions=True)
+    text = review_text(locale, found, review, seat, only=only)
+    return text, review_view(found.table_id, seat, review, interaction.user.id, only, locale)
+
+
+async def _edit_quietly(interaction: discord.Interaction, text: str) -> None:
+    try:
+        await interaction.edit_original_response(content=text)
+    except discord.HTTPException as error:
+        log.info("review progress not shown: %s", error)
+
+
+def review_view(
+    table: int, seat: int, review: Review, user: int, only: int | None, locale: Any, share: bool = True
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for d in review.worst(WORST):
+        label = "▶ " + t(locale, "review.step", hand=d.hand, move=d.move)
+        view.add_item(ReviewStepButton.make(table, d.hand, seat, d.frame, label))
+    if share:
+        view.add_item(ReviewShareButton.make(table, only or 0, user, "📣 " + t(locale, "review.share")))
+    return view
+
+
+# ---------------------------------------------------------------------- buttons (survive restarts)
+
+
+class ReviewStepButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mj:vr:(?P<table>\d+):(?P<hand_no>\d+):(?P<seat>[0-3]):(?P<step>\d+)",
+):
+    """A costly decision: a fresh private replay at the step before it."""
+
+    def __init__(self, button: discord.ui.Button, fields: dict[str, int]) -> None:
+        super().__init__(button)
+        self.fields = fields
+
+    @classmethod
+    def make(cls, table: int, hand_no: int, seat: int, step: int, label: str) -> ReviewStepButton:
+        button = discord.ui.Button(
+            style=discord.ButtonStyle.secondary,
+            label=label[:80],
+            custom_id=f"mj:vr:{table}:{hand_no}:{seat}:{step}",
+            row=0,
+        )
+        return cls(button, {"table": table, "hand_no": hand_no, "seat": seat, "step": step})
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> ReviewStepButton:
+        return cls(item, {k: int(v) for k, v in match.groupdict().items()})
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _guarded(interaction, _open_step, interaction, self.fields)
+
+
+class ReviewShareButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mj:vs:(?P<table>\d+):(?P<hand>\d+):(?P<user>\d+)"
+):
+    """The member shares their review: it is posted in the channel for everyone."""
+
+    def __init__(self, button: discord.ui.Button, fields: dict[str, int]) -> None:
+        super().__init__(button)
+        self.fields = fields
+
+    @classmethod
+    def make(cls, table: int, hand: int, user: int, label: str) -> ReviewShareButton:
+        button = discord.ui.Button(
+            style=discord.ButtonStyle.primary,
+            label=label[:80],
+            custom_id=f"mj:vs:{table}:{hand}:{user}",
+            row=1,
+        )
+        return cls(button, {"table": table, "hand": hand, "user": user})
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> ReviewShareButton:
+        return cls(item, {k: int(v) for k, v in match.groupdict().items()})
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _guarded(interaction, _share, interaction, self.fields)
+
+
+class ReviewOpenButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:vo:(?P<table>\d+)"):
+    """Review my play, under the standings: the clicker's own review of that match."""
+
+    def __init__(self, button: discord.ui.Button, fields: dict[str, int]) -> None:
+        super().__init__(button)
+        self.fields = fields
+
+    @classmethod
+    def make(cls, table: int, label: str) -> ReviewOpenButton:
+        button = discord.ui.Button(
+            style=discord.ButtonStyle.secondary, label=label[:80], custom_id=f"mj:vo:{table}"
+        )
+        return cls(button, {"table": table})
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> ReviewOpenButton:
+        return cls(item, {"table": int(match["table"])})
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _guarded(
+            interaction, _open_review, interaction, self.fields["table"], interaction.user.id, None
+        )
+
+
+REVIEW_ITEMS = (ReviewStepButton, ReviewShareButton, ReviewOpenButton)
+
+
+def standings_view(table: int, locale: Any) -> discord.ui.View:
+    """The Review my play button under a match's standings."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReviewOpenButton.make(table, "🔍 " + t(locale, "review.open")))
+    return view
+
+
+def _cog(interaction: discord.Interaction) -> Mahjong | None:
+    return interaction.client.get_cog("Mahjong")  # type: ignore[attr-defined,return-value]
+
+
+async def _guarded(interaction: discord.Interaction, handler: Any, *args: Any) -> None:
+    cog = _cog(interaction)
+    if cog is not None:
+        await cog.guarded(interaction, handler, *args)
+
+
+def _store(interaction: discord.Interaction) -> Store:
+    cog = _cog(interaction)
+    assert cog is not None
+    return cog.store
+
+
+async def _open_review(interaction: discord.Interaction, table: int, member: int, only: int | None) -> None:
+    assert interaction.guild_id is not None
+    found = await stored_match(_store(interaction), interaction.guild_id, table)
+    seat = check_reviewable(found, interaction.user.id, member)
+    assert found is not None
+    if only is not None and not 1 <= only <= sum(1 for _, r in found.hands if r is not None):
+        raise TableError("review.no_hand", hand=only)
+    await interaction.response.defer(ephemeral=True, thinking=True)  # a long match takes seconds
+    text, view = await reviewed(interaction, found, seat, only)
+    await interaction.edit_original_response(content=text, view=view)
+
+
+async def _open_step(interaction: discord.Interaction, fields: dict[str, int]) -> None:
+    assert interaction.guild_id is not None
+    hand = check_replayable(
+        await stored_hand(
+            _store(interaction), interaction.guild_id, table_id=fields["table"], hand_no=fields["hand_no"]
+        ),
+        interaction.user.id,
+    )
+    payload = await step_payload(hand, fields["step"], fields["seat"], interaction.locale)
+    await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+
+
+async def _share(interaction: discord.Interaction, fields: dict[str, int]) -> None:
+    assert interaction.guild_id is not None
+    if interaction.user.id != fields["user"]:
+        raise TableError("review.share_own")
+    found = await stored_match(_store(interaction), interaction.guild_id, fields["table"])
+    seat = check_reviewable(found, interaction.user.id, fields["user"])
+    assert found is not None
+    only = fields["hand"] or None
+    review = await asyncio.to_thread(run_review, found, seat, only)
+    locale = interaction.guild_locale or interaction.locale
+    text = review_text(locale, found, review, seat, only=only)
+    view = review_view(found.table_id, seat, review, fields["user"], only, locale, share=False)
+    await interaction.response.send_message(
+        content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
+    )
+
+
+# ---------------------------------------------------------------------- the command
+
+
+class ReviewCommands:
+    """/mahjong review, mixed into the Mahjong group cog."""
+
+    store: Store
+
+    @app_commands.command(
+        name=_("review"),
+        description=_("The strong AI reviews your play in a finished match (only you see it)"),
+    )
+    @app_commands.describe(
+        match=_("The match's number in the history (#)"),
+        member=_("Whose play (yours; someone else's only once they share it)"),
+        hand_number=_("Only this hand of the match (its number in the match)"),
+    )
+    async def review(
+        self,
+        interaction: discord.Interaction,
+        match: app_commands.Range[int, 1],
+        member: discord.Member | None = None,
+        hand_number: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        # "hand_number", not "hand": the catalogue names both a match and a hand 牌局 in Chinese,
+        # and Discord refuses two options of one command with the same localised name
+        who = member or interaction.user
+        await _open_review(interaction, match, who.id, hand_number)
