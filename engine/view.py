@@ -61,6 +61,9 @@ class GameView:
     others: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # (seat, tile) the others may claim right now: the discard, or the tile added to a kong (搶槓)
     offer: tuple[int, int] | None = None
+    # 過水: the viewer passed a win and may not win until they discard (or add to a kong) a tile
+    # that does not win; the viewer's own, like ``waits``
+    passed_win: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +205,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         bonus_indicator=game.bonus_indicator,
         others=others,
         offer=offer,
+        passed_win=viewer is not None and game.passed_win[viewer],
     )
 
 
