@@ -939,6 +939,89 @@ RANKED_STRINGS: dict[str, dict[str, str]] = {
 for _lang, _extra in RANKED_STRINGS.items():
     STRINGS[_lang].update(_extra)
 
+# where you stand, the action feed, the 胡 moment, the match summary (issue 23; cogs/mahjong/standing.py,
+# feed.py, moments.py)
+FEEL_STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "hint.sep": ", ",
+        "hint.wait": "{tile} ×{n}",
+        "hint.ready": "🎯 **Ready** — waiting on {waits} ({total} unseen)",
+        "hint.ready_dead": "🎯 **Ready** — waiting on {waits}: every one is already out (0 unseen)",
+        "hint.discards": "🎯 Discards that keep you ready:",
+        "hint.discard": "· {tile} → waits {waits}",
+        "hint.passed_win": "🚫 **過水**: you passed a win, so you cannot win until you discard (or add to a kong) "
+        "a tile that does not win.",
+        "feed.title": "Since your last turn:",
+        "feed.discard": "{name} discards {tile} ({how})",
+        "feed.tsumogiri": "摸切, the drawn tile",
+        "feed.tedashi": "手切, from the hand",
+        "feed.chi": "{name} chows {tiles}",
+        "feed.pon": "{name} pungs {tile}",
+        "feed.kong": "{name} kongs {tile}",
+        "feed.ankong": "{name} declares a concealed kong",
+        "feed.addkong": "{name} adds {tile} to a kong",
+        "feed.ready": "{name} declares 聽",
+        "feed.eye": "{name} declares 眼牌",
+        "feed.flower": "{name} reveals flower {tile}",
+        "feed.more": "… and {n} earlier",
+        "lobby.hints_off": "no hints (waits not shown)",
+        "moment.win": "🀄 **胡!** {name} wins on {tile} — {total} {unit}",
+        "moment.self_draw": "🀄 **胡!** {name} draws {tile} and wins — {total} {unit}",
+    },
+    "zh-TW": {
+        "hint.sep": "、",
+        "hint.wait": "{tile} ×{n}",
+        "hint.ready": "🎯 **聽牌**：聽 {waits}（還有 {total} 張）",
+        "hint.ready_dead": "🎯 **聽牌**：聽 {waits}，但已全部現身（0 張）",
+        "hint.discards": "🎯 打這些牌仍可聽牌：",
+        "hint.discard": "· {tile} → 聽 {waits}",
+        "hint.passed_win": "🚫 **過水**：你放過了一次胡牌，打出（或加槓）一張不胡的牌之前不能胡牌。",
+        "feed.title": "你上一手之後：",
+        "feed.discard": "{name} 打 {tile}（{how}）",
+        "feed.tsumogiri": "摸切",
+        "feed.tedashi": "手切",
+        "feed.chi": "{name} 吃 {tiles}",
+        "feed.pon": "{name} 碰 {tile}",
+        "feed.kong": "{name} 槓 {tile}",
+        "feed.ankong": "{name} 暗槓",
+        "feed.addkong": "{name} 加槓 {tile}",
+        "feed.ready": "{name} 聽牌",
+        "feed.eye": "{name} 宣告眼牌",
+        "feed.flower": "{name} 補花 {tile}",
+        "feed.more": "……以及更早的 {n} 手",
+        "lobby.hints_off": "不提示聽牌",
+        "moment.win": "🀄 **胡！** {name} 胡 {tile}——{total} {unit}",
+        "moment.self_draw": "🀄 **胡！** {name} 自摸 {tile}——{total} {unit}",
+    },
+    "zh-CN": {
+        "hint.sep": "、",
+        "hint.wait": "{tile} ×{n}",
+        "hint.ready": "🎯 **听牌**：听 {waits}（还有 {total} 张）",
+        "hint.ready_dead": "🎯 **听牌**：听 {waits}，但已全部现身（0 张）",
+        "hint.discards": "🎯 打这些牌仍可听牌：",
+        "hint.discard": "· {tile} → 听 {waits}",
+        "hint.passed_win": "🚫 **过水**：你放过了一次和牌，打出（或加杠）一张不和的牌之前不能和牌。",
+        "feed.title": "你上一手之后：",
+        "feed.discard": "{name} 打 {tile}（{how}）",
+        "feed.tsumogiri": "摸切",
+        "feed.tedashi": "手切",
+        "feed.chi": "{name} 吃 {tiles}",
+        "feed.pon": "{name} 碰 {tile}",
+        "feed.kong": "{name} 杠 {tile}",
+        "feed.ankong": "{name} 暗杠",
+        "feed.addkong": "{name} 加杠 {tile}",
+        "feed.ready": "{name} 听牌",
+        "feed.eye": "{name} 宣告眼牌",
+        "feed.flower": "{name} 补花 {tile}",
+        "feed.more": "……以及更早的 {n} 手",
+        "lobby.hints_off": "不提示听牌",
+        "moment.win": "🀄 **胡！** {name} 胡 {tile}——{total} {unit}",
+        "moment.self_draw": "🀄 **胡！** {name} 自摸 {tile}——{total} {unit}",
+    },
+}
+for _lang, _extra in FEEL_STRINGS.items():
+    STRINGS[_lang].update(_extra)
+
 # tile labels on buttons: what a player reads at a glance in their language
 _EN_SUITS = ("Crak", "Dot", "Bam")
 _EN_HONOURS = ("East", "South", "West", "North", "White", "Green", "Red")
@@ -1094,6 +1177,12 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
     "public": {"zh-TW": "公開", "zh-CN": "公开"},
     "delayed (every hand face up once over)": {"zh-TW": "延遲（每局結束後公開四家手牌）", "zh-CN": "延迟（每局结束后公开四家手牌）"},
     "off (no spectators)": {"zh-TW": "關閉（不開放觀戰）", "zh-CN": "关闭（不开放观战）"},
+    # issue 23
+    "hints": {"zh-TW": "提示", "zh-CN": "提示"},
+    "Show each player their waits and the discards that keep them ready (off for serious play)": {
+        "zh-TW": "提示每位玩家聽哪些牌、打哪張仍可聽牌（正式對局可關閉）",
+        "zh-CN": "提示每位玩家听哪些牌、打哪张仍可听牌（正式对局可关闭）",
+    },
 }
 
 

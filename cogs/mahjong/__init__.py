@@ -325,6 +325,7 @@ class Mahjong(
         language=_("The table's language in the channel (default: yours)"),
         ranking=_("Rated or casual (ratings move only at rated tables)"),
         spectators=_("Spectators: public, delayed (every hand face up once over) or off"),
+        hints=_("Show each player their waits and the discards that keep them ready (off for serious play)"),
     )
     @app_commands.choices(
         ranking=RANKING_CHOICES,
@@ -358,6 +359,7 @@ class Mahjong(
         language: str | None = None,
         ranking: str = "casual",
         spectators: str = "public",
+        hints: bool = True,
     ) -> None:
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
         _accepted("rules", rules, list(PROFILES))
@@ -394,7 +396,9 @@ class Mahjong(
             chosen["hand_size"] = hand_size
         # the rule set's own stakes and caps (taiwan13: 20 a 台) unless the host set them
         options = replace(get_profile(rules).options, **chosen)
-        settings = TableSettings(rules, rounds, options, ranking=ranking, spectators=spectators)
+        if type(hints) is not bool:  # a forged argument: the option is a boolean (1 == True would pass a list)
+            raise TableError("err.bad_option", name="hints", accepted="True, False")
+        settings = TableSettings(rules, rounds, options, ranking=ranking, spectators=spectators, hints=hints)
         assert interaction.guild_id is not None
         if password or (await self.guild_settings(interaction.guild_id)).require_password:  # 玩家桌必須設密碼
             loc = locale_of(interaction.locale)
@@ -430,7 +434,12 @@ class Mahjong(
                 host_id=interaction.user.id,
                 rules=settings.rules,
                 rounds=settings.rounds,
-                options={"table": settings.options.to_dict(), "locale": locale, "spectators": settings.spectators},
+                options={
+                    "table": settings.options.to_dict(),
+                    "locale": locale,
+                    "spectators": settings.spectators,
+                    "hints": settings.hints,
+                },
                 password_hash=pw,
                 ranking=settings.ranking,
             )

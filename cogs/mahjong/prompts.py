@@ -100,6 +100,8 @@ def settings_parts(state: TableState, locale: str) -> list[str]:
         settings.insert(3, t(locale, "lobby.stakes", base=o.base, tai=o.tai))
     if s.spectators != "public":  # watch.py; public is the default and goes unsaid
         settings.append(t(locale, f"lobby.spectators_{s.spectators}"))
+    if not s.hints:  # standing.py; hints on is the default and goes unsaid
+        settings.append(t(locale, "lobby.hints_off"))
     if state.locked:
         settings.append(t(locale, "lobby.locked"))
     if s.ranking != "casual":
@@ -160,8 +162,10 @@ def action_view(
     locale: str,
     mode: str = "main",
     self_draw_turn: bool = False,
+    marked: frozenset[int] = frozenset(),
 ) -> discord.ui.View | None:
-    """Buttons for every legal action of ``seat`` at decision point ``move`` (None when there are none)."""
+    """Buttons for every legal action of ``seat`` at decision point ``move`` (None when there are none).
+    ``marked``: the discards that keep the hand ready (standing.py), shown with 🎯."""
     if not legal:
         return None
     view = discord.ui.View(timeout=None)
@@ -180,7 +184,8 @@ def action_view(
     discards = _by_tile([a for a in legal if a.kind is Kind.DISCARD], drawn)
     for i, a in enumerate(discards):
         style = Style.primary if a.tile == drawn else Style.secondary
-        act(a, tile_label(locale, a.tile), style, i // ROW_WIDTH)
+        label = tile_label(locale, a.tile)
+        act(a, f"🎯 {label}" if a.tile in marked else label, style, i // ROW_WIDTH)
     # 胡 first, then kongs / 碰 / 吃, 聽…, 過: on the rows after the discards, five to a row
     first_free = -(-len(discards) // ROW_WIDTH)
     specials: list[tuple[Action | None, str, Style]] = []

@@ -14,7 +14,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -26,6 +26,7 @@ from data import SavedTable, SeatRecord
 from engine.actions import Action, Kind
 from engine.events import EventKind
 from engine.game import Game, IllegalActionError, Phase
+from engine.hints import ReadyDiscard, ready_discards
 from engine.match import Match
 from engine.policy import make_policy
 from engine.rules import TableOptions
@@ -49,6 +50,7 @@ from .prompts import (
     take_back_view,
 )
 from .replay import replay_view
+from .standing import marked_tiles, standing_lines
 from .state import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
 from .stats import add_ledger
 
@@ -166,7 +168,12 @@ class TableRunner:
         extra = record.options
         options = TableOptions.from_dict(extra.get("table", {}))
         settings = TableSettings(
-            record.rules, record.rounds, options, ranking=record.ranking, spectators=extra.get("spectators", "public")
+            record.rules,
+            record.rounds,
+            options,
+            ranking=record.ranking,
+            spectators=extra.get("spectators", "public"),
+            hints=extra.get("hints", True) is not False,
         )
         locales = extra.get("locales", {})
         seats = [
@@ -245,6 +252,7 @@ class TableRunner:
         return {
             "table": self.state.settings.options.to_dict(),
             "spectators": self.state.settings.spectators,
+            "hints": self.state.settings.hints,
             "locale": self.locale,
             "host_name": self.host_name,
             "locales": {str(s.user_id): s.locale for s in self.state.seats if s.user_id is not None},
@@ -423,6 +431,7 @@ class TableRunner:
             channel=self.state.channel_id,
         )
         buttons: discord.ui.View | None = None
+        discard_hints: tuple[ReadyDiscard, ...] = ()
         deadline = deadline_text(loc, self.deadline)
         if self._match_ended():
             line = t(loc, "play.dm_match_over", channel=self.state.channel_id)
@@ -446,6 +455,9 @@ class TableRunner:
             )
         else:
             legal = game.legal_actions(seat)
+            hints_on = self.state.settings.hints
+            if hints_on and legal and game.phase is Phase.TURN and not game.ready[seat]:
+                discard_hints = ready_discards(game, seat)
             if not legal:
                 line = t(loc, "play.dm_wait")
             else:
@@ -480,8 +492,13 @@ class TableRunner:
                     locale=loc,
                     mode=mode,
                     self_draw_turn=game.phase is Phase.TURN,
+                    marked=marked_tiles(discard_hints),
                 )
         playing = not (self._match_ended() or game.is_over or seat in game.auto_seats())
+        if playing:  # where you stand (standing.py): waits, the discards that keep you ready, 過水
+            line = "\n".join([line, *standing_lines(view, discard_hints, loc, hints=self.state.settings.hints)])
+            if not self.state.settings.hints:
+                view = replace(view, waits=())  # the picture keeps the secret too
         declare = game.declarations(seat) if playing else []
         if declare:
             buttons = add_eye_button(buttons, self.table_id, declare[0].kind is Kind.MIJI, loc)
