@@ -1058,6 +1058,16 @@ def tile_label(locale: str | Locale | None, tile: int) -> str:
     return name.translate(_SIMPLIFIED) if lang == "zh-CN" else name
 
 
+def run_label(locale: str | Locale | None, first: int) -> str:
+    """A chow in words, as players say it: 三四五索 / 三四五条 / 3-4-5 Bam (``first`` its lowest tile)."""
+    lang = locale_of(locale)
+    suit, rank = divmod(first, 9)
+    if lang == "en":
+        return f"{rank + 1}-{rank + 2}-{rank + 3} {_EN_SUITS[suit]}"
+    words = tile_label(lang, first + 2)  # 五索: the numeral and the suit as this language writes them
+    return "".join(tile_label(lang, first + i)[0] for i in range(2)) + words
+
+
 # ---------------------------------------------------------------- command names and descriptions
 
 COMMAND_TEXT: dict[str, dict[str, str]] = {

@@ -18,9 +18,9 @@ from engine.actions import Action, Kind
 from engine.policy import LEVEL_NAMES
 from engine.rules import get_profile
 from engine.scoring import get_rules
-from engine.tiles import format_tiles, sort_key, tile_from_str, tile_to_str
+from engine.tiles import sort_key, tile_from_str, tile_to_str
 
-from ..i18n import locale_of, t, tile_label
+from ..i18n import locale_of, run_label, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
 from .codes import code_of
 from .replay_buttons import WatchButton
@@ -198,8 +198,7 @@ def action_view(
         elif a.kind is Kind.PON:
             specials.append((a, t(locale, "btn.pon"), Style.primary))
         elif a.kind is Kind.CHI:
-            tiles = format_tiles((a.tile, a.tile + 1, a.tile + 2))
-            specials.append((a, t(locale, "btn.chi", tiles=tiles), Style.primary))
+            specials.append((a, t(locale, "btn.chi", tiles=run_label(locale, a.tile)), Style.primary))
     if ready:
         specials.append((None, t(locale, "btn.ready"), Style.danger))
     for a in legal:

@@ -36,6 +36,7 @@ from engine.view import HandResult
 from ..i18n import t, tile_label
 from . import texts
 from .codes import to_action
+from .feed import FeedMarks, feed_text
 from .journal import Journal
 from .live import LiveMessage, Payload
 from .markdown import shown_names
@@ -129,6 +130,7 @@ class TableRunner:
         self.decision = 0  # the decision point's id, carried by prompt buttons (stale-click check)
         self.deadline: float | None = None  # unix time the current human decision times out
         self.ai_ready_at = 0.0
+        self.feed_marks = FeedMarks()  # where each person's action feed starts (feed.py)
         self.table_msg: LiveMessage | None = None
         self.dms: dict[int, DmSlot] = {}
         self.prompted: set[int] = set()  # seats whose message shows action buttons
@@ -462,6 +464,8 @@ class TableRunner:
                 line = t(loc, "play.dm_wait")
             else:
                 names = self.seating.text_names()
+                start = self.feed_marks.start(seat, game.hand_number, self.decision, len(game.events))
+                feed = feed_text(game.events, start, seat, names, loc)
                 if game.phase is Phase.TURN:
                     key = (
                         "play.dm_ready_pick"
@@ -482,6 +486,8 @@ class TableRunner:
                         tile=tile_label(loc, claim.tile),
                         deadline=deadline,
                     )
+                if feed:  # what the others did since this person's previous prompt
+                    line = f"{feed}\n{line}"
                 buttons = action_view(
                     table=self.table_id,
                     hand=game.hand_number,
