@@ -13,6 +13,7 @@ command names and descriptions. Other Discord languages fall back to English.
 
 from __future__ import annotations
 
+import string
 from typing import Any
 
 from discord import Locale, app_commands
@@ -38,7 +39,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "lobby.empty": "— empty —",
         "lobby.ai_seat": "🤖 {name}",
         "lobby.settings": "Settings",
-        "lobby.rounds": "{n} round(s)",
+        "lobby.rounds": "{n} {n:round|rounds}",
         "lobby.turn": "turn {s}s",
         "lobby.claim": "claims {s}s",
         "lobby.stakes": "底 {base} / 台 {tai}",
@@ -122,7 +123,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.seat_line": "{wind} · {name}",
         "play.dealer_tag": "(dealer)",
         "play.dice": "🎲 Dealer dice {dice} = {total} → **{name}** deals first.",
-        "play.table": "**{round}風圈 · hand {n}**{streak} · {tiles} tiles left\n{status}",
+        "play.table": "**{round}風圈 · hand {n}**{streak} · {tiles} {tiles:tile|tiles} left\n{status}",
         "play.status_turn": "▶ {name} to play{deadline}",
         "play.status_claim": "⏳ claims on {tile} from {name}{deadline}",
         "play.status_over": "Hand over.",
@@ -148,8 +149,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.dm_failed": "{mention}, I cannot send you direct messages, so your seat is auto-played (代打). "
         "Press **Show my hand** on the table message to see your tiles and take back control.",
         "play.left": "{name} left; their seat is auto-played (代打).",
-        "play.hand_win": "**{winner}** wins hand {n}: {total} {unit}.",
-        "play.hand_self_draw": "**{winner}** self-draws hand {n}: {total} {unit}.",
+        "play.hand_win": "🀄 **胡!** **{winner}** wins hand {n} on {tile}: {total} {unit}.",
+        "play.hand_self_draw": "🀄 **胡!** **{winner}** self-draws hand {n} with {tile}: {total} {unit}.",
         "play.hand_draw": "Hand {n} is a draw game (流局).",
         "play.cap_note": "paid as {paid}",
         "play.delta_line": "{name}: {delta:+d} → {score}",
@@ -168,12 +169,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "wind.2": "West",
         "wind.3": "North",
         "play.host_deals": "🀄 **{name}**, the table's owner, sits East and deals first.",
-        "play.left_ends": "{name} left: under these rules the table ends here and {name} loses {points} points.",
+        "play.left_ends": "{name} left: under these rules the table ends here and {name} loses {points} {points:point|points}.",
         "ok.houserule": "House rules now: {rules}",
         "tai.bad": "I could not read that hand: {error}. Tiles look like `123m456p77z`, melds like `pon:555z`.",
         "tai.not_winning": "Not a winning hand",
         "tai.no_items": "(no scoring items)",
-        "tai.points": "Paid: {points} points",
+        "tai.points": "Paid: {points} {points:point|points}",
         "period.all": "All time",
         "period.today": "Today",
         "period.week": "This week",
@@ -187,7 +188,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "lb.all_time": "All time",
         "lb.player": "{rank} **{name}** · **{points}**",
         "lb.rates": "win {win} · self-draw {self_draw} · deal-in {deal_in}",
-        "lb.counts": "{matches} matches · {hands} hands · best {best}",
+        "lb.counts": "{matches} {matches:match|matches} · {hands} {hands:hand|hands} · best {best}",
         "lb.page": "Page {page}/{pages}",
         "lb.empty": "No finished hands in this server yet.",
         "lb.best": "{n} {unit}",
@@ -205,7 +206,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "stats.best": "Best hand",
         "hist.title": "🀄 Recent matches",
         "hist.empty": "No finished matches in this server yet.",
-        "hist.match": "#{table} · {rules} · {hands} hands",
+        "hist.match": "#{table} · {rules} · {hands} {hands:hand|hands}",
         "hist.when": "ended {when}",
         "hist.ai": "(AI)",
         # the hall: the table list, quick play and 系統桌, server settings (/mahjong tables, play, setup)
@@ -261,7 +262,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "replay.prev_hand": "◀ Hand",
         "replay.next_hand": "Hand ▶",
         "replay.seat": "See the table from…",
-        "export.done": "Match #{table} as a match log ({hands} hands): `python -m engine.log check` replays it; the format is in docs/log-format.md.",
+        "export.done": "Match #{table} as a match log ({hands} {hands:hand|hands}): `python -m engine.log check` replays it; the format is in docs/log-format.md.",
         "export.no_match": "There is no match with that number in this server.",
         "watch.header": "👀 Watching table #{table}",
         "lobby.spectators_delayed": "👀 delayed (every hand face up once over)",
@@ -393,8 +394,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.dm_failed": "{mention}，我無法私訊你，所以你的座位改由系統代打。"
         "請在牌桌訊息按「看我的牌」查看手牌並取回操作。",
         "play.left": "{name} 離開了，座位改由系統代打。",
-        "play.hand_win": "**{winner}** 胡了第 {n} 局：{total} {unit}。",
-        "play.hand_self_draw": "**{winner}** 自摸第 {n} 局：{total} {unit}。",
+        "play.hand_win": "🀄 **胡！** **{winner}** 胡了第 {n} 局，胡 {tile}：{total} {unit}。",
+        "play.hand_self_draw": "🀄 **胡！** **{winner}** 自摸第 {n} 局，摸到 {tile}：{total} {unit}。",
         "play.hand_draw": "第 {n} 局流局。",
         "play.cap_note": "實付 {paid}",
         "play.delta_line": "{name}：{delta:+d} → {score}",
@@ -638,8 +639,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.dm_failed": "{mention}，我无法私信你，所以你的座位改由系统代打。"
         "请在牌桌消息按「看我的牌」查看手牌并取回操作。",
         "play.left": "{name} 离开了，座位改由系统代打。",
-        "play.hand_win": "**{winner}** 胡了第 {n} 局：{total} {unit}。",
-        "play.hand_self_draw": "**{winner}** 自摸第 {n} 局：{total} {unit}。",
+        "play.hand_win": "🀄 **胡！** **{winner}** 胡了第 {n} 局，胡 {tile}：{total} {unit}。",
+        "play.hand_self_draw": "🀄 **胡！** **{winner}** 自摸第 {n} 局，摸到 {tile}：{total} {unit}。",
         "play.hand_draw": "第 {n} 局流局。",
         "play.cap_note": "实付 {paid}",
         "play.delta_line": "{name}：{delta:+d} → {score}",
@@ -787,15 +788,15 @@ RANKED_STRINGS: dict[str, dict[str, str]] = {
         "tier.unrated": "Unrated",
         "lb.rating_title": "🏆 Rated ladder",
         "lb.rating_player": "{rank} **{name}** · **{rating}** · {tier}",
-        "lb.rating_line": "{matches} rated matches · average place {place}",
+        "lb.rating_line": "{matches} rated {matches:match|matches} · average place {place}",
         "lb.rating_empty": "Nobody here has {n} rated matches of this rule set yet.",
-        "lb.min": "at least {n} matches",
+        "lb.min": "at least {n} {n:match|matches}",
         "lb.tier": "{tier} {rating}",
         "stats.rules": "{rules}",
         "stats.rating": "Rating",
         "stats.rating_value": "{rating} · {tier}",
         "stats.rating_rank": "#{rank} of {players} rated",
-        "stats.matches_value": "{matches} · {hands} hands",
+        "stats.matches_value": "{matches} · {hands} {hands:hand|hands}",
         "stats.places": "Places 1st–4th",
         "stats.place_labels": "1st,2nd,3rd,4th",
         "stats.avg_place": "Average place",
@@ -816,7 +817,7 @@ RANKED_STRINGS: dict[str, dict[str, str]] = {
         "ledger.ratings": "Ratings",
         "err.no_match": "There is no finished match with that number in this server.",
         "server.title": "🀄 {rules} in this server",
-        "server.counts": "{hands} hands · {wins} wins",
+        "server.counts": "{hands} {hands:hand|hands} · {wins} {wins:win|wins}",
         "server.most": "Most made",
         "server.rarest": "Rarest",
         "server.biggest": "Biggest hands",
@@ -1038,15 +1039,30 @@ def locale_of(value: Locale | str | None) -> str:
     return DEFAULT
 
 
+class _Plurals(string.Formatter):
+    """``{n:match|matches}``: the word for a count, so English says "1 match" and "2 matches"."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, _, many = format_spec.partition("|")
+            return one if value == 1 else many
+        return super().format_field(value, format_spec)
+
+
+_PLURALS = _Plurals()
+
+
 def t(locale: str | Locale | None, key: str, **values: Any) -> str:
     """The string ``key`` in the reader's language (English when a string is missing there)."""
     lang = locale_of(locale)
     template = STRINGS[lang].get(key) or STRINGS[DEFAULT][key]
-    return template.format(**values) if values else template
+    if not values:
+        return template
+    return _PLURALS.format(template, **values) if "|" in template else template.format(**values)
 
 
 def tile_label(locale: str | Locale | None, tile: int) -> str:
-    """A tile on a button: 五萬 / 五万 / 5 Crak."""
+    """A tile on a button: 五萬 / 五万 / 5 Crak (三條 / 三条 / 3 Bam)."""
     lang = locale_of(locale)
     if lang == "en":
         if tile < 27:
@@ -1055,11 +1071,13 @@ def tile_label(locale: str | Locale | None, tile: int) -> str:
             return _EN_HONOURS[tile - 27]
         return f"Flower {tile - 33}"
     name = tile_name(tile)
-    return name.translate(_SIMPLIFIED) if lang == "zh-CN" else name
+    if lang == "zh-CN":
+        return name.translate(_SIMPLIFIED)
+    return name.replace("索", "條")  # Taiwanese players say 條 for the bamboo suit
 
 
 def run_label(locale: str | Locale | None, first: int) -> str:
-    """A chow in words, as players say it: 三四五索 / 三四五条 / 3-4-5 Bam (``first`` its lowest tile)."""
+    """A chow in words, as players say it: 三四五條 / 三四五条 / 3-4-5 Bam (``first`` its lowest tile)."""
     lang = locale_of(locale)
     suit, rank = divmod(first, 9)
     if lang == "en":

@@ -435,6 +435,7 @@ class TableRunner:
         buttons: discord.ui.View | None = None
         discard_hints: tuple[ReadyDiscard, ...] = ()
         deadline = deadline_text(loc, self.deadline)
+        moment = texts.win_moment(self.result, self.seating.text_names(), loc) if game.is_over else ""
         if self._match_ended():
             line = t(loc, "play.dm_match_over", channel=self.state.channel_id)
         elif game.is_over:
@@ -500,6 +501,8 @@ class TableRunner:
                     self_draw_turn=game.phase is Phase.TURN,
                     marked=marked_tiles(discard_hints),
                 )
+        if moment:  # 胡! with the tile and the value, even where the table won for this player
+            line = f"{moment}\n{line}"
         playing = not (self._match_ended() or game.is_over or seat in game.auto_seats())
         if playing:  # where you stand (standing.py): waits, the discards that keep you ready, 過水
             line = "\n".join([line, *standing_lines(view, discard_hints, loc, hints=self.state.settings.hints)])

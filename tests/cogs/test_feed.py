@@ -27,7 +27,7 @@ def test_a_discard_of_the_drawn_tile_is_tsumogiri_and_one_from_the_hand_tedashi(
     ]
     assert [flag for _, flag in moves_since(events, 0, 0)] == [True, False]
     text = feed_text(events, 0, 0, NAMES, "zh-TW")
-    assert text == "你上一手之後：\n> AI 1 打 八索（摸切）\n> AI 2 打 九筒（手切）"
+    assert text == "你上一手之後：\n> AI 1 打 八條（摸切）\n> AI 2 打 九筒（手切）"
     assert "AI 1 discards 8 Bam (摸切, the drawn tile)" in feed_text(events, 0, 0, NAMES, "en")
 
 
@@ -86,9 +86,9 @@ def test_the_feed_of_a_real_game_names_every_discard():
 
 
 def test_chow_buttons_name_the_tiles_in_words():
-    assert [run_label(x, tile("3s")) for x in ("zh-TW", "zh-CN", "en")] == ["三四五索", "三四五条", "3-4-5 Bam"]
+    assert [run_label(x, tile("3s")) for x in ("zh-TW", "zh-CN", "en")] == ["三四五條", "三四五条", "3-4-5 Bam"]
     game = Game.from_position(hands={0: "123456789m124p113s55z", 1: "45s135789p11z2z3z4z5z6z7z"}, turn=0, drawn="3s")
     game.apply(Action.from_str("0 discard 3s"))
     legal = game.legal_actions(1)
     view = action_view(table=1, hand=1, seat=1, move=0, legal=legal, drawn=None, locale="zh-TW")
-    assert "吃 三四五索" in [item.item.label for item in view.children]
+    assert "吃 三四五條" in [item.item.label for item in view.children]
