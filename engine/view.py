@@ -67,6 +67,17 @@ class GameView:
 
 
 @dataclass(frozen=True, slots=True)
+class Payment:
+    """One seat paying another, and why — the score sheet explains every payment from these."""
+
+    payer: int
+    payee: int
+    tai: int  # 台/番/倍 charged (after the cap; the dealer's [2n+1] included when it applies)
+    amount: int  # points actually paid
+    reason: str  # "胡", "自摸", "眼牌", "七搶一", "八仙過海", a kong or 买马 line's name
+
+
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """The outcome of one hand, as the score sheet shows it."""
 
@@ -84,6 +95,9 @@ class HandResult:
     capped_total: int | None = None  # the 台 paid when 滿台 limited the hand (None: no cap applied)
     limited: bool = False  # the 24-台 bankroll rule reduced at least one payment
     extras: tuple[ScoreItem, ...] = ()  # points settled beside the hand (kongs, 买马), not in ``total``
+    # who paid whom and why, while the hand is fresh (the score sheet's explanations); not stored:
+    # the deltas are the record, and a result read back from storage has none
+    payments: tuple[Payment, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict:
         """JSON-safe, in notation (tiles ``"5m"``, melds ``"pon:555z"``), for storage and history.

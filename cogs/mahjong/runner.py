@@ -40,6 +40,7 @@ from .feed import FeedMarks, feed_text
 from .journal import Journal
 from .live import LiveMessage, Payload
 from .markdown import shown_names
+from .payments import payment_lines
 from .prompts import (
     action_view,
     add_eye_button,
@@ -966,7 +967,22 @@ class TableRunner:
 
     def result_text(self, result: HandResult, number: int) -> str:
         assert self.match is not None
-        return texts.result_text(result, number, self.seating.text_names(), self.match.scores, self.locale)
+        game = self.game
+        names = self.seating.text_names()
+        text = texts.result_text(result, number, names, self.match.scores, self.locale)
+        if game is None:
+            return text
+        settings = self.state.settings
+        lines = payment_lines(  # why each seat pays what it pays (payments.py)
+            result,
+            names,
+            self.locale,
+            rules=settings.rules,
+            dealer=game.dealer,
+            streak=game.dealer_streak,
+            options=settings.options,
+        )
+        return "\n".join([text, *lines])[:1990]
 
     async def _finish_match(self) -> None:
         match = self.match
