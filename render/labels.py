@@ -58,6 +58,18 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "table.indicator": ("Indicator", "翻寶牌", "翻宝牌"),
     "table.auto": ("Auto", "代打", "代打"),
     "table.turn": ("▶ Turn", "▶ 輪到", "▶ 轮到"),
+    # the match summary (render/summary.py)
+    "summary.title": ("Match over", "牌局結束", "牌局结束"),
+    "summary.hands": ("{n} hands", "共 {n} 局", "共 {n} 局"),
+    "summary.hand1": ("1 hand", "共 1 局", "共 1 局"),
+    "summary.wins": ("Wins {wins} (自摸 {tsumo}) · dealt in {dealt}", "胡 {wins}（自摸 {tsumo}）· 放槍 {dealt}",
+                     "胡 {wins}（自摸 {tsumo}）· 放枪 {dealt}"),
+    "summary.best": ("Best: {value} {unit}, hand {n}", "最大：{value} {unit}（第 {n} 局）", "最大：{value} {unit}（第 {n} 局）"),
+    "summary.no_win": ("No win", "沒有胡牌", "没有和牌"),
+    "place.1": ("1st", "第一", "第一"),
+    "place.2": ("2nd", "第二", "第二"),
+    "place.3": ("3rd", "第三", "第三"),
+    "place.4": ("4th", "第四", "第四"),
 }
 
 _WINDS = (("East", "South", "West", "North"), "東南西北", "东南西北")

@@ -59,6 +59,9 @@ log = logging.getLogger(__name__)
 
 DEFAULTS = TableOptions()
 SWITCH_CHOICES = [app_commands.Choice(name=f"{sw.label} ({sw.name})"[:100], value=sw.name) for sw in SWITCHES]
+# hongkong tables play 3 番起和 unless the host chooses 1 or 0 (document 002's servers offer 3/1/0; 3
+# is what most players expect); the other rule sets have no minimum beyond their own
+DEFAULT_MINIMUM = {"hongkong": 3}
 MINIMUM_CHOICES = [app_commands.Choice(name=_(name), value=n) for name, n in (("0", 0), ("1", 1), ("3", 3))]
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
@@ -347,7 +350,7 @@ class Mahjong(
         claim_seconds: int = DEFAULTS.claim_seconds,
         self_draw_only: bool = False,
         may_pass_win: bool = False,
-        minimum: int = 0,
+        minimum: int | None = None,
         bonus_tile: bool = False,
         see_wind_see_flower: bool = False,
         exchange: bool = False,
@@ -367,6 +370,8 @@ class Mahjong(
         _accepted("rounds", rounds, range(1, 5))
         _accepted("turn_seconds", turn_seconds, TURN_SECONDS)
         _accepted("claim_seconds", claim_seconds, CLAIM_SECONDS)
+        if minimum is None:  # what players of the rule set expect when the host says nothing
+            minimum = DEFAULT_MINIMUM.get(rules, 0)
         _accepted("minimum", minimum, [choice.value for choice in MINIMUM_CHOICES])
         if hand_size is not None:
             _accepted("hand_size", hand_size, [choice.value for choice in HAND_SIZE_CHOICES])

@@ -30,8 +30,11 @@ from engine.hints import ReadyDiscard, ready_discards
 from engine.match import Match
 from engine.policy import make_policy
 from engine.rules import TableOptions
+from engine.scoring import get_rules
+from engine.summary import match_summary
 from engine.tiles import NotationError
 from engine.view import HandResult
+from render.summary import render_summary
 
 from ..i18n import t, tile_label
 from . import texts
@@ -1001,7 +1004,12 @@ class TableRunner:
         self.paused_until = None
         self.version += 1
         self._refresh(actor=None)  # the table message and every DM say it ended, with no live buttons
-        await self.post(embed=embed)
+        # the summary picture (placements, totals, best hands, wins and deal-ins) inside the standings
+        rows = match_summary(match)
+        unit = get_rules(self.state.settings.rules).unit
+        png = await asyncio.to_thread(render_summary, rows, names, len(match.history), unit, self.locale)
+        embed.set_image(url="attachment://summary.png")
+        await self.post_payload(Payload(content="", png=png, filename="summary.png", embeds=[embed]))
         await self._settle_messages()
         self._close_hand_messages()
         # stored before the table is forgotten (and before a shutdown closes storage)

@@ -37,3 +37,15 @@ async def test_options_that_do_not_go_together_are_refused_politely(harness, dev
     assert "do not go together" in answer.text and "十三張麻將才有" in answer.text
     refused = await (await alice.slash("mahjong create", rules="taiwan13", hand_size=16)).message()
     assert "do not go together" in refused.text
+
+
+@pytest.mark.devserver(members=("alice", "bob"))
+async def test_a_hongkong_table_plays_three_fan_minimum_unless_the_host_chooses(harness, devserver):
+    """3番起和 is what Hong Kong players expect: the default at create; minimum:0 still opens 無番起和."""
+    await harness.start(build_bot(seed=1))
+    alice, bob = devserver.member("alice"), devserver.member("bob")
+    lobby = await (await alice.slash("mahjong create", rules="hongkong")).message()
+    assert "3番起和" in lobby.text
+    await alice.slash("mahjong close")
+    other = await (await bob.slash("mahjong create", rules="hongkong", minimum=0)).message()
+    assert "番起和" not in other.text
