@@ -44,7 +44,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "lobby.claim": "claims {s}s",
         "lobby.stakes": "底 {base} / 台 {tai}",
         "lobby.locked": "🔒 password",
-        "lobby.footer": "Join with the button or /mahjong join · the host starts",
+        "lobby.footer": "Join with the button or /mahjong join · the host starts · new here? /mahjong help",
         "lobby.started": "The match has started.",
         "lobby.closed": "This table is closed.",
         "btn.join": "Join",
@@ -292,7 +292,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "lobby.claim": "吃碰 {s} 秒",
         "lobby.stakes": "底 {base} / 台 {tai}",
         "lobby.locked": "🔒 密碼桌",
-        "lobby.footer": "按「入座」或用 /mahjong join · 由桌主開始",
+        "lobby.footer": "按「入座」或用 /mahjong join · 由桌主開始 · 第一次玩？/mahjong help",
         "lobby.started": "牌局已開始。",
         "lobby.closed": "這桌已關閉。",
         "btn.join": "入座",
@@ -537,7 +537,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "lobby.claim": "吃碰 {s} 秒",
         "lobby.stakes": "底 {base} / 台 {tai}",
         "lobby.locked": "🔒 密码桌",
-        "lobby.footer": "按「入座」或用 /mahjong join · 由桌主开始",
+        "lobby.footer": "按「入座」或用 /mahjong join · 由桌主开始 · 第一次玩？/mahjong help",
         "lobby.started": "牌局已开始。",
         "lobby.closed": "这桌已关闭。",
         "btn.join": "入座",
@@ -944,6 +944,30 @@ for _lang, _extra in RANKED_STRINGS.items():
 # feed.py, moments.py)
 FEEL_STRINGS: dict[str, dict[str, str]] = {
     "en": {
+        "help.title": "🀄 How to play here · {rules}",
+        "help.how": "How to play here",
+        "help.how_text": "1. `/mahjong create` opens a table in a channel; others join with the button or `/mahjong join`; "
+        "empty seats get AI players when the host presses start.\n"
+        "2. Your hand comes by DM as a picture with buttons: on your turn press the tile to discard "
+        "(🎯 marks discards that keep you ready); when someone discards, 吃 / 碰 / 槓 / 胡 buttons appear until "
+        "the timer runs out (then you pass).\n"
+        "3. When your hand is ready the DM lists your waits and how many of each are unseen (a table can turn "
+        "hints off); the moves since your last turn are listed above your prompt, with 摸切 / 手切.\n"
+        "4. Miss your timer and the table plays for you (代打); press the button in your DM to take your seat back.\n"
+        "5. After each hand the channel shows the score sheet and who paid whom; after the match, the standings.",
+        "help.special": "This rule set",
+        "help.items": "{unit} items ({n})",
+        "help.items_more": "{n} more: see the rule notes (docs/rules/{rules}.md)",
+        "help.special.taiwan16": "16 tiles, flowers (補花), 台 scoring: each payer pays 底 + 台 × the stake; the dealer "
+        "adds 莊家 1 + 連莊 2n. 聽 may be declared; 眼牌 / Miji show you the other hands but fix yours. "
+        "Options: 三台起胡, 限自摸, 可過水 (else a win is taken for you), 見字見花, 換牌.",
+        "help.special.taiwan13": "13 tiles with flowers, its own 台 table (七对子, 国士无双, 一条龙 …), 1 台 = 20 points "
+        "and at least 1 台 to win; 庄家 counts one 台 for the dealer.",
+        "help.special.hongkong": "13 tiles (or 16 with 補花), 番 scoring: a hand pays 2^番 up to the 爆和 cap; tables "
+        "play 3番起和 by default (1 or 0 at create). 包牌: whoever deals in to a 搶杠 or fed the kong of a 杠開 pays "
+        "for all three. An optional face-up 寶牌.",
+        "help.special.guangdong": "推倒胡: 13 tiles, a multiplier table; many hands must be self-drawn; kongs settle at "
+        "once (明杠 / 暗杠), 抢杠 makes the kong's owner pay for all, and 买马 horses pay again; the winner deals next.",
         "pay.title": "**Payments** (dealer: {dealer})",
         "pay.line": "· {payer} → {payee} **{amount}**: {why}",
         "pay.times": "{why} (×{n})",
@@ -989,6 +1013,22 @@ FEEL_STRINGS: dict[str, dict[str, str]] = {
         "moment.self_draw": "🀄 **胡!** {name} draws {tile} and wins — {total} {unit}",
     },
     "zh-TW": {
+        "help.title": "🀄 怎麼玩 · {rules}",
+        "help.how": "怎麼玩",
+        "help.how_text": "1. 用 `/mahjong create` 在頻道開桌，其他人按按鈕或用 `/mahjong join` 入座；桌主開始時空位由 AI 補上。\n"
+        "2. 你的手牌以圖片私訊給你：輪到你時按要打的牌（🎯 表示打了仍聽牌）；有人打牌時會出現 吃／碰／槓／胡 按鈕，時間到即為過。\n"
+        "3. 聽牌時私訊會列出你聽的牌與各還剩幾張（牌桌可關閉提示）；提示上方列出你上一手之後的動作，標明摸切／手切。\n"
+        "4. 時間到沒出手會由系統代打；按私訊裡的按鈕即可收回。\n"
+        "5. 每局結束後頻道顯示計分表與付款明細；整場結束後顯示排名。",
+        "help.special": "這個規則",
+        "help.items": "{unit}數（{n} 項）",
+        "help.items_more": "還有 {n} 項：見規則說明（docs/rules/{rules}.md）",
+        "help.special.taiwan16": "十六張、補花、算台：每家付 底 ＋ 台數 × 台；莊家另加 莊家 1 ＋ 連莊 2n。可報聽；眼牌／Miji "
+        "可看其他三家的牌，但自己的牌就此固定。選項：三台起胡、限自摸、可過水（否則系統替你胡）、見字見花、換牌。",
+        "help.special.taiwan13": "十三張加花，有自己的台數表（七对子、国士无双、一条龙……），1 台 ＝ 20 分，至少 1 台才能胡；庄家為莊家加 1 台。",
+        "help.special.hongkong": "十三張（或十六張補花），算番：一家付 2^番，爆和封頂；開桌預設 3番起和（可選 1 或 0）。"
+        "包牌：放搶杠或餵杠開的一家付三家。可選翻寶牌。",
+        "help.special.guangdong": "推倒胡：十三張，倍率表；許多牌型必須自摸；槓當場結算（明杠／暗杠），抢杠由被搶者包三家，买马中馬再付；胡者坐莊。",
         "pay.title": "**付款明細**（莊家：{dealer}）",
         "pay.line": "· {payer} → {payee} **{amount}**：{why}",
         "pay.times": "{why}（×{n}）",
@@ -1033,6 +1073,22 @@ FEEL_STRINGS: dict[str, dict[str, str]] = {
         "moment.self_draw": "🀄 **胡！** {name} 自摸 {tile}——{total} {unit}",
     },
     "zh-CN": {
+        "help.title": "🀄 怎么玩 · {rules}",
+        "help.how": "怎么玩",
+        "help.how_text": "1. 用 `/mahjong create` 在频道开桌，其他人按按钮或用 `/mahjong join` 入座；桌主开始时空位由 AI 补上。\n"
+        "2. 你的手牌以图片私信给你：轮到你时按要打的牌（🎯 表示打了仍听牌）；有人打牌时会出现 吃／碰／杠／胡 按钮，时间到即为过。\n"
+        "3. 听牌时私信会列出你听的牌与各还剩几张（牌桌可关闭提示）；提示上方列出你上一手之后的动作，标明摸切／手切。\n"
+        "4. 时间到没出手会由系统代打；按私信里的按钮即可收回。\n"
+        "5. 每局结束后频道显示计分表与付款明细；整场结束后显示排名。",
+        "help.special": "这个规则",
+        "help.items": "{unit}数（{n} 项）",
+        "help.items_more": "还有 {n} 项：见规则说明（docs/rules/{rules}.md）",
+        "help.special.taiwan16": "十六张、补花、算台：每家付 底 ＋ 台数 × 台；庄家另加 庄家 1 ＋ 连庄 2n。可报听；眼牌／Miji "
+        "可看其他三家的牌，但自己的牌就此固定。选项：三台起胡、限自摸、可过水（否则系统替你胡）、见字见花、换牌。",
+        "help.special.taiwan13": "十三张加花，有自己的台数表（七对子、国士无双、一条龙……），1 台 ＝ 20 分，至少 1 台才能胡；庄家加 1 台。",
+        "help.special.hongkong": "十三张（或十六张补花），算番：一家付 2^番，爆和封顶；开桌默认 3番起和（可选 1 或 0）。"
+        "包牌：放抢杠或喂杠开的一家付三家。可选翻宝牌。",
+        "help.special.guangdong": "推倒胡：十三张，倍率表；许多牌型必须自摸；杠当场结算（明杠／暗杠），抢杠由被抢者包三家，买马中马再付；胡者坐庄。",
         "pay.title": "**付款明细**（庄家：{dealer}）",
         "pay.line": "· {payer} → {payee} **{amount}**：{why}",
         "pay.times": "{why}（×{n}）",
@@ -1264,6 +1320,15 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
     "off (no spectators)": {"zh-TW": "關閉（不開放觀戰）", "zh-CN": "关闭（不开放观战）"},
     # issue 23
     "hints": {"zh-TW": "提示", "zh-CN": "提示"},
+    "help": {"zh-TW": "說明", "zh-CN": "说明"},
+    "How to play here, this rule set's special rules and its 台/番 items": {
+        "zh-TW": "怎麼玩、這個規則的特別規定與台／番表",
+        "zh-CN": "怎么玩、这个规则的特别规定与台／番表",
+    },
+    "Rule set (default: this channel's table, else Taiwanese 16-tile)": {
+        "zh-TW": "規則（預設：這個頻道的牌桌，否則台灣十六張）",
+        "zh-CN": "规则（默认：这个频道的牌桌，否则台湾十六张）",
+    },
     "Show each player their waits and the discards that keep them ready (off for serious play)": {
         "zh-TW": "提示每位玩家聽哪些牌、打哪張仍可聽牌（正式對局可關閉）",
         "zh-CN": "提示每位玩家听哪些牌、打哪张仍可听牌（正式对局可关闭）",

@@ -33,6 +33,7 @@ from .arguments import accepted
 from .buttons import DYNAMIC_ITEMS
 from .hall import Hall
 from .hallbuttons import HALL_ITEMS
+from .help import HelpCommands
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
 from .ranked import RankedCommands
 from .replay import ReplayCommands, history_view, replay_view
@@ -133,6 +134,7 @@ class Mahjong(
     RankedCommands,
     ReplayCommands,  # /mahjong replay, export (replay.py)
     WatchCommands,  # /mahjong watch (watch.py)
+    HelpCommands,  # /mahjong help (help.py)
     commands.GroupCog,
     group_name=_("mahjong"),
     group_description=_("Mahjong tables in this server"),

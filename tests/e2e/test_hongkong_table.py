@@ -49,3 +49,14 @@ async def test_a_hongkong_table_plays_three_fan_minimum_unless_the_host_chooses(
     await alice.slash("mahjong close")
     other = await (await bob.slash("mahjong create", rules="hongkong", minimum=0)).message()
     assert "番起和" not in other.text
+
+
+@pytest.mark.devserver(members=("alice",))
+async def test_help_answers_privately_with_the_channels_rule_set(harness, devserver):
+    await harness.start(build_bot(seed=1))
+    alice = devserver.member("alice")
+    await (await alice.slash("mahjong create", rules="hongkong")).message()
+    answer = await (await alice.slash("mahjong help")).message()
+    assert "Hong Kong" in answer.text and "雞糊 0番" in answer.text and "How to play here" in answer.text
+    other = await (await alice.slash("mahjong help", rules="guangdong")).message()
+    assert "七小对 6倍" in other.text
