@@ -36,6 +36,7 @@ from .hallbuttons import HALL_ITEMS
 from .help import HelpCommands
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
 from .ranked import RankedCommands
+from .rematch import RematchButton, RematchSeed
 from .replay import ReplayCommands, history_view, replay_view
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
@@ -43,6 +44,7 @@ from .state import (
     CLAIM_SECONDS,
     DEFAULT_AI,
     TURN_SECONDS,
+    Seat,
     TableError,
     TablePhase,
     TableSettings,
@@ -148,6 +150,7 @@ class Mahjong(
         seed = getattr(getattr(bot, "config", None), "seed", None)
         self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
         self.tables: dict[int, TableRunner] = {}  # channel id → the channel's table
+        self.rematches: dict[int, RematchSeed] = {}  # a finished table's id → its rematch (rematch.py)
         self.by_id: dict[int, TableRunner] = {}  # table id → table
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
         self.failed: dict[int, int] = {}  # channel id → a table there that could not be restored
@@ -166,7 +169,7 @@ class Mahjong(
     async def cog_load(self) -> None:
         """Register the buttons, then bring back every table that was open when the bot stopped: the
         runners exist before the first click can arrive, their messages go out once we are connected."""
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS, RematchButton)
         for saved in await self.store.unfinished_tables():
             try:
                 if saved.problem is not None:
@@ -212,7 +215,7 @@ class Mahjong(
 
     async def cog_unload(self) -> None:
         """Shutting down: every table stores what it still holds, then the background work stops."""
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS)
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS, RematchButton)
         self.hall_unload()
         for runner in list(self.runners):  # the closing and finishing ones too: their writes land first
             await runner.close()
@@ -293,6 +296,11 @@ class Mahjong(
         manager = interaction.guild_id is not None and interaction.permissions.manage_guild
         if not runner.state.may_manage(interaction.user.id, manage_guild=manager):
             raise TableError("err.not_host")
+
+    def offer_rematch(self, runner: TableRunner) -> None:
+        """A table played to its end leaves its seats and settings for the summary's Rematch button."""
+        if runner.state.kind != SYSTEM:
+            self.rematches[runner.table_id] = RematchSeed(runner.state.settings, tuple(runner.state.seats), runner.locale)
 
     def table_finished(self, runner: TableRunner) -> None:
         """Forget a table whose match ended (its messages stay in the channel)."""
@@ -427,7 +435,12 @@ class Mahjong(
             raise TableError("err.already_seated", channel=where)
 
     async def _open_table(
-        self, interaction: discord.Interaction, settings: TableSettings, pw: str | None, language: str | None
+        self,
+        interaction: discord.Interaction,
+        settings: TableSettings,
+        pw: str | None,
+        language: str | None,
+        others: tuple[Seat, ...] = (),
     ) -> None:
         self._check_free_channel(interaction)  # again: a modal may have taken a while
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -457,6 +470,11 @@ class Mahjong(
         state = TableState(record.id, interaction.guild_id, interaction.channel_id, interaction.user.id, settings, pw)
         runner = TableRunner(self, state, locale=locale, host_name=interaction.user.display_name)
         state.join(interaction.user.id, interaction.user.display_name, locale=locale_of(interaction.locale))
+        for seat in others:  # a rematch: the rest of the finished table, unless seated elsewhere by now
+            if seat.is_ai:
+                state.add_ai(seat.ai_level or DEFAULT_AI)
+            elif (interaction.guild_id, seat.user_id) not in self.seated and seat.user_id is not None:
+                state.join(seat.user_id, seat.name, locale=seat.locale)
         self._register(runner)
         self.took_seat(interaction.guild_id, interaction.user.id)  # out of any quick-play queue
         runner.lobby_changed()
@@ -727,6 +745,9 @@ class Mahjong(
         await self.guarded(interaction, self._on_button, interaction, kind, fields)
 
     async def _on_button(self, interaction: discord.Interaction, kind: str, fields: dict[str, Any]) -> None:
+        if kind == "RematchButton":
+            await self._rematch(interaction, int(fields["table"]))
+            return
         runner = self.by_id.get(int(fields["table"]))
         if runner is None or runner.closed:
             raise TableError("err.table_over")
@@ -747,6 +768,31 @@ class Mahjong(
                 await runner.take_back(interaction)
         elif kind == "LobbyButton":
             await self._lobby_click(interaction, runner, fields["op"])
+
+    async def _rematch(self, interaction: discord.Interaction, table_id: int) -> None:
+        """A new table in this channel with the finished table's seats and settings (rematch.py)."""
+        seed = self.rematches.get(table_id)
+        if seed is None:
+            raise TableError("err.rematch_gone")
+        if not seed.may_open(interaction.user.id):
+            raise TableError("err.rematch_not_seated")
+        for _attempt in range(40):  # the finished table is still storing its last rows: it lets go in moments
+            old = self.by_id.get(table_id)
+            if old is None or self.tables.get(old.state.channel_id) is not old:
+                break
+            await asyncio.sleep(0.05)
+        self._check_free_channel(interaction)
+        _check_bot_permissions(interaction)
+        del self.rematches[table_id]  # one rematch per match
+        others = tuple(s for s in seed.seats if s.user_id != interaction.user.id)
+        try:
+            await self._open_table(interaction, seed.settings, None, seed.locale, others)
+        except TableError:
+            self.rematches[table_id] = seed  # nothing opened: the button still works
+            raise
+        for seat in others:
+            if seat.user_id is not None and interaction.guild_id is not None:
+                self.took_seat(interaction.guild_id, seat.user_id)
 
     async def _lobby_click(self, interaction: discord.Interaction, runner: TableRunner, op: str) -> None:
         if op == "join":

@@ -54,10 +54,12 @@ from .prompts import (
     table_view,
     take_back_view,
 )
+from .rematch import rematch_view
 from .replay import replay_view
 from .standing import marked_tiles, standing_lines
 from .state import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
 from .stats import add_ledger
+from .system import SYSTEM
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -1009,7 +1011,9 @@ class TableRunner:
         unit = get_rules(self.state.settings.rules).unit
         png = await asyncio.to_thread(render_summary, rows, names, len(match.history), unit, self.locale)
         embed.set_image(url="attachment://summary.png")
-        await self.post_payload(Payload(content="", png=png, filename="summary.png", embeds=[embed]))
+        rematch = None if self.state.kind == SYSTEM else rematch_view(self.table_id, self.locale)
+        self.cog.offer_rematch(self)  # before the button can be clicked
+        await self.post_payload(Payload(content="", png=png, filename="summary.png", embeds=[embed], view=rematch))
         await self._settle_messages()
         self._close_hand_messages()
         # stored before the table is forgotten (and before a shutdown closes storage)
