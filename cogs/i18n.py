@@ -1010,6 +1010,16 @@ FEEL_STRINGS: dict[str, dict[str, str]] = {
         "feed.more": "… and {n} earlier",
         "lobby.hints_off": "no hints (waits not shown)",
         "btn.rematch": "🔁 Rematch",
+        "btn.eye_confirm": "Declare 眼牌",
+        "btn.eye_confirm_miji": "Declare Miji",
+        "confirm.eye": "**眼牌** cannot be taken back: you will see the other three hands, but your hand is fixed — "
+        "from now on you discard every tile you draw (no 吃, 碰, 槓 or 聽), and if someone else wins you pay "
+        "them 1 台. Declare it?",
+        "confirm.miji": "**Miji** (眼牌 in the first eight discards) cannot be taken back: you see the other three "
+        "hands and your hand is fixed — every drawn tile goes out; it scores as a declaration if you win, and if "
+        "someone else wins you pay them 1 台. Declare it?",
+        "play.ready_cost": "聽 cannot be taken back: after it you must discard every drawn tile that does not win, "
+        "and the hand scores 聽 if it wins.",
         "err.rematch_gone": "That rematch is no longer available (it was opened already, or the bot restarted). "
         "Open a new table with /mahjong create.",
         "err.rematch_not_seated": "Only the players of that match can call its rematch.",
@@ -1074,6 +1084,13 @@ FEEL_STRINGS: dict[str, dict[str, str]] = {
         "feed.more": "……以及更早的 {n} 手",
         "lobby.hints_off": "不提示聽牌",
         "btn.rematch": "🔁 再來一將",
+        "btn.eye_confirm": "宣告眼牌",
+        "btn.eye_confirm_miji": "宣告 Miji",
+        "confirm.eye": "**眼牌**宣告後不能收回：你可以看其他三家的牌，但自己的牌就此固定——之後摸什麼打什麼（不能吃、碰、槓或聽），"
+        "別家胡牌時你要付給胡家 1 台。確定宣告嗎？",
+        "confirm.miji": "**Miji**（前八張捨牌內宣告的眼牌）不能收回：你可以看其他三家的牌，自己的牌就此固定，摸什麼打什麼；"
+        "胡牌時算報聽，別家胡牌時你要付給胡家 1 台。確定宣告嗎？",
+        "play.ready_cost": "聽牌宣告後不能收回：之後摸到不胡的牌都必須打出，胡牌時加計聽牌。",
         "err.rematch_gone": "這場的再戰已無法開啟（已經開過了，或機器人重新啟動過）。請用 /mahjong create 開新桌。",
         "err.rematch_not_seated": "只有這場的玩家可以開再戰。",
         "moment.win": "🀄 **胡！** {name} 胡 {tile}——{total} {unit}",
@@ -1137,6 +1154,13 @@ FEEL_STRINGS: dict[str, dict[str, str]] = {
         "feed.more": "……以及更早的 {n} 手",
         "lobby.hints_off": "不提示听牌",
         "btn.rematch": "🔁 再来一场",
+        "btn.eye_confirm": "宣告眼牌",
+        "btn.eye_confirm_miji": "宣告 Miji",
+        "confirm.eye": "**眼牌**宣告后不能收回：你可以看其他三家的牌，但自己的牌就此固定——之后摸什么打什么（不能吃、碰、杠或听），"
+        "别家和牌时你要付给和家 1 台。确定宣告吗？",
+        "confirm.miji": "**Miji**（前八张弃牌内宣告的眼牌）不能收回：你可以看其他三家的牌，自己的牌就此固定，摸什么打什么；"
+        "和牌时算报听，别家和牌时你要付给和家 1 台。确定宣告吗？",
+        "play.ready_cost": "听牌宣告后不能收回：之后摸到不和的牌都必须打出，和牌时加计听牌。",
         "err.rematch_gone": "这场的再战已无法开启（已经开过了，或机器人重新启动过）。请用 /mahjong create 开新桌。",
         "err.rematch_not_seated": "只有这场的玩家可以开再战。",
         "moment.win": "🀄 **胡！** {name} 胡 {tile}——{total} {unit}",

@@ -21,6 +21,7 @@ from discord.ext import commands
 
 import render
 from data import Store, StoreError
+from engine.actions import Kind
 from engine.house_rules import PRESETS, SWITCHES, HouseRules
 from engine.policy import LEVEL_NAMES
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
@@ -35,6 +36,7 @@ from .hall import Hall
 from .hallbuttons import HALL_ITEMS
 from .help import HelpCommands
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
+from .prompts import eye_confirm_view
 from .ranked import RankedCommands
 from .rematch import RematchButton, RematchSeed
 from .replay import ReplayCommands, history_view, replay_view
@@ -128,6 +130,17 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException as error:
         log.info("could not answer interaction %s: %s", interaction.id, error)
+
+
+def _eye_offer(runner: TableRunner, user_id: int) -> bool:
+    """Whether ``user_id`` may declare 眼牌 at ``runner``'s table now, and if so whether it is Miji
+    (TableError when they may not: the confirmation is only offered for a declaration that is legal)."""
+    game = runner.game
+    seat = next((s for s, who in enumerate(runner.seating.by_seat) if who.user_id == user_id), None)
+    offered = game.declarations(seat) if game is not None and seat is not None and not game.is_over else []
+    if not offered:
+        raise TableError("err.illegal")
+    return offered[0].kind is Kind.MIJI
 
 
 @app_commands.guild_only()
@@ -762,6 +775,14 @@ class Mahjong(
                 await runner.show_hand(interaction)
             elif fields["op"] == "eye":
                 await runner.declare_eye(interaction)
+            elif fields["op"] == "eyeask":  # what 眼牌 does and costs, and the button that declares it
+                miji = _eye_offer(runner, interaction.user.id)
+                key = "confirm.miji" if miji else "confirm.eye"
+                await interaction.response.send_message(
+                    t(interaction.locale, key),
+                    view=eye_confirm_view(runner.table_id, miji, locale_of(interaction.locale)),
+                    ephemeral=True,
+                )
             elif fields["op"] == "resume":
                 await runner.resume_paused(interaction)
             else:

@@ -182,6 +182,7 @@ def action_view(
         return view
 
     discards = _by_tile([a for a in legal if a.kind is Kind.DISCARD], drawn)
+    view.discard_rows = {i // ROW_WIDTH for i in range(len(discards))}  # type: ignore[attr-defined]  # 眼牌 keeps off
     for i, a in enumerate(discards):
         style = Style.primary if a.tile == drawn else Style.secondary
         label = tile_label(locale, a.tile)
@@ -234,16 +235,27 @@ def exchange_tiles(values: Sequence[str]) -> tuple[int, ...]:
 
 
 def add_eye_button(view: discord.ui.View | None, table: int, miji: bool, locale: str) -> discord.ui.View:
-    """眼牌 (labelled Miji in its window) on the first row with room; a view of its own if none is given."""
+    """眼牌 (labelled Miji in its window) on the last row with room that holds no discard, so that it
+    is never pressed for a tile; a view of its own if none is given. It asks for a confirmation first
+    (op ``eyeask``): the declaration cannot be taken back."""
     view = view or discord.ui.View(timeout=None)
     used = [sum(1 for item in view.children if item.row == row) for row in range(5)]
     selects = {item.row for item in view.children if isinstance(item, discord.ui.Select)}
-    row = next((r for r in (4, 3, 2, 1, 0) if used[r] < ROW_WIDTH and r not in selects), None)
+    tiles = getattr(view, "discard_rows", set())
+    row = next((r for r in (4, 3, 2, 1, 0) if used[r] < ROW_WIDTH and r not in selects | tiles), None)
     if row is not None:
         label = t(locale, "btn.miji" if miji else "btn.eye")
-        button = TableButton.make(table, "eye", label, Style.danger)
+        button = TableButton.make(table, "eyeask", label, Style.danger)
         button.row = row
         view.add_item(button)
+    return view
+
+
+def eye_confirm_view(table: int, miji: bool, locale: str) -> discord.ui.View:
+    """The one button that declares 眼牌 / Miji, under the words saying what it does and costs."""
+    view = discord.ui.View(timeout=None)
+    label = t(locale, "btn.eye_confirm_miji" if miji else "btn.eye_confirm")
+    view.add_item(TableButton.make(table, "eye", label, Style.danger))
     return view
 
 

@@ -482,6 +482,8 @@ class TableRunner:
                         else "play.dm_turn"
                     )
                     line = t(loc, key, deadline=deadline)
+                    if mode == "ready":  # choosing the tile is the confirmation: say what 聽 costs first
+                        line += "\n" + t(loc, "play.ready_cost")
                 else:
                     claim = game.claim
                     assert claim is not None
