@@ -920,7 +920,9 @@ class TableRunner:
 
         async def show() -> None:
             house = self.state.settings.options.house_rules.summary()
-            png = await asyncio.to_thread(render.render_score, result, names, view, house_rules=house)
+            png = await asyncio.to_thread(
+                render.render_score, result, names, view, house_rules=house, locale=self.locale
+            )
             replay = replay_view(self.table_id, game.hand_number, self.locale)  # issue 24: a Replay button
             await self.post_payload(Payload(content=text, png=png, filename="score.png", view=replay))
             await self._settle_messages()
