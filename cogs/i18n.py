@@ -13,6 +13,7 @@ command names and descriptions. Other Discord languages fall back to English.
 
 from __future__ import annotations
 
+import string
 from typing import Any
 
 from discord import Locale, app_commands
@@ -38,12 +39,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "lobby.empty": "— empty —",
         "lobby.ai_seat": "🤖 {name}",
         "lobby.settings": "Settings",
-        "lobby.rounds": "{n} round(s)",
+        "lobby.rounds": "{n} {n:round|rounds}",
         "lobby.turn": "turn {s}s",
         "lobby.claim": "claims {s}s",
         "lobby.stakes": "底 {base} / 台 {tai}",
         "lobby.locked": "🔒 password",
-        "lobby.footer": "Join with the button or /mahjong join · the host starts",
+        "lobby.footer": "Join with the button or /mahjong join · the host starts · new here? /mahjong help",
         "lobby.started": "The match has started.",
         "lobby.closed": "This table is closed.",
         "btn.join": "Join",
@@ -122,7 +123,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.seat_line": "{wind} · {name}",
         "play.dealer_tag": "(dealer)",
         "play.dice": "🎲 Dealer dice {dice} = {total} → **{name}** deals first.",
-        "play.table": "**{round}風圈 · hand {n}**{streak} · {tiles} tiles left\n{status}",
+        "play.table": "**{round}風圈 · hand {n}**{streak} · {tiles} {tiles:tile|tiles} left\n{status}",
         "play.status_turn": "▶ {name} to play{deadline}",
         "play.status_claim": "⏳ claims on {tile} from {name}{deadline}",
         "play.status_over": "Hand over.",
@@ -148,8 +149,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.dm_failed": "{mention}, I cannot send you direct messages, so your seat is auto-played (代打). "
         "Press **Show my hand** on the table message to see your tiles and take back control.",
         "play.left": "{name} left; their seat is auto-played (代打).",
-        "play.hand_win": "**{winner}** wins hand {n}: {total} {unit}.",
-        "play.hand_self_draw": "**{winner}** self-draws hand {n}: {total} {unit}.",
+        "play.hand_win": "🀄 **胡!** **{winner}** wins hand {n} on {tile}: {total} {unit}.",
+        "play.hand_self_draw": "🀄 **胡!** **{winner}** self-draws hand {n} with {tile}: {total} {unit}.",
         "play.hand_draw": "Hand {n} is a draw game (流局).",
         "play.cap_note": "paid as {paid}",
         "play.delta_line": "{name}: {delta:+d} → {score}",
@@ -168,12 +169,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "wind.2": "West",
         "wind.3": "North",
         "play.host_deals": "🀄 **{name}**, the table's owner, sits East and deals first.",
-        "play.left_ends": "{name} left: under these rules the table ends here and {name} loses {points} points.",
+        "play.left_ends": "{name} left: under these rules the table ends here and {name} loses {points} {points:point|points}.",
         "ok.houserule": "House rules now: {rules}",
         "tai.bad": "I could not read that hand: {error}. Tiles look like `123m456p77z`, melds like `pon:555z`.",
         "tai.not_winning": "Not a winning hand",
         "tai.no_items": "(no scoring items)",
-        "tai.points": "Paid: {points} points",
+        "tai.points": "Paid: {points} {points:point|points}",
         "period.all": "All time",
         "period.today": "Today",
         "period.week": "This week",
@@ -187,7 +188,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "lb.all_time": "All time",
         "lb.player": "{rank} **{name}** · **{points}**",
         "lb.rates": "win {win} · self-draw {self_draw} · deal-in {deal_in}",
-        "lb.counts": "{matches} matches · {hands} hands · best {best}",
+        "lb.counts": "{matches} {matches:match|matches} · {hands} {hands:hand|hands} · best {best}",
         "lb.page": "Page {page}/{pages}",
         "lb.empty": "No finished hands in this server yet.",
         "lb.best": "{n} {unit}",
@@ -205,7 +206,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "stats.best": "Best hand",
         "hist.title": "🀄 Recent matches",
         "hist.empty": "No finished matches in this server yet.",
-        "hist.match": "#{table} · {rules} · {hands} hands",
+        "hist.match": "#{table} · {rules} · {hands} {hands:hand|hands}",
         "hist.when": "ended {when}",
         "hist.ai": "(AI)",
         # the hall: the table list, quick play and 系統桌, server settings (/mahjong tables, play, setup)
@@ -261,7 +262,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "replay.prev_hand": "◀ Hand",
         "replay.next_hand": "Hand ▶",
         "replay.seat": "See the table from…",
-        "export.done": "Match #{table} as a match log ({hands} hands): `python -m engine.log check` replays it; the format is in docs/log-format.md.",
+        "export.done": "Match #{table} as a match log ({hands} {hands:hand|hands}): `python -m engine.log check` replays it; the format is in docs/log-format.md.",
         "export.no_match": "There is no match with that number in this server.",
         "watch.header": "👀 Watching table #{table}",
         "lobby.spectators_delayed": "👀 delayed (every hand face up once over)",
@@ -291,7 +292,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "lobby.claim": "吃碰 {s} 秒",
         "lobby.stakes": "底 {base} / 台 {tai}",
         "lobby.locked": "🔒 密碼桌",
-        "lobby.footer": "按「入座」或用 /mahjong join · 由桌主開始",
+        "lobby.footer": "按「入座」或用 /mahjong join · 由桌主開始 · 第一次玩？/mahjong help",
         "lobby.started": "牌局已開始。",
         "lobby.closed": "這桌已關閉。",
         "btn.join": "入座",
@@ -393,8 +394,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.dm_failed": "{mention}，我無法私訊你，所以你的座位改由系統代打。"
         "請在牌桌訊息按「看我的牌」查看手牌並取回操作。",
         "play.left": "{name} 離開了，座位改由系統代打。",
-        "play.hand_win": "**{winner}** 胡了第 {n} 局：{total} {unit}。",
-        "play.hand_self_draw": "**{winner}** 自摸第 {n} 局：{total} {unit}。",
+        "play.hand_win": "🀄 **胡！** **{winner}** 胡了第 {n} 局，胡 {tile}：{total} {unit}。",
+        "play.hand_self_draw": "🀄 **胡！** **{winner}** 自摸第 {n} 局，摸到 {tile}：{total} {unit}。",
         "play.hand_draw": "第 {n} 局流局。",
         "play.cap_note": "實付 {paid}",
         "play.delta_line": "{name}：{delta:+d} → {score}",
@@ -536,7 +537,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "lobby.claim": "吃碰 {s} 秒",
         "lobby.stakes": "底 {base} / 台 {tai}",
         "lobby.locked": "🔒 密码桌",
-        "lobby.footer": "按「入座」或用 /mahjong join · 由桌主开始",
+        "lobby.footer": "按「入座」或用 /mahjong join · 由桌主开始 · 第一次玩？/mahjong help",
         "lobby.started": "牌局已开始。",
         "lobby.closed": "这桌已关闭。",
         "btn.join": "入座",
@@ -638,8 +639,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "play.dm_failed": "{mention}，我无法私信你，所以你的座位改由系统代打。"
         "请在牌桌消息按「看我的牌」查看手牌并取回操作。",
         "play.left": "{name} 离开了，座位改由系统代打。",
-        "play.hand_win": "**{winner}** 胡了第 {n} 局：{total} {unit}。",
-        "play.hand_self_draw": "**{winner}** 自摸第 {n} 局：{total} {unit}。",
+        "play.hand_win": "🀄 **胡！** **{winner}** 胡了第 {n} 局，胡 {tile}：{total} {unit}。",
+        "play.hand_self_draw": "🀄 **胡！** **{winner}** 自摸第 {n} 局，摸到 {tile}：{total} {unit}。",
         "play.hand_draw": "第 {n} 局流局。",
         "play.cap_note": "实付 {paid}",
         "play.delta_line": "{name}：{delta:+d} → {score}",
@@ -787,15 +788,15 @@ RANKED_STRINGS: dict[str, dict[str, str]] = {
         "tier.unrated": "Unrated",
         "lb.rating_title": "🏆 Rated ladder",
         "lb.rating_player": "{rank} **{name}** · **{rating}** · {tier}",
-        "lb.rating_line": "{matches} rated matches · average place {place}",
+        "lb.rating_line": "{matches} rated {matches:match|matches} · average place {place}",
         "lb.rating_empty": "Nobody here has {n} rated matches of this rule set yet.",
-        "lb.min": "at least {n} matches",
+        "lb.min": "at least {n} {n:match|matches}",
         "lb.tier": "{tier} {rating}",
         "stats.rules": "{rules}",
         "stats.rating": "Rating",
         "stats.rating_value": "{rating} · {tier}",
         "stats.rating_rank": "#{rank} of {players} rated",
-        "stats.matches_value": "{matches} · {hands} hands",
+        "stats.matches_value": "{matches} · {hands} {hands:hand|hands}",
         "stats.places": "Places 1st–4th",
         "stats.place_labels": "1st,2nd,3rd,4th",
         "stats.avg_place": "Average place",
@@ -816,7 +817,7 @@ RANKED_STRINGS: dict[str, dict[str, str]] = {
         "ledger.ratings": "Ratings",
         "err.no_match": "There is no finished match with that number in this server.",
         "server.title": "🀄 {rules} in this server",
-        "server.counts": "{hands} hands · {wins} wins",
+        "server.counts": "{hands} {hands:hand|hands} · {wins} {wins:win|wins}",
         "server.most": "Most made",
         "server.rarest": "Rarest",
         "server.biggest": "Biggest hands",
@@ -948,13 +949,13 @@ STRINGS["en"].update(
         "review.share_own": "Only the member this review is about can share it.",
         "review.title": "🔍 Review of {name}'s play · match #{table}",
         "review.hand_only": "hand {hand}",
-        "review.figure": "Agreed with the strong AI on {agree} % of {decisions} decisions · {loss} expected points lost per hand ({hands} hands)",
+        "review.figure": "Agreed with the strong AI on {agree} % of {decisions} decisions · {loss} expected points lost per hand ({hands} {hands:hand|hands})",
         "review.worst": "Where it cost the most:",
         "review.clean": "No decision cost anything by the strong AI's reckoning.",
         "review.units": "Expected points as the AI counts them: a payment is 3 + the hand's 台 (番 or multiplier in other rule sets), judged from your view at that moment only.",
         "review.sep": "; ",
         "review.line": "Hand {hand}, move {move}: you {done}; better {best} (−{loss}): {why}",
-        "review.progress": "Reviewing… {done} of {total} hands",
+        "review.progress": "Reviewing… {done} of {total} {total:hand|hands}",
         "review.step": "Hand {hand} · move {move}",
         "review.share": "Share",
         "review.open": "Review my play",
@@ -969,7 +970,7 @@ STRINGS["en"].update(
         "review.act.pass": "pass",
         "review.act.eye": "declare 眼牌",
         "review.act.miji": "declare Miji",
-        "review.why.win": "that win was worth {value} points",
+        "review.why.win": "that win was worth {value} {value:point|points}",
         "review.why.ready": "it keeps the hand ready; yours is {done} from ready",
         "review.why.closer": "it leaves the hand {best} from ready to your {done}",
         "review.why.live": "it keeps {best} live tiles to your {done}",
@@ -1060,6 +1061,236 @@ STRINGS["zh-CN"].update(
 )
 # ---------------------------------------------------------------- end of review my play (issue 26)
 
+# where you stand, the action feed, the 胡 moment, the match summary (issue 23; cogs/mahjong/standing.py,
+# feed.py, moments.py)
+FEEL_STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "help.title": "🀄 How to play here · {rules}",
+        "help.how": "How to play here",
+        "help.how_text": "1. `/mahjong create` opens a table in a channel; others join with the button or `/mahjong join`; "
+        "empty seats get AI players when the host presses start.\n"
+        "2. Your hand comes by DM as a picture with buttons: on your turn press the tile to discard "
+        "(🎯 marks discards that keep you ready); when someone discards, 吃 / 碰 / 槓 / 胡 buttons appear until "
+        "the timer runs out (then you pass).\n"
+        "3. When your hand is ready the DM lists your waits and how many of each are unseen (a table can turn "
+        "hints off); the moves since your last turn are listed above your prompt, with 摸切 / 手切.\n"
+        "4. Miss your timer and the table plays for you (代打); press the button in your DM to take your seat back.\n"
+        "5. After each hand the channel shows the score sheet and who paid whom; after the match, the standings.",
+        "help.special": "This rule set",
+        "help.items": "{unit} items ({n})",
+        "help.items_more": "{n} more: see the rule notes (docs/rules/{rules}.md)",
+        "help.special.taiwan16": "16 tiles, flowers (補花), 台 scoring: each payer pays 底 + 台 × the stake; the dealer "
+        "adds 莊家 1 + 連莊 2n. 聽 may be declared; 眼牌 / Miji show you the other hands but fix yours. "
+        "Options: 三台起胡, 限自摸, 可過水 (else a win is taken for you), 見字見花, 換牌.",
+        "help.special.taiwan13": "13 tiles with flowers, its own 台 table (七对子, 国士无双, 一条龙 …), 1 台 = 20 points "
+        "and at least 1 台 to win; 庄家 counts one 台 for the dealer.",
+        "help.special.hongkong": "13 tiles (or 16 with 補花), 番 scoring: a hand pays 2^番 up to the 爆和 cap; tables "
+        "play 3番起和 by default (1 or 0 at create). 包牌: whoever deals in to a 搶杠 or fed the kong of a 杠開 pays "
+        "for all three. An optional face-up 寶牌.",
+        "help.special.guangdong": "推倒胡: 13 tiles, a multiplier table; many hands must be self-drawn; kongs settle at "
+        "once (明杠 / 暗杠), 抢杠 makes the kong's owner pay for all, and 买马 horses pay again; the winner deals next.",
+        "pay.title": "**Payments** (dealer: {dealer})",
+        "pay.line": "· {payer} → {payee} **{amount}**: {why}",
+        "pay.times": "{why} (×{n})",
+        "pay.discarder": "dealt in (胡): the discarder alone pays",
+        "pay.discarder_gd": "dealt in (点炮): the discarder pays",
+        "pay.self_draw": "self-draw (自摸): each other seat pays",
+        "pay.robbed": "包牌 ({reason}): the robbed kong's owner pays for all three",
+        "pay.kong_discard": "包牌 (杠開): whoever discarded the kong's tile pays for all three",
+        "pay.eye": "眼牌 penalty: a declarer who did not win pays 1 台",
+        "pay.horse": "买马: a horse drawn for the winner makes this seat pay the win again",
+        "pay.flower": "{reason}: paid at once",
+        "pay.kong": "kong settlement ({reason})",
+        "pay.other": "{reason}",
+        "pay.formula": "底 {base} + {tai} 台 × {per}",
+        "pay.dealer": " (the 台 include the dealer's 莊家 1 + 連莊 {n2} = {extra})",
+        "pay.limited": " → {amount} (24台 limit)",
+        "pay.limit_note": "24台 limit: nobody pays more than 底 + 24 台.",
+        "pay.colon": ": ",
+        "pay.dealer13": " (庄家 1 台 included: the dealer pays or wins)",
+        "hint.sep": ", ",
+        "hint.wait": "{tile} ×{n}",
+        "hint.ready": "🎯 **Ready** — waiting on {waits} ({total} unseen)",
+        "hint.ready_dead": "🎯 **Ready** — waiting on {waits}: every one is already out (0 unseen)",
+        "hint.discards": "🎯 Discards that keep you ready:",
+        "hint.discard": "· {tile} → waits {waits}",
+        "hint.passed_win": "🚫 **過水**: you passed a win, so you cannot win until you discard (or add to a kong) "
+        "a tile that does not win.",
+        "feed.title": "Since your last turn:",
+        "feed.discard": "{name} discards {tile} ({how})",
+        "feed.tsumogiri": "摸切, the drawn tile",
+        "feed.tedashi": "手切, from the hand",
+        "feed.chi": "{name} chows {tiles}",
+        "feed.pon": "{name} pungs {tile}",
+        "feed.kong": "{name} kongs {tile}",
+        "feed.ankong": "{name} declares a concealed kong",
+        "feed.addkong": "{name} adds {tile} to a kong",
+        "feed.ready": "{name} declares 聽",
+        "feed.eye": "{name} declares 眼牌",
+        "feed.flower": "{name} reveals flower {tile}",
+        "feed.more": "… and {n} earlier",
+        "lobby.hints_off": "no hints (waits not shown)",
+        "btn.rematch": "🔁 Rematch",
+        "btn.eye_confirm": "Declare 眼牌",
+        "btn.eye_confirm_miji": "Declare Miji",
+        "confirm.eye": "**眼牌** cannot be taken back: you will see the other three hands, but your hand is fixed — "
+        "from now on you discard every tile you draw (no 吃, 碰, 槓 or 聽), and if someone else wins you pay "
+        "them 1 台. Declare it?",
+        "confirm.miji": "**Miji** (眼牌 in the first eight discards) cannot be taken back: you see the other three "
+        "hands and your hand is fixed — every drawn tile goes out; it scores as a declaration if you win, and if "
+        "someone else wins you pay them 1 台. Declare it?",
+        "play.ready_cost": "聽 cannot be taken back: after it you must discard every drawn tile that does not win, "
+        "and the hand scores 聽 if it wins.",
+        "err.rematch_gone": "That rematch is no longer available (it was opened already, or the bot restarted). "
+        "Open a new table with /mahjong create.",
+        "err.rematch_not_seated": "Only the players of that match can call its rematch.",
+        "moment.win": "🀄 **胡!** {name} wins on {tile} — {total} {unit}",
+        "moment.self_draw": "🀄 **胡!** {name} draws {tile} and wins — {total} {unit}",
+    },
+    "zh-TW": {
+        "help.title": "🀄 怎麼玩 · {rules}",
+        "help.how": "怎麼玩",
+        "help.how_text": "1. 用 `/mahjong create` 在頻道開桌，其他人按按鈕或用 `/mahjong join` 入座；桌主開始時空位由 AI 補上。\n"
+        "2. 你的手牌以圖片私訊給你：輪到你時按要打的牌（🎯 表示打了仍聽牌）；有人打牌時會出現 吃／碰／槓／胡 按鈕，時間到即為過。\n"
+        "3. 聽牌時私訊會列出你聽的牌與各還剩幾張（牌桌可關閉提示）；提示上方列出你上一手之後的動作，標明摸切／手切。\n"
+        "4. 時間到沒出手會由系統代打；按私訊裡的按鈕即可收回。\n"
+        "5. 每局結束後頻道顯示計分表與付款明細；整場結束後顯示排名。",
+        "help.special": "這個規則",
+        "help.items": "{unit}數（{n} 項）",
+        "help.items_more": "還有 {n} 項：見規則說明（docs/rules/{rules}.md）",
+        "help.special.taiwan16": "十六張、補花、算台：每家付 底 ＋ 台數 × 台；莊家另加 莊家 1 ＋ 連莊 2n。可報聽；眼牌／Miji "
+        "可看其他三家的牌，但自己的牌就此固定。選項：三台起胡、限自摸、可過水（否則系統替你胡）、見字見花、換牌。",
+        "help.special.taiwan13": "十三張加花，有自己的台數表（七对子、国士无双、一条龙……），1 台 ＝ 20 分，至少 1 台才能胡；庄家為莊家加 1 台。",
+        "help.special.hongkong": "十三張（或十六張補花），算番：一家付 2^番，爆和封頂；開桌預設 3番起和（可選 1 或 0）。"
+        "包牌：放搶杠或餵杠開的一家付三家。可選翻寶牌。",
+        "help.special.guangdong": "推倒胡：十三張，倍率表；許多牌型必須自摸；槓當場結算（明杠／暗杠），抢杠由被搶者包三家，买马中馬再付；胡者坐莊。",
+        "pay.title": "**付款明細**（莊家：{dealer}）",
+        "pay.line": "· {payer} → {payee} **{amount}**：{why}",
+        "pay.times": "{why}（×{n}）",
+        "pay.discarder": "放槍（胡）：放槍者一家付",
+        "pay.discarder_gd": "點炮：放炮者付",
+        "pay.self_draw": "自摸：其他三家各付",
+        "pay.robbed": "包牌（{reason}）：被搶槓者一家付三家",
+        "pay.kong_discard": "包牌（杠開）：打出槓牌者一家付三家",
+        "pay.eye": "眼牌罰：宣告眼牌而未胡者付 1 台",
+        "pay.horse": "买马：中馬，這家再付一次",
+        "pay.flower": "{reason}：當場結算",
+        "pay.kong": "槓分（{reason}）",
+        "pay.other": "{reason}",
+        "pay.formula": "底 {base} ＋ {tai} 台 × {per}",
+        "pay.dealer": "（含莊家 1 ＋ 連莊 {n2} ＝ {extra} 台）",
+        "pay.limited": " → {amount}（24台上限）",
+        "pay.limit_note": "24台上限：每家最多付 底 ＋ 24 台。",
+        "pay.colon": "，",
+        "pay.dealer13": "（含庄家 1 台）",
+        "hint.sep": "、",
+        "hint.wait": "{tile} ×{n}",
+        "hint.ready": "🎯 **聽牌**：聽 {waits}（還有 {total} 張）",
+        "hint.ready_dead": "🎯 **聽牌**：聽 {waits}，但已全部現身（0 張）",
+        "hint.discards": "🎯 打這些牌仍可聽牌：",
+        "hint.discard": "· {tile} → 聽 {waits}",
+        "hint.passed_win": "🚫 **過水**：你放過了一次胡牌，打出（或加槓）一張不胡的牌之前不能胡牌。",
+        "feed.title": "你上一手之後：",
+        "feed.discard": "{name} 打 {tile}（{how}）",
+        "feed.tsumogiri": "摸切",
+        "feed.tedashi": "手切",
+        "feed.chi": "{name} 吃 {tiles}",
+        "feed.pon": "{name} 碰 {tile}",
+        "feed.kong": "{name} 槓 {tile}",
+        "feed.ankong": "{name} 暗槓",
+        "feed.addkong": "{name} 加槓 {tile}",
+        "feed.ready": "{name} 聽牌",
+        "feed.eye": "{name} 宣告眼牌",
+        "feed.flower": "{name} 補花 {tile}",
+        "feed.more": "……以及更早的 {n} 手",
+        "lobby.hints_off": "不提示聽牌",
+        "btn.rematch": "🔁 再來一將",
+        "btn.eye_confirm": "宣告眼牌",
+        "btn.eye_confirm_miji": "宣告 Miji",
+        "confirm.eye": "**眼牌**宣告後不能收回：你可以看其他三家的牌，但自己的牌就此固定——之後摸什麼打什麼（不能吃、碰、槓或聽），"
+        "別家胡牌時你要付給胡家 1 台。確定宣告嗎？",
+        "confirm.miji": "**Miji**（前八張捨牌內宣告的眼牌）不能收回：你可以看其他三家的牌，自己的牌就此固定，摸什麼打什麼；"
+        "胡牌時算報聽，別家胡牌時你要付給胡家 1 台。確定宣告嗎？",
+        "play.ready_cost": "聽牌宣告後不能收回：之後摸到不胡的牌都必須打出，胡牌時加計聽牌。",
+        "err.rematch_gone": "這場的再戰已無法開啟（已經開過了，或機器人重新啟動過）。請用 /mahjong create 開新桌。",
+        "err.rematch_not_seated": "只有這場的玩家可以開再戰。",
+        "moment.win": "🀄 **胡！** {name} 胡 {tile}——{total} {unit}",
+        "moment.self_draw": "🀄 **胡！** {name} 自摸 {tile}——{total} {unit}",
+    },
+    "zh-CN": {
+        "help.title": "🀄 怎么玩 · {rules}",
+        "help.how": "怎么玩",
+        "help.how_text": "1. 用 `/mahjong create` 在频道开桌，其他人按按钮或用 `/mahjong join` 入座；桌主开始时空位由 AI 补上。\n"
+        "2. 你的手牌以图片私信给你：轮到你时按要打的牌（🎯 表示打了仍听牌）；有人打牌时会出现 吃／碰／杠／胡 按钮，时间到即为过。\n"
+        "3. 听牌时私信会列出你听的牌与各还剩几张（牌桌可关闭提示）；提示上方列出你上一手之后的动作，标明摸切／手切。\n"
+        "4. 时间到没出手会由系统代打；按私信里的按钮即可收回。\n"
+        "5. 每局结束后频道显示计分表与付款明细；整场结束后显示排名。",
+        "help.special": "这个规则",
+        "help.items": "{unit}数（{n} 项）",
+        "help.items_more": "还有 {n} 项：见规则说明（docs/rules/{rules}.md）",
+        "help.special.taiwan16": "十六张、补花、算台：每家付 底 ＋ 台数 × 台；庄家另加 庄家 1 ＋ 连庄 2n。可报听；眼牌／Miji "
+        "可看其他三家的牌，但自己的牌就此固定。选项：三台起胡、限自摸、可过水（否则系统替你胡）、见字见花、换牌。",
+        "help.special.taiwan13": "十三张加花，有自己的台数表（七对子、国士无双、一条龙……），1 台 ＝ 20 分，至少 1 台才能胡；庄家加 1 台。",
+        "help.special.hongkong": "十三张（或十六张补花），算番：一家付 2^番，爆和封顶；开桌默认 3番起和（可选 1 或 0）。"
+        "包牌：放抢杠或喂杠开的一家付三家。可选翻宝牌。",
+        "help.special.guangdong": "推倒胡：十三张，倍率表；许多牌型必须自摸；杠当场结算（明杠／暗杠），抢杠由被抢者包三家，买马中马再付；胡者坐庄。",
+        "pay.title": "**付款明细**（庄家：{dealer}）",
+        "pay.line": "· {payer} → {payee} **{amount}**：{why}",
+        "pay.times": "{why}（×{n}）",
+        "pay.discarder": "放枪（胡）：放枪者一家付",
+        "pay.discarder_gd": "点炮：放炮者付",
+        "pay.self_draw": "自摸：其他三家各付",
+        "pay.robbed": "包牌（{reason}）：被抢杠者一家付三家",
+        "pay.kong_discard": "包牌（杠开）：打出杠牌者一家付三家",
+        "pay.eye": "眼牌罚：宣告眼牌而未胡者付 1 台",
+        "pay.horse": "买马：中马，这家再付一次",
+        "pay.flower": "{reason}：当场结算",
+        "pay.kong": "杠分（{reason}）",
+        "pay.other": "{reason}",
+        "pay.formula": "底 {base} ＋ {tai} 台 × {per}",
+        "pay.dealer": "（含庄家 1 ＋ 连庄 {n2} ＝ {extra} 台）",
+        "pay.limited": " → {amount}（24台上限）",
+        "pay.limit_note": "24台上限：每家最多付 底 ＋ 24 台。",
+        "pay.colon": "，",
+        "pay.dealer13": "（含庄家 1 台）",
+        "hint.sep": "、",
+        "hint.wait": "{tile} ×{n}",
+        "hint.ready": "🎯 **听牌**：听 {waits}（还有 {total} 张）",
+        "hint.ready_dead": "🎯 **听牌**：听 {waits}，但已全部现身（0 张）",
+        "hint.discards": "🎯 打这些牌仍可听牌：",
+        "hint.discard": "· {tile} → 听 {waits}",
+        "hint.passed_win": "🚫 **过水**：你放过了一次和牌，打出（或加杠）一张不和的牌之前不能和牌。",
+        "feed.title": "你上一手之后：",
+        "feed.discard": "{name} 打 {tile}（{how}）",
+        "feed.tsumogiri": "摸切",
+        "feed.tedashi": "手切",
+        "feed.chi": "{name} 吃 {tiles}",
+        "feed.pon": "{name} 碰 {tile}",
+        "feed.kong": "{name} 杠 {tile}",
+        "feed.ankong": "{name} 暗杠",
+        "feed.addkong": "{name} 加杠 {tile}",
+        "feed.ready": "{name} 听牌",
+        "feed.eye": "{name} 宣告眼牌",
+        "feed.flower": "{name} 补花 {tile}",
+        "feed.more": "……以及更早的 {n} 手",
+        "lobby.hints_off": "不提示听牌",
+        "btn.rematch": "🔁 再来一场",
+        "btn.eye_confirm": "宣告眼牌",
+        "btn.eye_confirm_miji": "宣告 Miji",
+        "confirm.eye": "**眼牌**宣告后不能收回：你可以看其他三家的牌，但自己的牌就此固定——之后摸什么打什么（不能吃、碰、杠或听），"
+        "别家和牌时你要付给和家 1 台。确定宣告吗？",
+        "confirm.miji": "**Miji**（前八张弃牌内宣告的眼牌）不能收回：你可以看其他三家的牌，自己的牌就此固定，摸什么打什么；"
+        "和牌时算报听，别家和牌时你要付给和家 1 台。确定宣告吗？",
+        "play.ready_cost": "听牌宣告后不能收回：之后摸到不和的牌都必须打出，和牌时加计听牌。",
+        "err.rematch_gone": "这场的再战已无法开启（已经开过了，或机器人重新启动过）。请用 /mahjong create 开新桌。",
+        "err.rematch_not_seated": "只有这场的玩家可以开再战。",
+        "moment.win": "🀄 **胡！** {name} 胡 {tile}——{total} {unit}",
+        "moment.self_draw": "🀄 **胡！** {name} 自摸 {tile}——{total} {unit}",
+    },
+}
+for _lang, _extra in FEEL_STRINGS.items():
+    STRINGS[_lang].update(_extra)
+
 # tile labels on buttons: what a player reads at a glance in their language
 _EN_SUITS = ("Crak", "Dot", "Bam")
 _EN_HONOURS = ("East", "South", "West", "North", "White", "Green", "Red")
@@ -1076,15 +1307,30 @@ def locale_of(value: Locale | str | None) -> str:
     return DEFAULT
 
 
+class _Plurals(string.Formatter):
+    """``{n:match|matches}``: the word for a count, so English says "1 match" and "2 matches"."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, _, many = format_spec.partition("|")
+            return one if value == 1 else many
+        return super().format_field(value, format_spec)
+
+
+_PLURALS = _Plurals()
+
+
 def t(locale: str | Locale | None, key: str, **values: Any) -> str:
     """The string ``key`` in the reader's language (English when a string is missing there)."""
     lang = locale_of(locale)
     template = STRINGS[lang].get(key) or STRINGS[DEFAULT][key]
-    return template.format(**values) if values else template
+    if not values:
+        return template
+    return _PLURALS.format(template, **values) if "|" in template else template.format(**values)
 
 
 def tile_label(locale: str | Locale | None, tile: int) -> str:
-    """A tile on a button: 五萬 / 五万 / 5 Crak."""
+    """A tile on a button: 五萬 / 五万 / 5 Crak (三條 / 三条 / 3 Bam)."""
     lang = locale_of(locale)
     if lang == "en":
         if tile < 27:
@@ -1093,7 +1339,19 @@ def tile_label(locale: str | Locale | None, tile: int) -> str:
             return _EN_HONOURS[tile - 27]
         return f"Flower {tile - 33}"
     name = tile_name(tile)
-    return name.translate(_SIMPLIFIED) if lang == "zh-CN" else name
+    if lang == "zh-CN":
+        return name.translate(_SIMPLIFIED)
+    return name.replace("索", "條")  # Taiwanese players say 條 for the bamboo suit
+
+
+def run_label(locale: str | Locale | None, first: int) -> str:
+    """A chow in words, as players say it: 三四五條 / 三四五条 / 3-4-5 Bam (``first`` its lowest tile)."""
+    lang = locale_of(locale)
+    suit, rank = divmod(first, 9)
+    if lang == "en":
+        return f"{rank + 1}-{rank + 2}-{rank + 3} {_EN_SUITS[suit]}"
+    words = tile_label(lang, first + 2)  # 五索: the numeral and the suit as this language writes them
+    return "".join(tile_label(lang, first + i)[0] for i in range(2)) + words
 
 
 # ---------------------------------------------------------------- command names and descriptions
@@ -1215,6 +1473,21 @@ COMMAND_TEXT: dict[str, dict[str, str]] = {
     "public": {"zh-TW": "公開", "zh-CN": "公开"},
     "delayed (every hand face up once over)": {"zh-TW": "延遲（每局結束後公開四家手牌）", "zh-CN": "延迟（每局结束后公开四家手牌）"},
     "off (no spectators)": {"zh-TW": "關閉（不開放觀戰）", "zh-CN": "关闭（不开放观战）"},
+    # issue 23
+    "hints": {"zh-TW": "提示", "zh-CN": "提示"},
+    "help": {"zh-TW": "說明", "zh-CN": "说明"},
+    "How to play here, this rule set's special rules and its 台/番 items": {
+        "zh-TW": "怎麼玩、這個規則的特別規定與台／番表",
+        "zh-CN": "怎么玩、这个规则的特别规定与台／番表",
+    },
+    "Rule set (default: this channel's table, else Taiwanese 16-tile)": {
+        "zh-TW": "規則（預設：這個頻道的牌桌，否則台灣十六張）",
+        "zh-CN": "规则（默认：这个频道的牌桌，否则台湾十六张）",
+    },
+    "Show each player their waits and the discards that keep them ready (off for serious play)": {
+        "zh-TW": "提示每位玩家聽哪些牌、打哪張仍可聽牌（正式對局可關閉）",
+        "zh-CN": "提示每位玩家听哪些牌、打哪张仍可听牌（正式对局可关闭）",
+    },
 }
 
 

@@ -24,7 +24,7 @@ from .scoring import ScoreResult, get_rules, get_settle, get_settle_draw, get_se
 from .scoring.core import ScoreItem
 from .settlement import SettleContext, settle_flower_bonus
 from .tiles import from_counts
-from .view import HandResult
+from .view import HandResult, Payment
 
 HEADER_VERSION = 1  # Match.header() format
 
@@ -216,9 +216,11 @@ class Match:
         if out.winner is None:
             unit = get_rules(self.rules).unit
             deltas = (0, 0, 0, 0)
+            paid: tuple[Payment, ...] = ()
             if self.settle_draw is not None:  # e.g. kong payments that stand at a draw game
-                deltas = self.settle_draw(self._settle_context(game, None)).deltas
-            result = HandResult(None, None, False, None, (), (), (), (), 0, unit, deltas)
+                drawn = self.settle_draw(self._settle_context(game, None))
+                deltas, paid = drawn.deltas, drawn.payments
+            result = HandResult(None, None, False, None, (), (), (), (), 0, unit, deltas, payments=paid)
         else:
             scored = score_outcome(game)
             assert scored is not None and scored.valid, scored and scored.reason
@@ -241,6 +243,7 @@ class Match:
                 capped_total=settlement.capped_total,
                 limited=settlement.limited,
                 extras=settlement.extras,
+                payments=settlement.payments,
             )
         if out.flower_bonuses:
             result = self._with_flower_bonuses(result, out.flower_bonuses)
@@ -270,11 +273,18 @@ class Match:
         whatever the hand's end, draw games included, and show as lines beside the hand."""
         deltas = list(result.deltas)
         lines = []
+        payments = list(result.payments)
         for receiver, payer, kind in bonuses:
             paid = settle_flower_bonus(kind, receiver=receiver, payer=payer, options=self.options)
             deltas = [d + p for d, p in zip(deltas, paid.deltas, strict=True)]
             lines.append(ScoreItem(kind, paid.deltas[receiver], receiver))
-        return replace(result, deltas=(deltas[0], deltas[1], deltas[2], deltas[3]), extras=result.extras + tuple(lines))
+            payments.extend(paid.payments)
+        return replace(
+            result,
+            deltas=(deltas[0], deltas[1], deltas[2], deltas[3]),
+            extras=result.extras + tuple(lines),
+            payments=tuple(payments),
+        )
 
     def _settle_context(self, game: Game, winner: int | None) -> SettleContext:
         out = game.outcome

@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from .meld import Meld
 from .rules import TableOptions
 from .scoring.core import ScoreResult, apply_cap
-from .view import ScoreItem
+from .view import Payment, ScoreItem
+
+__all__ = ["Payment", "SettleContext", "Settlement"]  # Payment lives beside HandResult, which carries it
 
 MAX_STREAK = 8  # 最多連莊八
 FLOWER_WIN_TAI = 8  # 七搶一 / 八仙過海: 一底八台
@@ -52,15 +54,6 @@ STAKE_PRESETS: dict[str, TableOptions] = {
     "300/100": TableOptions(base=300, tai=100),
     "100/100": TableOptions(base=100, tai=100),
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Payment:
-    payer: int
-    payee: int
-    tai: int  # 台 charged (after the cap; the dealer's [2n+1] included when it applies)
-    amount: int  # points actually paid
-    reason: str  # "胡", "自摸", "眼牌", "七搶一", "八仙過海"
 
 
 @dataclass(frozen=True, slots=True)

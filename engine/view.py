@@ -61,6 +61,20 @@ class GameView:
     others: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # (seat, tile) the others may claim right now: the discard, or the tile added to a kong (搶槓)
     offer: tuple[int, int] | None = None
+    # 過水: the viewer passed a win and may not win until they discard (or add to a kong) a tile
+    # that does not win; the viewer's own, like ``waits``
+    passed_win: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One seat paying another, and why — the score sheet explains every payment from these."""
+
+    payer: int
+    payee: int
+    tai: int  # 台/番/倍 charged (after the cap; the dealer's [2n+1] included when it applies)
+    amount: int  # points actually paid
+    reason: str  # "胡", "自摸", "眼牌", "七搶一", "八仙過海", a kong or 买马 line's name
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +95,9 @@ class HandResult:
     capped_total: int | None = None  # the 台 paid when 滿台 limited the hand (None: no cap applied)
     limited: bool = False  # the 24-台 bankroll rule reduced at least one payment
     extras: tuple[ScoreItem, ...] = ()  # points settled beside the hand (kongs, 买马), not in ``total``
+    # who paid whom and why, while the hand is fresh (the score sheet's explanations); not stored:
+    # the deltas are the record, and a result read back from storage has none
+    payments: tuple[Payment, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict:
         """JSON-safe, in notation (tiles ``"5m"``, melds ``"pon:555z"``), for storage and history.
@@ -216,6 +233,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         game.bonus_indicator,
         others,
         offer,
+        viewer is not None and game.passed_win[viewer],
     )
 
 

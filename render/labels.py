@@ -58,6 +58,32 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "table.indicator": ("Indicator", "翻寶牌", "翻宝牌"),
     "table.auto": ("Auto", "代打", "代打"),
     "table.turn": ("▶ Turn", "▶ 輪到", "▶ 轮到"),
+    # the score sheet (render/scoresheet.py); 台/番 item names stay as the documents write them
+    "sheet.draw": ("Draw", "流局", "流局"),
+    "sheet.no_winner": ("Nobody won", "荒莊 · 無人胡牌", "荒庄 · 无人和牌"),
+    "sheet.tsumo": ("{who} self-draws", "{who} 自摸", "{who} 自摸"),
+    "sheet.ron": ("{who} wins off {loser}", "{who} 胡 {loser} 放槍", "{who} 胡 {loser} 放枪"),
+    "sheet.where": ("{wind} round · hand {n}", "{wind}風圈 第{n}局", "{wind}风圈 第{n}局"),
+    "sheet.total": ("Total", "合計", "合计"),
+    "sheet.cap": ("滿台", "滿台", "满台"),
+    "sheet.limit": ("24台 limit: each pays at most 底 + 24 台", "24台 上限：每家最多付 底 + 24 台", "24台 上限：每家最多付 底 + 24 台"),
+    "sheet.points": ("pts", "分", "分"),
+    "sheet.house": ("House rules {rules}", "家規 {rules}", "家规 {rules}"),
+    "sheet.tag_tsumo": ("Tsumo ", "自摸 ", "自摸 "),
+    "sheet.tag_win": ("Won ", "胡 ", "胡 "),
+    "sheet.tag_dealt": ("Dealt in ", "放槍 ", "放枪 "),
+    # the match summary (render/summary.py)
+    "summary.title": ("Match over", "牌局結束", "牌局结束"),
+    "summary.hands": ("{n} hands", "共 {n} 局", "共 {n} 局"),
+    "summary.hand1": ("1 hand", "共 1 局", "共 1 局"),
+    "summary.wins": ("Wins {wins} (自摸 {tsumo}) · dealt in {dealt}", "胡 {wins}（自摸 {tsumo}）· 放槍 {dealt}",
+                     "胡 {wins}（自摸 {tsumo}）· 放枪 {dealt}"),
+    "summary.best": ("Best: {value} {unit}, hand {n}", "最大：{value} {unit}（第 {n} 局）", "最大：{value} {unit}（第 {n} 局）"),
+    "summary.no_win": ("No win", "沒有胡牌", "没有和牌"),
+    "place.1": ("1st", "第一", "第一"),
+    "place.2": ("2nd", "第二", "第二"),
+    "place.3": ("3rd", "第三", "第三"),
+    "place.4": ("4th", "第四", "第四"),
 }
 
 _WINDS = (("East", "South", "West", "North"), "東南西北", "东南西北")

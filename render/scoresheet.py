@@ -20,6 +20,7 @@ from engine.view import GameView, HandResult
 
 from . import encode, fonts, sprites, theme
 from .canvas import Canvas
+from .labels import label, wind
 
 UNITS = {"tai": "台", "fan": "番", "points": "分", "multiplier": "倍"}
 WIDTH = 760
@@ -47,24 +48,24 @@ def _hand_groups(result: HandResult) -> list[list[int]]:
     return [g for g in groups if g]
 
 
-def total_text(result: HandResult, unit: str) -> tuple[str, str | None]:
+def total_text(result: HandResult, unit: str, locale: object = None) -> tuple[str, str | None]:
     """The total as written on the sheet: (what was paid, the hand's own total when 滿台 cut it)."""
     if result.capped_total is not None and result.capped_total != result.total:
-        return f"滿台 {result.capped_total} {unit}", f"{result.total} {unit} →"
+        return f"{label(locale, 'sheet.cap')} {result.capped_total} {unit}", f"{result.total} {unit} →"
     return f"{result.total} {unit}", None
 
 
 LIMIT_NOTE = "24台 上限：每家最多付 底 + 24 台"
 
 
-def _title(result: HandResult, names: Sequence[str]) -> tuple[str, str]:
+def _title(result: HandResult, names: Sequence[str], locale: object = None) -> tuple[str, str]:
     if result.winner is None:
-        return "流局", "荒莊 · 無人胡牌"
+        return label(locale, "sheet.draw"), label(locale, "sheet.no_winner")
     who = names[result.winner]
     if result.self_drawn:
-        return "自摸", f"{who} 自摸"
+        return "自摸", label(locale, "sheet.tsumo", who=who)
     loser = names[result.loser] if result.loser is not None else "?"
-    return "胡", f"{who} 胡 {loser} 放槍"
+    return "胡", label(locale, "sheet.ron", who=who, loser=loser)
 
 
 def compose_score(
@@ -73,7 +74,10 @@ def compose_score(
     view: GameView | None = None,
     scale: float = 1.0,
     house_rules: str = "",
+    locale: object = None,
 ) -> Canvas:
+    """``locale``: the reader's language for the sheet's own words (None: Traditional Chinese, as
+    the sheet always was); the 台/番 item names stay as the rule documents write them."""
     s = scale
     width = round(WIDTH * s)
     pad = round(24 * s)
@@ -109,12 +113,12 @@ def compose_score(
         outline=theme.RULE,
         width=max(1, round(2 * s)),
     )
-    big, sub = _title(result, names)
+    big, sub = _title(result, names, locale)
     colour = theme.INK_DIM if result.winner is None else (200, 32, 42)
     x = pad + cv.text((pad, y_title), big, round(34 * s), colour) + round(14 * s)
     cv.text((x, y_title + round(3 * s)), sub, round(19 * s), theme.INK)
     if view is not None:
-        where = f"{theme.WIND_NAMES[view.round_wind]}風圈 第{view.hand_number}局"
+        where = label(locale, "sheet.where", wind=wind(locale, view.round_wind), n=view.hand_number)
         cv.text((width - pad, y_title), where, round(16 * s), theme.INK_DIM, anchor="rm")
 
     if groups:
@@ -126,10 +130,10 @@ def compose_score(
             x += gap
         if result.win_tile is not None:
             cv.tile(result.win_tile, x + gap, y_hand, tile_scale, sprites.DRAWN)
-            label = "自摸" if result.self_drawn else "胡"
+            mark = "自摸" if result.self_drawn else "胡"
             cv.text(
                 (x + gap + tw / 2, y_hand + th + round(10 * s)),
-                label,
+                mark,
                 round(13 * s),
                 (200, 32, 42),
                 anchor="mm",
@@ -151,8 +155,8 @@ def compose_score(
             fill=theme.INK_DIM,
             width=max(1, round(1.5 * s)),
         )
-        cv.text((pad, y_total + round(20 * s)), "合計", round(22 * s), theme.INK)
-        paid, before = total_text(result, unit)
+        cv.text((pad, y_total + round(20 * s)), label(locale, "sheet.total"), round(22 * s), theme.INK)
+        paid, before = total_text(result, unit, locale)
         x = width - pad
         x -= cv.text((x, y_total + round(20 * s)), paid, round(26 * s), (200, 32, 42), anchor="rm")
         if before is not None:
@@ -167,9 +171,11 @@ def compose_score(
         y = y_extras + i * line + line / 2
         who = f" · {names[extra.seat]}" if extra.seat is not None else ""
         cv.text((pad, y), fonts.fit(extra.name + who, size, width - 2 * pad - round(90 * s)), size, theme.INK)
-        cv.text((width - pad, y), f"{extra.value:+} 分" if extra.value else "0 分", size, theme.INK, anchor="rm")
+        pts = label(locale, "sheet.points")
+        cv.text((width - pad, y), f"{extra.value:+} {pts}" if extra.value else f"0 {pts}", size, theme.INK, anchor="rm")
     if result.limited:
-        cv.text((width - pad, y_note + round(12 * s)), LIMIT_NOTE, round(18 * s), (200, 32, 42), anchor="rm")
+        note = LIMIT_NOTE if locale is None else label(locale, "sheet.limit")
+        cv.text((width - pad, y_note + round(12 * s)), note, round(18 * s), (200, 32, 42), anchor="rm")
 
     cell = (width - 2 * pad) // 4
     d.rounded_rectangle(
@@ -179,9 +185,9 @@ def compose_score(
         cx = pad + cell * seat + cell / 2
         tag = ""
         if seat == result.winner:
-            tag = "自摸 " if result.self_drawn else "胡 "
+            tag = label(locale, "sheet.tag_tsumo" if result.self_drawn else "sheet.tag_win")
         elif seat == result.loser:
-            tag = "放槍 "
+            tag = label(locale, "sheet.tag_dealt")
         name_size = round(15 * s)
         cv.text(
             (cx, y_deltas + round(22 * s)),
@@ -200,7 +206,7 @@ def compose_score(
         )
     if house_rules:
         size = round(15 * s)
-        line = fonts.fit(f"家規 {house_rules}", size, width - 2 * pad)
+        line = fonts.fit(label(locale, "sheet.house", rules=house_rules), size, width - 2 * pad)
         cv.text((pad, y_house), line, size, theme.INK_DIM, anchor="lm")
     return cv
 
@@ -211,9 +217,10 @@ def score_image(
     view: GameView | None = None,
     scale: float = 1.0,
     house_rules: str = "",
+    locale: object = None,
 ) -> Image.Image:
     """The score sheet as an RGB image (what tests inspect)."""
-    return compose_score(result, names, view, scale, house_rules).im
+    return compose_score(result, names, view, scale, house_rules, locale).im
 
 
 def render_score(
@@ -222,7 +229,9 @@ def render_score(
     view: GameView | None = None,
     scale: float = 1.0,
     house_rules: str = "",
+    locale: object = None,
 ) -> bytes:
     """The score sheet as PNG bytes. ``view`` (optional) adds the round and hand number;
-    ``house_rules`` (``HouseRules.summary()``, "" at a document table) adds a line naming them."""
-    return encode.to_png(score_image(result, names, view, scale, house_rules))
+    ``house_rules`` (``HouseRules.summary()``, "" at a document table) adds a line naming them;
+    ``locale`` the readers' language (the channel's)."""
+    return encode.to_png(score_image(result, names, view, scale, house_rules, locale))

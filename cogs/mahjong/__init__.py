@@ -21,6 +21,7 @@ from discord.ext import commands
 
 import render
 from data import Store, StoreError
+from engine.actions import Kind
 from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules
 from engine.policy import LEVEL_NAMES
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
@@ -33,8 +34,11 @@ from .arguments import accepted
 from .buttons import DYNAMIC_ITEMS
 from .hall import Hall
 from .hallbuttons import HALL_ITEMS
+from .help import HelpCommands
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
+from .prompts import eye_confirm_view
 from .ranked import RankedCommands
+from .rematch import RematchButton, RematchSeed
 from .replay import ReplayCommands, history_view, replay_view
 from .review import ReviewCommands
 from .runner import NETWORK_ERRORS, TableRunner, Timing
@@ -43,6 +47,7 @@ from .state import (
     CLAIM_SECONDS,
     DEFAULT_AI,
     TURN_SECONDS,
+    Seat,
     TableError,
     TablePhase,
     TableSettings,
@@ -60,6 +65,9 @@ log = logging.getLogger(__name__)
 
 DEFAULTS = TableOptions()
 SWITCH_CHOICES = [app_commands.Choice(name=f"{sw.label} ({sw.name})"[:100], value=sw.name) for sw in SWITCHES]
+# hongkong tables play 3 番起和 unless the host chooses 1 or 0 (document 002's servers offer 3/1/0; 3
+# is what most players expect); the other rule sets have no minimum beyond their own
+DEFAULT_MINIMUM = {"hongkong": 3}
 MINIMUM_CHOICES = [app_commands.Choice(name=_(name), value=n) for name, n in (("0", 0), ("1", 1), ("3", 3))]
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
@@ -125,6 +133,17 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
         log.info("could not answer interaction %s: %s", interaction.id, error)
 
 
+def _eye_offer(runner: TableRunner, user_id: int) -> bool:
+    """Whether ``user_id`` may declare 眼牌 at ``runner``'s table now, and if so whether it is Miji
+    (TableError when they may not: the confirmation is only offered for a declaration that is legal)."""
+    game = runner.game
+    seat = next((s for s, who in enumerate(runner.seating.by_seat) if who.user_id == user_id), None)
+    offered = game.declarations(seat) if game is not None and seat is not None and not game.is_over else []
+    if not offered:
+        raise TableError("err.illegal")
+    return offered[0].kind is Kind.MIJI
+
+
 @app_commands.guild_only()
 class Mahjong(
     Hall,
@@ -132,6 +151,7 @@ class Mahjong(
     ReplayCommands,  # /mahjong replay, export (replay.py)
     ReviewCommands,  # /mahjong review (review.py)
     WatchCommands,  # /mahjong watch (watch.py)
+    HelpCommands,  # /mahjong help (help.py)
     commands.GroupCog,
     group_name=_("mahjong"),
     group_description=_("Mahjong tables in this server"),
@@ -145,6 +165,7 @@ class Mahjong(
         seed = getattr(getattr(bot, "config", None), "seed", None)
         self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
         self.tables: dict[int, TableRunner] = {}  # channel id → the channel's table
+        self.rematches: dict[int, RematchSeed] = {}  # a finished table's id → its rematch (rematch.py)
         self.by_id: dict[int, TableRunner] = {}  # table id → table
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
         self.failed: dict[int, int] = {}  # channel id → a table there that could not be restored
@@ -163,7 +184,7 @@ class Mahjong(
     async def cog_load(self) -> None:
         """Register the buttons, then bring back every table that was open when the bot stopped: the
         runners exist before the first click can arrive, their messages go out once we are connected."""
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS, RematchButton)
         for saved in await self.store.unfinished_tables():
             try:
                 if saved.problem is not None:
@@ -209,7 +230,7 @@ class Mahjong(
 
     async def cog_unload(self) -> None:
         """Shutting down: every table stores what it still holds, then the background work stops."""
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS)
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS, RematchButton)
         self.hall_unload()
         for runner in list(self.runners):  # the closing and finishing ones too: their writes land first
             await runner.close()
@@ -291,6 +312,11 @@ class Mahjong(
         if not runner.state.may_manage(interaction.user.id, manage_guild=manager):
             raise TableError("err.not_host")
 
+    def offer_rematch(self, runner: TableRunner) -> None:
+        """A table played to its end leaves its seats and settings for the summary's Rematch button."""
+        if runner.state.kind != SYSTEM:
+            self.rematches[runner.table_id] = RematchSeed(runner.state.settings, tuple(runner.state.seats), runner.locale)
+
     def table_finished(self, runner: TableRunner) -> None:
         """Forget a table whose match ended (its messages stay in the channel)."""
         channel = runner.state.channel_id
@@ -327,6 +353,7 @@ class Mahjong(
         language=_("The table's language in the channel (default: yours)"),
         ranking=_("Rated or casual (ratings move only at rated tables)"),
         spectators=_("Spectators: public, delayed (every hand face up once over) or off"),
+        hints=_("Show each player their waits and the discards that keep them ready (off for serious play)"),
     )
     @app_commands.choices(
         ranking=RANKING_CHOICES,
@@ -348,7 +375,7 @@ class Mahjong(
         claim_seconds: int = DEFAULTS.claim_seconds,
         self_draw_only: bool = False,
         may_pass_win: bool = False,
-        minimum: int = 0,
+        minimum: int | None = None,
         bonus_tile: bool = False,
         see_wind_see_flower: bool = False,
         exchange: bool = False,
@@ -360,6 +387,7 @@ class Mahjong(
         language: str | None = None,
         ranking: str = "casual",
         spectators: str = "public",
+        hints: bool = True,
     ) -> None:
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
         _accepted("rules", rules, list(PROFILES))
@@ -367,6 +395,8 @@ class Mahjong(
         _accepted("rounds", rounds, range(1, 5))
         _accepted("turn_seconds", turn_seconds, TURN_SECONDS)
         _accepted("claim_seconds", claim_seconds, CLAIM_SECONDS)
+        if minimum is None:  # what players of the rule set expect when the host says nothing
+            minimum = DEFAULT_MINIMUM.get(rules, 0)
         _accepted("minimum", minimum, [choice.value for choice in MINIMUM_CHOICES])
         if hand_size is not None:
             _accepted("hand_size", hand_size, [choice.value for choice in HAND_SIZE_CHOICES])
@@ -396,7 +426,9 @@ class Mahjong(
             chosen["hand_size"] = hand_size
         # the rule set's own stakes and caps (taiwan13: 20 a 台) unless the host set them
         options = replace(get_profile(rules).options, **chosen)
-        settings = TableSettings(rules, rounds, options, ranking=ranking, spectators=spectators)
+        if type(hints) is not bool:  # a forged argument: the option is a boolean (1 == True would pass a list)
+            raise TableError("err.bad_option", name="hints", accepted="True, False")
+        settings = TableSettings(rules, rounds, options, ranking=ranking, spectators=spectators, hints=hints)
         assert interaction.guild_id is not None
         if password or (await self.guild_settings(interaction.guild_id)).require_password:  # 玩家桌必須設密碼
             loc = locale_of(interaction.locale)
@@ -418,7 +450,12 @@ class Mahjong(
             raise TableError("err.already_seated", channel=where)
 
     async def _open_table(
-        self, interaction: discord.Interaction, settings: TableSettings, pw: str | None, language: str | None
+        self,
+        interaction: discord.Interaction,
+        settings: TableSettings,
+        pw: str | None,
+        language: str | None,
+        others: tuple[Seat, ...] = (),
     ) -> None:
         self._check_free_channel(interaction)  # again: a modal may have taken a while
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -432,7 +469,12 @@ class Mahjong(
                 host_id=interaction.user.id,
                 rules=settings.rules,
                 rounds=settings.rounds,
-                options={"table": settings.options.to_dict(), "locale": locale, "spectators": settings.spectators},
+                options={
+                    "table": settings.options.to_dict(),
+                    "locale": locale,
+                    "spectators": settings.spectators,
+                    "hints": settings.hints,
+                },
                 password_hash=pw,
                 ranking=settings.ranking,
             )
@@ -443,6 +485,11 @@ class Mahjong(
         state = TableState(record.id, interaction.guild_id, interaction.channel_id, interaction.user.id, settings, pw)
         runner = TableRunner(self, state, locale=locale, host_name=interaction.user.display_name)
         state.join(interaction.user.id, interaction.user.display_name, locale=locale_of(interaction.locale))
+        for seat in others:  # a rematch: the rest of the finished table, unless seated elsewhere by now
+            if seat.is_ai:
+                state.add_ai(seat.ai_level or DEFAULT_AI)
+            elif (interaction.guild_id, seat.user_id) not in self.seated and seat.user_id is not None:
+                state.join(seat.user_id, seat.name, locale=seat.locale)
         self._register(runner)
         self.took_seat(interaction.guild_id, interaction.user.id)  # out of any quick-play queue
         runner.lobby_changed()
@@ -713,6 +760,9 @@ class Mahjong(
         await self.guarded(interaction, self._on_button, interaction, kind, fields)
 
     async def _on_button(self, interaction: discord.Interaction, kind: str, fields: dict[str, Any]) -> None:
+        if kind == "RematchButton":
+            await self._rematch(interaction, int(fields["table"]))
+            return
         runner = self.by_id.get(int(fields["table"]))
         if runner is None or runner.closed:
             raise TableError("err.table_over")
@@ -727,12 +777,45 @@ class Mahjong(
                 await runner.show_hand(interaction)
             elif fields["op"] == "eye":
                 await runner.declare_eye(interaction)
+            elif fields["op"] == "eyeask":  # what 眼牌 does and costs, and the button that declares it
+                miji = _eye_offer(runner, interaction.user.id)
+                key = "confirm.miji" if miji else "confirm.eye"
+                await interaction.response.send_message(
+                    t(interaction.locale, key),
+                    view=eye_confirm_view(runner.table_id, miji, locale_of(interaction.locale)),
+                    ephemeral=True,
+                )
             elif fields["op"] == "resume":
                 await runner.resume_paused(interaction)
             else:
                 await runner.take_back(interaction)
         elif kind == "LobbyButton":
             await self._lobby_click(interaction, runner, fields["op"])
+
+    async def _rematch(self, interaction: discord.Interaction, table_id: int) -> None:
+        """A new table in this channel with the finished table's seats and settings (rematch.py)."""
+        seed = self.rematches.get(table_id)
+        if seed is None:
+            raise TableError("err.rematch_gone")
+        if not seed.may_open(interaction.user.id):
+            raise TableError("err.rematch_not_seated")
+        for _attempt in range(40):  # the finished table is still storing its last rows: it lets go in moments
+            old = self.by_id.get(table_id)
+            if old is None or self.tables.get(old.state.channel_id) is not old:
+                break
+            await asyncio.sleep(0.05)
+        self._check_free_channel(interaction)
+        _check_bot_permissions(interaction)
+        del self.rematches[table_id]  # one rematch per match
+        others = tuple(s for s in seed.seats if s.user_id != interaction.user.id)
+        try:
+            await self._open_table(interaction, seed.settings, None, seed.locale, others)
+        except TableError:
+            self.rematches[table_id] = seed  # nothing opened: the button still works
+            raise
+        for seat in others:
+            if seat.user_id is not None and interaction.guild_id is not None:
+                self.took_seat(interaction.guild_id, seat.user_id)
 
     async def _lobby_click(self, interaction: discord.Interaction, runner: TableRunner, op: str) -> None:
         if op == "join":

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOBBY_OPS = ("join", "leave", "ai", "start", "close")
-TABLE_OPS = ("show", "back", "eye", "resume")
+TABLE_OPS = ("show", "back", "eye", "eyeask", "resume")  # eyeask: 眼牌's confirmation first
 MODES = ("main", "ready")
 
 
@@ -97,7 +97,7 @@ class ModeButton(
         return cls(_button(custom_id, label, style, row), fields)
 
 
-class TableButton(_TableItem, template=r"mj:t:(?P<table>\d+):(?P<op>show|back|eye|resume)"):
+class TableButton(_TableItem, template=r"mj:t:(?P<table>\d+):(?P<op>show|back|eyeask|eye|resume)"):
     @classmethod
     def make(cls, table: int, op: str, label: str, style: discord.ButtonStyle) -> TableButton:
         return cls(_button(f"mj:t:{table}:{op}", label, style, None), {"table": table, "op": op})

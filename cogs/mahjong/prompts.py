@@ -18,9 +18,9 @@ from engine.actions import Action, Kind
 from engine.policy import LEVEL_NAMES
 from engine.rules import get_profile
 from engine.scoring import get_rules
-from engine.tiles import format_tiles, sort_key, tile_from_str, tile_to_str
+from engine.tiles import sort_key, tile_from_str, tile_to_str
 
-from ..i18n import locale_of, t, tile_label
+from ..i18n import locale_of, run_label, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
 from .codes import code_of
 from .replay_buttons import WatchButton
@@ -100,6 +100,8 @@ def settings_parts(state: TableState, locale: str) -> list[str]:
         settings.insert(3, t(locale, "lobby.stakes", base=o.base, tai=o.tai))
     if s.spectators != "public":  # watch.py; public is the default and goes unsaid
         settings.append(t(locale, f"lobby.spectators_{s.spectators}"))
+    if not s.hints:  # standing.py; hints on is the default and goes unsaid
+        settings.append(t(locale, "lobby.hints_off"))
     if state.locked:
         settings.append(t(locale, "lobby.locked"))
     if s.ranking != "casual":
@@ -160,8 +162,10 @@ def action_view(
     locale: str,
     mode: str = "main",
     self_draw_turn: bool = False,
+    marked: frozenset[int] = frozenset(),
 ) -> discord.ui.View | None:
-    """Buttons for every legal action of ``seat`` at decision point ``move`` (None when there are none)."""
+    """Buttons for every legal action of ``seat`` at decision point ``move`` (None when there are none).
+    ``marked``: the discards that keep the hand ready (standing.py), shown with 🎯."""
     if not legal:
         return None
     view = discord.ui.View(timeout=None)
@@ -178,9 +182,11 @@ def action_view(
         return view
 
     discards = _by_tile([a for a in legal if a.kind is Kind.DISCARD], drawn)
+    view.discard_rows = {i // ROW_WIDTH for i in range(len(discards))}  # type: ignore[attr-defined]  # 眼牌 keeps off
     for i, a in enumerate(discards):
         style = Style.primary if a.tile == drawn else Style.secondary
-        act(a, tile_label(locale, a.tile), style, i // ROW_WIDTH)
+        label = tile_label(locale, a.tile)
+        act(a, f"🎯 {label}" if a.tile in marked else label, style, i // ROW_WIDTH)
     # 胡 first, then kongs / 碰 / 吃, 聽…, 過: on the rows after the discards, five to a row
     first_free = -(-len(discards) // ROW_WIDTH)
     specials: list[tuple[Action | None, str, Style]] = []
@@ -193,8 +199,7 @@ def action_view(
         elif a.kind is Kind.PON:
             specials.append((a, t(locale, "btn.pon"), Style.primary))
         elif a.kind is Kind.CHI:
-            tiles = format_tiles((a.tile, a.tile + 1, a.tile + 2))
-            specials.append((a, t(locale, "btn.chi", tiles=tiles), Style.primary))
+            specials.append((a, t(locale, "btn.chi", tiles=run_label(locale, a.tile)), Style.primary))
     if ready:
         specials.append((None, t(locale, "btn.ready"), Style.danger))
     for a in legal:
@@ -230,16 +235,27 @@ def exchange_tiles(values: Sequence[str]) -> tuple[int, ...]:
 
 
 def add_eye_button(view: discord.ui.View | None, table: int, miji: bool, locale: str) -> discord.ui.View:
-    """眼牌 (labelled Miji in its window) on the first row with room; a view of its own if none is given."""
+    """眼牌 (labelled Miji in its window) on the last row with room that holds no discard, so that it
+    is never pressed for a tile; a view of its own if none is given. It asks for a confirmation first
+    (op ``eyeask``): the declaration cannot be taken back."""
     view = view or discord.ui.View(timeout=None)
     used = [sum(1 for item in view.children if item.row == row) for row in range(5)]
     selects = {item.row for item in view.children if isinstance(item, discord.ui.Select)}
-    row = next((r for r in (4, 3, 2, 1, 0) if used[r] < ROW_WIDTH and r not in selects), None)
+    tiles = getattr(view, "discard_rows", set())
+    row = next((r for r in (4, 3, 2, 1, 0) if used[r] < ROW_WIDTH and r not in selects | tiles), None)
     if row is not None:
         label = t(locale, "btn.miji" if miji else "btn.eye")
-        button = TableButton.make(table, "eye", label, Style.danger)
+        button = TableButton.make(table, "eyeask", label, Style.danger)
         button.row = row
         view.add_item(button)
+    return view
+
+
+def eye_confirm_view(table: int, miji: bool, locale: str) -> discord.ui.View:
+    """The one button that declares 眼牌 / Miji, under the words saying what it does and costs."""
+    view = discord.ui.View(timeout=None)
+    label = t(locale, "btn.eye_confirm_miji" if miji else "btn.eye_confirm")
+    view.add_item(TableButton.make(table, "eye", label, Style.danger))
     return view
 
 

@@ -14,7 +14,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -26,18 +26,24 @@ from data import SavedTable, SeatRecord
 from engine.actions import Action, Kind
 from engine.events import EventKind
 from engine.game import Game, IllegalActionError, Phase
+from engine.hints import ReadyDiscard, ready_discards
 from engine.match import Match
 from engine.policy import make_policy
 from engine.rules import TableOptions
+from engine.scoring import get_rules
+from engine.summary import match_summary
 from engine.tiles import NotationError
 from engine.view import HandResult
+from render.summary import render_summary
 
 from ..i18n import t, tile_label
 from . import texts
 from .codes import to_action
+from .feed import FeedMarks, feed_text
 from .journal import Journal
 from .live import LiveMessage, Payload
 from .markdown import shown_names
+from .payments import payment_lines
 from .prompts import (
     action_view,
     add_eye_button,
@@ -48,10 +54,13 @@ from .prompts import (
     table_view,
     take_back_view,
 )
+from .rematch import rematch_view
 from .replay import replay_view
 from .review import standings_view
+from .standing import marked_tiles, standing_lines
 from .state import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
 from .stats import add_ledger
+from .system import SYSTEM
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -128,6 +137,7 @@ class TableRunner:
         self.decision = 0  # the decision point's id, carried by prompt buttons (stale-click check)
         self.deadline: float | None = None  # unix time the current human decision times out
         self.ai_ready_at = 0.0
+        self.feed_marks = FeedMarks()  # where each person's action feed starts (feed.py)
         self.table_msg: LiveMessage | None = None
         self.dms: dict[int, DmSlot] = {}
         self.prompted: set[int] = set()  # seats whose message shows action buttons
@@ -167,7 +177,12 @@ class TableRunner:
         extra = record.options
         options = TableOptions.from_dict(extra.get("table", {}))
         settings = TableSettings(
-            record.rules, record.rounds, options, ranking=record.ranking, spectators=extra.get("spectators", "public")
+            record.rules,
+            record.rounds,
+            options,
+            ranking=record.ranking,
+            spectators=extra.get("spectators", "public"),
+            hints=extra.get("hints", True) is not False,
         )
         locales = extra.get("locales", {})
         seats = [
@@ -246,6 +261,7 @@ class TableRunner:
         return {
             "table": self.state.settings.options.to_dict(),
             "spectators": self.state.settings.spectators,
+            "hints": self.state.settings.hints,
             "locale": self.locale,
             "host_name": self.host_name,
             "locales": {str(s.user_id): s.locale for s in self.state.seats if s.user_id is not None},
@@ -424,7 +440,9 @@ class TableRunner:
             channel=self.state.channel_id,
         )
         buttons: discord.ui.View | None = None
+        discard_hints: tuple[ReadyDiscard, ...] = ()
         deadline = deadline_text(loc, self.deadline)
+        moment = texts.win_moment(self.result, self.seating.text_names(), loc) if game.is_over else ""
         if self._match_ended():
             line = t(loc, "play.dm_match_over", channel=self.state.channel_id)
         elif game.is_over:
@@ -447,10 +465,15 @@ class TableRunner:
             )
         else:
             legal = game.legal_actions(seat)
+            hints_on = self.state.settings.hints
+            if hints_on and legal and game.phase is Phase.TURN and not game.ready[seat]:
+                discard_hints = ready_discards(game, seat)
             if not legal:
                 line = t(loc, "play.dm_wait")
             else:
                 names = self.seating.text_names()
+                start = self.feed_marks.start(seat, game.hand_number, self.decision, len(game.events))
+                feed = feed_text(game.events, start, seat, names, loc)
                 if game.phase is Phase.TURN:
                     key = (
                         "play.dm_ready_pick"
@@ -460,6 +483,8 @@ class TableRunner:
                         else "play.dm_turn"
                     )
                     line = t(loc, key, deadline=deadline)
+                    if mode == "ready":  # choosing the tile is the confirmation: say what 聽 costs first
+                        line += "\n" + t(loc, "play.ready_cost")
                 else:
                     claim = game.claim
                     assert claim is not None
@@ -471,6 +496,8 @@ class TableRunner:
                         tile=tile_label(loc, claim.tile),
                         deadline=deadline,
                     )
+                if feed:  # what the others did since this person's previous prompt
+                    line = f"{feed}\n{line}"
                 buttons = action_view(
                     table=self.table_id,
                     hand=game.hand_number,
@@ -481,8 +508,15 @@ class TableRunner:
                     locale=loc,
                     mode=mode,
                     self_draw_turn=game.phase is Phase.TURN,
+                    marked=marked_tiles(discard_hints),
                 )
+        if moment:  # 胡! with the tile and the value, even where the table won for this player
+            line = f"{moment}\n{line}"
         playing = not (self._match_ended() or game.is_over or seat in game.auto_seats())
+        if playing:  # where you stand (standing.py): waits, the discards that keep you ready, 過水
+            line = "\n".join([line, *standing_lines(view, discard_hints, loc, hints=self.state.settings.hints)])
+            if not self.state.settings.hints:
+                view = replace(view, waits=())  # the picture keeps the secret too
         declare = game.declarations(seat) if playing else []
         if declare:
             buttons = add_eye_button(buttons, self.table_id, declare[0].kind is Kind.MIJI, loc)
@@ -887,7 +921,9 @@ class TableRunner:
 
         async def show() -> None:
             house = self.state.settings.options.house_rules.summary()
-            png = await asyncio.to_thread(render.render_score, result, names, view, house_rules=house)
+            png = await asyncio.to_thread(
+                render.render_score, result, names, view, house_rules=house, locale=self.locale
+            )
             replay = replay_view(self.table_id, game.hand_number, self.locale)  # issue 24: a Replay button
             await self.post_payload(Payload(content=text, png=png, filename="score.png", view=replay))
             await self._settle_messages()
@@ -941,7 +977,22 @@ class TableRunner:
 
     def result_text(self, result: HandResult, number: int) -> str:
         assert self.match is not None
-        return texts.result_text(result, number, self.seating.text_names(), self.match.scores, self.locale)
+        game = self.game
+        names = self.seating.text_names()
+        text = texts.result_text(result, number, names, self.match.scores, self.locale)
+        if game is None:
+            return text
+        settings = self.state.settings
+        lines = payment_lines(  # why each seat pays what it pays (payments.py)
+            result,
+            names,
+            self.locale,
+            rules=settings.rules,
+            dealer=game.dealer,
+            streak=game.dealer_streak,
+            options=settings.options,
+        )
+        return "\n".join([text, *lines])[:1990]
 
     async def _finish_match(self) -> None:
         match = self.match
@@ -960,7 +1011,17 @@ class TableRunner:
         self.paused_until = None
         self.version += 1
         self._refresh(actor=None)  # the table message and every DM say it ended, with no live buttons
-        await self.post(embed=embed, view=standings_view(self.table_id, self.locale))  # Review my play (issue 26)
+        # the summary picture (placements, totals, best hands, wins and deal-ins) inside the standings
+        rows = match_summary(match)
+        unit = get_rules(self.state.settings.rules).unit
+        png = await asyncio.to_thread(render_summary, rows, names, len(match.history), unit, self.locale)
+        embed.set_image(url="attachment://summary.png")
+        buttons = standings_view(self.table_id, self.locale)  # Review my play (issue 26)
+        if self.state.kind != SYSTEM:  # and Rematch: a new table with the same seats
+            for item in rematch_view(self.table_id, self.locale).children:
+                buttons.add_item(item)
+        self.cog.offer_rematch(self)  # before the button can be clicked
+        await self.post_payload(Payload(content="", png=png, filename="summary.png", embeds=[embed], view=buttons))
         await self._settle_messages()
         self._close_hand_messages()
         # stored before the table is forgotten (and before a shutdown closes storage)

@@ -69,6 +69,7 @@ class TableSettings:
     options: TableOptions = field(default_factory=TableOptions)  # timers, stakes and switches
     ranking: str = "casual"  # one of RANKINGS
     spectators: str = "public"  # public | delayed | off (cogs/mahjong/watch.py)
+    hints: bool = True  # the DM names a ready hand's waits and the discards that keep it ready (standing.py)
 
     def __post_init__(self) -> None:
         profile = get_profile(self.rules)

@@ -36,7 +36,8 @@ def table_text(game: Game, names: Sequence[str], loc: str, deadline: str, notes:
     text = t(
         loc,
         "play.table",
-        round=t("zh-TW", f"wind.{game.round_wind}"),
+        # the document's 東風圈 for English and zh-TW readers; 东风圈 for zh-CN, never 東风圈
+        round=t("zh-CN" if loc == "zh-CN" else "zh-TW", f"wind.{game.round_wind}"),
         n=game.hand_number,
         streak=streak,
         tiles=max(0, game.drawable),
@@ -76,7 +77,8 @@ def result_text(
         total = f"{result.total}"
         if result.capped_total is not None:
             total += f" ({t(loc, 'play.cap_note', paid=result.capped_total)})"
-        head = t(loc, key, winner=names[result.winner], n=number, total=total, unit=unit)
+        tile = "—" if result.win_tile is None else tile_label(loc, result.win_tile)  # a flower win has none
+        head = t(loc, key, winner=names[result.winner], n=number, total=total, unit=unit, tile=tile)
     extras = [
         t(loc, "play.extra_line", item=e.name, who="" if e.seat is None else f" ({names[e.seat]})", value=e.value)
         for e in result.extras
@@ -95,3 +97,14 @@ def others_text(view: GameView, names: Sequence[str], loc: str) -> str:
         "\n" + t(loc, "play.dm_other_line", name=names[s], tiles=format_tiles(tiles))
         for s, tiles in sorted(view.others.items())
     )
+
+
+def win_moment(result: HandResult | None, names: Sequence[str], loc: str) -> str:
+    """The 胡 moment for every DM, even where the table won for the player (不可過水): who, on
+    which tile, for how much ("" for a draw game or before any result)."""
+    if result is None or result.winner is None:
+        return ""
+    key = "moment.self_draw" if result.self_drawn else "moment.win"
+    tile = "—" if result.win_tile is None else tile_label(loc, result.win_tile)
+    total = result.total if result.capped_total is None else result.capped_total
+    return t(loc, key, name=names[result.winner], tile=tile, total=total, unit=t(loc, f"unit.{result.unit}"))

@@ -72,3 +72,18 @@ def test_only_a_declarers_view_lists_the_other_hands_by_name():
     lines = texts.others_text(declared, NAMES, "en").splitlines()
     assert lines[0] == i18n.t("en", "play.dm_others")
     assert "Bo" in lines[1] and "123m" in lines[1] and "Di" in lines[2] and "55z" in lines[2]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_win_is_announced_with_hu_the_tile_and_the_value(lang):
+    result = win()
+    head = texts.result_text(result, 3, NAMES, [0, 0, 0, 0], lang).splitlines()[0]
+    assert "胡" in head and i18n.tile_label(lang, result.win_tile) in head and str(result.total) in head
+    moment = texts.win_moment(result, NAMES, lang)
+    assert moment.startswith("🀄 **胡") and NAMES[result.winner] in moment
+    assert i18n.tile_label(lang, result.win_tile) in moment
+
+
+def test_a_draw_game_has_no_hu_moment():
+    assert texts.win_moment(win(winner=None, loser=None, deltas=(0, 0, 0, 0)), NAMES, "en") == ""
+    assert texts.win_moment(None, NAMES, "en") == ""

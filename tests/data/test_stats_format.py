@@ -160,8 +160,8 @@ def test_the_rated_ladder_shows_rating_tier_and_average_place(lang: str) -> None
     text = "\n".join(lines(embed))
     s = STRINGS[lang]
     assert s["lb.rating_player"].format(rank="🥇", name="Ann", rating=1720, tier=s["tier.4"]) in text
-    assert s["lb.rating_line"].format(matches=12, place="2.08") in text
-    assert s["tier.provisional"].format(n=2, of=5) in text and s["lb.min"].format(n=5) in text
+    assert i18n.t(lang, "lb.rating_line", matches=12, place="2.08") in text
+    assert s["tier.provisional"].format(n=2, of=5) in text and i18n.t(lang, "lb.min", n=5) in text
 
 
 def test_the_ledger_says_who_pays_whom_in_the_readers_language() -> None:
@@ -202,9 +202,7 @@ def test_history_shows_standings_best_first_and_marks_ai(lang: str) -> None:
     )
     embed = history_embed([match], translator(lang))
     [field] = embed.fields
-    assert field.name == STRINGS[lang]["hist.match"].format(
-        table=42, rules=i18n.STRINGS[lang]["rules.taiwan16"], hands=9
-    )
+    assert field.name == i18n.t(lang, "hist.match", table=42, rules=i18n.STRINGS[lang]["rules.taiwan16"], hands=9)
     rows = field.value.splitlines()
     assert rows[0] == "🥇 Ann · 1,320"
     assert rows[1] == f"🥈 Bot {STRINGS[lang]['hist.ai']} · 1,000"

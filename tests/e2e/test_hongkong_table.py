@@ -37,3 +37,26 @@ async def test_options_that_do_not_go_together_are_refused_politely(harness, dev
     assert "do not go together" in answer.text and "十三張麻將才有" in answer.text
     refused = await (await alice.slash("mahjong create", rules="taiwan13", hand_size=16)).message()
     assert "do not go together" in refused.text
+
+
+@pytest.mark.devserver(members=("alice", "bob"))
+async def test_a_hongkong_table_plays_three_fan_minimum_unless_the_host_chooses(harness, devserver):
+    """3番起和 is what Hong Kong players expect: the default at create; minimum:0 still opens 無番起和."""
+    await harness.start(build_bot(seed=1))
+    alice, bob = devserver.member("alice"), devserver.member("bob")
+    lobby = await (await alice.slash("mahjong create", rules="hongkong")).message()
+    assert "3番起和" in lobby.text
+    await alice.slash("mahjong close")
+    other = await (await bob.slash("mahjong create", rules="hongkong", minimum=0)).message()
+    assert "番起和" not in other.text
+
+
+@pytest.mark.devserver(members=("alice",))
+async def test_help_answers_privately_with_the_channels_rule_set(harness, devserver):
+    await harness.start(build_bot(seed=1))
+    alice = devserver.member("alice")
+    await (await alice.slash("mahjong create", rules="hongkong")).message()
+    answer = await (await alice.slash("mahjong help")).message()
+    assert "Hong Kong" in answer.text and "雞糊 0番" in answer.text and "How to play here" in answer.text
+    other = await (await alice.slash("mahjong help", rules="guangdong")).message()
+    assert "七小对 6倍" in other.text

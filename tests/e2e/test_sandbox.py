@@ -87,10 +87,10 @@ def test_the_rules_and_language_options_reach_the_table_and_the_person(tmp_path)
     out = tmp_path / "out"
     finished(sandbox(out, "--rules", "hongkong", "--lang", "zh-TW"))  # one hand, the showcase seed
     text = (out / "transcript.md").read_text(encoding="utf-8")
-    assert "A new table: hongkong, 1 hand(s), seed 3, language zh-TW" in text
+    assert "A new table: hongkong, 1 hand(s), seed 22, language zh-TW" in text
     assert "🀄 麻將桌 · 香港麻將" in text  # the lobby, in the server's language
     assert "`過`" in text  # the person's buttons, in their language
-    assert re.search(r"^> \*\*小明 Ming 🀄\*\* (胡了|自摸)第 1 局", text, re.M)  # and the person wins it
+    assert re.search(r"^> 🀄 \*\*胡！\*\* \*\*小明 Ming 🀄\*\* (胡了|自摸)第 1 局", text, re.M)  # and the person wins it
 
 
 def test_a_sandbox_killed_mid_hand_continues_its_outdir_and_plays_the_hands_asked_for(tmp_path):

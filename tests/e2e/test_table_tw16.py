@@ -72,7 +72,10 @@ async def test_eye_button_lists_the_other_hands_in_the_declarers_dm_only(harness
     declarer = next(s for s in range(4) if s not in game.to_act())  # not their turn: 眼牌 any time
     user = person_at(devserver, runner, declarer)
     dm = await user.wait_for_dm(lambda m: any(b.label == "眼牌 · Miji" for b in m.buttons()), timeout=10)
-    await (await user.click(dm, "眼牌 · Miji")).response()
+    confirm = await (await user.click(dm, "眼牌 · Miji")).message()
+    assert "cannot be taken back" in confirm.text and "1 台" in confirm.text  # what it does and costs
+    assert not game.eye[declarer]  # nothing declared yet
+    await (await user.click(confirm, "Declare Miji")).response()
     assert game.eye[declarer] and game.miji[declarer]  # in the window the 眼牌 button declares Miji
     names = runner.seating.names()
     text = latest_dm(user).content
@@ -142,4 +145,6 @@ def test_eye_button_fits_beside_the_fullest_prompt():
     rows = [item.row for item in view.children]
     assert all(rows.count(r) <= 5 for r in range(5))
     assert len(view.children) == 17 + 1 + 2 + 1 + 1  # discards, 自摸, kongs, 聽…, 眼牌
-    assert any(getattr(item, "custom_id", "") == "mj:t:1:eye" for item in view.children)
+    [eye] = [item for item in view.children if getattr(item, "custom_id", "") == "mj:t:1:eyeask"]
+    discard_rows = {item.row for item in view.children[:17]}
+    assert eye.row not in discard_rows  # 眼牌 is never among the discards

@@ -1,0 +1,41 @@
+"""Rematch (issue 23): the match summary carries a button that opens a new table in the same
+channel with the same seats — the same people (those not seated elsewhere by then) and the same AI
+levels — and the same settings; whoever clicks hosts it and starts it as usual. What a finished table
+leaves for its rematch is kept in memory until it is used (a restart forgets it: the click is then
+answered politely, and /mahjong create still works)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import discord
+
+from ..i18n import t
+from .buttons import _button, _TableItem
+from .state import Seat, TableSettings
+
+
+class RematchButton(_TableItem, template=r"mj:r:(?P<table>\d+)"):
+    @classmethod
+    def make(cls, table: int, label: str) -> RematchButton:
+        custom_id = f"mj:r:{table}"
+        return cls(_button(custom_id, label, discord.ButtonStyle.success, None), {"table": table})
+
+
+@dataclass(frozen=True)
+class RematchSeed:
+    """What a finished match leaves for its rematch."""
+
+    settings: TableSettings
+    seats: tuple[Seat, ...]  # the lobby's seats, in the order they sat down
+    locale: str  # the channel's language
+
+    def may_open(self, user_id: int) -> bool:
+        """Only someone who played may call the rematch."""
+        return any(s.user_id == user_id for s in self.seats)
+
+
+def rematch_view(table_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton.make(table_id, t(locale, "btn.rematch")))
+    return view

@@ -1,0 +1,94 @@
+"""The DM's action feed (issue 23): the others' moves since a player's previous prompt, with
+摸切/手切, in the reader's language, tiles in words."""
+
+from __future__ import annotations
+
+from cogs.i18n import run_label
+from cogs.mahjong.feed import FEED_LENGTH, FeedMarks, feed_text, moves_since
+from cogs.mahjong.prompts import action_view
+from engine.actions import Action
+from engine.events import Event, EventKind
+from engine.game import Game
+from engine.tiles import tile_from_str
+
+NAMES = ["Me", "AI 1", "AI 2", "AI 3"]
+
+
+def tile(text):
+    return tile_from_str(text)
+
+
+def test_a_discard_of_the_drawn_tile_is_tsumogiri_and_one_from_the_hand_tedashi():
+    events = [
+        Event(EventKind.DRAW, 1, tile("8s"), private=True),
+        Event(EventKind.DISCARD, 1, tile("8s")),
+        Event(EventKind.DRAW, 2, tile("1m"), private=True),
+        Event(EventKind.DISCARD, 2, tile("9p")),
+    ]
+    assert [flag for _, flag in moves_since(events, 0, 0)] == [True, False]
+    text = feed_text(events, 0, 0, NAMES, "zh-TW")
+    assert text == "你上一手之後：\n> AI 1 打 八條（摸切）\n> AI 2 打 九筒（手切）"
+    assert "AI 1 discards 8 Bam (摸切, the drawn tile)" in feed_text(events, 0, 0, NAMES, "en")
+
+
+def test_a_discard_after_a_claim_is_from_the_hand():
+    events = [
+        Event(EventKind.DRAW, 1, tile("5m"), private=True),
+        Event(EventKind.DISCARD, 1, tile("5m")),
+        Event(EventKind.PON, 2, tile("5m"), tiles=(tile("5m"),) * 3),
+        Event(EventKind.DISCARD, 2, tile("5m")),
+    ]
+    assert feed_text(events, 0, 0, NAMES, "zh-CN") == (
+        "你上一手之后：\n> AI 1 打 五万（摸切）\n> AI 2 碰 五万\n> AI 2 打 五万（手切）"
+    )
+
+
+def test_the_feed_leaves_out_the_readers_own_moves_and_what_came_before_the_start():
+    events = [
+        Event(EventKind.DRAW, 0, tile("1m"), private=True),
+        Event(EventKind.DISCARD, 0, tile("1m")),
+        Event(EventKind.DRAW, 1, tile("2m"), private=True),
+        Event(EventKind.DISCARD, 1, tile("2m")),
+        Event(EventKind.CHI, 2, tile("2m"), tiles=(tile("1m"), tile("2m"), tile("3m"))),
+    ]
+    assert feed_text(events, 0, 0, NAMES, "en") == (
+        "Since your last turn:\n> AI 1 discards 2 Crak (摸切, the drawn tile)\n> AI 2 chows 1-2-3 Crak"
+    )
+    assert feed_text(events, 4, 0, NAMES, "en") == "Since your last turn:\n> AI 2 chows 1-2-3 Crak"
+    assert feed_text(events, 5, 0, NAMES, "en") == ""
+
+
+def test_a_long_feed_keeps_the_latest_moves_and_counts_the_rest():
+    events = [Event(EventKind.DISCARD, 1 + i % 3, tile("9m")) for i in range(FEED_LENGTH + 4)]
+    text = feed_text(events, 0, 0, NAMES, "en")
+    assert text.splitlines()[1] == "> … and 4 earlier"
+    assert len(text.splitlines()) == 2 + FEED_LENGTH
+
+
+def test_a_prompt_redrawn_for_the_same_decision_keeps_its_feed():
+    marks = FeedMarks()
+    assert marks.start(0, hand=1, decision=5, now=5) == 0
+    assert marks.start(0, hand=1, decision=5, now=7) == 0  # the same prompt drawn again
+    assert marks.start(0, hand=1, decision=9, now=9) == 5  # the next prompt: since the previous one
+    assert marks.start(1, hand=1, decision=9, now=9) == 0
+    assert marks.start(0, hand=2, decision=3, now=3) == 0  # a new hand starts a new feed
+
+
+def test_the_feed_of_a_real_game_names_every_discard():
+    game = Game.from_position(hands={0: "123456789m124p11s555z"}, turn=0, drawn="5z", wall="1z2z3z4z")
+    game.apply(Action.from_str("0 discard 5z"))
+    for seat in (1, 2, 3):
+        for a in game.legal_actions(seat):
+            if a.kind.value == "pass":
+                game.apply(a)
+    lines = feed_text(game.events, 0, 1, NAMES, "en").splitlines()
+    assert lines[1] == "> Me discards White (手切, from the hand)"
+
+
+def test_chow_buttons_name_the_tiles_in_words():
+    assert [run_label(x, tile("3s")) for x in ("zh-TW", "zh-CN", "en")] == ["三四五條", "三四五条", "3-4-5 Bam"]
+    game = Game.from_position(hands={0: "123456789m124p113s55z", 1: "45s135789p11z2z3z4z5z6z7z"}, turn=0, drawn="3s")
+    game.apply(Action.from_str("0 discard 3s"))
+    legal = game.legal_actions(1)
+    view = action_view(table=1, hand=1, seat=1, move=0, legal=legal, drawn=None, locale="zh-TW")
+    assert "吃 三四五條" in [item.item.label for item in view.children]
