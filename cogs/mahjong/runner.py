@@ -84,6 +84,8 @@ class Timing:
     # a prompt delivered later than this after its decision point opened restarts that decision's clock
     # from its delivery (issue 21: the clock starts when the person can act)
     delivery_grace: float = 1.0
+    # a deadline does not fire while someone's prompt is still on its way, for at most this long past it
+    delivery_cap: float = 30.0
 
 
 @dataclass
@@ -93,6 +95,11 @@ class DmSlot:
     user_id: int
     live: LiveMessage | None = None
     failed: bool = False
+    sending: bool = False  # the hand's first DM is on its way
+
+    def coming(self) -> bool:
+        """A prompt can still reach the person here (for the clock: _prompt_on_its_way)."""
+        return not self.failed and (self.sending or (self.live is not None and not self.live.closed))
 
 
 @dataclass
@@ -333,6 +340,9 @@ class TableRunner:
                 )
                 self.table_msg.mark_shown(self.version)
                 self.journal.table_message(table.id)
+        for seat, who in enumerate(self.seating.by_seat):  # every hand is on its way: no clock runs out first
+            if who.user_id is not None and who.user_id not in self.dm_closed:
+                self.dms.setdefault(seat, DmSlot(who.user_id, sending=True))
         for seat, who in enumerate(self.seating.by_seat):
             if who.user_id is not None and who.user_id not in self.dm_closed:
                 await self._open_dm(seat, who)
@@ -347,8 +357,15 @@ class TableRunner:
         dropped connection, 40003 "opening DMs too fast") is tried again after a pause, and if Discord
         still fails the person plays on through "Show my hand" without being told their DMs are closed."""
         assert who.user_id is not None
-        slot = DmSlot(who.user_id)
+        slot = DmSlot(who.user_id, sending=True)
         self.dms[seat] = slot
+        try:
+            await self._send_dm(seat, who, slot)
+        finally:
+            slot.sending = False
+
+    async def _send_dm(self, seat: int, who: Seat, slot: DmSlot) -> None:
+        assert who.user_id is not None
         for attempt, pause in enumerate((*DM_RETRY_PAUSES, None)):
             try:
                 channel = await self.cog.dm_channel(who.user_id)
@@ -565,6 +582,18 @@ class TableRunner:
             if slot is not None and slot.live is not None:
                 slot.live.want(self.version)
         self.wake.set()
+
+    def _prompt_on_its_way(self) -> bool:
+        """Someone who owes the decision has a DM coming (sent or being edited) that Discord has not yet
+        acknowledged for this decision; past ``delivery_cap`` beyond the deadline the table stops waiting."""
+        assert self.deadline is not None
+        if time.time() > self.deadline + self.timing.delivery_cap:
+            return False
+        for seat in self._needs_buttons():
+            slot = self.dms.get(seat)
+            if seat not in self.delivered and slot is not None and slot.coming():
+                return True
+        return False
 
     def _rearm_deadline(self) -> None:
         game = self.game
@@ -899,6 +928,8 @@ class TableRunner:
             return 0, None
         if self.deadline is not None:
             left = self.deadline - time.time()
+            if left <= 0 and self._prompt_on_its_way():
+                return 0.25, None  # the clock starts when the prompt arrives (_prompt_delivered)
             if left <= 0:
                 self._apply(Action(pending[0], Kind.TIMEOUT))
                 return 0, None
