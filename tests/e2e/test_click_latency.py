@@ -99,3 +99,17 @@ async def test_the_clock_starts_when_the_prompt_arrives_and_the_countdown_shown_
     shown = f"<t:{int(runner.deadline + 0.999)}:R>"
     await alice.wait_for_dm(lambda m: m.id == prompt.id and shown in m.content, timeout=15)
     assert runner.delivered, "the delivery was noted once for this decision"
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True, latency=CALM)
+async def test_a_short_clock_does_not_run_out_while_the_prompt_is_still_uploading(harness, devserver):
+    # a 1 s turn and a 0.4 s claim; every picture takes over a second to upload
+    bot = await harness.start(build_bot(dataclasses.replace(FAST, timer_scale=0.05), seed=12))
+    alice = devserver.member("alice")
+    devserver.delays.config = dataclasses.replace(CALM, upload_bytes_per_s=40_000.0)
+    prompt = await _first_prompt(devserver, alice)
+    click = await alice.click(prompt, prompt_buttons(prompt)[-1].custom_id)
+    answer = await click.message(timeout=10)
+    # her move, answered in place: not "no longer current" because the clock ran out before she saw it
+    assert not answer.ephemeral and answer.id == prompt.id, answer.content
+    assert table_runner(bot, devserver).game is not None
