@@ -191,6 +191,8 @@ async def run(tables: int, hands: int, *, storage: bool, database: str, latency:
         for owner, name, original in patches:
             setattr(owner, name, original)
     latencies = [x for p in people for x in p.latencies]
+    worst = sorted(((at - (windows[k][0] - windows[k][1]), k) for k, at in arrived.items() if k in windows))[-2:]
+    print("worst turn lost (s, (table, hand, move)):", worst, file=sys.stderr)
     turn_lost = [
         max(0.0, at - (windows[key][0] - windows[key][1])) for key, at in arrived.items() if key in windows
     ]
