@@ -1,7 +1,7 @@
 """A local Discord stand-in that the real, unmodified bot logs into, for end-to-end tests."""
 
 from .clock import Clock
-from .config import Config, RateLimits, Window
+from .config import Config, Latency, RateLimits, Window
 from .interactions import Interaction, Response
 from .recorder import Attachment, Button, Message, Select, Violation
 from .server import DevServer
@@ -14,6 +14,7 @@ __all__ = [
     "Config",
     "DevServer",
     "Interaction",
+    "Latency",
     "Message",
     "RateLimits",
     "Response",

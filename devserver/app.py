@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -83,6 +84,18 @@ class Api:
         self.server.recorder.log.append(line)
         if not request.path.startswith(API):
             return await handler(request)
+        before, after = self.server.delays.rest(request.content_length or 0)
+        if before:
+            await asyncio.sleep(before)
+        response = await self._admit(request, handler, route, line)
+        if after:
+            await asyncio.sleep(after)
+        self.server.invalid_requests.record(response.status)
+        return response
+
+    async def _admit(
+        self, request: web.Request, handler: Handler, route: str, line: str
+    ) -> web.StreamResponse:
         for fault in self.server.faults:
             if fault.matches(request.method, route):
                 if isinstance(fault, ErrorFault):
@@ -111,6 +124,8 @@ class Api:
             return json_response(error.body(), error.status, error.headers)
         except web.HTTPException:
             raise
+        except ConnectionResetError:  # the bot went away mid-request (a slow upload at shutdown)
+            return json_response({"message": "connection lost", "code": 0}, 400)
         except Exception:
             # A bug in the stand-in itself: fail loudly (ERROR log fails the test) and fast (no 5xx retries).
             _log.exception("devserver failed on %s", line)

@@ -51,6 +51,8 @@ class InteractionRoutes:
         )
         body, uploads = await read_body(request)
         if interaction.age > server.config.response_deadline:
+            if interaction.delivered_late:  # it came too late to answer: the bot must cope, no rule broken
+                raise DiscordError(404, 10062, detail=f"{interaction!r} expired", expected=True)
             if not interaction.deadline_missed:
                 interaction.deadline_missed = True
                 server.recorder.violation(
@@ -67,6 +69,7 @@ class InteractionRoutes:
         data = body.get("data") or {}
         response = self._respond(interaction, kind, data, uploads)
         interaction.initial = response
+        interaction.answered_at = server.clock.now()
         interaction.response_seq = server.recorder.bump()
         return json_response(self._callback_payload(interaction, response))
 

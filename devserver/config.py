@@ -36,6 +36,25 @@ class RateLimits:
     old_message_edit: Window = Window(3, 6.0)  # edits of messages past old_message_age, per channel: 30046
 
 
+@dataclass(frozen=True)
+class Latency:
+    """How long Discord takes, off by default so tests stay fast (issue 21: a click must be answered
+    within 3 s whatever the network does). REST round trips and gateway deliveries get a median delay
+    plus jitter and, now and then, a long tail; uploads take time by size. ``interaction_delivery``
+    (seconds after creation, low..high) delivers every interaction that late, as a slow gateway or a
+    skewed clock does: the bot's own answer then has what little is left of the 3 s."""
+
+    enabled: bool = False
+    rest_ms: float = 60.0  # median added to each REST round trip (half before the handler, half after)
+    gateway_ms: float = 40.0  # median added to each gateway event the bot receives (interactions too)
+    jitter_ms: float = 30.0  # uniform +- around the median
+    tail_chance: float = 0.02  # how often a request or event takes the long tail
+    tail_ms: float = 900.0  # the long tail's extra delay (uniform 0..tail_ms)
+    upload_bytes_per_s: float = 1_000_000.0  # request bodies (uploads) take size / this
+    interaction_delivery: tuple[float, float] | None = None  # e.g. (2.5, 3.5): every interaction that late
+    seed: int = 21
+
+
 @dataclass
 class Config:
     token: str = "devserver-bot-token"
@@ -46,3 +65,7 @@ class Config:
     wait_timeout: float = 5.0  # default for the waiting helpers
     rate_limits: RateLimits = field(default_factory=RateLimits)
     old_message_age: float = 3600.0  # seconds after which edits count against rate_limits.old_message_edit
+    latency: Latency = field(default_factory=Latency)
+    # snowflakes from the real wall clock (as Discord's are), so interaction.created_at gives a real age;
+    # off: a fixed 2025 base, the same ids every run
+    real_time_ids: bool = False

@@ -171,4 +171,12 @@ class Harness:
             f"Discord rule broken: {v.rule} ({v.code}) {v.detail} [{v.route}]" for v in self.server.violations
         ]
         out += [f"error logged: {_describe(r)}" for r in self.errors.records]
+        invalid = self.server.invalid_requests
+        if invalid.banned:
+            out.append(f"Discord would ban this IP: {invalid.worst} 401/403/429 answers within 10 minutes")
         return out
+
+    def invalid_requests(self) -> str:
+        """The 401/403/429 figure Discord bans an IP at (10,000 per 10 minutes), for reports."""
+        invalid = self.server.invalid_requests
+        return f"{invalid.total} 401/403/429 answers; at most {invalid.worst} within 10 minutes (ban at 10000)"

@@ -35,6 +35,9 @@ class Gateway:
         self.intents: int | None = None
         self._send_lock = asyncio.Lock()  # one event at a time, in the order they were raised
         self._tasks: set[asyncio.Task[None]] = set()
+        self.resuming = False  # asked to reconnect (op 7): interactions wait for the RESUME
+        self.resume_hold = 0.0  # seconds the RESUME takes to be accepted
+        self.missed: list[tuple[Any, dict[str, Any]]] = []  # (Interaction, INTERACTION_CREATE) to replay
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True)
@@ -77,7 +80,13 @@ class Gateway:
             if data.get("session_id") != self.session_id:
                 await self._send(ws, {"op": INVALID_SESSION, "d": False})
                 return
+            if self.resume_hold:
+                await asyncio.sleep(self.resume_hold)
             self.ws = ws
+            missed, self.missed, self.resuming = self.missed, [], False
+            for interaction, event in missed:  # Discord replays what the session missed, then RESUMED
+                interaction.delivered_at = self.server.clock.now()
+                await self.dispatch("INTERACTION_CREATE", event)
             await self.dispatch("RESUMED", {})
             self.identified.set()
         elif op == REQUEST_MEMBERS:
@@ -88,6 +97,13 @@ class Gateway:
                 chunk["nonce"] = data["nonce"]
             await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
         # presence (3) and voice (4) updates need no answer
+
+    async def request_reconnect(self, hold: float) -> None:
+        """Send op 7 RECONNECT: the bot closes and RESUMEs; the RESUME is accepted after `hold` seconds."""
+        if self.ws is None or self.ws.closed:
+            raise RuntimeError("no bot is connected to ask to reconnect")
+        self.resuming, self.resume_hold = True, hold
+        await self._send(self.ws, {"op": RECONNECT})
 
     @property
     def connected(self) -> bool:
@@ -106,6 +122,9 @@ class Gateway:
         task.add_done_callback(self._tasks.discard)
 
     async def _emit(self, event: str, data: dict[str, Any]) -> None:
+        delay = self.server.delays.gateway()
+        if delay:
+            await asyncio.sleep(delay)
         try:
             await self.dispatch(event, data)
         except (RuntimeError, ConnectionError):

@@ -69,6 +69,8 @@ class Interaction:
         self.followup_ids: list[int] = []
         self.response_seq = 0  # recorder sequence when the initial response landed
         self.deadline_missed = False
+        self.delivered_at: float | None = None  # server clock when the bot was sent it (None: not yet)
+        self.answered_at: float | None = None  # server clock when the initial response landed
         self.failed: str | None = None  # what the person saw instead of an answer, if anything went wrong
         self.opened_by: Interaction | None = None  # for a modal submit: the interaction that opened the modal
         self._timer: asyncio.TimerHandle | None = None
@@ -92,6 +94,22 @@ class Interaction:
     def _check_failed(self) -> None:
         if self.failed is not None and self.initial is None:
             raise AssertionError(f"{self!r} failed: the user saw {self.failed!r}")
+
+    @property
+    def delivered_late(self) -> bool:
+        """Discord handed it to the bot with no time left to answer (slow delivery, a RESUME's replay)."""
+        deadline = self.server.config.response_deadline
+        return self.delivered_at is not None and self.delivered_at - self.created_at >= deadline
+
+    @property
+    def answered_late(self) -> bool:
+        """Delivered in time, yet not answered within the deadline: the bot's fault."""
+        if self.delivered_at is None or self.delivered_late:
+            return False
+        deadline = self.server.config.response_deadline
+        if self.answered_at is None:
+            return self.age > deadline
+        return self.answered_at - self.created_at > deadline
 
     def token_alive(self) -> bool:
         return self.age <= self.server.config.token_lifetime
@@ -232,6 +250,8 @@ class InteractionBook:
         if interaction.initial is None:
             interaction.deadline_missed = True
             interaction.failed = interaction.failure_text
+            if interaction.delivered_at is None or interaction.delivered_late:
+                return  # Discord's delay, not the bot's: it fails for the person, no rule was broken
             self.server.recorder.violation(
                 "response_deadline",
                 UNKNOWN_INTERACTION,

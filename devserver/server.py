@@ -14,6 +14,7 @@ from .config import Config
 from .faults import ErrorFault, RateLimitFault
 from .gateway import Gateway
 from .interactions import Interaction, InteractionBook
+from .latency import Delays, InvalidRequests
 from .messages import Messages
 from .permissions import bits
 from .ratelimits import RateLimiter
@@ -35,7 +36,9 @@ class DevServer:
     ) -> None:
         self.config = config or Config()
         self.clock = Clock()
-        self.ids = Snowflakes(skipped=lambda: self.clock.skipped)
+        self.ids = Snowflakes(skipped=lambda: self.clock.skipped, real_time=self.config.real_time_ids)
+        self.delays = Delays(self.config.latency)
+        self.invalid_requests = InvalidRequests()
         self.limiter = RateLimiter(self.config.rate_limits, self.clock)
         self.world = World(self.ids)
         self.recorder = Recorder()
@@ -275,6 +278,16 @@ class DevServer:
             self.timeout(timeout),
             lambda: f"a {rule!r} violation; violations so far: {self.recorder.violations}",
         )
+
+    def late_answers(self) -> list[Interaction]:
+        """Interactions delivered in time that the bot did not answer within the deadline (Discord showed
+        "This interaction failed"); ones delivered too late to answer are not the bot's doing."""
+        return [i for i in self.interactions.by_id.values() if i.answered_late]
+
+    async def reconnect_gateway(self, hold: float) -> None:
+        """Discord asks the bot to reconnect (op 7) and takes `hold` seconds to accept its RESUME;
+        interactions started meanwhile are replayed after the RESUME, already that much older."""
+        await self.gateway.request_reconnect(hold)
 
     def interaction(self, interaction_id: int) -> Interaction:
         return self.interactions.by_id[interaction_id]

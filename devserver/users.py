@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -238,12 +239,20 @@ class SimUser:
         )
         interaction.opened_by = opened_by
         payload = self._payload(interaction, channel, source)
+        if server.gateway.resuming:  # the bot is reconnecting: Discord replays it after the RESUME
+            server.interactions.add(interaction)
+            server.gateway.missed.append((interaction, payload))
+            return interaction
         if not server.gateway.connected:
             interaction.failed = interaction.failure_text  # the bot is offline: it never hears of it
             server.interactions.add(interaction)
             server.recorder.bump()
             return interaction
         server.interactions.add(interaction)
+        delay = server.delays.interaction()
+        if delay:
+            await asyncio.sleep(delay)
+        interaction.delivered_at = server.clock.now()
         await server.dispatch("INTERACTION_CREATE", payload)
         return interaction
 

@@ -30,6 +30,7 @@ from ranking import RANKINGS
 
 from ..i18n import SUPPORTED, locale_of, t
 from . import stats
+from .answers import mark_received
 from .arguments import accepted
 from .buttons import DYNAMIC_ITEMS
 from .hall import Hall
@@ -243,6 +244,7 @@ class Mahjong(
 
     async def guarded(self, interaction: discord.Interaction, handler: Any, *args: Any) -> None:
         """Run a click or modal handler: refusals are answered politely, bugs are logged and apologised for."""
+        mark_received(interaction)  # the 3-second budget counts from here when Discord's clock is not trusted
         try:
             await handler(*args)
         except TableError as error:

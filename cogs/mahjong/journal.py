@@ -100,6 +100,10 @@ class Journal:
     def move(self, hand_no: int, move_no: int, action: str, deadline: float | None) -> None:
         self.record(_Moves(self, hand_no, [(move_no, action, deadline)]))
 
+    def deadline(self, hand_no: int, deadline: float | None) -> None:
+        """The hand's clock moved without a move (a prompt delivered late restarts it)."""
+        self.record(lambda: self.store.set_deadline(self.hand_ids[hand_no], deadline))
+
     def hand_over(self, hand_no: int, result: dict, *, winner: int | None, loser: int | None,
                   self_drawn: bool, total: int, deltas: list[int]) -> None:
         self.record(

@@ -120,6 +120,7 @@ class LiveMessage:
         on_error: Callable[[Exception], Awaitable[None]] | None = None,
         budget: EditBudget = UNLIMITED,
         urgent: bool = False,
+        on_shown: Callable[[int], None] | None = None,
     ) -> None:
         self.message = message
         self.budget = budget
@@ -127,6 +128,7 @@ class LiveMessage:
         self._build = build
         self.min_interval = min_interval
         self._on_error = on_error
+        self._on_shown = on_shown  # told each version once Discord acknowledged the edit showing it
         self.wanted = 0  # newest version asked for
         self.shown = 0  # newest version on Discord
         self._task: asyncio.Task[None] | None = None
@@ -153,6 +155,8 @@ class LiveMessage:
                 payload = await self._build()
                 await self.message.edit(**payload.edit_kwargs())
                 self.edits += 1
+                if self._on_shown is not None:
+                    self._on_shown(target)
             except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
                 # 10008 (deleted), 30046 (too old), 5xx after retries: the table goes on without it
                 self.closed = getattr(error, "code", 0) in (10008, 30046, 50001, 50007)

@@ -38,6 +38,7 @@ from render.summary import render_summary
 
 from ..i18n import t, tile_label
 from . import texts
+from .answers import respond
 from .codes import to_action
 from .feed import FeedMarks, feed_text
 from .journal import Journal
@@ -90,6 +91,11 @@ class Timing:
     timer_scale: float = 1.0  # multiplies the table's turn and claim seconds
     pause_limit: float = 600.0  # a table paused because everyone is away ends after this long
     permission_probe: float = 30.0  # a table that lost a channel permission tries to post again this often
+    # a prompt delivered later than this after its decision point opened restarts that decision's clock
+    # from its delivery (issue 21: the clock starts when the person can act)
+    delivery_grace: float = 1.0
+    # a deadline does not fire while someone's prompt is still on its way, for at most this long past it
+    delivery_cap: float = 30.0
 
 
 @dataclass
@@ -99,6 +105,11 @@ class DmSlot:
     user_id: int
     live: LiveMessage | None = None
     failed: bool = False
+    sending: bool = False  # the hand's first DM is on its way
+
+    def coming(self) -> bool:
+        """A prompt can still reach the person here (for the clock: _prompt_on_its_way)."""
+        return not self.failed and (self.sending or (self.live is not None and not self.live.closed))
 
 
 @dataclass
@@ -136,6 +147,9 @@ class TableRunner:
         self.version = 0  # bumped on every change; LiveMessages show versions
         self.decision = 0  # the decision point's id, carried by prompt buttons (stale-click check)
         self.deadline: float | None = None  # unix time the current human decision times out
+        self.decision_opened = 0.0  # unix time the current decision point opened
+        self.prompt_version = 0  # the first version showing the current decision's prompts
+        self.delivered: set[int] = set()  # seats whose prompt for this decision Discord acknowledged
         self.ai_ready_at = 0.0
         self.feed_marks = FeedMarks()  # where each person's action feed starts (feed.py)
         self.table_msg: LiveMessage | None = None
@@ -343,6 +357,9 @@ class TableRunner:
                 )
                 self.table_msg.mark_shown(self.version)
                 self.journal.table_message(table.id)
+        for seat, who in enumerate(self.seating.by_seat):  # every hand is on its way: no clock runs out first
+            if who.user_id is not None and who.user_id not in self.dm_closed:
+                self.dms.setdefault(seat, DmSlot(who.user_id, sending=True))
         for seat, who in enumerate(self.seating.by_seat):
             if who.user_id is not None and who.user_id not in self.dm_closed:
                 await self._open_dm(seat, who)
@@ -357,8 +374,15 @@ class TableRunner:
         dropped connection, 40003 "opening DMs too fast") is tried again after a pause, and if Discord
         still fails the person plays on through "Show my hand" without being told their DMs are closed."""
         assert who.user_id is not None
-        slot = DmSlot(who.user_id)
+        slot = DmSlot(who.user_id, sending=True)
         self.dms[seat] = slot
+        try:
+            await self._send_dm(seat, who, slot)
+        finally:
+            slot.sending = False
+
+    async def _send_dm(self, seat: int, who: Seat, slot: DmSlot) -> None:
+        assert who.user_id is not None
         for attempt, pause in enumerate((*DM_RETRY_PAUSES, None)):
             try:
                 channel = await self.cog.dm_channel(who.user_id)
@@ -384,9 +408,14 @@ class TableRunner:
             await asyncio.sleep(pause)
         async with self.lock:
             slot.live = LiveMessage(
-                message, lambda: self.dm_payload(seat), budget=self.cog.budget, urgent=True
+                message,
+                lambda: self.dm_payload(seat),
+                budget=self.cog.budget,
+                urgent=True,
+                on_shown=partial(self._prompt_delivered, seat),
             )
             slot.live.mark_shown(version)
+            self._prompt_delivered(seat, version)
             slot.live.want(self.version)
 
     async def _dm_failed(self, seat: int, who: Seat) -> None:
@@ -545,6 +574,9 @@ class TableRunner:
         game = self.game
         assert game is not None
         self.decision = len(game.events)
+        self.decision_opened = time.time()
+        self.prompt_version = self.version
+        self.delivered = set()
         humans = self._needs_buttons()
         if humans:
             seconds = self._seconds(game)
@@ -558,6 +590,45 @@ class TableRunner:
         return (
             options.claim_seconds if game.phase in CLAIM_PHASES else options.turn_seconds
         )  # 換牌: a turn's time
+
+    def _prompt_delivered(self, seat: int, version: int) -> None:
+        """Discord acknowledged the message showing ``seat`` its prompt at ``version``. Delivered later
+        than the grace after the decision opened (an upload, a DM at its edit limit), the clock restarts
+        from now: stored, and shown afresh (once per seat and decision, so the refresh cannot loop)."""
+        game = self.game
+        if game is None or self.deadline is None or version < self.prompt_version or seat in self.delivered:
+            return
+        if seat not in self._needs_buttons():
+            return
+        self.delivered.add(seat)
+        now = time.time()
+        if now - self.decision_opened <= self.timing.delivery_grace:
+            return
+        fresh = now + self._seconds(game) * self.timing.timer_scale
+        if fresh <= self.deadline:
+            return
+        self.deadline = fresh
+        self.journal.deadline(game.hand_number, fresh)
+        self.version += 1  # the countdown shown is the one enforced: the prompts and the table say so
+        if self.table_msg is not None:
+            self.table_msg.want(self.version)
+        for owing in self._needs_buttons():
+            slot = self.dms.get(owing)
+            if slot is not None and slot.live is not None:
+                slot.live.want(self.version)
+        self.wake.set()
+
+    def _prompt_on_its_way(self) -> bool:
+        """Someone who owes the decision has a DM coming (sent or being edited) that Discord has not yet
+        acknowledged for this decision; past ``delivery_cap`` beyond the deadline the table stops waiting."""
+        assert self.deadline is not None
+        if time.time() > self.deadline + self.timing.delivery_cap:
+            return False
+        for seat in self._needs_buttons():
+            slot = self.dms.get(seat)
+            if seat not in self.delivered and slot is not None and slot.coming():
+                return True
+        return False
 
     def _rearm_deadline(self) -> None:
         game = self.game
@@ -640,7 +711,7 @@ class TableRunner:
             except IllegalActionError:
                 raise TableError("err.illegal") from None
             await self.journal.flush()  # the move is stored before the player sees it
-            await self._answer_with_hand(interaction, seat)
+        await self._answer_with_hand(interaction, seat)  # outside the lock: others' clicks need not wait
 
     async def exchange(self, interaction: discord.Interaction, fields: dict) -> None:
         """換牌 select: the chosen tiles (choosing is confirming), validated like a button."""
@@ -656,7 +727,7 @@ class TableRunner:
                 raise TableError("err.illegal")
             self._apply(action, answering=seat if self._from_dm(interaction, seat) else None)
             await self.journal.flush()  # the move is stored before the player sees it
-            await self._answer_with_hand(interaction, seat)
+        await self._answer_with_hand(interaction, seat)
 
     async def declare_eye(self, interaction: discord.Interaction) -> None:
         """眼牌 (Miji in its window): any time while the hand is played, from the hand message."""
@@ -669,13 +740,14 @@ class TableRunner:
             self._apply(
                 game.declarations(seat)[0], answering=seat if self._from_dm(interaction, seat) else None
             )
-            await self._stored_then_answer(interaction, seat)
+            await self.journal.flush()
+        await self._answer_stored(interaction, seat)
 
     async def switch_mode(self, interaction: discord.Interaction, fields: dict) -> None:
         async with self.lock:
             seat = self._check_prompt(interaction, fields)
-            payload = await self.dm_payload(seat, mode=fields["mode"])
-            await interaction.response.edit_message(**payload.edit_kwargs())
+        if not await respond(interaction, partial(self.dm_payload, seat, mode=fields["mode"]), update=True):
+            self._answer_failed(seat)
 
     def _check_prompt(self, interaction: discord.Interaction, fields: dict) -> int:
         game = self.game
@@ -699,24 +771,42 @@ class TableRunner:
             live is not None and interaction.message is not None and interaction.message.id == live.message.id
         )
 
-    async def _stored_then_answer(self, interaction: discord.Interaction, seat: int) -> None:
-        """Once the change is stored, answer with the seat's hand in place on the message clicked (their
-        DM, old or current, or their private hand), which works whatever their DM settings; a click
-        on a channel message gets a private hand instead."""
-        await self.journal.flush()
+    async def _answer_stored(self, interaction: discord.Interaction, seat: int) -> None:
+        """The change is stored (the lock released): answer with the seat's hand in place on the message
+        clicked (their DM, old or current, or their private hand), which works whatever their DM
+        settings; a click on a channel message gets a private hand instead."""
         if not _own_message(interaction):  # a click on a channel message: the hand goes privately
-            payload = await self.dm_payload(seat)
-            await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+            await self._answer_privately(interaction, seat)
             return
         await self._answer_with_hand(interaction, seat)
 
+    async def _answer_privately(self, interaction: discord.Interaction, seat: int) -> None:
+        version = self.version  # read before the payload: never newer than what it shows
+        if await respond(interaction, partial(self.dm_payload, seat), update=False):
+            self._prompt_delivered(seat, version)
+        else:
+            self._answer_failed(seat)
+
     async def _answer_with_hand(self, interaction: discord.Interaction, seat: int) -> None:
-        payload = await self.dm_payload(seat)
-        await interaction.response.edit_message(**payload.edit_kwargs())
+        """Answer (outside the lock, within Discord's 3 s: answers.respond) with the seat's hand in place
+        of the clicked message. The version is read before the payload is built, so it is never newer
+        than what the answer shows; if the answer fails, the DM is brought up to date instead."""
+        version = self.version
+        if not await respond(interaction, partial(self.dm_payload, seat), update=True):
+            self._answer_failed(seat)
+            return
         slot = self.dms.get(seat)
         if slot is not None and slot.live is not None and interaction.message is not None:
             if interaction.message.id == slot.live.message.id:
-                slot.live.mark_shown(self.version)
+                slot.live.mark_shown(version)
+        self._prompt_delivered(seat, version)
+
+    def _answer_failed(self, seat: int) -> None:
+        """The click's answer never reached the person (too late, 10062, a failure): their DM is edited
+        through the channel route to the current state, so they never keep an old prompt."""
+        slot = self.dms.get(seat)
+        if slot is not None and slot.live is not None:
+            slot.live.want(self.version)
 
     async def take_back(self, interaction: discord.Interaction) -> None:
         async with self.lock:
@@ -725,7 +815,8 @@ class TableRunner:
                 raise TableError("err.not_auto")
             if self.paused_until is not None:  # someone is back: the table plays on
                 self._unpause()
-            await self._stored_then_answer(interaction, seat)
+            await self.journal.flush()
+        await self._answer_stored(interaction, seat)
 
     async def resume_paused(self, interaction: discord.Interaction) -> None:
         """The pause's Resume button: a seated person takes their seat back and the next hand starts."""
@@ -763,8 +854,7 @@ class TableRunner:
         """The fallback for closed DMs: a fresh ephemeral hand with the same buttons, on every click."""
         async with self.lock:
             seat = self._seat_for(interaction)
-            payload = await self.dm_payload(seat)
-            await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+        await self._answer_privately(interaction, seat)
 
     def _seat_for(self, interaction: discord.Interaction) -> int:
         if self.game is None or self.closed or self.state.phase is not TablePhase.PLAYING:
@@ -873,6 +963,8 @@ class TableRunner:
             return 0, None
         if self.deadline is not None:
             left = self.deadline - time.time()
+            if left <= 0 and self._prompt_on_its_way():
+                return 0.25, None  # the clock starts when the prompt arrives (_prompt_delivered)
             if left <= 0:
                 self._apply(Action(pending[0], Kind.TIMEOUT))
                 return 0, None

@@ -212,14 +212,16 @@ async def test_stale_double_and_foreign_clicks_are_answered_privately_and_change
     person = Person(alice)
     prompt = await person.next_prompt(10)
     button = prompt_buttons(prompt)[-1]
-    log_before = len(runner.game.log)
-    first = await alice.click(prompt, button.custom_id)
-    await first.response()
-    assert len(runner.game.log) == log_before + 1
-    # the same button again (a double click, or an old message): refused, nothing applied
     seat = runner.seating.seat_of_user(alice.id)
     mine = sum(a.seat == seat for a in runner.game.log)
-    again = await alice.click(prompt.id, button.custom_id) if prompt_buttons(devserver.recorder.get(prompt.id)) else None
+    first = await alice.click(prompt, button.custom_id)
+    await first.response()
+    # the click is answered outside the table lock, so robots may already have played after it
+    assert sum(a.seat == seat for a in runner.game.log) == mine + 1
+    mine += 1
+    # the same button again (a double click, or an old message): refused, nothing applied
+    showing = {b.custom_id for b in prompt_buttons(devserver.recorder.get(prompt.id))}
+    again = await alice.click(prompt.id, button.custom_id) if button.custom_id in showing else None
     if again is None:  # the message no longer shows the button: click the stale id through an old copy
         again = await _click_stale(alice, devserver, prompt, button.custom_id)
     answer = await again.message()
@@ -233,7 +235,9 @@ async def _click_stale(user, devserver, message, custom_id):
     from devserver.interactions import COMPONENT
 
     current = devserver.recorder.get(message.id)
-    old = current.history[-1]["components"] if current.history else message.components
+    versions = [h["components"] for h in reversed(current.history)] if current.history else []
+    # the newest earlier version that showed the button (robots may have edited the message since)
+    old = next((c for c in versions if custom_id in repr(c)), message.components)
     saved = current.components
     current.components = old
     try:

@@ -1,0 +1,86 @@
+"""Answering a click within Discord's 3 seconds, whatever the work (issue 21, item 1).
+
+An interaction must get its first response within 3 s of its creation, counted by Discord, not from
+when the bot received it. The age comes from the interaction's snowflake (``created_at``); a clock that
+disagrees with it beyond reason (the age negative or older than a token lives) is not trusted and the
+age counts from receipt instead (``received``, stamped by the cog). With less than ``MARGIN`` left for
+the answer's own upload, the bot acknowledges first (a deferred update, type 6, or a deferred
+ephemeral) and edits the answer in afterwards; with nothing left (a click delivered late, a replay
+after a gateway RESUME) it does not answer at all. ``respond`` says whether the answer reached the
+person, so the caller can bring their DM up to date through the channel route instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+import aiohttp
+import discord
+
+from .live import Payload
+
+log = logging.getLogger(__name__)
+
+DEADLINE = 3.0  # Discord's seconds to the first response
+MARGIN = 1.2  # seconds kept for the answer itself (an upload of the hand's picture, a slow round trip)
+LATE = 0.25  # less than this left: any response would arrive after the deadline, so none is sent
+UNTRUSTED_AGE = 15 * 60.0  # an age beyond a token's lifetime means the clocks disagree, not a real age
+RECEIVED = "mahjong_received"  # Interaction.extras key: time.monotonic() when the bot received it
+ANSWER_FAILURES = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+
+
+def mark_received(interaction: discord.Interaction) -> None:
+    interaction.extras.setdefault(RECEIVED, time.monotonic())
+
+
+def time_left(interaction: discord.Interaction) -> float:
+    """Seconds until Discord stops accepting this interaction's first response."""
+    received = interaction.extras.get(RECEIVED, time.monotonic())
+    at_receipt = (received - time.monotonic()) + (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    if not 0.0 <= at_receipt <= UNTRUSTED_AGE:
+        at_receipt = 0.0
+    return DEADLINE - at_receipt - (time.monotonic() - received)
+
+
+async def respond(
+    interaction: discord.Interaction, build: Callable[[], Awaitable[Payload]], *, update: bool
+) -> bool:
+    """Answer with ``build()``'s payload: in place of the clicked message (``update``) or as a new
+    ephemeral. Acknowledges first when the payload or its upload could miss the deadline. False when
+    the answer did not reach the person (too late, or Discord refused it)."""
+    left = time_left(interaction)
+    if left < LATE:
+        log.info("interaction %s arrived with %.2fs left: not answered", interaction.id, left)
+        return False
+    task = asyncio.ensure_future(build())
+    deferred = False
+    try:
+        try:
+            payload = await asyncio.wait_for(asyncio.shield(task), timeout=max(0.0, left - MARGIN))
+        except TimeoutError:
+            payload = None
+        if payload is None or time_left(interaction) < MARGIN:
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            deferred = True
+            payload = payload if payload is not None else await task
+        if update and deferred:
+            await interaction.edit_original_response(**payload.edit_kwargs())
+        elif update:
+            await interaction.response.edit_message(**payload.edit_kwargs())
+        elif deferred:
+            await interaction.followup.send(ephemeral=True, **payload.send_kwargs())
+        else:
+            await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+        return True
+    except ANSWER_FAILURES as error:
+        log.info("interaction %s: the answer failed (%s)", interaction.id, error)
+        return False
+    finally:
+        if not task.done():
+            task.cancel()

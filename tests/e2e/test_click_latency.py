@@ -1,0 +1,115 @@
+"""Discord's clock, not the stand-in's: clicks answered within 3 s whatever the network does, clicks
+replayed after a gateway RESUME, and turns that start when the prompt reaches the person (issue 21,
+items 1 and 2). The stand-in's latency model (Config.latency) and real-time snowflakes
+(Config.real_time_ids) are on only here."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import pytest
+
+from devserver import Latency
+from devserver.config import RateLimits
+from devserver.interactions import DEFERRED_UPDATE
+from devserver.people import Person, move_of, prompt_buttons
+
+from .tablebot import FAST, build_bot, table_runner
+
+QUICK = RateLimits(time_scale=0.02)
+# steady small round trips, no tail: what varies is what each test turns up
+CALM = Latency(enabled=True, rest_ms=10.0, gateway_ms=5.0, jitter_ms=2.0, tail_chance=0.0)
+
+
+async def _first_prompt(devserver, alice):
+    lobby = await (await alice.slash("mahjong create", rounds=1)).message()
+    await (await alice.click(lobby, "Start")).response(timeout=20)
+    return await Person(alice).next_prompt(40)
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True, latency=CALM)
+async def test_a_click_delivered_late_is_acknowledged_first_and_answered_in_place(harness, devserver):
+    bot = await harness.start(build_bot(FAST, seed=12))
+    alice = devserver.member("alice")
+    prompt = await _first_prompt(devserver, alice)
+    button = prompt_buttons(prompt)[-1]
+    # from now on each click reaches the bot 2.5 s after it was made, and the hand's picture takes
+    # about a second to upload: answering in place at once would land after Discord's 3 s
+    size = max(len(a.data) for a in prompt.attachments)
+    devserver.delays.config = dataclasses.replace(
+        CALM, interaction_delivery=(2.5, 2.55), upload_bytes_per_s=size / 1.0
+    )
+    click = await alice.click(prompt, button.custom_id)
+    response = await click.response(timeout=5)
+    assert response.type == DEFERRED_UPDATE  # acknowledged first, within the 3 s
+    answered = await click.message(timeout=10)  # then the answer is edited in
+    assert move_of(button) not in {move_of(b) for b in prompt_buttons(answered)}
+    assert not click.failed and not devserver.late_answers()
+    seat = table_runner(bot, devserver).seating.seat_of_user(alice.id)
+    assert any(a.seat == seat for a in table_runner(bot, devserver).game.log)
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True)
+async def test_a_click_replayed_after_a_resume_moves_and_the_dm_is_brought_up_to_date(harness, devserver):
+    bot = await harness.start(build_bot(FAST, seed=12))
+    alice = devserver.member("alice")
+    prompt = await _first_prompt(devserver, alice)
+    button = prompt_buttons(prompt)[-1]
+    runner = table_runner(bot, devserver)
+    seat = runner.seating.seat_of_user(alice.id)
+    mine = sum(a.seat == seat for a in runner.game.log)
+    await devserver.reconnect_gateway(hold=3.3)  # Discord takes 3.3 s to accept the bot's RESUME
+    await devserver.wait_until_disconnected()
+    mark = devserver.mark()
+    click = await alice.click(prompt, button.custom_id)  # made while the bot reconnects
+    await devserver.wait_until_connected(timeout=10)
+    # the click was replayed already past its 3 s: the person saw it fail, the move stands, and their
+    # DM is edited through the channel route so it no longer shows the old prompt
+    refreshed = await alice.wait_for_dm(
+        lambda m: m.id == prompt.id and move_of(button) not in {move_of(b) for b in prompt_buttons(m)},
+        since=mark,
+        timeout=10,
+    )
+    assert click.failed == "This interaction failed" and click.initial is None
+    assert sum(a.seat == seat for a in runner.game.log) == mine + 1
+    assert refreshed.dm_with == alice.id
+    assert not devserver.late_answers()  # delivered too late to answer: not the bot's fault
+    callbacks = [line for line in devserver.recorder.log if line.startswith("POST /interactions/")]
+    assert len(callbacks) == 2, "the bot knew from the snowflake not to answer the replayed click"
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True, latency=CALM)
+async def test_the_clock_starts_when_the_prompt_arrives_and_the_countdown_shown_is_the_one_enforced(
+    harness, devserver
+):
+    bot = await harness.start(build_bot(FAST, seed=12))
+    alice = devserver.member("alice")
+    # pictures take ~2 s each to upload: the table post and the hand's DM eat into the first decision
+    devserver.delays.config = dataclasses.replace(CALM, upload_bytes_per_s=25_000.0)
+    prompt = await _first_prompt(devserver, alice)
+    arrived = time.time()
+    runner = table_runner(bot, devserver)
+    seconds = runner._seconds(runner.game) * runner.timing.timer_scale
+    await devserver.recorder.wait_until(
+        lambda: runner.deadline is not None and runner.deadline >= arrived + seconds - 0.5,
+        5,
+        lambda: f"a deadline {seconds}s after the prompt arrived at {arrived}; it is {runner.deadline}",
+    )
+    shown = f"<t:{int(runner.deadline + 0.999)}:R>"
+    await alice.wait_for_dm(lambda m: m.id == prompt.id and shown in m.content, timeout=15)
+    assert runner.delivered, "the delivery was noted once for this decision"
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True, latency=CALM)
+async def test_a_short_clock_does_not_run_out_while_the_prompt_is_still_uploading(harness, devserver):
+    # a 1 s turn and a 0.4 s claim; every picture takes over a second to upload
+    bot = await harness.start(build_bot(dataclasses.replace(FAST, timer_scale=0.05), seed=12))
+    alice = devserver.member("alice")
+    devserver.delays.config = dataclasses.replace(CALM, upload_bytes_per_s=40_000.0)
+    prompt = await _first_prompt(devserver, alice)
+    click = await alice.click(prompt, prompt_buttons(prompt)[-1].custom_id)
+    answer = await click.message(timeout=10)
+    # her move, answered in place: not "no longer current" because the clock ran out before she saw it
+    assert not answer.ephemeral and answer.id == prompt.id, answer.content
+    assert table_runner(bot, devserver).game is not None
