@@ -1,30 +1,29 @@
-"""The bot's storage: one SQLite file behind a small typed async API, so cogs hold no SQL.
+"""The bot's storage behind a small typed async API, so cogs hold no SQL: an SQLite file by default,
+or a PostgreSQL server shared by several bot processes.
 
     store = await Store.open("mahjong.sqlite3")      # WAL, migrations, health check
+    store = await Store.open("postgresql://bot@db/mahjong")   # the same, on a server
     table = await store.create_table(guild_id=1, channel_id=2, host_id=3, rules="taiwan16",
                                      rounds=1, options={}, password_hash=None)
     ...
     await store.close()
 
-Every write method is one transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), so a crash or a failing
-disk leaves either all of a move or none of it. Every read for stats is scoped by ``guild_id``.
-Driver errors surface as :class:`~data.errors.StoreError` subclasses whose text is one line a
-person can act on. A second backend only has to provide the same methods and records.
+Every write method is one transaction, so a crash or a failing disk leaves either all of a move or
+none of it. Every read for stats is scoped by ``guild_id``. Each query is written here once for both
+databases (:mod:`data.dialect` holds the few words that differ; :mod:`data.sqlite` and
+:mod:`data.postgres` the drivers). Driver errors surface as :class:`~data.errors.StoreError`
+subclasses whose text is one line a person can act on.
 """
 
 from __future__ import annotations
 
-import asyncio
-import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import EllipsisType
 from typing import Any
 
-import aiosqlite
-
+from data.driver import Driver, Session
 from data.errors import (
     DuplicateMove,
     SchemaTooNew,
@@ -35,9 +34,11 @@ from data.errors import (
     StoreFull,
     StoreLocked,
     StoreReadOnly,
-    translate,
+    StoreUnreachable,
+    Violation,
 )
-from data.migrate import MIGRATIONS, Migration, check_version, migrate, schema_version
+from data.migrate import MIGRATIONS, PG_MIGRATIONS, Migration
+from data.postgres import PgDriver, is_server_url
 from data.records import (
     PHASES,
     FinishedHand,
@@ -52,6 +53,7 @@ from data.records import (
     dumps,
     loads,
 )
+from data.sqlite import SqliteDriver
 
 __all__ = [
     "Store",
@@ -62,133 +64,67 @@ __all__ = [
     "StoreCorrupt",
     "StoreConflict",
     "StoreClosed",
+    "StoreUnreachable",
     "SchemaTooNew",
     "DuplicateMove",
 ]
 
 # Written out, not bound: SQLite uses the partial index tables_unfinished only for this literal text.
 _UNFINISHED_SQL = "phase IN ('lobby', 'playing')"
-_PRIMARY_KEY = 1555  # SQLITE_CONSTRAINT_PRIMARYKEY
-_UNIQUE = 2067  # SQLITE_CONSTRAINT_UNIQUE
+_INSERT_MOVE = "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES (?, ?, ?, ?)"
 
 
 class Store:
     """One open database. Use :meth:`open`; all methods are safe to call from many tasks at once."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
-        self._db = db
-        self.path = path
+    def __init__(self, driver: Driver, clock: Callable[[], float]) -> None:
+        self._driver = driver
         self._clock = clock
-        self._lock = asyncio.Lock()  # one transaction at a time on the one connection
-        self._closed = False
+        self._board_template = _board_sql(driver.dialect.best_rules)
+
+    @property
+    def path(self) -> str:
+        """The database as messages name it: a file, or a server URL without its password."""
+        return self._driver.path
+
+    @property
+    def driver(self) -> Driver:
+        return self._driver
 
     # ------------------------------------------------------------------ open / close
 
     @classmethod
     async def open(
         cls,
-        path: str | Path = "mahjong.sqlite3",
+        target: str | Path = "mahjong.sqlite3",
         *,
         busy_timeout: float = 2.0,
         clock: Callable[[], float] = time.time,
-        migrations: Sequence[Migration] = MIGRATIONS,
+        migrations: Sequence[Migration] | None = None,
     ) -> Store:
         """Open (creating if needed), check, migrate. Raises a ``StoreError`` with one clear line.
 
-        ``path`` may be ``":memory:"`` or a ``file:`` URI (e.g. ``file:x.sqlite3?mode=ro``).
-        A file newer than this code raises :class:`SchemaTooNew` before anything is written to it.
+        ``target`` is an SQLite file, ``":memory:"`` or a ``file:`` URI (e.g. ``file:x.sqlite3?mode=ro``),
+        or a ``postgresql://`` URL. ``busy_timeout`` is how long a write waits for another's lock. A
+        database newer than this code raises :class:`SchemaTooNew` before anything is written to it.
         """
-        name = str(path)
-        connection = aiosqlite.connect(
-            name, isolation_level=None, timeout=busy_timeout, uri=name.startswith("file:")
-        )
-        try:
-            db = await connection
-        except sqlite3.Error as error:
-            await _worker_stopped(connection)
-            raise translate(error, name) from error
-        try:
-            db.row_factory = aiosqlite.Row
-            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            await db.execute("PRAGMA foreign_keys = ON")
-            # Read-only checks first: a refused file must be left byte for byte as it was.
-            check_version(await schema_version(db), name, migrations)
-            async with db.execute("PRAGMA quick_check") as cursor:
-                verdict = [row[0] for row in await cursor.fetchall()]
-            if verdict != ["ok"]:
-                raise StoreCorrupt(name, verdict[0] if verdict else "integrity check failed")
-            await db.execute("PRAGMA journal_mode = WAL")  # ignored (stays "memory") for :memory:
-            await db.execute("PRAGMA synchronous = NORMAL")
-            await migrate(db, name, migrations)
-            # Prove we may write, so a locked or read-only file is reported at start, not mid-game.
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                await db.execute(f"PRAGMA user_version = {len(migrations)}")
-            finally:
-                await db.execute("ROLLBACK")
-        except sqlite3.Error as error:
-            await _close_quietly(db)
-            raise translate(error, name) from error
-        except BaseException:
-            await _close_quietly(db)
-            raise
-        return cls(db, name, clock)
+        name = str(target)
+        driver: Driver
+        if is_server_url(name):
+            driver = await PgDriver.open(
+                name,
+                busy_timeout=busy_timeout,
+                migrations=PG_MIGRATIONS if migrations is None else migrations,
+            )
+        else:
+            driver = await SqliteDriver.open(
+                name, busy_timeout=busy_timeout, migrations=MIGRATIONS if migrations is None else migrations
+            )
+        return cls(driver, clock)
 
     async def close(self) -> None:
-        """Close the file (later calls raise :class:`StoreClosed`). Closing twice is harmless."""
-        async with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            try:
-                await self._db.close()
-            except sqlite3.Error as error:
-                raise translate(error, self.path) from error
-
-    # ------------------------------------------------------------------ transactions
-
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One transaction: everything inside is stored, or (on any error) none of it."""
-        async with self._lock:
-            self._check_open()
-            db = self._db
-            try:
-                await db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield db
-                    await db.execute("COMMIT")
-                except BaseException:
-                    if db.in_transaction:
-                        await db.execute("ROLLBACK")
-                    raise
-            except sqlite3.Error as error:
-                raise translate(error, self.path) from error
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            self._check_open()
-            try:
-                yield self._db
-            except sqlite3.Error as error:
-                raise translate(error, self.path) from error
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise StoreClosed(self.path)
-
-    async def _one(
-        self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
-    ) -> aiosqlite.Row | None:
-        async with db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
-
-    async def _all(
-        self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
-    ) -> list[aiosqlite.Row]:
-        async with db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        """Close the database (later calls raise :class:`StoreClosed`). Closing twice is harmless."""
+        await self._driver.close()
 
     # ------------------------------------------------------------------ tables
 
@@ -204,20 +140,18 @@ class Store:
         password_hash: str | None,
     ) -> TableRecord:
         """A new table in phase "lobby", with no seats yet."""
-        async with self._write() as db:
-            cursor = await db.execute(
+        async with self._driver.transaction() as db:
+            row = await db.one(
                 "INSERT INTO tables (guild_id, channel_id, host_id, rules, rounds, options, password_hash, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                 (guild_id, channel_id, host_id, rules, rounds, dumps(options), password_hash, self._clock()),
             )
-            table_id = cursor.lastrowid
-            row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
-        assert row is not None  # inserted in this very transaction
+        assert row is not None  # an INSERT … RETURNING that succeeded returns its row
         return TableRecord.from_row(row)
 
     async def set_seats(self, table_id: int, seats: Sequence[SeatRecord]) -> None:
         """Replace the table's seats with ``seats`` (any subset of 0..3)."""
-        async with self._write() as db:
+        async with self._driver.transaction() as db:
             await self._require_table(db, table_id)
             await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             await db.executemany(
@@ -228,7 +162,7 @@ class Store:
     async def set_phase(self, table_id: int, phase: str) -> None:
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r}; expected one of {PHASES}")
-        async with self._write() as db:
+        async with self._driver.transaction() as db:
             await self._update_table(db, table_id, {"phase": phase})
 
     async def set_options(
@@ -250,7 +184,7 @@ class Store:
             changes["options"] = dumps(options)
         if password_hash is not ...:
             changes["password_hash"] = password_hash
-        async with self._write() as db:
+        async with self._driver.transaction() as db:
             await self._update_table(db, table_id, changes)
 
     async def set_messages(
@@ -261,98 +195,95 @@ class Store:
             for k, v in (("lobby_message_id", lobby_message_id), ("table_message_id", table_message_id))
             if v is not None
         }
-        async with self._write() as db:
+        async with self._driver.transaction() as db:
             await self._update_table(db, table_id, changes)
 
-    async def _update_table(self, db: aiosqlite.Connection, table_id: int, changes: dict[str, Any]) -> None:
+    async def _update_table(self, db: Session, table_id: int, changes: dict[str, Any]) -> None:
         if not changes:
             await self._require_table(db, table_id)
             return
         columns = ", ".join(
             f"{name} = ?" for name in changes
         )  # names come from this module, never from users
-        cursor = await db.execute(f"UPDATE tables SET {columns} WHERE id = ?", (*changes.values(), table_id))
-        if cursor.rowcount != 1:
+        if await db.execute(f"UPDATE tables SET {columns} WHERE id = ?", (*changes.values(), table_id)) != 1:
             raise StoreConflict(self.path, f"has no table {table_id}")
 
-    async def _require_table(self, db: aiosqlite.Connection, table_id: int) -> aiosqlite.Row:
-        row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
-        if row is None:
+    async def _require_table(self, db: Session, table_id: int) -> None:
+        if await db.one("SELECT id FROM tables WHERE id = ?", (table_id,)) is None:
             raise StoreConflict(self.path, f"has no table {table_id}")
-        return row
 
     # ------------------------------------------------------------------ match and hands
 
     async def start_match(self, table_id: int, header: dict) -> None:
         """Store the engine's match header; the table's phase becomes "playing"."""
-        async with self._write() as db:
+        async with self._driver.transaction() as db:
             await self._update_table(db, table_id, {"phase": "playing"})
             try:
                 await db.execute(
                     "INSERT INTO matches (table_id, header, started_at) VALUES (?, ?, ?)",
                     (table_id, dumps(header), self._clock()),
                 )
-            except sqlite3.IntegrityError as error:
+            except Violation as error:
                 raise StoreConflict(self.path, f"already has a match for table {table_id}") from error
 
     async def start_hand(self, table_id: int, hand_no: int, header: dict) -> int:
         """Store a hand's engine header; returns the hand id the moves are stored under."""
-        async with self._write() as db:
+        async with self._driver.transaction() as db:
             try:
-                cursor = await db.execute(
-                    "INSERT INTO hands (table_id, hand_no, header, started_at) VALUES (?, ?, ?, ?)",
+                row = await db.one(
+                    "INSERT INTO hands (table_id, hand_no, header, started_at) VALUES (?, ?, ?, ?) RETURNING id",
                     (table_id, hand_no, dumps(header), self._clock()),
                 )
-            except sqlite3.IntegrityError as error:
-                if error.sqlite_errorcode == _UNIQUE:
+            except Violation as error:
+                if error.kind == "duplicate":
                     raise StoreConflict(
                         self.path, f"already has hand {hand_no} of table {table_id}"
                     ) from error
                 raise StoreConflict(self.path, f"has no table {table_id}") from error
-            assert cursor.lastrowid is not None  # an INSERT that succeeded has a row id
-            return cursor.lastrowid
+        assert row is not None  # an INSERT … RETURNING that succeeded returns its row
+        return int(row["id"])
 
     async def append_action(self, hand_id: int, move_no: int, action: str, deadline: float | None) -> None:
         """Store one move (in notation) and the hand's deadline after it.
 
-        One INSERT, hence one transaction and one trip to the database thread: this runs on every click.
+        One INSERT (a trigger sets the hand's deadline), hence one transaction and one round trip:
+        this runs on every click.
         """
-        async with self._lock:
-            self._check_open()
+        async with self._driver.session() as db:
             try:
-                await self._db.execute(
-                    "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES (?, ?, ?, ?)",
-                    (hand_id, move_no, action, deadline),
-                )
-            except sqlite3.IntegrityError as error:
-                if error.sqlite_errorcode == _PRIMARY_KEY:
-                    raise DuplicateMove(self.path, hand_id, move_no) from error
-                raise StoreConflict(self.path, f"has no hand {hand_id}") from error
-            except sqlite3.Error as error:
-                raise translate(error, self.path) from error
+                await db.execute(_INSERT_MOVE, (hand_id, move_no, action, deadline))
+            except Violation as error:
+                raise self._move_refused(error, hand_id, move_no) from error
 
     async def append_actions(self, hand_id: int, moves: Sequence[tuple[int, str, float | None]]) -> None:
-        """Store several moves of one hand (``(move_no, action, deadline)`` each) in one trip to the
-        database thread: a burst of AI and auto-played moves waits once, not once a move. Each move
-        commits on its own, so a crash keeps a whole prefix of the moves — a position the engine replays."""
-        async with self._lock:
-            self._check_open()
+        """Store several moves of one hand (``(move_no, action, deadline)`` each) in one round trip: a
+        burst of AI and auto-played moves waits once, not once a move. A refused move (a move number
+        used twice) keeps every move before it, each stored whole — a position the engine replays."""
+        if not moves:
+            return
+        rows = [(hand_id, move_no, action, deadline) for move_no, action, deadline in moves]
+        async with self._driver.session() as db:
             try:
-                await self._db.executemany(
-                    "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES (?, ?, ?, ?)",
-                    [(hand_id, move_no, action, deadline) for move_no, action, deadline in moves],
-                )
-            except sqlite3.IntegrityError as error:
-                if error.sqlite_errorcode == _PRIMARY_KEY:
-                    raise DuplicateMove(self.path, hand_id, moves[0][0]) from error
-                raise StoreConflict(self.path, f"has no hand {hand_id}") from error
-            except sqlite3.Error as error:
-                raise translate(error, self.path) from error
+                await db.executemany(_INSERT_MOVE, rows)
+                return
+            except Violation as error:
+                if self._driver.dialect.name == "sqlite":  # SQLite committed row by row up to the refusal
+                    raise self._move_refused(error, hand_id, moves[0][0]) from error
+            # PostgreSQL's executemany is one transaction, refused whole: store the prefix move by move
+            for row in rows:
+                try:
+                    await db.execute(_INSERT_MOVE, row)
+                except Violation as error:
+                    raise self._move_refused(error, hand_id, row[1]) from error
+
+    def _move_refused(self, error: Violation, hand_id: int, move_no: int) -> StoreConflict:
+        if error.kind == "duplicate":
+            return DuplicateMove(self.path, hand_id, move_no)
+        return StoreConflict(self.path, f"has no hand {hand_id}")
 
     async def set_deadline(self, hand_id: int, deadline: float | None) -> None:
-        async with self._write() as db:
-            cursor = await db.execute("UPDATE hands SET deadline = ? WHERE id = ?", (deadline, hand_id))
-            if cursor.rowcount != 1:
+        async with self._driver.transaction() as db:
+            if await db.execute("UPDATE hands SET deadline = ? WHERE id = ?", (deadline, hand_id)) != 1:
                 raise StoreConflict(self.path, f"has no hand {hand_id}")
 
     async def finish_hand(
@@ -368,9 +299,8 @@ class Store:
     ) -> None:
         """Record a hand's result and each seat's point change (seats as they sit now)."""
         now = self._clock()
-        async with self._write() as db:
-            hand = await self._one(
-                db,
+        async with self._driver.transaction() as db:
+            hand = await db.one(
                 "SELECT h.table_id, h.finished_at, t.guild_id, t.rules FROM hands h JOIN tables t ON t.id = h.table_id"
                 " WHERE h.id = ?",
                 (hand_id,),
@@ -419,8 +349,8 @@ class Store:
 
     async def finish_match(self, table_id: int, scores: Sequence[int]) -> None:
         """Record each seat's final score; the table's phase becomes "over"."""
-        async with self._write() as db:
-            match = await self._one(db, "SELECT finished_at FROM matches WHERE table_id = ?", (table_id,))
+        async with self._driver.transaction() as db:
+            match = await db.one("SELECT finished_at FROM matches WHERE table_id = ?", (table_id,))
             if match is None:
                 raise StoreConflict(self.path, f"has no match for table {table_id} to finish")
             if match["finished_at"] is not None:
@@ -442,26 +372,26 @@ class Store:
             )
             await self._update_table(db, table_id, {"phase": "over"})
 
-    async def _seats(self, db: aiosqlite.Connection, table_id: int) -> tuple[SeatRecord, ...]:
-        rows = await self._all(db, "SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
+    async def _seats(self, db: Session, table_id: int) -> tuple[SeatRecord, ...]:
+        rows = await db.all("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
         return tuple(SeatRecord.from_row(r) for r in rows)
 
     # ------------------------------------------------------------------ resuming
 
     async def unfinished_tables(self) -> list[SavedTable]:
         """Tables in the lobby or playing, with everything needed to rebuild them after a restart."""
-        async with self._read() as db:
-            tables = await self._all(db, f"SELECT * FROM tables WHERE {_UNFINISHED_SQL} ORDER BY id")
+        async with self._driver.snapshot() as db:
+            tables = await db.all(f"SELECT * FROM tables WHERE {_UNFINISHED_SQL} ORDER BY id")
             saved = []
             for row in tables:
                 table = TableRecord.from_row(row, await self._seats(db, row["id"]))
-                match = await self._one(db, "SELECT header FROM matches WHERE table_id = ?", (row["id"],))
+                match = await db.one("SELECT header FROM matches WHERE table_id = ?", (row["id"],))
                 hands = []
-                for hand in await self._all(
-                    db, "SELECT * FROM hands WHERE table_id = ? ORDER BY hand_no", (row["id"],)
+                for hand in await db.all(
+                    "SELECT * FROM hands WHERE table_id = ? ORDER BY hand_no", (row["id"],)
                 ):
-                    moves = await self._all(
-                        db, "SELECT action FROM moves WHERE hand_id = ? ORDER BY move_no", (hand["id"],)
+                    moves = await db.all(
+                        "SELECT action FROM moves WHERE hand_id = ? ORDER BY move_no", (hand["id"],)
                     )
                     hands.append(SavedHand.from_row(hand, [m["action"] for m in moves]))
                 header = None if match is None else loads(match["header"])
@@ -470,9 +400,8 @@ class Store:
 
     async def table_in_channel(self, channel_id: int) -> TableRecord | None:
         """The channel's unfinished table, if any."""
-        async with self._read() as db:
-            row = await self._one(
-                db,
+        async with self._driver.snapshot() as db:
+            row = await db.one(
                 f"SELECT * FROM tables WHERE channel_id = ? AND {_UNFINISHED_SQL} ORDER BY id DESC LIMIT 1",
                 (channel_id,),
             )
@@ -482,12 +411,12 @@ class Store:
 
     async def setting(self, key: str) -> str | None:
         """One of the bot's own stored facts (``bot_settings``), None when never set."""
-        async with self._read() as db:
-            row = await self._one(db, "SELECT value FROM bot_settings WHERE key = ?", (key,))
-        return None if row is None else row["value"]
+        async with self._driver.session() as db:
+            row = await db.one("SELECT value FROM bot_settings WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
 
     async def set_setting(self, key: str, value: str) -> None:
-        async with self._write() as db:
+        async with self._driver.transaction() as db:
             await db.execute(
                 "INSERT INTO bot_settings (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -495,8 +424,8 @@ class Store:
             )
 
     async def table(self, table_id: int) -> TableRecord | None:
-        async with self._read() as db:
-            row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+        async with self._driver.snapshot() as db:
+            row = await db.one("SELECT * FROM tables WHERE id = ?", (table_id,))
             if row is None:
                 return None
             return TableRecord.from_row(row, await self._seats(db, row["id"]))
@@ -513,13 +442,13 @@ class Store:
         offset: int = 0,
     ) -> list[LeaderRow]:
         """This server's human players ranked by points (then wins, fewer hands, user id)."""
-        board, params = _board(guild_id, rules, since)
+        board, params = self._board(guild_id, rules, since)
         sql = (
             f"{board} SELECT b.*, n.name FROM board b JOIN player_names n ON n.guild_id = ? AND n.user_id = b.user_id"
             " ORDER BY b.rank LIMIT ? OFFSET ?"
         )
-        async with self._read() as db:
-            rows = await self._all(db, sql, (*params, guild_id, limit, offset))
+        async with self._driver.session() as db:
+            rows = await db.all(sql, (*params, guild_id, limit, offset))
         return [LeaderRow.from_row(r) for r in rows]
 
     async def leaderboard_count(
@@ -527,28 +456,29 @@ class Store:
     ) -> int:
         """How many players :meth:`leaderboard` ranks with the same filters (for paging)."""
         where, params = _board_filter(guild_id, rules, since)
-        async with self._read() as db:
-            row = await self._one(db, f"SELECT COUNT(DISTINCT user_id) FROM hand_seats WHERE {where}", params)
-        return 0 if row is None else int(row[0])
+        async with self._driver.session() as db:
+            row = await db.one(
+                f"SELECT COUNT(DISTINCT user_id) AS players FROM hand_seats WHERE {where}", params
+            )
+        return 0 if row is None else int(row["players"])
 
     async def player_stats(
         self, guild_id: int, user_id: int, *, rules: str | None = None
     ) -> PlayerStats | None:
         """One player's numbers in this server and rank among its players; None if they have no finished hand."""
-        board, params = _board(guild_id, rules, None)
+        board, params = self._board(guild_id, rules, None)
         sql = (
             f"{board} SELECT b.*, (SELECT COUNT(*) FROM board) AS players, n.name FROM board b"
             " JOIN player_names n ON n.guild_id = ? AND n.user_id = b.user_id WHERE b.user_id = ?"
         )
-        async with self._read() as db:
-            row = await self._one(db, sql, (*params, guild_id, user_id))
+        async with self._driver.session() as db:
+            row = await db.one(sql, (*params, guild_id, user_id))
         return None if row is None else PlayerStats.from_row(row)
 
     async def history(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
         """This server's finished matches, newest first, each with its standings best first."""
-        async with self._read() as db:
-            matches = await self._all(
-                db,
+        async with self._driver.snapshot() as db:
+            matches = await db.all(
                 "SELECT m.table_id, m.started_at, m.finished_at, t.rules, t.rounds,"
                 " (SELECT COUNT(*) FROM hands h WHERE h.table_id = m.table_id AND h.finished_at IS NOT NULL) AS hands"
                 " FROM matches m JOIN tables t ON t.id = m.table_id"
@@ -558,8 +488,7 @@ class Store:
             )
             summaries = []
             for m in matches:
-                scores = await self._all(
-                    db,
+                scores = await db.all(
                     "SELECT name, user_id, score FROM match_scores WHERE table_id = ? ORDER BY score DESC, seat",
                     (m["table_id"],),
                 )
@@ -578,19 +507,23 @@ class Store:
 
     async def finished_hand(self, guild_id: int, hand_id: int) -> FinishedHand | None:
         """A finished hand of this server (None for another server's hand, or one still being played)."""
-        async with self._read() as db:
-            row = await self._one(
-                db,
+        async with self._driver.snapshot() as db:
+            row = await db.one(
                 "SELECT h.id, h.table_id, h.hand_no, h.result, h.finished_at, t.rules FROM hands h"
                 " JOIN tables t ON t.id = h.table_id WHERE h.id = ? AND t.guild_id = ? AND h.result IS NOT NULL",
                 (hand_id, guild_id),
             )
             if row is None:
                 return None
-            seats = await self._all(
-                db, "SELECT seat, name FROM hand_seats WHERE hand_id = ? ORDER BY seat", (hand_id,)
+            seats = await db.all(
+                "SELECT seat, name FROM hand_seats WHERE hand_id = ? ORDER BY seat", (hand_id,)
             )
         return FinishedHand.from_row(row, tuple(s["name"] for s in seats))
+
+    def _board(self, guild_id: int, rules: str | None, since: float | None) -> tuple[str, list[Any]]:
+        """A ``WITH board AS (...)`` clause: one row per ranked player, with its rank."""
+        where, params = _board_filter(guild_id, rules, since)
+        return self._board_template.format(where=where), params
 
 
 def _board_filter(guild_id: int, rules: str | None, since: float | None) -> tuple[str, list[Any]]:
@@ -606,31 +539,12 @@ def _board_filter(guild_id: int, rules: str | None, since: float | None) -> tupl
     return " AND ".join(where), params
 
 
-def _board(guild_id: int, rules: str | None, since: float | None) -> tuple[str, list[Any]]:
-    """A ``WITH board AS (...)`` clause: one row per ranked player, with its rank."""
-    where, params = _board_filter(guild_id, rules, since)
-    sql = (
+def _board_sql(best_rules: str) -> str:
+    """The leaderboard's ``WITH`` clause, with ``{where}`` left to fill; ``best_rules`` from the dialect."""
+    return (
         "WITH totals AS (SELECT user_id, SUM(delta) AS points, COUNT(DISTINCT table_id) AS matches,"
         " COUNT(*) AS hands, SUM(won) AS wins, SUM(self_drew) AS self_draws, SUM(dealt_in) AS deal_ins,"
-        # with one max() in the query, SQLite takes the bare column ``rules`` from the row of the max
-        f" MAX(tai) AS best_tai, rules AS best_rules FROM hand_seats WHERE {where} GROUP BY user_id),"
+        f" MAX(tai) AS best_tai, {best_rules} AS best_rules FROM hand_seats WHERE {{where}} GROUP BY user_id),"
         " board AS (SELECT *, ROW_NUMBER() OVER (ORDER BY points DESC, wins DESC, hands ASC, user_id ASC) AS rank"
         " FROM totals)"
     )
-    return sql, params
-
-
-async def _worker_stopped(connection: aiosqlite.Connection) -> None:
-    """After a failed connect aiosqlite stops its worker thread without waiting; wait for it here, so the
-    thread never reports to an event loop that has gone (seen as "Event loop is closed" in tests)."""
-    thread = getattr(connection, "_thread", None)
-    if thread is not None and thread.is_alive():
-        await asyncio.to_thread(thread.join, 1.0)
-    await asyncio.sleep(0)  # let the stop callback it scheduled on this loop run
-
-
-async def _close_quietly(db: aiosqlite.Connection) -> None:
-    try:
-        await db.close()
-    except Exception:  # the open already failed; that error is the one to report
-        pass

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from data import DuplicateMove, SeatRecord, Standing, StoreClosed, StoreConflict
@@ -224,20 +222,20 @@ async def test_history_is_newest_first_limited_and_per_server(store: Store, cloc
     assert await store.history(3) == []
 
 
-async def test_data_survives_close_and_reopen(db_path: Path, clock: Clock) -> None:
-    store = await Store.open(db_path, clock=clock)
+async def test_data_survives_close_and_reopen(target: str, clock: Clock) -> None:
+    store = await Store.open(target, clock=clock)
     table = await new_table(store, [1, 2, 3, None])
     hand = await store.start_hand(table.id, 1, {"seed": 5})
     await store.append_action(hand, 0, "0 discard 5m", 3.5)
     before = await store.unfinished_tables()
     await store.close()
-    store = await Store.open(db_path, clock=clock)
+    store = await Store.open(target, clock=clock)
     assert await store.unfinished_tables() == before
     await store.close()
 
 
-async def test_a_closed_store_says_so_and_is_not_retried(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_a_closed_store_says_so_and_is_not_retried(target: str) -> None:
+    store = await Store.open(target)
     table = await new_table(store, [1, 2, 3, 4])
     await store.close()
     await store.close()  # twice is harmless

@@ -1,0 +1,59 @@
+"""What differs between the SQL of SQLite and of PostgreSQL, and nothing else.
+
+Every query of :mod:`data.store` is written once, in the common subset of the two (``?`` parameters,
+``INSERT … RETURNING``, ``ON CONFLICT … DO UPDATE``, window functions); a :class:`Dialect` holds the few
+fragments that cannot be shared, and :func:`numbered` turns ``?`` into PostgreSQL's ``$1, $2, …``.
+The schema itself is written per dialect, as numbered migrations with the same numbers and the same
+tables and columns (``data/migrations/`` and ``data/migrations/postgresql/``; a test compares them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    name: str
+    # the rule set of a player's best hand, next to MAX(tai) in one GROUP BY over hand_seats
+    best_rules: str
+    # after rows were copied in with their own ids, make the next generated id follow them (None: nothing to do)
+    follow_ids: str | None
+
+
+SQLITE = Dialect(
+    name="sqlite",
+    # SQLite takes a bare column of an aggregate query from the row that gave the query's one MAX()
+    best_rules="rules",
+    follow_ids=None,  # an INTEGER PRIMARY KEY continues after the largest id by itself
+)
+
+POSTGRESQL = Dialect(
+    name="postgresql",
+    best_rules="(array_agg(rules ORDER BY tai DESC NULLS LAST, rules))[1]",
+    follow_ids=(
+        "SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {table}"
+    ),
+)
+
+
+@lru_cache(maxsize=512)
+def numbered(sql: str) -> str:
+    """``?`` placeholders as ``$1, $2, …`` (question marks inside quoted literals are left alone).
+
+    >>> numbered("SELECT * FROM t WHERE a = ? AND b = '?' AND c = ?")
+    "SELECT * FROM t WHERE a = $1 AND b = '?' AND c = $2"
+    """
+    out: list[str] = []
+    count = 0
+    quoted = False
+    for char in sql:
+        if char == "'":
+            quoted = not quoted
+        if char == "?" and not quoted:
+            count += 1
+            out.append(f"${count}")
+        else:
+            out.append(char)
+    return "".join(out)
