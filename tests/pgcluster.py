@@ -156,12 +156,12 @@ class Cluster:
     async def admin(self) -> asyncpg.Connection:
         return await asyncpg.connect(self.url())
 
-    async def create_database(self, name: str | None = None) -> str:
-        """A new empty database; returns its name."""
+    async def create_database(self, name: str | None = None, template: str = "template0") -> str:
+        """A new database, empty or a copy of ``template``; returns its name."""
         name = name or f"test_{os.getpid()}_{next(self._names)}"
         connection = await self.admin()
         try:
-            await connection.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+            await connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
         finally:
             await connection.close()
         return name

@@ -7,6 +7,7 @@ session's throw-away PostgreSQL server (``tests/pgcluster.py``); tests that take
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -56,10 +57,20 @@ async def target(backend: str, db_path: Path, request: pytest.FixtureRequest) ->
     if backend == "sqlite":
         yield str(db_path)
         return
+    yield await _pg_database(request)
+
+
+@pytest.fixture
+async def pg_target(request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    """A fresh empty database on the throw-away PostgreSQL server, for PostgreSQL's own faults."""
+    yield await _pg_database(request)
+
+
+async def _pg_database(request: pytest.FixtureRequest) -> str:
     cluster = request.getfixturevalue("pg_cluster")
     name = await cluster.create_database()
-    yield cluster.url(name)
-    await cluster.drop_database(name)
+    request.addfinalizer(lambda: asyncio.run(cluster.drop_database(name)))
+    return str(cluster.url(name))
 
 
 @pytest.fixture
