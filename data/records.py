@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
@@ -11,6 +12,8 @@ class Row(Protocol):
     """What a query hands back, read by column name: sqlite3.Row, asyncpg.Record (tests pass dicts)."""
 
     def __getitem__(self, key: str, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
 
 
 PHASES = ("lobby", "playing", "over", "closed")

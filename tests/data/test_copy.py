@@ -1,0 +1,184 @@
+"""python -m data.copy: a server's data moves SQLite → PostgreSQL and back unchanged, verified by
+counts and checksums; a non-empty destination is refused, and a copy that does not match is rolled back."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from data import SeatRecord
+from data.copy import TABLES, run, table_sum
+from data.store import Store
+from tests.data.conftest import Clock, new_table, play_hand
+from tests.data.schema import execute, fetch, tables
+from tests.pgcluster import Cluster
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def fill(target: str) -> None:
+    """A database with something in every table and column: lobbies, a live hand whose deadline was
+    moved after its last move, finished matches in two servers, AI seats, names in several scripts."""
+    clock = Clock(1_700_000_000.25)
+    store = await Store.open(target, clock=clock)
+    lobby = await store.create_table(
+        guild_id=2**62 + 7,
+        channel_id=2**60,
+        host_id=3,
+        rules="hongkong",
+        rounds=4,
+        options={"名": "滿台", "base": 100},
+        password_hash="pbkdf2$x",
+    )
+    await store.set_seats(lobby.id, [SeatRecord(0, 3, "Zoë"), SeatRecord(2, None, "AI 2", "strong")])
+    await store.set_messages(lobby.id, lobby_message_id=2**55 + 1)
+    for n in range(3):
+        table = await new_table(
+            store,
+            [1, 2, None, 4 + n],
+            guild_id=1 + n % 2,
+            channel_id=20 + n,
+            names=["東", "Bob", "AI", "Дима"],
+        )
+        for hand_no in range(1, 3):
+            clock.advance(61.5)
+            await play_hand(
+                store,
+                table.id,
+                hand_no,
+                deltas=[30, -10, -10, -10],
+                winner=hand_no % 2,
+                loser=None,
+                total=hand_no + n,
+                moves=5,
+            )
+        if n < 2:
+            await store.finish_match(table.id, [1030, 990, 990, 990])
+    live = await new_table(store, [1, 5, 6, None], channel_id=30)
+    hand = await store.start_hand(live.id, 1, {"rules": "taiwan16", "seed": 9})
+    await store.append_actions(hand, [(0, "0 discard 1m", 10.5), (1, "1 pon", 11.0)])
+    await store.set_deadline(hand, 99.125)  # after the last move: the copy must keep this, not the move's
+    await store.set_setting("commands", "fingerprint-1")
+    await store.close()
+
+
+async def sums(target: str) -> list:
+    store = await Store.open(target)
+    try:
+        async with store.driver.snapshot() as db:
+            return [await table_sum(db, table, key) for table, key in TABLES]
+    finally:
+        await store.close()
+
+
+async def views(target: str) -> tuple:
+    """What the bot reads, through the Store."""
+    store = await Store.open(target)
+    try:
+        return (
+            await store.unfinished_tables(),
+            await store.history(1),
+            await store.history(2),
+            await store.leaderboard(1, limit=50),
+            await store.player_stats(1, 2),
+            await store.finished_hand(1, 1),
+            await store.setting("commands"),
+        )
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+async def server(pg_cluster: Cluster) -> str:
+    return pg_cluster.url(await pg_cluster.create_database())
+
+
+async def test_sqlite_to_postgresql_and_back_is_unchanged(tmp_path: Path, server: str, capsys) -> None:
+    source, back = str(tmp_path / "source.sqlite3"), str(tmp_path / "back.sqlite3")
+    await fill(source)
+    assert await run(source, server) == 0
+    out = capsys.readouterr().out
+    assert "every count and checksum matches" in out and f"{len(TABLES)} tables" in out
+    original = await sums(source)
+    assert all(entry.rows > 0 for entry in original)
+    assert await sums(server) == original
+    assert await views(server) == await views(source)
+    assert await run(server, back) == 0
+    assert await sums(back) == original
+    assert await views(back) == await views(source)
+
+    [(last_table, last_hand)] = await fetch(
+        source, "SELECT (SELECT MAX(id) FROM tables), (SELECT MAX(id) FROM hands)"
+    )
+    for target in (server, back):  # new rows get new ids after the copied ones, on both
+        store = await Store.open(target)
+        table = await new_table(store, [1, 2, 3, 4], channel_id=99)
+        hand = await store.start_hand(table.id, 1, {})
+        await store.close()
+        assert (table.id, hand) == (last_table + 1, last_hand + 1), target
+
+
+async def test_a_destination_with_rows_is_refused_and_left_as_it_was(
+    tmp_path: Path, server: str, capsys
+) -> None:
+    source = str(tmp_path / "source.sqlite3")
+    await fill(source)
+    store = await Store.open(server)
+    await store.set_setting("mine", "keep")
+    await store.close()
+    assert await run(source, server) == 2
+    assert "is not empty" in capsys.readouterr().err
+    assert await fetch(server, "SELECT key, value FROM bot_settings") == [("mine", "keep")]
+    assert await fetch(server, "SELECT COUNT(*) FROM tables") == [(0,)]
+
+
+async def test_a_copy_that_does_not_match_commits_nothing(tmp_path: Path, server: str, capsys) -> None:
+    """A destination that does not store what it is given (here a trigger that rewrites names)."""
+    source = str(tmp_path / "source.sqlite3")
+    await fill(source)
+    await (await Store.open(server)).close()
+    await execute(
+        server,
+        "CREATE FUNCTION shout() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.name := upper(NEW.name); RETURN NEW; END $$;"
+        " CREATE TRIGGER shout BEFORE INSERT ON seats FOR EACH ROW EXECUTE FUNCTION shout();",
+    )
+    assert await run(source, server) == 1
+    err = capsys.readouterr().err
+    assert "does not match, nothing was committed" in err and "table seats" in err
+    for table, _ in TABLES:
+        assert await fetch(server, f"SELECT COUNT(*) FROM {table}") == [(0,)], table
+
+
+async def test_every_table_of_the_schema_is_copied(tmp_path: Path) -> None:
+    target = str(tmp_path / "x.sqlite3")
+    await (await Store.open(target)).close()
+    assert {table for table, _ in TABLES} == await tables(target)
+
+
+def test_the_command_line_copies_and_says_what_it_checked(tmp_path: Path, server: str) -> None:
+    import asyncio
+
+    source = str(tmp_path / "source.sqlite3")
+    asyncio.run(fill(source))
+    done = subprocess.run(
+        [sys.executable, "-m", "data.copy", source, server],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split()[0] for line in lines[:-1]] == [table for table, _ in TABLES]
+    assert "password" not in done.stdout
+    again = subprocess.run(
+        [sys.executable, "-m", "data.copy", source, server],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert again.returncode == 2 and "not empty" in again.stderr
