@@ -38,7 +38,7 @@ NO_TOKEN = (
 @dataclass(frozen=True, slots=True)
 class Config:
     token: str
-    database: Path
+    database: str | Path  # an SQLite file, ":memory:", or a postgresql:// URL (a Path would fold its "//")
     sync_guild: int | None = None  # sync commands to one guild at start (instant) instead of globally
     timing: Timing = field(default_factory=Timing)
     seed: int | None = None  # seeds every match's shuffle (tests, the sandbox); None: unpredictable
@@ -58,7 +58,7 @@ class Config:
         guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
         return cls(
             token=token,
-            database=Path(os.environ.get("MAHJONG_DB", "mahjong.sqlite3")),
+            database=os.environ.get("MAHJONG_DB", "mahjong.sqlite3"),
             sync_guild=int(guild) if guild.isdigit() else None,
         )
 

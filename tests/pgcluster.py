@@ -7,7 +7,8 @@
 
 The binaries come from ``$PG_BIN``, else the newest ``/usr/lib/postgresql/*/bin`` (Debian's packages),
 else ``PATH``. PostgreSQL refuses to run as root, so when the tests run as root the server runs as
-the ``postgres`` user the Debian packages create (or ``nobody``). Durability is switched off (fsync,
+the ``postgres`` user the Debian packages create (or ``nobody``). A watcher process stops the server
+and removes the folder when the tests' process ends, even if it is killed. Durability is switched off (fsync,
 full-page writes): the cluster lives for one test run, and this keeps it fast on a busy machine.
 """
 
@@ -25,6 +26,9 @@ import asyncpg
 
 SUPERUSER = "mahjong"
 PORT = 5432  # names the socket file only: the server listens on no TCP port
+# Runs beside the tests as the server's user: when the tests' process ends, however it ends (even
+# SIGKILL), the pipe on its stdin closes, and it stops the server and removes the folder.
+_WATCHER = 'cat >/dev/null; "$0" -D "$1" -m immediate -w stop >/dev/null 2>&1; rm -rf "$2"'
 _SETTINGS = {
     "listen_addresses": "''",
     "fsync": "off",
@@ -89,6 +93,7 @@ class Cluster:
             entry = pwd.getpwnam(user)
             os.chown(folder, entry.pw_uid, entry.pw_gid)
         cluster = cls(bindir, folder, user)
+        cluster._watch()
         try:
             cluster._run(
                 "initdb",
@@ -105,9 +110,22 @@ class Cluster:
             )
             cluster.start()
         except BaseException:
-            shutil.rmtree(folder, ignore_errors=True)
+            cluster.destroy()
             raise
         return cluster
+
+    def _watch(self) -> None:
+        read, self._lifeline = os.pipe()  # not inherited by other children: only the watcher holds it
+        self._watcher = subprocess.Popen(
+            ["/bin/sh", "-c", _WATCHER, str(self.bindir / "pg_ctl"), str(self.data), str(self.folder)],
+            stdin=read,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd="/",
+            start_new_session=True,  # a Ctrl-C to the tests' process group does not end it first
+            **self._as_user(),
+        )
+        os.close(read)
 
     def _run(self, tool: str, *args: str) -> None:
         subprocess.run(
@@ -145,10 +163,10 @@ class Cluster:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def destroy(self) -> None:
-        try:
-            self.stop("immediate")
-        finally:
-            shutil.rmtree(self.folder, ignore_errors=True)
+        """Stop the server and remove the folder (the watcher does both; this waits for it)."""
+        os.close(self._lifeline)
+        self._watcher.wait(60)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{SUPERUSER}@/{database}?host={self.folder}&port={PORT}"

@@ -1,13 +1,12 @@
 """Fixtures for the storage tests: a store with a clock the test moves by hand, on each database.
 
-``target`` is a fresh empty database: an SQLite file in the test's folder, or a new database on the
-session's throw-away PostgreSQL server (``tests/pgcluster.py``); tests that take ``store`` or
-``target`` run once on each.
+``target`` (tests/conftest.py) is a fresh empty database: an SQLite file in the test's folder, or a
+new database on the session's throw-away PostgreSQL server; tests that take ``store`` or ``target``
+run once on each.
 """
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -41,36 +40,6 @@ def clock() -> Clock:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "mahjong.sqlite3"
-
-
-BACKENDS = ("sqlite", "postgresql")
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture
-async def target(backend: str, db_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    """Where a fresh empty database is: a file path, or a ``postgresql://`` URL."""
-    if backend == "sqlite":
-        yield str(db_path)
-        return
-    yield await _pg_database(request)
-
-
-@pytest.fixture
-async def pg_target(request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    """A fresh empty database on the throw-away PostgreSQL server, for PostgreSQL's own faults."""
-    yield await _pg_database(request)
-
-
-async def _pg_database(request: pytest.FixtureRequest) -> str:
-    cluster = request.getfixturevalue("pg_cluster")
-    name = await cluster.create_database()
-    request.addfinalizer(lambda: asyncio.run(cluster.drop_database(name)))
-    return str(cluster.url(name))
 
 
 @pytest.fixture

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from data.store import Store
-from tests.data.conftest import BACKENDS, Clock, new_table, play_hand
+from tests.conftest import BACKENDS
+from tests.data.conftest import Clock, new_table, play_hand
 
 
 async def test_ranked_by_points_with_every_number(store: Store) -> None:
