@@ -17,8 +17,10 @@ subclasses whose text is one line a person can act on.
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from types import EllipsisType
 from typing import Any
@@ -81,6 +83,7 @@ class Store:
         self._driver = driver
         self._clock = clock
         self._board_template = _board_sql(driver.dialect.best_rules)
+        self._writing: set[asyncio.Future[None]] = set()
 
     @property
     def path(self) -> str:
@@ -126,6 +129,30 @@ class Store:
         """Close the database (later calls raise :class:`StoreClosed`). Closing twice is harmless."""
         await self._driver.close()
 
+    # ------------------------------------------------------------------ ordering
+
+    @asynccontextmanager
+    async def _write(self, *, single: bool = False) -> AsyncIterator[Session]:
+        """A write: one transaction, or (``single``) statements that each commit on their own."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._writing.add(done)
+        try:
+            async with self._driver.session() if single else self._driver.transaction() as db:
+                yield db
+        finally:
+            self._writing.discard(done)
+            done.set_result(None)
+
+    @asynccontextmanager
+    async def _read(self, *, snapshot: bool = False) -> AsyncIterator[Session]:
+        """A read sees every write this store began before it, on either database: SQLite's one
+        connection runs them in turn anyway, but PostgreSQL's pool would let a read overtake a write
+        still in flight (a /history just after "Match over" must show that match)."""
+        if self._writing:
+            await asyncio.wait(list(self._writing))
+        async with self._driver.snapshot() if snapshot else self._driver.session() as db:
+            yield db
+
     # ------------------------------------------------------------------ tables
 
     async def create_table(
@@ -140,7 +167,7 @@ class Store:
         password_hash: str | None,
     ) -> TableRecord:
         """A new table in phase "lobby", with no seats yet."""
-        async with self._driver.transaction() as db:
+        async with self._write() as db:
             row = await db.one(
                 "INSERT INTO tables (guild_id, channel_id, host_id, rules, rounds, options, password_hash, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
@@ -151,7 +178,7 @@ class Store:
 
     async def set_seats(self, table_id: int, seats: Sequence[SeatRecord]) -> None:
         """Replace the table's seats with ``seats`` (any subset of 0..3)."""
-        async with self._driver.transaction() as db:
+        async with self._write() as db:
             await self._require_table(db, table_id)
             await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             await db.executemany(
@@ -162,7 +189,7 @@ class Store:
     async def set_phase(self, table_id: int, phase: str) -> None:
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r}; expected one of {PHASES}")
-        async with self._driver.transaction() as db:
+        async with self._write() as db:
             await self._update_table(db, table_id, {"phase": phase})
 
     async def set_options(
@@ -184,7 +211,7 @@ class Store:
             changes["options"] = dumps(options)
         if password_hash is not ...:
             changes["password_hash"] = password_hash
-        async with self._driver.transaction() as db:
+        async with self._write() as db:
             await self._update_table(db, table_id, changes)
 
     async def set_messages(
@@ -195,7 +222,7 @@ class Store:
             for k, v in (("lobby_message_id", lobby_message_id), ("table_message_id", table_message_id))
             if v is not None
         }
-        async with self._driver.transaction() as db:
+        async with self._write() as db:
             await self._update_table(db, table_id, changes)
 
     async def _update_table(self, db: Session, table_id: int, changes: dict[str, Any]) -> None:
@@ -216,7 +243,7 @@ class Store:
 
     async def start_match(self, table_id: int, header: dict) -> None:
         """Store the engine's match header; the table's phase becomes "playing"."""
-        async with self._driver.transaction() as db:
+        async with self._write() as db:
             await self._update_table(db, table_id, {"phase": "playing"})
             try:
                 await db.execute(
@@ -228,7 +255,7 @@ class Store:
 
     async def start_hand(self, table_id: int, hand_no: int, header: dict) -> int:
         """Store a hand's engine header; returns the hand id the moves are stored under."""
-        async with self._driver.transaction() as db:
+        async with self._write() as db:
             try:
                 row = await db.one(
                     "INSERT INTO hands (table_id, hand_no, header, started_at) VALUES (?, ?, ?, ?) RETURNING id",
@@ -249,7 +276,7 @@ class Store:
         One INSERT (a trigger sets the hand's deadline), hence one transaction and one round trip:
         this runs on every click.
         """
-        async with self._driver.session() as db:
+        async with self._write(single=True) as db:
             try:
                 await db.execute(_INSERT_MOVE, (hand_id, move_no, action, deadline))
             except Violation as error:
@@ -262,7 +289,7 @@ class Store:
         if not moves:
             return
         rows = [(hand_id, move_no, action, deadline) for move_no, action, deadline in moves]
-        async with self._driver.session() as db:
+        async with self._write(single=True) as db:
             try:
                 await db.executemany(_INSERT_MOVE, rows)
                 return
@@ -282,7 +309,7 @@ class Store:
         return StoreConflict(self.path, f"has no hand {hand_id}")
 
     async def set_deadline(self, hand_id: int, deadline: float | None) -> None:
-        async with self._driver.transaction() as db:
+        async with self._write() as db:
             if await db.execute("UPDATE hands SET deadline = ? WHERE id = ?", (deadline, hand_id)) != 1:
                 raise StoreConflict(self.path, f"has no hand {hand_id}")
 
@@ -299,7 +326,7 @@ class Store:
     ) -> None:
         """Record a hand's result and each seat's point change (seats as they sit now)."""
         now = self._clock()
-        async with self._driver.transaction() as db:
+        async with self._write() as db:
             hand = await db.one(
                 "SELECT h.table_id, h.finished_at, t.guild_id, t.rules FROM hands h JOIN tables t ON t.id = h.table_id"
                 " WHERE h.id = ?",
@@ -349,7 +376,7 @@ class Store:
 
     async def finish_match(self, table_id: int, scores: Sequence[int]) -> None:
         """Record each seat's final score; the table's phase becomes "over"."""
-        async with self._driver.transaction() as db:
+        async with self._write() as db:
             match = await db.one("SELECT finished_at FROM matches WHERE table_id = ?", (table_id,))
             if match is None:
                 raise StoreConflict(self.path, f"has no match for table {table_id} to finish")
@@ -380,7 +407,7 @@ class Store:
 
     async def unfinished_tables(self) -> list[SavedTable]:
         """Tables in the lobby or playing, with everything needed to rebuild them after a restart."""
-        async with self._driver.snapshot() as db:
+        async with self._read(snapshot=True) as db:
             tables = await db.all(f"SELECT * FROM tables WHERE {_UNFINISHED_SQL} ORDER BY id")
             saved = []
             for row in tables:
@@ -400,7 +427,7 @@ class Store:
 
     async def table_in_channel(self, channel_id: int) -> TableRecord | None:
         """The channel's unfinished table, if any."""
-        async with self._driver.snapshot() as db:
+        async with self._read(snapshot=True) as db:
             row = await db.one(
                 f"SELECT * FROM tables WHERE channel_id = ? AND {_UNFINISHED_SQL} ORDER BY id DESC LIMIT 1",
                 (channel_id,),
@@ -411,12 +438,12 @@ class Store:
 
     async def setting(self, key: str) -> str | None:
         """One of the bot's own stored facts (``bot_settings``), None when never set."""
-        async with self._driver.session() as db:
+        async with self._read() as db:
             row = await db.one("SELECT value FROM bot_settings WHERE key = ?", (key,))
         return None if row is None else str(row["value"])
 
     async def set_setting(self, key: str, value: str) -> None:
-        async with self._driver.transaction() as db:
+        async with self._write() as db:
             await db.execute(
                 "INSERT INTO bot_settings (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -424,7 +451,7 @@ class Store:
             )
 
     async def table(self, table_id: int) -> TableRecord | None:
-        async with self._driver.snapshot() as db:
+        async with self._read(snapshot=True) as db:
             row = await db.one("SELECT * FROM tables WHERE id = ?", (table_id,))
             if row is None:
                 return None
@@ -447,7 +474,7 @@ class Store:
             f"{board} SELECT b.*, n.name FROM board b JOIN player_names n ON n.guild_id = ? AND n.user_id = b.user_id"
             " ORDER BY b.rank LIMIT ? OFFSET ?"
         )
-        async with self._driver.session() as db:
+        async with self._read() as db:
             rows = await db.all(sql, (*params, guild_id, limit, offset))
         return [LeaderRow.from_row(r) for r in rows]
 
@@ -456,7 +483,7 @@ class Store:
     ) -> int:
         """How many players :meth:`leaderboard` ranks with the same filters (for paging)."""
         where, params = _board_filter(guild_id, rules, since)
-        async with self._driver.session() as db:
+        async with self._read() as db:
             row = await db.one(
                 f"SELECT COUNT(DISTINCT user_id) AS players FROM hand_seats WHERE {where}", params
             )
@@ -471,13 +498,13 @@ class Store:
             f"{board} SELECT b.*, (SELECT COUNT(*) FROM board) AS players, n.name FROM board b"
             " JOIN player_names n ON n.guild_id = ? AND n.user_id = b.user_id WHERE b.user_id = ?"
         )
-        async with self._driver.session() as db:
+        async with self._read() as db:
             row = await db.one(sql, (*params, guild_id, user_id))
         return None if row is None else PlayerStats.from_row(row)
 
     async def history(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
         """This server's finished matches, newest first, each with its standings best first."""
-        async with self._driver.snapshot() as db:
+        async with self._read(snapshot=True) as db:
             matches = await db.all(
                 "SELECT m.table_id, m.started_at, m.finished_at, t.rules, t.rounds,"
                 " (SELECT COUNT(*) FROM hands h WHERE h.table_id = m.table_id AND h.finished_at IS NOT NULL) AS hands"
@@ -507,7 +534,7 @@ class Store:
 
     async def finished_hand(self, guild_id: int, hand_id: int) -> FinishedHand | None:
         """A finished hand of this server (None for another server's hand, or one still being played)."""
-        async with self._driver.snapshot() as db:
+        async with self._read(snapshot=True) as db:
             row = await db.one(
                 "SELECT h.id, h.table_id, h.hand_no, h.result, h.finished_at, t.rules FROM hands h"
                 " JOIN tables t ON t.id = h.table_id WHERE h.id = ? AND t.guild_id = ? AND h.result IS NOT NULL",

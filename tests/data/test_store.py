@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from data import DuplicateMove, SeatRecord, Standing, StoreClosed, StoreConflict
@@ -246,3 +248,14 @@ async def test_a_closed_store_says_so_and_is_not_retried(target: str) -> None:
         await store.set_phase(table.id, "over")
     with pytest.raises(StoreClosed):
         await store.leaderboard(1)
+
+
+async def test_a_read_sees_every_write_begun_before_it(store: Store) -> None:
+    """The runner stores a match's end without waiting and posts the standings; a /history right after
+    must show the match, on PostgreSQL's pool of connections as on SQLite's one."""
+    tables = [await new_table(store, [1, 2, 3, 4], channel_id=100 + n) for n in range(5)]
+    writes = [asyncio.create_task(store.finish_match(t.id, [n, 0, 0, 0])) for n, t in enumerate(tables)]
+    await asyncio.sleep(0)  # every write has begun, none has finished
+    assert not any(w.done() for w in writes)
+    assert {m.table_id for m in await store.history(1)} == {t.id for t in tables}
+    await asyncio.gather(*writes)
