@@ -1,6 +1,7 @@
-"""Cost of storing each move: ``Store.append_action`` on a file database in WAL mode.
+"""Cost of storing each move: ``Store.append_action`` on a file database in WAL mode, or on PostgreSQL.
 
     python -m bench.store [--moves 5000] [--moves-per-hand 120] [--players 40] [--history 0] [--path DIR]
+    python -m bench.store --postgres      # the same on a throw-away PostgreSQL server started here
 
 Target (DESIGN.md): storing each move adds ≤ 5 ms to p99 of a click. Each ``append_action`` is one
 transaction (insert the move, update the hand's deadline) through aiosqlite, timed from the caller's
@@ -31,7 +32,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 async def run(
-    path: Path, moves: int, per_hand: int, players: int, seed: int, history: int = 0
+    path: Path | str, moves: int, per_hand: int, players: int, seed: int, history: int = 0
 ) -> dict[str, float]:
     rng = random.Random(seed)
     store = await Store.open(path)
@@ -111,6 +112,8 @@ async def run(
         start = time.perf_counter()
         await store.player_stats(1, rng.randint(1, players))
         stats_ms.append((time.perf_counter() - start) * 1000)
+    async with store.driver.session() as db:
+        size = await db.one("SELECT pg_database_size(current_database()) AS n") if isinstance(path, str) else None
     await store.close()
     return {
         "moves": moves,
@@ -122,7 +125,7 @@ async def run(
         "finished_hands": hands,
         "leaderboard_p50_ms": round(percentile(board_ms, 0.5), 3),
         "player_stats_p50_ms": round(percentile(stats_ms, 0.5), 3),
-        "file_kb": round(path.stat().st_size / 1024, 1),
+        "file_kb": round((size["n"] if size is not None else Path(path).stat().st_size) / 1024, 1),
     }
 
 
@@ -140,11 +143,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--path", type=Path, default=None, help="folder for the database (default: a temp folder)"
     )
+    parser.add_argument("--postgres", action="store_true", help="on a throw-away PostgreSQL server instead of SQLite")
     args = parser.parse_args(argv)
+    cluster = None
+    if args.postgres:
+        from tests.pgcluster import Cluster
+
+        cluster = Cluster.create()
     with tempfile.TemporaryDirectory(dir=args.path) as folder:
+        target = Path(folder) / "bench.sqlite3" if cluster is None else cluster.url(asyncio.run(cluster.create_database("bench")))
         out = asyncio.run(
             run(
-                Path(folder) / "bench.sqlite3",
+                target,
                 args.moves,
                 args.moves_per_hand,
                 args.players,
@@ -152,6 +162,8 @@ def main(argv: list[str] | None = None) -> None:
                 args.history,
             )
         )
+    if cluster is not None:
+        cluster.destroy()
     print(
         f"append_action over {out['moves']} moves: p50 {out['append_p50_ms']} ms, p99 {out['append_p99_ms']} ms,"
         f" max {out['append_max_ms']} ms ({out['moves_per_s']} moves/s)"
