@@ -20,6 +20,8 @@ class Dialect:
     best_rules: str
     # after rows were copied in with their own ids, make the next generated id follow them (None: nothing to do)
     follow_ids: str | None
+    # an executemany outside a transaction commits row by row (SQLite), rather than all or nothing (asyncpg)
+    commits_each_row: bool
 
 
 SQLITE = Dialect(
@@ -27,6 +29,7 @@ SQLITE = Dialect(
     # SQLite takes a bare column of an aggregate query from the row that gave the query's one MAX()
     best_rules="rules",
     follow_ids=None,  # an INTEGER PRIMARY KEY continues after the largest id by itself
+    commits_each_row=True,
 )
 
 POSTGRESQL = Dialect(
@@ -35,6 +38,7 @@ POSTGRESQL = Dialect(
     follow_ids=(
         "SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {table}"
     ),
+    commits_each_row=False,
 )
 
 

@@ -40,7 +40,13 @@ SCHEMES = ("postgresql://", "postgres://")
 POOL_SIZE = 8  # connections per process: enough for every table's write to start at once under load
 CONNECT_TIMEOUT = 10.0
 _MIGRATION_LOCK = 0x6D6A6462  # pg_advisory_xact_lock key for migrations ("mjdb")
-_DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+_DRIVER_ERRORS = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+    TimeoutError,
+)
 
 _LOCKED = {"55P03", "40P01", "40001", "55006"}  # lock_not_available, deadlock, serialization, in use
 _UNREACHABLE = {"57P01", "57P02", "57P03"}  # admin/crash shutdown, cannot connect now (starting)
@@ -100,10 +106,12 @@ def translate(error: BaseException, path: str) -> StoreError:
         return StoreError(
             path, f"has no connection left ({text}); raise max_connections or run fewer bots", text
         )
+    closed = isinstance(error, asyncpg.InterfaceError) and "closed" in text  # "connection is closed"
     if (
         state.startswith("08")
         or state in _UNREACHABLE
-        or isinstance(error, (OSError, TimeoutError, asyncpg.InterfaceError))
+        or closed
+        or isinstance(error, (OSError, TimeoutError))
     ):
         return StoreUnreachable(path, text)
     return StoreError(path, f"failed: {text}", text)

@@ -294,9 +294,9 @@ class Store:
                 await db.executemany(_INSERT_MOVE, rows)
                 return
             except Violation as error:
-                if self._driver.dialect.name == "sqlite":  # SQLite committed row by row up to the refusal
+                if self._driver.dialect.commits_each_row:  # the moves before the refused one are stored
                     raise self._move_refused(error, hand_id, moves[0][0]) from error
-            # PostgreSQL's executemany is one transaction, refused whole: store the prefix move by move
+            # refused whole (one transaction): store the moves one by one, up to the refused one
             for row in rows:
                 try:
                     await db.execute(_INSERT_MOVE, row)

@@ -279,6 +279,9 @@ async def test_no_server_at_the_address(tmp_path: Path) -> None:
         (ConnectionRefusedError("x"), StoreUnreachable),
         (TimeoutError(), StoreUnreachable),
         (asyncpg.exceptions.TooManyConnectionsError("x"), StoreError),
+        (asyncpg.InterfaceError("connection is closed"), StoreUnreachable),
+        (asyncpg.InterfaceError("cannot perform operation: another operation is in progress"), StoreError),
+        (asyncpg.exceptions.OutdatedSchemaCacheError("cached statement plan is invalid"), StoreError),
     ],
 )
 def test_driver_errors_map_by_their_sqlstate(error: BaseException, kind: type[StoreError]) -> None:
