@@ -46,3 +46,4 @@ class Config:
     wait_timeout: float = 5.0  # default for the waiting helpers
     rate_limits: RateLimits = field(default_factory=RateLimits)
     old_message_age: float = 3600.0  # seconds after which edits count against rate_limits.old_message_edit
+    shards: int = 1  # the shard count GET /gateway/bot recommends

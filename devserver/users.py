@@ -235,7 +235,7 @@ class SimUser:
         )
         interaction.opened_by = opened_by
         payload = self._payload(interaction, channel, source)
-        if not server.gateway.connected:
+        if not server.gateway.reaches(payload, "INTERACTION_CREATE"):  # its shard's process may be down
             interaction.failed = interaction.failure_text  # the bot is offline: it never hears of it
             server.interactions.add(interaction)
             server.recorder.bump()
