@@ -124,7 +124,7 @@ class MahjongBot(commands.Bot):
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))
 
 
-def sandbox_bot(token: str, database: Path, seed: int) -> MahjongBot:
+def sandbox_bot(token: str, database: str | Path, seed: int) -> MahjongBot:
     """The bot as the sandbox runs it: quick pauses, seeded, and synced at every start (a fresh
     stand-in knows no commands, whatever the database remembers of the last sync)."""
     timing = Timing(ai_delay=0.0, hand_pause=0.2, edit_interval=0.05, timer_scale=1.0)
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sandbox", metavar="OUTDIR", help="play against a local Discord stand-in, write a transcript")
     parser.add_argument("--hands", type=int, default=1, help="hands to play in the sandbox (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="the sandbox's seed (default 1)")
-    parser.add_argument("--db", help="SQLite file for the sandbox (default: in memory)")
+    parser.add_argument("--db", help="SQLite file or postgresql:// URL for the sandbox (default: in memory)")
     parser.add_argument("--sync", action="store_true", help="sync the slash commands even if unchanged")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")

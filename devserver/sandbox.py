@@ -91,7 +91,7 @@ def _sheets(server: DevServer) -> list[Message]:
 
 # the bot to run, given the stand-in's token, the database and the seed: bot.py hands its own in,
 # so the stand-in never imports the product it stands beside
-MakeBot = Callable[[str, Path, int], commands.Bot]
+MakeBot = Callable[[str, str, int], commands.Bot]  # the database: a file, :memory: or a postgresql:// URL
 
 
 async def run_sandbox(
@@ -104,7 +104,7 @@ async def run_sandbox(
     _watch(server, transcript)
     started = time.perf_counter()
     async with Harness(server) as harness:
-        bot = await harness.start(make_bot(server.config.token, Path(db or ":memory:"), seed))
+        bot = await harness.start(make_bot(server.config.token, db or ":memory:", seed))
         cog = bot.get_cog("Mahjong")
         channel = server.channel("general")
         runner = cog.tables.get(channel.id)
