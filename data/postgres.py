@@ -5,7 +5,7 @@
 Transactions of different tables run side by side on the pool's connections (PostgreSQL's row locks
 keep them apart); ``busy_timeout`` becomes the server's ``lock_timeout``. The schema version lives in
 the one-row table ``schema_version`` (PostgreSQL has no ``user_version``); migrations hold an advisory
-lock, so two processes starting at once migrate once. Errors are translated by SQLSTATE into the same
+lock, so processes starting at once migrate once. Errors are translated by SQLSTATE into the same
 :class:`~data.errors.StoreError`s as SQLite's, plus :class:`~data.errors.StoreUnreachable` for a
 server that does not answer, which is retried like a locked file.
 """
@@ -39,7 +39,7 @@ Connection: TypeAlias = asyncpg.Connection | PoolConnectionProxy  # a pool lends
 SCHEMES = ("postgresql://", "postgres://")
 POOL_SIZE = 8  # connections per process: enough for every table's write to start at once under load
 CONNECT_TIMEOUT = 10.0
-_MIGRATION_LOCK = 0x6D6A6462  # pg_advisory_xact_lock key for migrations ("mjdb")
+_MIGRATION_LOCK = 0x6D6A6462  # advisory lock key for migrations ("mjdb")
 _DRIVER_ERRORS = (
     asyncpg.PostgresError,
     asyncpg.InterfaceError,
@@ -241,8 +241,9 @@ class PgDriver:
 
 
 async def _keep_session(connection: Connection) -> None:
-    """The pool's reset between uses: nothing. The store never changes session state (no SET, LISTEN or
-    session-level advisory lock), and asyncpg's default reset would cost a round trip on every write."""
+    """The pool's reset between uses: nothing. The store never leaves session state behind (no SET or
+    LISTEN; the migration's advisory lock is released before the connection goes back), and asyncpg's
+    default reset would cost a round trip on every write."""
 
 
 async def schema_version(connection: Connection) -> int:
@@ -254,20 +255,29 @@ async def schema_version(connection: Connection) -> int:
 
 
 async def migrate(connection: Connection, path: str, migrations: Sequence[Migration]) -> tuple[int, int]:
-    """Bring the schema up to ``len(migrations)`` in one transaction; returns (version before, after)."""
+    """Bring the schema up to ``len(migrations)`` in one transaction; returns (version before, after).
+
+    Processes starting at once take turns on an advisory lock, taken before the transaction begins: a
+    transaction begun before another's migration committed could still see the old catalog.
+    """
     before = await schema_version(connection)
     check_version(before, path, migrations)
     if before == len(migrations):
         return before, before
-    async with connection.transaction():
-        await connection.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-        before = await schema_version(connection)  # another process may have migrated meanwhile
-        check_version(before, path, migrations)
-        await connection.execute(
-            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
-            " INSERT INTO schema_version SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM schema_version)"
-        )
-        for migration in migrations[before:]:
-            await connection.execute(migration.sql)
-        await connection.execute("UPDATE schema_version SET version = $1", len(migrations))
+    await connection.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
+    try:
+        async with connection.transaction():
+            before = await schema_version(connection)  # another process may have migrated meanwhile
+            check_version(before, path, migrations)
+            if before == len(migrations):
+                return before, before
+            await connection.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
+                " INSERT INTO schema_version SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM schema_version)"
+            )
+            for migration in migrations[before:]:
+                await connection.execute(migration.sql)
+            await connection.execute("UPDATE schema_version SET version = $1", len(migrations))
+    finally:
+        await connection.execute("SELECT pg_advisory_unlock($1)", _MIGRATION_LOCK)
     return before, len(migrations)

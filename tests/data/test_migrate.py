@@ -206,3 +206,19 @@ async def test_both_databases_get_the_same_tables_columns_and_keys(
         name for kind, name, _ in await db.schema(server) if kind == "index" and not name.endswith("_pkey")
     }
     assert lite_indexes == server_indexes - {f"{t}_table_id_hand_no_key" for t in ("hands",)}
+
+
+async def test_bots_starting_at_once_on_one_server_migrate_it_once(pg_target: str) -> None:
+    """Several processes share one PostgreSQL database: their migrations take turns (an advisory lock)."""
+    import asyncio
+
+    stores = await asyncio.gather(*(Store.open(pg_target, busy_timeout=10) for _ in range(4)))
+    try:
+        assert await db.version(pg_target) == LATEST
+        table = await stores[0].create_table(
+            guild_id=1, channel_id=2, host_id=3, rules="taiwan16", rounds=1, options={}, password_hash=None
+        )
+        assert [await s.table(table.id) for s in stores[1:]] == [table] * 3  # one database, seen by all
+    finally:
+        for store in stores:
+            await store.close()
