@@ -14,9 +14,11 @@ import json
 import logging
 import os
 import sys
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -28,6 +30,20 @@ from data import Store, StoreError
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.calculator", "cogs.mahjong")
+# what a table needs in its channel: View Channel, Send Messages (and in Threads), Embed Links, Attach
+# Files, Read Message History; 274878024704 as the invite link's integer
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
+START_RETRY_PAUSES = (5.0, 15.0, 30.0, 60.0, 120.0)  # seconds between tries to reach Discord at start
+SYNC_RETRY_PAUSES = (10.0, 60.0, 300.0)
+# Discord out of reach: no network, DNS, a 5xx after discord.py's own retries, a gateway that fails
+NETWORK_FAILURES = (discord.HTTPException, discord.GatewayNotFound, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 SYNCED_KEY = "commands_synced"  # bot_settings: the fingerprint of the commands last synced globally
 NO_TOKEN = (
     "DISCORD_TOKEN is not set: export DISCORD_TOKEN=... or put DISCORD_TOKEN=... in a .env file. "
@@ -56,6 +72,8 @@ class Config:
         if not token:
             raise SystemExit(NO_TOKEN)
         guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
+        if guild and not guild.isdigit():
+            raise SystemExit(f"DISCORD_GUILD_ID must be a server id (digits only), not {guild!r}.")
         return cls(
             token=token,
             database=os.environ.get("MAHJONG_DB", "mahjong.sqlite3"),
@@ -71,10 +89,16 @@ class MahjongBot(commands.Bot):
         # the bot never reads messages (everything arrives as interactions): no message events to parse
         intents.guild_messages = intents.dm_messages = intents.typing = intents.dm_typing = False
         options.setdefault("chunk_guilds_at_startup", False)
+        # nothing a message says pings anyone unless that message names whom it is for (a nickname
+        # like "<@&role>" or "@everyone" in a table message must not ping through the bot)
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # no voice here: discord.py's start-up warnings about voice libraries would only alarm an admin
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
         self.config = config
         self.timing = config.timing
         self.store: Store  # opened in setup_hook
+        self.syncing: asyncio.Task[None] | None = None  # a command sync tried again after failing at start
 
     async def setup_hook(self) -> None:
         # fill the render caches in a worker thread while we log in: the first hand image is as fast
@@ -85,7 +109,7 @@ class MahjongBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         log.info("loaded %s", ", ".join(EXTENSIONS))
-        await self.sync_commands()
+        await self.sync_at_start()
 
     async def sync_commands(self) -> None:
         """To the test server at once when DISCORD_GUILD_ID is set. Globally only when the command
@@ -105,6 +129,29 @@ class MahjongBot(commands.Bot):
         await self.store.set_setting(SYNCED_KEY, fingerprint)
         log.info("synced commands globally")
 
+    async def sync_at_start(self) -> None:
+        """Sync before the first interaction can arrive; a failure (Discord down, a 5xx) is one line, and
+        the sync is tried again after growing pauses while the bot plays with the commands Discord has."""
+        try:
+            await self.sync_commands()
+        except NETWORK_FAILURES as error:
+            log.warning("command sync failed (%s); trying again in %g s", _one_line(error), SYNC_RETRY_PAUSES[0])
+            self.syncing = asyncio.create_task(self._sync_again(), name="command-sync")
+
+    async def _sync_again(self) -> None:
+        for number, pause in enumerate(SYNC_RETRY_PAUSES, 1):
+            await asyncio.sleep(pause)
+            try:
+                await self.sync_commands()
+                return
+            except NETWORK_FAILURES as error:
+                if number == len(SYNC_RETRY_PAUSES):
+                    log.warning("command sync failed (%s); giving up until the next start", _one_line(error))
+                else:
+                    log.warning(
+                        "command sync failed (%s); trying again in %g s", _one_line(error), SYNC_RETRY_PAUSES[number]
+                    )
+
     async def command_fingerprint(self) -> str:
         """A digest of exactly what a global sync would send."""
         translator = self.tree.translator
@@ -112,7 +159,9 @@ class MahjongBot(commands.Bot):
             await command.get_translated_payload(self.tree, translator) if translator else command.to_dict(self.tree)
             for command in self.tree.get_commands()
         ]
-        return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+        # the application is part of it: a new bot token with an old database must still sync
+        keyed = {"application": self.application_id, "commands": payload}
+        return hashlib.sha256(json.dumps(keyed, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
     async def close(self) -> None:
         await super().close()  # unloads the cogs: every table stores what it still holds
@@ -122,6 +171,42 @@ class MahjongBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))
+        if self.application_id is not None:
+            log.info("invite: %s", invite_url(self.application_id))
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds this bot to a server with what a table needs (README: Installing it)."""
+    return discord.utils.oauth_url(
+        application_id, permissions=INVITE_PERMISSIONS, scopes=("bot", "applications.commands")
+    )
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def run_with_retries(config: Config) -> int:
+    """Run the bot; Discord unreachable at start (no network, DNS, a 5xx, the gateway) is one line and a
+    new try after a growing pause, and exit code 3 once the pauses are spent (for a supervisor)."""
+    for pause in (*START_RETRY_PAUSES, None):
+        try:
+            MahjongBot(config).run(config.token, log_handler=None)
+            return 0
+        except discord.LoginFailure:
+            print("Discord refused DISCORD_TOKEN (improper token): check it in the Developer Portal.", file=sys.stderr)
+            return 2
+        except StoreError as error:
+            print(f"The database cannot be used: {error}", file=sys.stderr)
+            return 2
+        except NETWORK_FAILURES as error:
+            if pause is None:
+                print(f"Could not reach Discord ({_one_line(error)}); giving up.", file=sys.stderr)
+                return 3
+            print(f"Could not reach Discord ({_one_line(error)}); trying again in {pause:g} s.", file=sys.stderr)
+            time.sleep(pause)
+    return 3
 
 
 def sandbox_bot(token: str, database: str | Path, seed: int) -> MahjongBot:
@@ -154,15 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.sync:
         config = replace(config, force_sync=True)
-    try:
-        MahjongBot(config).run(config.token, log_handler=None)
-    except discord.LoginFailure:
-        print("Discord refused DISCORD_TOKEN (improper token): check it in the Developer Portal.", file=sys.stderr)
-        return 2
-    except StoreError as error:
-        print(f"The database cannot be used: {error}", file=sys.stderr)
-        return 2
-    return 0
+    return run_with_retries(config)
 
 
 if __name__ == "__main__":

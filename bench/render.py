@@ -3,7 +3,11 @@
     python -m bench.render [--runs 200] [--seed 11]
 
 Targets (DESIGN.md): hand image (17 tiles + melds + flowers) ≤ 5 ms and ≤ 60 KB; table image
-≤ 25 ms and ≤ 300 KB; and the first picture after ``render.warm_up()`` as fast as the rest.
+≤ 25 ms and ≤ 300 KB; and the first picture after ``render.warm_up()`` as fast as the rest; on a
+phone (the picture shown 390 px wide) the hand's tiles ≥ 36 px and the table's discards ≥ 16 px.
+Beside each picture's times and size: its width and the on-screen width of its tiles at 390 px
+(``render.phone``): the hand's tiles and melds, the table's discards and melds, the sheet's hand.
+``hand13`` is a 13-tile hand (hongkong), laid out in rows of seven.
 Two measurements per picture:
 
 * first: in a fresh process (a child Python), ``render.warm_up()`` then one render, with names
@@ -11,8 +15,9 @@ Two measurements per picture:
   the median over ``--fresh`` child processes, since one render is at the mercy of the machine;
 * warm: the median over ``--runs`` renders in this process.
 
-Last stdout line: one JSON object with hand_ms, hand_first_ms, hand_kb, and the same for table
-and score, plus warm_up_s.
+Last stdout line: one JSON object with hand_ms, hand_first_ms, hand_kb, hand_px (the picture's
+width), hand_tile_390 (on-screen tile width) and hand_meld_390, the same for hand13, table
+(table_tile_390: the discards) and score, plus warm_up_s.
 """
 
 from __future__ import annotations
@@ -25,12 +30,14 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 # Names warm-up never drew, in scripts it did and did not draw (the first real table has new names).
 FIRST_NAMES = ("張三 Chang", "李四 🌸", "さくら", "민수 Ωμέγα")
 
 
-def jobs(seed: int, names: tuple[str, ...] | None = None) -> tuple[dict[str, Callable[[], bytes]], str]:
+def _pictures(seed: int, names: tuple[str, ...] | None = None) -> tuple[dict[str, tuple], str]:
+    """Per picture: (compose function, the PNG function, its arguments)."""
     from render import hand, scoresheet, table
     from render.demo import synthetic
 
@@ -40,13 +47,42 @@ def jobs(seed: int, names: tuple[str, ...] | None = None) -> tuple[dict[str, Cal
     seats = list(state.mine.seats)
     seats[me] = replace(seats[me], flowers=(34, 35, 38, 41))  # a heavy hand: 4 flowers as well
     mine = replace(state.mine, seats=tuple(seats))
+    thirteen = synthetic(seed, rules="hongkong").mine
     n_tiles = len(mine.concealed) + 1 + sum(len(m.tiles) for m in seats[me].melds)
     about = f"hand: {n_tiles} tiles incl. melds, {len(seats[me].flowers)} flowers, {len(mine.waits)} waits"
     return {
-        "hand": lambda: hand.render_hand(mine),
-        "table": lambda: table.render_table(state.public, names),
-        "score": lambda: scoresheet.render_score(state.result, names, state.public),
+        "hand": (hand.compose_hand, hand.render_hand, (mine,)),
+        "hand13": (hand.compose_hand, hand.render_hand, (thirteen,)),
+        "table": (table.compose_table, table.render_table, (state.public, names)),
+        "score": (scoresheet.compose_score, scoresheet.render_score, (state.result, names, state.public)),
     }, about
+
+
+def jobs(seed: int, names: tuple[str, ...] | None = None) -> tuple[dict[str, Callable[[], bytes]], str]:
+    pictures, about = _pictures(seed, names)
+    return {name: partial(png, *args) for name, (_, png, args) in pictures.items()}, about
+
+
+def phone_widths(seed: int) -> dict[str, float]:
+    """Each picture's width and its tiles' on-screen width at 390 px (render.phone)."""
+    from render import hand, phone, scoresheet, table
+
+    scales = {
+        "hand": ([2.0], [2.0 * hand.MELD_SCALE]),
+        "hand13": ([2.0], [2.0 * hand.MELD_SCALE]),
+        "table": (table.RIVER_SCALES, table.ROW_SCALES),
+        "score": (scoresheet.TILE_SCALES, ()),
+    }
+    out: dict[str, float] = {}
+    pictures, _ = _pictures(seed)
+    for name, (compose, _, args) in pictures.items():
+        cv = compose(*args)
+        tiles, melds = scales[name]
+        out[f"{name}_px"] = cv.im.width
+        out[f"{name}_tile_390"] = round(phone.tile_width(cv, tiles) or 0, 1)
+        if melds:
+            out[f"{name}_meld_390"] = round(phone.tile_width(cv, melds) or 0, 1)
+    return out
 
 
 def first_renders(seed: int) -> dict[str, float]:
@@ -106,15 +142,22 @@ def main(argv: list[str] | None = None) -> None:
 
     render.warm_up()
     todo, about = jobs(args.seed, FIRST_NAMES)
+    widths = phone_widths(args.seed)
+    out.update(widths)
     for name, job in todo.items():
         warm, size = warm_median(job, args.runs)
         out[f"{name}_ms"] = round(warm, 2)
         out[f"{name}_kb"] = round(size / 1024, 1)
         first = out[f"{name}_first_ms"]
+        at_390 = f"tiles {widths[f'{name}_tile_390']:4.1f} px"
+        if f"{name}_meld_390" in widths:
+            at_390 += f", melds {widths[f'{name}_meld_390']:4.1f} px"
         print(
             f"{name:6s} first after warm_up {first:6.2f} ms   warm median {warm:6.2f} ms   {size / 1024:6.1f} KB"
+            f"   {widths[f'{name}_px']:4d} px wide; at 390 px: {at_390}"
         )
     print(about)
+    print("targets: hand ≤ 5 ms ≤ 60 KB, tiles ≥ 36 px at 390; table ≤ 25 ms ≤ 300 KB, discards ≥ 16 px")
     print(json.dumps(out))
 
 

@@ -12,7 +12,8 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from engine.rules import PROFILES
+from engine.house_rules import KNOWN_PRESETS
+from engine.rules import HAND_SIZES, PROFILES
 from engine.score import RequestError, calculate
 from engine.scoring import ScoringError
 from engine.scoring.taiwan16 import FLOWER_WINS
@@ -25,6 +26,8 @@ log = logging.getLogger(__name__)
 WINDS = [app_commands.Choice(name=n, value=v) for n, v in (("東 E", "E"), ("南 S", "S"), ("西 W", "W"), ("北 N", "N"))]
 RULES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 FLOWER_WIN_CHOICES = [app_commands.Choice(name=name, value=name) for name in FLOWER_WINS]
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in KNOWN_PRESETS]
+HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]
 
 
 class Calculator(commands.Cog):
@@ -49,8 +52,18 @@ class Calculator(commands.Cog):
         flower_win=_("an instant flower win (八仙過海 / 七搶一)"),
         ready=_("聽 was declared"),
         min3=_("the table needs three 台 to win (三台起胡)"),
+        preset=_("the table's house rules (家規 preset or family)"),
+        hand_size=_("hongkong: 13 tiles or 16 with flowers"),
+        flower_bonus_taken=_("八仙過海 / 七搶一 was already paid as a bonus (no flower 台)"),
     )
-    @app_commands.choices(seat_wind=WINDS, round_wind=WINDS, rules=RULES, flower_win=FLOWER_WIN_CHOICES)
+    @app_commands.choices(
+        seat_wind=WINDS,
+        round_wind=WINDS,
+        rules=RULES,
+        flower_win=FLOWER_WIN_CHOICES,
+        preset=PRESET_CHOICES,
+        hand_size=HAND_SIZE_CHOICES,
+    )
     async def tai(
         self,
         interaction: discord.Interaction,
@@ -70,6 +83,9 @@ class Calculator(commands.Cog):
         flower_win: str | None = None,
         ready: bool = False,
         min3: bool = False,
+        preset: str | None = None,
+        hand_size: int | None = None,
+        flower_bonus_taken: bool = False,
     ) -> None:
         request: dict[str, Any] = {
             "rules": rules,
@@ -87,6 +103,9 @@ class Calculator(commands.Cog):
             "declared_ready": ready,
             "flower_win": flower_win,
             "options": {"三台起胡": True} if min3 else {},
+            "preset": preset,
+            "hand_size": hand_size,
+            "flower_bonus_taken": flower_bonus_taken,
         }
         if win:
             request["win_tile"] = win

@@ -12,6 +12,7 @@ from data.errors import (
     StoreReadOnly,
     StoreUnreachable,
 )
+from data.hall import GuildSettings, QueueEntry
 from data.records import (
     FinishedHand,
     LeaderRow,
@@ -28,9 +29,11 @@ from data.store import Store
 __all__ = [
     "DuplicateMove",
     "FinishedHand",
+    "GuildSettings",
     "LeaderRow",
     "MatchSummary",
     "PlayerStats",
+    "QueueEntry",
     "SavedHand",
     "SavedTable",
     "SchemaTooNew",

@@ -33,6 +33,7 @@ from data.store import Store
 # Every table of the schema, parents before children, with the key that orders its rows.
 TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tables", ("id",)),
+    ("table_failures", ("table_id",)),
     ("seats", ("table_id", "seat")),
     ("matches", ("table_id",)),
     ("match_scores", ("table_id", "seat")),
@@ -41,6 +42,9 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("hand_seats", ("hand_id", "seat")),
     ("player_names", ("guild_id", "user_id")),
     ("bot_settings", ("key",)),
+    ("dm_channels", ("user_id",)),
+    ("play_queue", ("guild_id", "user_id")),
+    ("guild_settings", ("guild_id",)),
 )
 BATCH = 5000
 

@@ -62,6 +62,7 @@ class TableRecord:
     lobby_message_id: int | None
     table_message_id: int | None
     created_at: float
+    kind: str = "player"  # 'player' (玩家桌) or 'system' (系統桌, from the quick-play queue)
 
     @classmethod
     def from_row(cls, row: Row, seats: tuple[SeatRecord, ...] = ()) -> TableRecord:
@@ -79,6 +80,7 @@ class TableRecord:
             lobby_message_id=row["lobby_message_id"],
             table_message_id=row["table_message_id"],
             created_at=row["created_at"],
+            kind=row["kind"] if "kind" in row.keys() else "player",
         )
 
 
@@ -107,6 +109,7 @@ class SavedTable:
     table: TableRecord
     match_header: dict | None
     hands: list[SavedHand]
+    problem: str | None = None  # a stored row that could not be read: the table cannot be rebuilt
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ from data.errors import (
     StoreUnreachable,
     Violation,
 )
+from data.hall import HallStore
 from data.migrate import MIGRATIONS, PG_MIGRATIONS, Migration
 from data.postgres import PgDriver, is_server_url
 from data.records import (
@@ -47,6 +48,7 @@ from data.records import (
     LeaderRow,
     MatchSummary,
     PlayerStats,
+    Row,
     SavedHand,
     SavedTable,
     SeatRecord,
@@ -76,7 +78,7 @@ _UNFINISHED_SQL = "phase IN ('lobby', 'playing')"
 _INSERT_MOVE = "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES (?, ?, ?, ?)"
 
 
-class Store:
+class Store(HallStore):
     """One open database. Use :meth:`open`; all methods are safe to call from many tasks at once."""
 
     def __init__(self, driver: Driver, clock: Callable[[], float]) -> None:
@@ -411,19 +413,54 @@ class Store:
             tables = await db.all(f"SELECT * FROM tables WHERE {_UNFINISHED_SQL} ORDER BY id")
             saved = []
             for row in tables:
-                table = TableRecord.from_row(row, await self._seats(db, row["id"]))
-                match = await db.one("SELECT header FROM matches WHERE table_id = ?", (row["id"],))
-                hands = []
-                for hand in await db.all(
-                    "SELECT * FROM hands WHERE table_id = ? ORDER BY hand_no", (row["id"],)
-                ):
-                    moves = await db.all(
-                        "SELECT action FROM moves WHERE hand_id = ? ORDER BY move_no", (hand["id"],)
-                    )
-                    hands.append(SavedHand.from_row(hand, [m["action"] for m in moves]))
-                header = None if match is None else loads(match["header"])
-                saved.append(SavedTable(table, header, hands))
+                seats = await self._seats(db, row["id"])
+                try:
+                    saved.append(await self._saved_table(db, row, seats))
+                except (ValueError, TypeError, KeyError) as error:  # a row this code cannot read
+                    table = TableRecord.from_row({**dict(row), "options": None}, seats)
+                    saved.append(SavedTable(table, None, [], problem=f"{type(error).__name__}: {error}"))
         return saved
+
+    async def _saved_table(self, db: Session, row: Row, seats: tuple[SeatRecord, ...]) -> SavedTable:
+        table = TableRecord.from_row(row, seats)
+        match = await db.one("SELECT header FROM matches WHERE table_id = ?", (row["id"],))
+        hands = []
+        for hand in await db.all("SELECT * FROM hands WHERE table_id = ? ORDER BY hand_no", (row["id"],)):
+            moves = await db.all("SELECT action FROM moves WHERE hand_id = ? ORDER BY move_no", (hand["id"],))
+            hands.append(SavedHand.from_row(hand, [m["action"] for m in moves]))
+        header = None if match is None else loads(match["header"])
+        return SavedTable(table, header, hands)
+
+    async def dm_channel_of(self, user_id: int) -> int | None:
+        """The DM channel opened with this person before, if any."""
+        async with self._read() as db:
+            row = await db.one("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+        return None if row is None else int(row["channel_id"])
+
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+                (user_id, channel_id),
+            )
+
+    async def fail_table(self, table_id: int, reason: str) -> None:
+        """A table that cannot be rebuilt: closed (its seats free, never restored again), the reason
+        kept beside it, its match and moves left as they were for inspection."""
+        async with self._write() as db:
+            await self._update_table(db, table_id, {"phase": "closed"})
+            await db.execute(
+                "INSERT INTO table_failures (table_id, reason, failed_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET reason = excluded.reason, failed_at = excluded.failed_at",
+                (table_id, reason[:2000], self._clock()),
+            )
+
+    async def table_failure(self, table_id: int) -> str | None:
+        """Why a table could not be restored, if it could not."""
+        async with self._read() as db:
+            row = await db.one("SELECT reason FROM table_failures WHERE table_id = ?", (table_id,))
+        return None if row is None else str(row["reason"])
 
     async def table_in_channel(self, channel_id: int) -> TableRecord | None:
         """The channel's unfinished table, if any."""

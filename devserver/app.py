@@ -10,7 +10,9 @@ from aiohttp import web
 
 from .callbacks import InteractionRoutes
 from .errors import OPENING_DMS_TOO_FAST, DiscordError, form_error
+from .faults import ErrorFault
 from .messages import read_body
+from .permissions import check_write
 from .recorder import EPHEMERAL, Message
 from .replies import json_response, no_content, snowflake
 
@@ -83,6 +85,8 @@ class Api:
             return await handler(request)
         for fault in self.server.faults:
             if fault.matches(request.method, route):
+                if isinstance(fault, ErrorFault):
+                    return fault.response(request.path, request)
                 return fault.response(request.path)
         unauthenticated = route.startswith(("/interactions/", "/webhooks/"))
         if not unauthenticated and request.headers.get("Authorization") != f"Bot {self.server.config.token}":
@@ -220,6 +224,7 @@ class Api:
         body, uploads = await read_body(request)
         if body.get("flags", 0) & EPHEMERAL:
             raise form_error("flags", "Ephemeral messages exist only as interaction responses")
+        check_write(self.server.bot_permissions(channel), channel, body, uploads, creating=True)
         message = self.server.messages.create(channel, body, uploads)
         return json_response(self.payload(message))
 
@@ -233,6 +238,7 @@ class Api:
         channel = self.server.world.channel(snowflake(request, "channel_id"))
         message = self.server.messages.in_channel(channel, snowflake(request, "message_id"))
         body, uploads = await read_body(request)
+        check_write(self.server.bot_permissions(channel), channel, body, uploads, creating=False)
         return json_response(self.payload(self.server.messages.edit(message, body, uploads)))
 
     async def delete_message(self, request: web.Request) -> web.Response:

@@ -36,6 +36,8 @@ MESSAGES = {
     REQUEST_TOO_LARGE: "Request entity too large",
     CANNOT_SEND_EMPTY: "Cannot send an empty message",
     CANNOT_DM_USER: "Cannot send messages to this user",
+    50001: "Missing Access",
+    50013: "Missing Permissions",
     INVALID_WEBHOOK_TOKEN: "Invalid Webhook Token",
     INVALID_FORM_BODY: "Invalid Form Body",
     INTERACTION_TYPE_MISMATCH: "Invalid interaction response type for this interaction",

@@ -35,3 +35,27 @@ class RateLimitFault:
             "X-RateLimit-Bucket": f"devserver-fault-{zlib.crc32(self.route.encode()):08x}",
         }
         return too_many_requests(self.retry_after, headers)
+
+
+@dataclass
+class ErrorFault:
+    """Answer the next `times` requests matching METHOD + route template with an error, as Discord does
+    in an incident (5xx), when it refuses (403 40003 "opening DMs too fast"), or by dropping the
+    connection (``status=0``): the bot has to tell a transient failure from a final one."""
+
+    method: str
+    route: str
+    status: int = 503
+    code: int = 0
+    times: int = 1
+    hits: list[str] = field(default_factory=list)
+
+    def matches(self, method: str, route: str) -> bool:
+        return len(self.hits) < self.times and method == self.method.upper() and route == self.route
+
+    def response(self, path: str, request: web.Request | None = None) -> web.Response:
+        self.hits.append(path)
+        if self.status == 0 and request is not None and request.transport is not None:
+            request.transport.abort()  # the connection drops before any answer
+        body = {"message": f"{self.status}: injected by the test", "code": self.code}
+        return web.json_response(body, status=self.status or 500)

@@ -20,6 +20,7 @@ from .errors import (
 from .gateway import DIRECT_MESSAGES_INTENT, GUILD_MESSAGES_INTENT
 from .limits import ATTACHMENTS_MAX, check_message
 from .media import content_type
+from .mentions import pings_of
 from .recorder import EPHEMERAL, LOADING, Attachment, Message
 from .state import DM_CHANNEL, Channel
 
@@ -107,11 +108,14 @@ class Messages:
         extra_flags: int = 0,
         validate: bool = True,
     ) -> Message:
-        """A new message by the bot in a channel; DMs to users who refuse them fail with 50007."""
+        """A new message by the bot in a channel; DMs the bot starts to users who refuse them fail with
+        50007 (answers to their interactions do not)."""
         world = self.server.world
         if validate:
             self.check(payload, uploads)
-        if channel.type == DM_CHANNEL and channel.recipient_id in self.server.refused_dms:
+        # Discord applies a person's DM settings (closed DMs, a blocked bot) to messages the bot starts;
+        # an interaction's answer or follow-up answers the person's own click and is delivered anyway
+        if interaction is None and channel.type == DM_CHANNEL and channel.recipient_id in self.server.refused_dms:
             raise DiscordError(
                 403, CANNOT_DM_USER, detail=f"user {channel.recipient_id} refuses DMs", expected=True
             )
@@ -131,6 +135,9 @@ class Messages:
             interaction_id=interaction.id if interaction is not None else None,
             webhook_id=world.application_id if interaction is not None else None,
             created_at=self.server.clock.now(),
+        )
+        message.pings = pings_of(
+            message.content, payload.get("allowed_mentions"), by_interaction=interaction is not None
         )
         if interaction is not None:
             message.origin = interaction.message_fields(message.id)

@@ -10,6 +10,7 @@ from typing import Any
 
 from .limits import BUTTON, SELECT_TYPES
 from .media import image_size
+from .mentions import Pings
 from .snowflake import Snowflakes
 
 EPHEMERAL = 64
@@ -108,6 +109,7 @@ class Message:
     created_seq: int = 0
     updated_seq: int = 0
     edited: bool = False
+    pings: Pings = field(default_factory=Pings)  # whom Discord notified when it was posted (devserver.mentions)
 
     @property
     def ephemeral(self) -> bool:

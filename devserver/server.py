@@ -11,14 +11,15 @@ from .app import Api
 from .clock import Clock
 from .commands import CommandRegistry
 from .config import Config
-from .faults import RateLimitFault
+from .faults import ErrorFault, RateLimitFault
 from .gateway import Gateway
 from .interactions import Interaction, InteractionBook
 from .messages import Messages
+from .permissions import bits
 from .ratelimits import RateLimiter
 from .recorder import Message, Recorder, Violation
 from .snowflake import Snowflakes
-from .state import Channel, World
+from .state import ALL_PERMISSIONS, Channel, World
 from .users import SimUser
 
 
@@ -42,7 +43,9 @@ class DevServer:
         self.interactions = InteractionBook(self)
         self.messages = Messages(self)
         self.gateway = Gateway(self)
-        self.faults: list[RateLimitFault] = []
+        self.faults: list[RateLimitFault | ErrorFault] = []
+        self.bot_removed = False
+        self.channel_permissions: dict[int, int] = {}  # channel id -> the bot's permissions there (default: all)
         self.refused_dms: set[int] = set()
         self._users: dict[int, SimUser] = {}
         self._pending_events: list[tuple[str, dict[str, Any]]] = []
@@ -125,6 +128,41 @@ class DevServer:
     ) -> RateLimitFault:
         """The next `times` requests to METHOD route (a template like /channels/{channel_id}/messages) get 429."""
         fault = RateLimitFault(method, route, times, retry_after)
+        self.faults.append(fault)
+        return fault
+
+    def set_bot_permissions(self, channel: Channel | str, *, deny: tuple[str, ...] = (), allow: tuple[str, ...] = ()) -> None:
+        """Change what the bot may do in one channel (names as in devserver.permissions.BY_NAME), as a
+        channel override or a role change would; interactions report it as app_permissions."""
+        target = self.channel(channel) if isinstance(channel, str) else channel
+        value = self.bot_permissions(target) & ~bits(deny) | bits(allow)
+        self.channel_permissions[target.id] = value
+
+    def bot_permissions(self, channel: Channel) -> int:
+        if self.bot_removed:
+            return 0  # every channel route answers 403 50001 Missing Access
+        return self.channel_permissions.get(channel.id, int(ALL_PERMISSIONS))
+
+    async def delete_channel(self, channel: Channel | str) -> None:
+        """A moderator deletes a channel: CHANNEL_DELETE goes out, later requests there get 404 10003."""
+        target = self.channel(channel) if isinstance(channel, str) else channel
+        payload = target.payload(self.world)
+        del self.world.channels[target.id]
+        self.world.deleted_channels.add(target.id)
+        await self.dispatch("CHANNEL_DELETE", payload)
+
+    async def remove_bot_from_guild(self) -> None:
+        """The bot is kicked: GUILD_DELETE goes out, channel routes answer 403 50001, and DMs to the
+        members (who share no other server with the bot) 403 50007."""
+        self.bot_removed = True
+        self.refused_dms.update(user.id for user in self.world.users.values() if not user.bot)
+        await self.dispatch("GUILD_DELETE", {"id": str(self.world.guild_id)})
+
+    def inject_error(
+        self, method: str, route: str, *, status: int = 503, code: int = 0, times: int = 1
+    ) -> ErrorFault:
+        """The next `times` requests to METHOD route fail with `status`/`code` (status 0: the connection drops)."""
+        fault = ErrorFault(method, route, status, code, times)
         self.faults.append(fault)
         return fault
 

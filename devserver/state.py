@@ -92,6 +92,7 @@ class World:
     users: dict[int, UserRecord] = field(default_factory=dict)
     members: list[int] = field(default_factory=list)
     channels: dict[int, Channel] = field(default_factory=dict)
+    deleted_channels: set[int] = field(default_factory=set)
     dm_by_user: dict[int, int] = field(default_factory=dict)
     emojis: dict[int, str] = field(default_factory=dict)  # the guild's custom emojis: id -> name
 
@@ -141,13 +142,19 @@ class World:
         try:
             return self.channels[channel_id]
         except KeyError:
-            raise DiscordError(404, UNKNOWN_CHANNEL, detail=str(channel_id)) from None
+            if channel_id - 1 in self.users and not self.users[channel_id - 1].bot:
+                return self.dm_channel(channel_id - 1)  # a DM channel exists on Discord once ever opened
+            # a channel deleted under the bot is Discord's doing, not the bot's mistake
+            gone = channel_id in self.deleted_channels
+            raise DiscordError(404, UNKNOWN_CHANNEL, detail=str(channel_id), expected=gone) from None
 
     def dm_channel(self, user_id: int) -> Channel:
-        """The bot's DM channel with a user, opened on first use as Discord does."""
+        """The bot's DM channel with a user, opened on first use as Discord does. Its id is the same
+        for that user in every run of the stand-in (user id + 1: generated ids have zero low bits), as a
+        DM channel's id stays the same on Discord: a bot that stored it (the sandbox's --db) reuses it."""
         self.user(user_id)
         if user_id not in self.dm_by_user:
-            channel = Channel(self.ids.next(), f"dm-{user_id}", type=DM_CHANNEL, recipient_id=user_id)
+            channel = Channel(user_id + 1, f"dm-{user_id}", type=DM_CHANNEL, recipient_id=user_id)
             self.channels[channel.id] = channel
             self.dm_by_user[user_id] = channel.id
         return self.channels[self.dm_by_user[user_id]]

@@ -38,8 +38,11 @@ class SimUser:
         return f"<SimUser {self.name} {self.id}>"
 
     # acting --------------------------------------------------------------
-    async def slash(self, command: str, *, channel: Channel | str = "general", **options: Any) -> Interaction:
-        """Run `/command [subcommand…]` with options given as keywords, like typing it in the client."""
+    async def slash(
+        self, command: str, *, channel: Channel | str = "general", forged: bool = False, **options: Any
+    ) -> Interaction:
+        """Run `/command [subcommand…]` with options given as keywords, like typing it in the client
+        (``forged``: like a modified client, which sends values outside an option's choices and range)."""
         name, *path = command.strip().lstrip("/").split()
         target = self.server.channel(channel) if isinstance(channel, str) else channel
         in_dm = target.type == DM_CHANNEL
@@ -51,7 +54,7 @@ class SimUser:
             BOT_DM not in (definition.get("contexts") or [BOT_DM]) or definition.get("dm_permission") is False
         ):
             raise PermissionError(f"/{name} is guild-only: the Discord client does not offer it in DMs")
-        data = build_invocation(definition, path, options, self._resolve)
+        data = build_invocation(definition, path, options, self._resolve, forged=forged)
         return await self._start(APPLICATION_COMMAND, target, data)
 
     async def click(self, message: Message | int, label_or_custom_id: str) -> Interaction:
@@ -257,7 +260,7 @@ class SimUser:
             "channel": channel.payload(world),
             "token": interaction.token,
             "version": 1,
-            "app_permissions": ALL_PERMISSIONS,
+            "app_permissions": str(self.server.bot_permissions(channel)),
             "locale": self.record.locale,
             "entitlements": [],
             "attachment_size_limit": self.server.config.attachment_size_limit,

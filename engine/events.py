@@ -41,6 +41,7 @@ class EventKind(StrEnum):
     EXCHANGE = "exchange"  # 換牌: private to the seat (tiles given back, detail: tiles received)
     EXCHANGED = "exchanged"  # 換牌 done: public, ``detail`` says how many tiles each seat exchanged
     EYE = "eye"  # 眼牌 declared (``detail`` "Miji" when declared in the Miji window)
+    FLOWER_BONUS = "flower_bonus"  # 八仙過海 / 七搶一 paid at once (house rule); ``detail`` names it
     WIN = "win"
     DRAW_GAME = "draw_game"  # 流局
 

@@ -92,6 +92,9 @@ class Outcome:
     human: bool = False  # 人胡: an earthly win on a discard before the winner's first draw
     last_discard: bool = False  # 河底: won on the last discard
     after_flower: bool = False  # the replacement draw won on was for a flower, not a kong
+    # 八仙過海 / 七搶一 paid at once while the hand went on (house rule flower_win_as_bonus):
+    # (receiver, the 七搶一's payer or None for all three, name), settled with the hand whatever its end
+    flower_bonuses: tuple[tuple[int, int | None, str], ...] = ()
 
 
 @dataclass(slots=True)
@@ -139,6 +142,7 @@ class Game:
         profile = get_profile(rules)
         if options is not None and options != profile.options:  # (most tables play the defaults)
             profile = replace(profile, options=options)
+        profile = profile.for_table()  # the hand size chosen (hongkong 13 / 16), a claimed kong's replacement
         added = [f for f in profile.options.house_rules.forms() if f not in profile.win_forms]
         if added:  # a house rule's winning form (嚦咕嚦咕) is accepted by the win check too
             profile = replace(profile, win_forms=(*profile.win_forms, *added))
@@ -173,6 +177,7 @@ class Game:
         self.eye: list[bool] = [False] * 4  # 眼牌 declared (Miji too)
         self.miji: list[bool] = [False] * 4  # the 眼牌 was declared in the Miji window
         self.exchanges: dict[int, tuple[int, ...]] = {}  # 換牌 choices made so far (the EXCHANGE phase)
+        self.flower_bonuses: list[tuple[int, int | None, str]] = []  # see Outcome.flower_bonuses
         auto = set(auto_seats)
         if not auto <= {0, 1, 2, 3}:
             raise ValueError(f"auto_seats must be seats 0-3, got {sorted(auto)}")
@@ -245,13 +250,8 @@ class Game:
         action = self._normalize(action)
         if action.kind is Kind.TIMEOUT:
             return action.seat in self.to_act()
-        if action.kind in (Kind.AWAY, Kind.BACK):  # any seat, any time while the hand runs
-            return (
-                action.tile is None
-                and not action.tiles
-                and not self.is_over
-                and self.auto[action.seat] == (action.kind is Kind.BACK)
-            )
+        if action.kind in (Kind.AWAY, Kind.BACK):  # any seat, any time, after the hand's end too
+            return action.tile is None and not action.tiles and self.auto[action.seat] == (action.kind is Kind.BACK)
         if action.kind in DECLARATIONS:
             return action in self.declarations(action.seat)
         if action.kind is Kind.EXCHANGE:
@@ -261,8 +261,10 @@ class Game:
     def declarations(self, seat: int) -> list[Action]:
         """What ``seat`` may declare now besides its decisions: ``eye`` (眼牌), or ``miji`` instead
         while the Miji window is open (at most eight discards made, nobody has 吃/碰/槓'd). Any
-        time while the hand is played, ready or not, once per hand; not during 換牌."""
-        if self.phase in (Phase.OVER, Phase.EXCHANGE) or self.eye[seat]:
+        time while the hand is played, ready or not, once per hand; not during 換牌. Only where the
+        rule set has them (``RuleProfile.eye_declaration``: document 000's taiwan16); elsewhere
+        nothing, so no table offers a button that shows the other hands."""
+        if not self.profile.eye_declaration or self.phase in (Phase.OVER, Phase.EXCHANGE) or self.eye[seat]:
             return []
         return [Action(seat, Kind.MIJI if self.miji_window() else Kind.EYE)]
 
@@ -275,7 +277,10 @@ class Game:
         for anything else, malformed values included (a bool seat, a float or out-of-range tile).
 
         Besides the decisions :meth:`legal_actions` lists, a seat may send ``timeout`` when its
-        clock ran out (see :meth:`auto_action`), ``away`` (代打 from now on) and ``back``.
+        clock ran out (see :meth:`auto_action`), ``away`` (代打 from now on) and ``back``. These two
+        are taken after the hand's end as well: between two hands they decide whether the next hand
+        starts auto-played (:class:`~engine.match.Match` carries them over), and they are logged
+        like any move, so a replay of the log arrives at the same seats.
         """
         if self._listed_now(action):  # handed out by legal_actions for this decision: legal as it is
             start = len(self.events)
@@ -287,7 +292,7 @@ class Game:
         problem = shape_problem(action)
         if problem:
             raise IllegalActionError(f"malformed action: {problem}")
-        if self.phase is Phase.OVER:
+        if self.phase is Phase.OVER and action.kind not in (Kind.AWAY, Kind.BACK):
             raise IllegalActionError("the hand is over", "hand_over")
         action = self._normalize(action)
         if not self.is_legal(action):
@@ -451,6 +456,7 @@ class Game:
         game.drawn[turn] = laid.drawn
         game.claim = None
         game.last_discard = None
+        game.flower_bonuses = []
         game.outcome = None
         game.events = []
         game.log = []
@@ -522,6 +528,7 @@ class Game:
             last_discard=out.last_discard if out else self._last_discard(self_drawn, robbing),
             heavenly_ready=self.ready_on_deal[seat],
             after_flower=out.after_flower if out else (self_drawn and ts.after_flower),
+            flower_bonus_taken=any(receiver == seat for receiver, _, _ in self.flower_bonuses),
         )
 
     @property
@@ -1047,6 +1054,9 @@ class Game:
             self._check_flower_win(seat)
             if self.outcome is not None:
                 return
+            if self.drawable <= 0:  # the replacement would come out of the reserve: 流局 here
+                self._end_draw_game()
+                return
             tile = self.wall.draw_back()
             replacement = True
         self.hands[seat][tile] += 1
@@ -1062,10 +1072,22 @@ class Game:
         counts = [len(f) for f in self.flowers]
         eight, seven = self.profile.flower_wins
         if counts[seat] == 8 and eight:
-            self._finish(Outcome(seat, None, None, self_drawn=True, flower_win=eight))
+            self._flower_win(Outcome(seat, None, None, self_drawn=True, flower_win=eight))
         elif sorted(counts)[-2:] == [1, 7] and seven:
             winner = counts.index(7)
-            self._finish(Outcome(winner, counts.index(1), None, self_drawn=False, flower_win=seven))
+            self._flower_win(Outcome(winner, counts.index(1), None, self_drawn=False, flower_win=seven))
+
+    def _flower_win(self, outcome: Outcome) -> None:
+        """End the hand with a flower win, or (house rule flower_win_as_bonus) book it as a bonus
+        paid at once and let the hand go on; the receiver's later win counts no flower 台."""
+        if not (self.profile.flower_bonus and self.options.house_rules["flower_win_as_bonus"]):
+            self._finish(outcome)
+            return
+        assert outcome.winner is not None and outcome.flower_win is not None
+        bonus = (outcome.winner, outcome.loser, outcome.flower_win)
+        if bonus not in self.flower_bonuses:  # (the deal checks every seat once its 補花 is done)
+            self.flower_bonuses.append(bonus)
+            self._emit(Event(EventKind.FLOWER_BONUS, outcome.winner, detail=outcome.flower_win))
 
     def _win(
         self,
@@ -1134,7 +1156,7 @@ class Game:
         self._finish(Outcome(None))
 
     def _finish(self, outcome: Outcome) -> None:
-        self.outcome = replace(outcome, horses=self._horses)
+        self.outcome = replace(outcome, horses=self._horses, flower_bonuses=tuple(self.flower_bonuses))
         self.phase = Phase.OVER
         self.claim = None
         if outcome.winner is None:
@@ -1206,6 +1228,10 @@ class Game:
                 counts[t] == (1 if self.profile.flowers else 0), f"flower {tile_to_str(t)} count {counts[t]}"
             )
         _require(sum(counts) == self.profile.wall_size, f"{sum(counts)} tiles in play")
+        # the draw-game reserve is exact: never drawn into, and a draw game leaves exactly it
+        _require(self.drawable >= 0, f"the wall was drawn {-self.drawable} tile(s) into its reserve")
+        if self.outcome is not None and self.outcome.winner is None:
+            _require(self.drawable == 0, f"a draw game with {self.drawable} live draw(s) left")
         size = self.profile.hand_size
         outcome = self.outcome
         in_deal = self.first_go[self.dealer] and not self.claims_made  # the dealer has not played yet

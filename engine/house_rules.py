@@ -16,7 +16,7 @@ winning forms a switch adds (嚦咕嚦咕). Values are documented in docs/rules/
     >>> HouseRules.resolve("house")
     Traceback (most recent call last):
     ...
-    ValueError: unknown house-rules preset 'house' (known: common, document)
+    ValueError: unknown house-rules preset 'house' (known: common, document, funclub, online)
 
 This module imports nothing from the engine: ``engine.rules`` holds a :class:`HouseRules` in its
 :class:`~engine.rules.TableOptions`, and the scoring package builds on ``engine.rules``.
@@ -59,14 +59,18 @@ def _show(value: object) -> str:
 SWITCHES: tuple[Switch, ...] = (
     # limit hands
     Switch("heavenly_tai", "天胡", 16, (16, 24)),
-    Switch("heavenly_with_self_draw", "天胡計門清自摸", False, (False, True)),  # 門清/自摸/門清自摸 on top
+    # what 天胡 / 地胡 add on top, as the 台 of it: 0 nothing, 1 自摸 only, 3 門清自摸 (門清/自摸 as they apply)
+    Switch("heavenly_adds", "天胡加計", 0, (0, 1, 3)),
+    Switch("heavenly_no_dealer", "天胡不計莊家", False, (False, True)),  # no 莊家 / 連莊 paid
     Switch("earthly_tai", "地胡", 8, (8, 16)),
+    Switch("earthly_adds", "地胡加計", 0, (0, 1, 3)),
     Switch("human_tai", "人胡", 0, (0, 8, 16)),  # 0: no such item (the document scores it as 地胡)
     Switch("five_concealed_tai", "五暗刻", 16, (16, 8)),
     Switch("five_concealed_with_pongs", "五暗刻計碰碰胡", False, (False, True)),
     Switch("little_four_winds_tai", "小四喜", 16, (16, 8)),
     Switch("flower_kong_tai", "花槓", 1, (1, 2)),
     # stacking
+    Switch("all_honours_worth", "字一色", 16, (16, 8)),
     Switch("all_honours_with_pongs", "字一色計碰碰胡", False, (False, True)),
     Switch("all_honours_with_dragons", "字一色計三元牌", False, (False, True)),
     Switch("all_honours_with_winds", "字一色計風台", False, (False, True)),
@@ -76,18 +80,29 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("river_bottom_tai", "河底撈魚", 0, (0, 1)),
     Switch("half_self_reliant_tai", "半求人", 0, (0, 1)),
     Switch("ready_tai", "聽牌", 0, (0, 1)),
-    Switch("heavenly_ready_tai", "天聽", 0, (0, 8)),
+    Switch("heavenly_ready_tai", "天聽", 0, (0, 8, 16)),
+    Switch("earthly_ready_tai", "地聽", 0, (0, 8, 4)),  # on: a non-dealer's 天聽 is 地聽, the dealer's stays 天聽
+    Switch("heavenly_ready_replaces_miji", "天聽不計Miji", False, (False, True)),  # one 報聽, paid once
     Switch("miji_tai", "Miji", 8, (8, 4)),
     Switch("miji_keeps_concealed", "Miji計門清", False, (False, True)),
     # an extra winning form
     Switch("lugu_tai", "嚦咕嚦咕", 0, (0, 8, 16), adds_form="lugu"),
+    Switch("lugu_no_concealed", "嚦咕嚦咕不計門清", False, (False, True)),
     # 平胡 variants
     Switch("ping_hu_honour_pair", "平胡可字眼", False, (False, True)),
     Switch("ping_hu_flowers", "平胡可有花", False, (False, True)),
     Switch("ping_hu_any_wait", "平胡不限聽二洞", False, (False, True)),
+    Switch("ping_hu_no_wait_rule", "平胡不限聽牌", False, (False, True)),  # pair wait and 獨聽 too
+    Switch("ping_hu_open_only", "門清無平胡", False, (False, True)),
     # 槓上開花
     Switch("kong_bloom_kong_only", "槓上開花限槓", False, (False, True)),
+    # 八仙過海 / 七搶一 paid at once (8 台, no 底) while the hand goes on
+    Switch("flower_win_as_bonus", "八仙過海即收", False, (False, True)),
 )
+# a switch's earlier name -> how its value reads now (stored tables and requests keep working)
+RENAMED: dict[str, tuple[str, dict[Value, Value]]] = {
+    "heavenly_with_self_draw": ("heavenly_adds", {False: 0, True: 3}),  # was: 門清自摸 on top, or nothing
+}
 BY_NAME: dict[str, Switch] = {s.name: s for s in SWITCHES}
 
 # preset name -> the switches it changes from the document
@@ -106,11 +121,47 @@ PRESETS: dict[str, dict[str, Value]] = {
         "lugu_tai": 8,
     },
 }
+# families of published tables, each where it differs from `common` (which tables: docs/rules/taiwan16.md);
+# resolvable by name like PRESETS (the calculator's "preset"), not among /mahjong create's two choices
+FAMILIES: dict[str, dict[str, Value]] = {}
+FAMILIES["funclub"] = {  # Funclub 口袋麻將's published 台數表 (天聽 16 / 地聽 8, 聽牌 and 半求人 1, no 嚦咕嚦咕)
+    **{k: v for k, v in PRESETS["common"].items() if k != "lugu_tai"},
+    "flower_kong_tai": 1,
+    "half_self_reliant_tai": 1,
+    "ready_tai": 1,
+    "heavenly_ready_tai": 16,
+    "earthly_ready_tai": 8,
+}
+FAMILIES["online"] = {  # browser/app tables built on one 規格書 (Miji 4, 天聽 instead of it, flowers paid at once)
+    **{k: v for k, v in PRESETS["common"].items() if k != "human_tai"},
+    "earthly_adds": 3,
+    "half_self_reliant_tai": 1,
+    "miji_tai": 4,
+    "heavenly_ready_tai": 8,
+    "heavenly_ready_replaces_miji": True,
+    "lugu_no_concealed": True,
+    "ping_hu_any_wait": True,
+    "flower_win_as_bonus": True,
+}
 DEFAULT_PRESET = "document"
+KNOWN_PRESETS: dict[str, dict[str, Value]] = {**PRESETS, **FAMILIES}
 
 
 def _known(kind: str, name: object, known: Iterable[str]) -> str:
     return f"unknown {kind} {name!r} (known: {', '.join(sorted(known))})"
+
+
+def _renamed(changes: Mapping[str, object]) -> dict[str, object]:
+    """``changes`` with every switch's earlier name (:data:`RENAMED`) read as today's switch."""
+    out: dict[str, object] = {}
+    for name, value in changes.items():
+        if name in RENAMED:
+            new, values = RENAMED[name]
+            if not isinstance(value, bool):
+                raise ValueError(f"house rule {name} must be one of false, true, got {value!r}")
+            name, value = new, values[value]
+        out[name] = value
+    return out
 
 
 class HouseRules(Mapping[str, Value]):
@@ -125,7 +176,7 @@ class HouseRules(Mapping[str, Value]):
 
     def __init__(self, changes: Mapping[str, object] | None = None) -> None:
         checked: dict[str, Value] = {}
-        for name, value in (changes or {}).items():
+        for name, value in _renamed(changes or {}).items():
             switch = BY_NAME.get(name)
             if switch is None:
                 raise ValueError(_known("house rule", name, BY_NAME))
@@ -137,9 +188,9 @@ class HouseRules(Mapping[str, Value]):
     def resolve(cls, preset: str | None = None, overrides: Mapping[str, object] | None = None) -> HouseRules:
         """A preset (default: the document's) with single switches changed on top."""
         name = DEFAULT_PRESET if preset is None else preset
-        if name not in PRESETS:
-            raise ValueError(_known("house-rules preset", name, PRESETS))
-        return cls({**PRESETS[name], **(overrides or {})})
+        if name not in KNOWN_PRESETS:
+            raise ValueError(_known("house-rules preset", name, KNOWN_PRESETS))
+        return cls({**KNOWN_PRESETS[name], **(overrides or {})})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> HouseRules:
@@ -186,7 +237,7 @@ class HouseRules(Mapping[str, Value]):
 
     def preset_name(self) -> str | None:
         """The preset these values are exactly, or None for a custom mix."""
-        for name, changes in PRESETS.items():
+        for name, changes in KNOWN_PRESETS.items():
             if HouseRules(changes) == self:
                 return name
         return None

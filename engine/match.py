@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .actions import Action
+from .actions import Action, Kind
+from .events import Event
 from .game import Game
 from .rules import TableOptions, get_profile, next_dealer
 from .scoring import ScoreResult, get_rules, get_settle, get_settle_draw, get_settle_leave, score_win
-from .settlement import SettleContext
+from .scoring.core import ScoreItem
+from .settlement import SettleContext, settle_flower_bonus
 from .tiles import from_counts
 from .view import HandResult
 
@@ -78,14 +80,30 @@ class Match:
         self.scores = [0, 0, 0, 0]
         self.auto_seats: set[int] = set()  # 代打 carries from hand to hand until the player is back
         self.history: list[HandRecord] = []
+        self._finished: Game | None = None  # the last finished hand, which takes 代打 switches until the next
 
     @property
     def is_over(self) -> bool:
         return self.round_wind >= self.rounds
 
+    @property
+    def finished_hand(self) -> Game | None:
+        """The hand settled last, until the next one is dealt (it takes :meth:`between_hands` switches)."""
+        return self._finished
+
+    @property
+    def ends_on_leave(self) -> bool:
+        """A player leaving ends the table with a penalty (taiwan13's 中断连线) rather than 代打."""
+        return get_settle_leave(self.rules) is not None
+
+    def seat_wind(self, seat: int) -> int:
+        """``seat``'s wind (門風) in the coming hand: the dealer sits East (0)."""
+        return (seat - self.dealer) % 4
+
     def new_hand(self) -> Game:
         if self.is_over:
             raise ValueError("the match is over")
+        self._finished = None
         game = Game(
             self.rules,
             seed=self.rng.getrandbits(63),
@@ -135,11 +153,29 @@ class Match:
                 )
             game = match.new_hand()
             for action in log:
+                if game is None:  # settled: what follows are the 代打 switches made between hands
+                    match.between_hands(Action.from_str(action))
+                    continue
                 game.apply(Action.from_str(action))
-            if game.is_over:
-                match.finish_hand(game)
-                game = None
+                if game.is_over:
+                    match.finish_hand(game)
+                    game = None
         return match, game
+
+    def between_hands(self, action: Action) -> list[Event]:
+        """``away`` or ``back`` after the last hand was settled: the next hand starts with that seat
+        auto-played or not. The action joins the finished hand's log (as a table stores it), so
+        :meth:`replay` of the stored logs comes to the same seats."""
+        game = self._finished
+        if action.kind not in (Kind.AWAY, Kind.BACK):
+            raise ValueError(f"only away/back are taken between hands, not {action}")
+        if game is None or self.is_over:
+            raise ValueError("no hand has ended since the last one started" if game is None else "the match is over")
+        events = game.apply(action)
+        record = self.history[-1]
+        self.history[-1] = replace(record, log=(*record.log, str(action)))
+        self.auto_seats = set(game.auto_seats())
+        return events
 
     def abandon(self, game: Game, seat: int) -> HandResult | None:
         """A player left mid-hand. Where the rule set ends the table for it (``settle_leave``, e.g.
@@ -148,6 +184,8 @@ class Match:
         leave = get_settle_leave(self.rules)
         if leave is None:
             return None
+        if self.is_over:
+            raise ValueError("the match is over")
         if game.is_over:
             raise ValueError("the hand is over")
         deltas = leave(seat).deltas
@@ -201,9 +239,12 @@ class Match:
                 limited=settlement.limited,
                 extras=settlement.extras,
             )
+        if out.flower_bonuses:
+            result = self._with_flower_bonuses(result, out.flower_bonuses)
         for s in range(4):
             self.scores[s] += result.deltas[s]
         self.auto_seats = {s for s in range(4) if game.auto[s]}
+        self._finished = game
         self.history.append(
             HandRecord(
                 len(self.history) + 1,
@@ -218,6 +259,19 @@ class Match:
         robbed = out.loser if out.robbing_kong and self.profile.robbed_kong_deals else None
         self._rotate(out.winner, robbed)
         return result
+
+    def _with_flower_bonuses(
+        self, result: HandResult, bonuses: tuple[tuple[int, int | None, str], ...]
+    ) -> HandResult:
+        """Add the flower bonuses paid during the hand (house rule flower_win_as_bonus): they stand
+        whatever the hand's end, draw games included, and show as lines beside the hand."""
+        deltas = list(result.deltas)
+        lines = []
+        for receiver, payer, kind in bonuses:
+            paid = settle_flower_bonus(kind, receiver=receiver, payer=payer, options=self.options)
+            deltas = [d + p for d, p in zip(deltas, paid.deltas, strict=True)]
+            lines.append(ScoreItem(kind, paid.deltas[receiver], receiver))
+        return replace(result, deltas=(deltas[0], deltas[1], deltas[2], deltas[3]), extras=result.extras + tuple(lines))
 
     def _settle_context(self, game: Game, winner: int | None) -> SettleContext:
         out = game.outcome

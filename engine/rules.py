@@ -33,6 +33,7 @@ WINNER_DEALS_DRAW_PASSES = "winner_deals_draw_passes"
 DEALER_WINS_KEEPS = "dealer_wins_keeps"  # taiwan13: only the dealer's own win keeps the deal
 ROTATIONS = (DEALER_KEEPS, WINNER_DEALS, WINNER_DEALS_DRAW_PASSES, DEALER_WINS_KEEPS)
 
+HAND_SIZES = (13, 16)  # tiles in hand before the draw, at any rule set
 TURN_SECONDS = (4, 120)  # the document's tables use 4, 5, 6 or 8 s; Discord players need longer
 CLAIM_SECONDS = (2, 60)
 
@@ -58,6 +59,10 @@ class TableOptions:
     claim_seconds: int = 8  # time to answer a discard (吃/碰/槓/胡/過)
     exchange: bool = False  # 換牌: after the deal and 補花 each player may give back 0-3 tiles
     house_rules: HouseRules = HouseRules()  # the taiwan16 variants (engine.house_rules); default: the document
+    hand_size: int | None = None  # hongkong: 13 (寶牌 possible) or 16 (補花); None: the rule set's own
+    # a self-drawn win on the replacement of a 明槓 of a discard (杠開 包牌); None: the rule set's own
+    # rule (taiwan16 and hongkong: not allowed, 「所補之牌恰巧可以胡牌，不得胡牌」; taiwan13: allowed)
+    claimed_kong_bloom: bool | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.house_rules, HouseRules):
@@ -72,6 +77,10 @@ class TableOptions:
         for name in ("cap_tai", "bankroll_tai"):
             if getattr(self, name) is not None:
                 _check_int(name, getattr(self, name), 0)
+        if self.hand_size is not None and (isinstance(self.hand_size, bool) or self.hand_size not in HAND_SIZES):
+            raise ValueError(f"hand_size must be one of {', '.join(map(str, HAND_SIZES))}, got {self.hand_size!r}")
+        if self.claimed_kong_bloom is not None and not isinstance(self.claimed_kong_bloom, bool):
+            raise ValueError(f"claimed_kong_bloom must be true, false or null, got {self.claimed_kong_bloom!r}")
         for name, (low, high) in (("turn_seconds", TURN_SECONDS), ("claim_seconds", CLAIM_SECONDS)):
             _check_int(name, getattr(self, name), low, high)
 
@@ -112,6 +121,7 @@ class RuleProfile:
     reserve_per_kong: int  # one more tile kept back for each kong
     chi: bool = True  # 吃 from the previous player
     ready_declaration: bool = True  # 聽 can be declared (then the hand is fixed)
+    eye_declaration: bool = False  # 眼牌 / Miji may be declared (document 000 only: see Game.declarations)
     exposed_kong_from_previous: bool = False  # 行動限制6: the 上家's discard may not be 明槓'd
     no_claim_last_round: bool = True  # 行動限制5
     no_reclaim_own_discard_kind: bool = True  # 行動限制9
@@ -122,11 +132,14 @@ class RuleProfile:
     host_deals_first: bool = False  # the first dealer is the table's owner (player 0), not the dice's pick
     # instant flower wins, as the scorer names them: (all eight flowers, seven against the eighth)
     flower_wins: tuple[str | None, str | None] = ("八仙過海", "七搶一")
+    flower_bonus: bool = False  # house rule flower_win_as_bonus applies (taiwan16's 一底八台 flower wins)
     earthly_discards: int = 0  # 地胡 within this many discards of the hand (0: the first go-round)
     robbed_kong_deals: bool = False  # the owner of a robbed kong (抢杠) deals the next hand (guangdong)
     scorer_vets_wins: bool = False  # 胡 is offered only when the scorer accepts the win (guangdong: 必须自摸)
     horses: int = 0  # 买马: tiles set aside from the wall's end before the deal, revealed when the hand ends
     options: TableOptions = TableOptions()
+    # the other hand sizes a table may choose (TableOptions.hand_size): size -> the fields that change
+    sizes: tuple[tuple[int, tuple[tuple[str, Any], ...]], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "win_forms", check_forms(self.win_forms))
@@ -142,10 +155,41 @@ class RuleProfile:
     def with_options(self, **changes: object) -> RuleProfile:
         return replace(self, options=replace(self.options, **changes))
 
+    def for_table(self) -> RuleProfile:
+        """The profile its own options make of it: the hand size chosen (``sizes``) and whether a
+        claimed kong's replacement may win. ValueError for a hand size the rule set does not offer
+        and for 翻寶牌 with flowers.
 
-TAIWAN16 = RuleProfile(id="taiwan16", hand_size=16, flowers=True, reserve=16, reserve_per_kong=1)
-# document 002's 番 game: 13 tiles, no flowers, 十三幺, no 聽 declaration nor taiwan16's 行動限制 5/9;
-# a 明杠's replacement may win (杠開 包牌). Why: docs/rules/hongkong.md
+            >>> HONGKONG.with_options(hand_size=16).for_table().flowers
+            True
+        """
+        profile, options = self, self.options
+        if options.hand_size is not None and options.hand_size != self.hand_size:
+            changes = dict(self.sizes).get(options.hand_size)
+            if changes is None:
+                offered = " or ".join(str(n) for n in sorted({self.hand_size, *dict(self.sizes)}))
+                raise ValueError(f"{self.id} is played with {offered} tiles, not {options.hand_size}")
+            profile = replace(profile, hand_size=options.hand_size, **dict(changes))
+        if options.bonus_tile and profile.flowers:
+            raise ValueError("翻寶牌 is 13-tile play (十三張麻將才有), not a game with flowers")
+        if options.claimed_kong_bloom is not None:
+            profile = replace(profile, kong_replacement_no_tsumo=not options.claimed_kong_bloom)
+        return profile
+
+
+TAIWAN16 = RuleProfile(
+    id="taiwan16",
+    hand_size=16,
+    flowers=True,
+    reserve=16,
+    reserve_per_kong=1,
+    flower_bonus=True,
+    eye_declaration=True,
+)
+# document 002's 番 game: 13 tiles, no flowers, 十三幺 (寶牌 a table option), or (hand_size 16) its
+# 16-tile procedure with 補花 and no 13-tile forms; no 聽 declaration nor taiwan16's 行動限制 5/9; a
+# 明杠's replacement may not win (不得胡牌) unless the table allows it (claimed_kong_bloom: 杠開 包牌).
+# Why: docs/rules/hongkong.md
 HONGKONG = RuleProfile(
     id="hongkong",
     hand_size=13,
@@ -155,8 +199,10 @@ HONGKONG = RuleProfile(
     ready_declaration=False,
     no_claim_last_round=False,
     no_reclaim_own_discard_kind=False,
-    kong_replacement_no_tsumo=False,
+    kong_replacement_no_tsumo=True,
     win_forms=("thirteen_orphans",),
+    # 補花牌 (十六張麻將才有); 002 has no 八仙過海, so eight flowers are only flowers
+    sizes=((16, (("flowers", True), ("win_forms", ()), ("flower_wins", (None, None)))),),
 )
 
 # document 004 (推倒胡): 13 tiles, no flowers, 碰/杠 but no 吃, the wall is played to its last tile, most

@@ -11,10 +11,14 @@ In (every field but ``win_tile`` optional)::
      "miji": false, "flower_win": null, "from_dealer": false,
      "options": {"三台起胡": true, "見字見花": true},
      "preset": "common", "house_rules": {"river_bottom_tai": 1}, "last_discard": false,
-     "human": false, "heavenly_ready": false, "after_flower": false}
+     "human": false, "heavenly_ready": false, "after_flower": false, "flower_bonus_taken": false}
 
-``preset`` and ``house_rules`` choose the table's house rules (engine.house_rules; default: the
-document's); single switches in ``house_rules`` override the preset.
+``hand_size`` (13 or 16; also an option) picks hongkong's 16-tile game (document 002's 補花
+procedure: flowers allowed, no 十三幺 nor 寶牌); 13 is its default. ``preset`` and ``house_rules`` choose the table's house rules (engine.house_rules; default: the
+document's); single switches in ``house_rules`` override the preset. A hand holding all eight
+flowers is the rule set's flower win (八仙過海, 大花胡) without ``flower_win``; with
+``flower_bonus_taken`` (the flower win was paid at once as a bonus and the hand went on) it is an
+ordinary hand whose flowers count no 台.
 
 Out: ``{"valid": true, "total": 3, "unit": "tai", "items": [{"name": "門清", "tai": 1}, ...]}``
 (``total`` before the cap; ``capped_total`` is added when the options ask for a cap; ``points``, what a
@@ -35,6 +39,7 @@ from typing import Any
 
 from .house_rules import HouseRules
 from .meld import Meld, parse_melds
+from .rules import HAND_SIZES
 from .scoring import ScoringError, TableOptions, WinContext, get_rules, score_win
 from .scoring.taiwan13 import FLOWER_WINS as TAIWAN13_FLOWER_WINS
 from .scoring.taiwan16 import FLOWER_WINS, SEE_WIND_SEE_FLOWER, SELF_DRAW_ONLY
@@ -63,6 +68,7 @@ _BOOL_FIELDS = (
     "last_discard",
     "heavenly_ready",
     "after_flower",
+    "flower_bonus_taken",
 )
 _KNOWN_FIELDS = {
     "rules",
@@ -78,6 +84,7 @@ _KNOWN_FIELDS = {
     "bonus_indicators",
     "preset",
     "house_rules",
+    "hand_size",
     *_BOOL_FIELDS,
 }
 _FIELD_ALIASES = {
@@ -114,6 +121,9 @@ _OPTION_ALIASES = {
     "3番起和": "min3",  # hongkong's three servers (document 002)
     "1番起和": "min1",
     "無番起和": "min0",
+    "hand_size": "hand_size",  # hongkong: 13 (the default) or 16 (document 002's 補花 game)
+    "十六張": "sixteen",
+    "十三張": "thirteen",
 }
 
 
@@ -197,6 +207,7 @@ def parse_options(value: Any) -> TableOptions:
     flags: set[str] = set()
     min_tai = 0
     cap: int | None = None
+    hand_size: int | None = None
     for key, v in value.items():
         canon = _OPTION_ALIASES.get(key.strip().lower()) if isinstance(key, str) else None
         if canon is None:
@@ -215,6 +226,11 @@ def parse_options(value: Any) -> TableOptions:
                 min_tai = max(min_tai, int(canon[-1]))
         elif canon == "min_tai":
             min_tai = max(min_tai, _int(str(key), v))
+        elif canon == "hand_size":
+            hand_size = _hand_size(str(key), v)
+        elif canon in ("sixteen", "thirteen"):
+            if _bool(str(key), v):
+                hand_size = 16 if canon == "sixteen" else 13
         elif canon == "cap":
             if isinstance(v, int) and not isinstance(v, bool):
                 cap = _int(str(key), v)
@@ -225,7 +241,15 @@ def parse_options(value: Any) -> TableOptions:
         see_wind_see_flower=SEE_WIND_SEE_FLOWER in flags,
         min_tai=min_tai,
         cap_tai=cap,
+        hand_size=hand_size,
     )
+
+
+def _hand_size(name: str, value: Any) -> int:
+    n = _int(name, value)
+    if n not in HAND_SIZES:
+        raise RequestError(f"{name} must be one of {', '.join(map(str, HAND_SIZES))}, got {n}")
+    return n
 
 
 def parse_house_rules(preset: Any, switches: Any) -> HouseRules:
@@ -313,14 +337,26 @@ def build_context(request: Mapping[str, Any]) -> tuple[str, WinContext, list[str
         bonus_indicators=tuple(
             parse_tiles(_tiles_text("bonus_indicators", data.get("bonus_indicators") or ""))
         ),
-        options=replace(
-            parse_options(data.get("options")),
-            house_rules=parse_house_rules(data.get("preset"), data.get("house_rules")),
+        options=_with_hand_size(
+            replace(
+                parse_options(data.get("options")),
+                house_rules=parse_house_rules(data.get("preset"), data.get("house_rules")),
+            ),
+            data.get("hand_size"),
         ),
         **{f: _bool(f, data.get(f, False)) for f in _BOOL_FIELDS},
     )
+    if ctx.flower_bonus_taken and not ctx.options.house_rules["flower_win_as_bonus"]:
+        # the field says the table paid the flower win at once: it plays that house rule
+        house = HouseRules({**ctx.options.house_rules.to_dict(), "flower_win_as_bonus": True})
+        ctx = replace(ctx, options=replace(ctx.options, house_rules=house))
     _check_robbed_kong(ctx)
     return rules, ctx, warnings
+
+
+def _with_hand_size(options: TableOptions, value: Any) -> TableOptions:
+    """The top-level ``hand_size`` field (hongkong: 13 or 16) on the parsed options."""
+    return options if value is None else replace(options, hand_size=_hand_size("hand_size", value))
 
 
 def _check_robbed_kong(ctx: WinContext) -> None:

@@ -2,6 +2,11 @@
 checking the invariants after every step.
 
     python -m engine.selfplay --rules taiwan16 --hands 1000 --seed 1 --policy random
+    python -m engine.selfplay --rules hongkong --hand-size 16 --hands 300
+    python -m engine.selfplay --preset online --house-rule lugu_tai=16 --options '{"exchange": true}'
+
+Table options (``--options``: a JSON object of engine.rules.TableOptions fields; ``--hand-size``;
+``--preset`` and ``--house-rule NAME=VALUE`` for the house rules) apply to every hand.
 
 The last stdout line is one JSON object (hands, wins, self_drawn, draw_games, hands_per_sec, ...).
 Exit code 1 on any invariant violation.
@@ -15,12 +20,14 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from .events import EventKind
 from .game import Game, InvariantError
+from .house_rules import HouseRules
 from .match import Match
 from .policy import Policy, make_policy, reads_view
-from .rules import get_profile
+from .rules import TableOptions, get_profile
 
 CLAIM_EVENTS = (EventKind.CHI, EventKind.PON, EventKind.KONG)
 MAX_STEPS = 5000  # far above any real hand; guards against a stuck state machine
@@ -48,8 +55,11 @@ def play_hand(game: Game, policies: Sequence[Policy], check: bool = True) -> Gam
     return game
 
 
-def run(rules: str, hands: int, seed: int, policy: str, check: bool = True) -> dict:
-    get_profile(rules)
+def run(
+    rules: str, hands: int, seed: int, policy: str, check: bool = True, options: TableOptions | None = None
+) -> dict:
+    options = options or TableOptions()
+    replace(get_profile(rules), options=options).for_table()  # a hand size the rule set offers, or ValueError
     master = random.Random(seed)
     policies = [make_policy(policy, random.Random(master.random())) for _ in range(4)]
     stats = {
@@ -62,11 +72,11 @@ def run(rules: str, hands: int, seed: int, policy: str, check: bool = True) -> d
         "matches": 1,
         "max_tai": 0,
     }
-    match = Match(rules, seed=master.getrandbits(32), rounds=4)
+    match = Match(rules, seed=master.getrandbits(32), rounds=4, options=options)
     start = time.perf_counter()
     for _ in range(hands):
         if match.is_over:
-            match = Match(rules, seed=master.getrandbits(32), rounds=4)
+            match = Match(rules, seed=master.getrandbits(32), rounds=4, options=options)
             stats["matches"] += 1
         game = match.new_hand()
         play_hand(game, policies, check)
@@ -87,7 +97,32 @@ def run(rules: str, hands: int, seed: int, policy: str, check: bool = True) -> d
     stats["seconds"] = round(elapsed, 3)
     stats["hands_per_sec"] = round(hands / elapsed, 1) if elapsed else None
     stats.update({"rules": rules, "seed": seed, "policy": policy, "checked": check})
+    if options != TableOptions():
+        stats["options"] = options.to_dict()
     return stats
+
+
+def table_options(
+    options_json: str | None, hand_size: int | None, preset: str | None, house: Sequence[str]
+) -> TableOptions:
+    """The command line's table options; ValueError for anything a table cannot play."""
+    data = json.loads(options_json) if options_json else {}
+    if not isinstance(data, dict):
+        raise ValueError("--options must be a JSON object of table options")
+    options = TableOptions.from_dict({**TableOptions().to_dict(), **data})
+    switches: dict[str, object] = dict(options.house_rules.to_dict())
+    for item in house:
+        name, sep, text = item.partition("=")
+        if not sep:
+            raise ValueError(f"--house-rule takes NAME=VALUE, got {item!r}")
+        word = text.strip().lower()
+        flags = {"true": True, "on": True, "false": False, "off": False}
+        switches[name.strip()] = flags[word] if word in flags else int(word)
+    rules = HouseRules.resolve(preset, switches) if preset or house else options.house_rules
+    changes: dict[str, object] = {"house_rules": rules}
+    if hand_size is not None:
+        changes["hand_size"] = hand_size
+    return TableOptions.from_dict({**options.to_dict(), **changes})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,9 +134,16 @@ def main(argv: list[str] | None = None) -> int:
         "--policy", choices=["random", "ai", "auto", "easy", "normal", "strong"], default="random"
     )
     parser.add_argument("--no-check", action="store_true", help="skip invariant checks (for speed)")
+    parser.add_argument("--hand-size", type=int, help="tiles in hand (hongkong: 13, the default, or 16)")
+    parser.add_argument("--preset", help="house-rules preset (engine.house_rules: document, common, ...)")
+    parser.add_argument(
+        "--house-rule", action="append", default=[], metavar="NAME=VALUE", help="one house-rule switch"
+    )
+    parser.add_argument("--options", help='table options as JSON, e.g. \'{"exchange": true, "min_tai": 3}\'')
     args = parser.parse_args(argv)
     try:
-        stats = run(args.rules, args.hands, args.seed, args.policy, check=not args.no_check)
+        options = table_options(args.options, args.hand_size, args.preset, args.house_rule)
+        stats = run(args.rules, args.hands, args.seed, args.policy, check=not args.no_check, options=options)
     except (AssertionError, InvariantError) as exc:
         print(json.dumps({"error": f"invariant violated: {exc}"}, ensure_ascii=False))
         return 1

@@ -139,17 +139,18 @@ def settle(
     discarder: int | None,
     options: TableOptions = DEFAULT_OPTIONS,
     uncapped: int = 0,
+    no_dealer_extra: bool = False,
 ) -> Settlement:
     """The document's formula. ``tai`` is the hand's 台數 WITHOUT 莊家/連莊 (the formula adds
-    [2n+1] itself); ``uncapped`` is the part of ``tai`` that 滿台 does not limit (門清自摸, 眼牌).
-    ``discarder`` None means a self-draw, paid by all three."""
+    [2n+1] itself, unless ``no_dealer_extra``); ``uncapped`` is the part of ``tai`` that 滿台 does
+    not limit (門清自摸, 眼牌). ``discarder`` None means a self-draw, paid by all three."""
     _check_seats(winner, dealer, discarder)
     if discarder == winner:
         raise ValueError("the winner cannot have discarded the winning tile")
     if tai < 0 or not 0 <= uncapped <= tai:
         raise ValueError("tai must be >= 0 and uncapped within it")
     hand = apply_cap(tai, uncapped, options.cap_tai)
-    extra = dealer_extra(dealer_streak)
+    extra = 0 if no_dealer_extra else dealer_extra(dealer_streak)
     limit = payment_limit(options)
     payers = [discarder] if discarder is not None else [s for s in range(4) if s != winner]
     reason = "胡" if discarder is not None else "自摸"
@@ -162,7 +163,7 @@ def settle(
             amount = limit
             limited = True
         payments.append(Payment(p, winner, t, amount, reason))
-    items = dealer_items(dealer_streak) if winner != dealer and dealer in payers else ()
+    items = dealer_items(dealer_streak) if winner != dealer and dealer in payers and extra else ()
     return Settlement(_deltas(payments), tuple(payments), items, limited=limited)
 
 
@@ -194,7 +195,9 @@ def settle_win(
         )
         sheet = result.items
     else:
-        expected = dealer_extra(dealer_streak) if winner == dealer else 0
+        # house rule 天胡不計莊家: the dealer's 天胡 pays no [2n+1] (the scorer listed no 莊家/連莊)
+        waived = options.house_rules["heavenly_no_dealer"] and any(i.name == "天胡" for i in result.items)
+        expected = dealer_extra(dealer_streak) if winner == dealer and not waived else 0
         if result.dealer != expected:
             raise ValueError(
                 f"scored with 莊家/連莊 worth {result.dealer} 台 but winner={winner}, dealer={dealer}, "
@@ -208,6 +211,7 @@ def settle_win(
             discarder=discarder,
             options=options,
             uncapped=result.uncapped,
+            no_dealer_extra=waived,
         )
         sheet = result.items + settlement.items
     reduction = result.total - result.capped_total(options.cap_tai)
@@ -237,6 +241,33 @@ def settle_flower_win(
     else:
         raise ValueError(f"unknown flower win {kind!r}")
     payments = tuple(Payment(p, winner, FLOWER_WIN_TAI, amount, kind) for p in payers)
+    return Settlement(_deltas(payments), payments)
+
+
+def settle_flower_bonus(
+    kind: str,
+    *,
+    receiver: int,
+    payer: int | None = None,
+    options: TableOptions = DEFAULT_OPTIONS,
+) -> Settlement:
+    """House rule flower_win_as_bonus: 八仙過海 / 七搶一 paid at once while the hand goes on —
+    8 台 and no 底, by each of the other three (八仙過海) or by the single flower's holder (七搶一).
+
+        >>> settle_flower_bonus("七搶一", receiver=1, payer=3).deltas
+        (0, 800, 0, -800)
+    """
+    _check_seats(receiver, payer)
+    if kind == "七搶一":
+        if payer is None or payer == receiver:
+            raise ValueError("七搶一 needs the seat holding the single flower")
+        payers = [payer]
+    elif kind == "八仙過海":
+        payers = [s for s in range(4) if s != receiver]
+    else:
+        raise ValueError(f"unknown flower win {kind!r}")
+    amount = FLOWER_WIN_TAI * options.tai
+    payments = tuple(Payment(p, receiver, FLOWER_WIN_TAI, amount, kind) for p in payers)
     return Settlement(_deltas(payments), payments)
 
 

@@ -59,6 +59,8 @@ class GameView:
     bonus_indicator: int | None = None  # 翻寶牌: the face-up tile (the one after it is the 寶牌)
     # 眼牌: the other seats' concealed tiles, sorted, in the declarer's own view only (while playing)
     others: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    # (seat, tile) the others may claim right now: the discard, or the tile added to a kong (搶槓)
+    offer: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +178,8 @@ def build_view(game: Game, viewer: int | None) -> GameView:
     others = {}
     if viewer is not None and eye[viewer] and not over:
         others = {s: tuple(game.hand(s)) for s in range(4) if s != viewer}
+    claim = game.claim
+    offer = (claim.discarder, claim.tile) if claim is not None and game.phase in _CLAIMING else None
     profile = game.profile
     return GameView(
         viewer=viewer,
@@ -197,7 +201,11 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         options=game.options,
         bonus_indicator=game.bonus_indicator,
         others=others,
+        offer=offer,
     )
+
+
+_CLAIMING = (Phase.CLAIM, Phase.ROB_KONG)
 
 
 class _Shown(NamedTuple):

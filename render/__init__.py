@@ -14,10 +14,12 @@ def sprite_uses() -> list[tuple[float, str, int]]:
     from . import hand, scoresheet, sprites, table
 
     turns = (0, 90, 180, 270)
-    uses = [(2.0, v, 0) for v in (sprites.PLAIN, sprites.DRAWN)]  # hand_image's default scale
-    uses.append((2.0 * hand.WAIT_SCALE, sprites.PLAIN, 0))
-    uses += [(table.RIVER_SCALE, v, r) for v in (sprites.PLAIN, sprites.LAST) for r in turns]
+    uses = [(2.0, v, 0) for v in sprites.VARIANTS]  # hand_image's default scale; LAST: the tile on offer
+    uses += [(2.0 * hand.MELD_SCALE, sprites.PLAIN, r) for r in (0, 90)]  # 90: a claimed tile
+    uses += [(2.0 * s, sprites.PLAIN, 0) for s in (hand.WAIT_SCALE, hand.OTHERS_SCALE)]
+    uses += [(s, v, r) for s in table.RIVER_SCALES for v in (sprites.PLAIN, sprites.LAST) for r in turns]
     uses += [(s, sprites.PLAIN, r) for s in table.ROW_SCALES for r in turns]
+    uses += [(table.INDICATOR_SCALE, sprites.PLAIN, 0), (table.BACK_SCALE, sprites.PLAIN, 0)]
     uses += [(s, v, 0) for s in scoresheet.TILE_SCALES for v in (sprites.PLAIN, sprites.DRAWN)]
     return sorted(set(uses))
 
@@ -29,7 +31,7 @@ def warm_up() -> None:
     each name face, by drawing the demo pictures once."""
     from dataclasses import replace
 
-    from . import encode, fonts, sprites
+    from . import encode, fonts, labels, sprites, table
     from .demo import synthetic
     from .hand import compose_hand
     from .scoresheet import compose_score
@@ -43,14 +45,18 @@ def warm_up() -> None:
     over = replace(state.public, phase="over", revealed={state.mine.viewer: state.mine.concealed})
     capped = replace(state.result, capped_total=state.result.total // 2, limited=True)
     drawn = replace(state.result, winner=None, loser=None, win_tile=None, items=(), total=0)
-    canvases = [
-        compose_hand(state.mine),
-        compose_table(state.public, state.names),
-        compose_table(over, state.names),
-        compose_score(capped, state.names, state.public),
-        compose_score(drawn, state.names),
-    ]
-    fonts.warm({w.size for cv in canvases for w in cv.written})
+    offer = replace(state.mine, phase="claim", drawn=None, offer=(1, 5), bonus_indicator=4)
+    canvases = [compose_score(capped, state.names, state.public), compose_score(drawn, state.names)]
+    for locale in (None, *labels.LOCALES):  # every label size in every language's words
+        canvases += [
+            compose_hand(state.mine, locale=locale),
+            compose_hand(offer, locale=locale),
+            compose_table(state.public, state.names, locale=locale),
+            compose_table(replace(over, bonus_indicator=4), state.names, locale=locale),
+        ]
+    sizes = {w.size for cv in canvases for w in cv.written}
+    sizes |= set(table.NAME_SIZES) | set(range(12, 21))  # every size a plate may pick for a name or status
+    fonts.warm(sizes)
     for cv in canvases:
         encode.to_png(cv.im)
 

@@ -1,8 +1,8 @@
 """Write the three pictures for a seeded mid-game state, to look at them and time them.
 
-    python -m render.demo OUTDIR [--seed N] [--source game|synthetic]
+    python -m render.demo OUTDIR [--seed N] [--source game|synthetic] [--rules R] [--lang L]
 
-With ``--source game`` (the default when engine.game works) a seeded taiwan16 hand is played
+With ``--source game`` (the default) a seeded hand of ``--rules`` (taiwan16 by default) is played
 partway by the engine's own policies; ``synthetic`` builds the views straight from a seeded deal,
 which is what the tests and the benchmark use because it does not move when the engine does.
 """
@@ -17,10 +17,11 @@ from pathlib import Path
 
 from engine import analysis
 from engine.meld import Meld, MeldKind
+from engine.rules import get_profile
 from engine.tiles import FLOWERS, full_set, sorted_tiles, to_counts
 from engine.view import GameView, HandResult, ScoreItem, SeatPublic
 
-from . import hand, scoresheet, table
+from . import hand, labels, scoresheet, table
 
 NAMES = ("阿明 麻將王", "张伟 麻将", "まーじゃん 마작", "Zoë 🀄🔥")
 
@@ -31,6 +32,7 @@ class DemoState:
     mine: GameView  # seat ``mine.viewer``'s own view, for the hand image
     result: HandResult
     names: tuple[str, ...]
+    claim: GameView  # the same seat in a claim window: another seat's discard on offer
 
 
 def _take(wall: list[int], tiles: list[int]) -> list[int]:
@@ -54,8 +56,10 @@ def _random_set(rng: random.Random, wall: list[int]) -> list[int]:
 
 
 def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> DemoState:
-    """A mid-game taiwan16 table from a seeded deal: melds of every kind, flowers, rivers, and a
-    viewer whose hand is 聽 (so the waits show), plus a win for the score sheet."""
+    """A mid-game table of ``rules`` (its hand size; flowers where it plays them; hongkong's
+    face-up 翻寶牌) from a seeded deal: melds of every kind, each claimed tile's discarder, rivers,
+    and a viewer whose hand is ready (so the waits show), plus a win for the score sheet."""
+    profile = get_profile(rules)
     rng = random.Random(seed)
     wall = [t for t in full_set(flowers=False)]
     rng.shuffle(wall)
@@ -71,7 +75,8 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> Dem
     seats, hands = [], {}
     for s in range(4):
         melds = []
-        for kind in meld_plan[(s - viewer) % 4]:
+        for planned in meld_plan[(s - viewer) % 4]:
+            kind = MeldKind.PON if planned is MeldKind.CHI and not profile.chi else planned
             if kind is MeldKind.CHI:
                 counts = to_counts(wall)
                 start = rng.choice(
@@ -86,7 +91,7 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> Dem
                 claimed = None if kind is MeldKind.ANKONG else t
                 source = None if kind is MeldKind.ANKONG else rng.choice([x for x in range(4) if x != s])
                 melds.append(Meld(kind, tuple(tiles), claimed=claimed, source=source))
-        need = 16 - 3 * len(melds)
+        need = profile.hand_size - 3 * len(melds)
         if s == viewer:  # a ready hand: sets, a pair and a two-sided wait
             concealed: list[int] = []
             while len(concealed) < need - 4:
@@ -100,7 +105,9 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> Dem
         else:
             concealed = [wall.pop() for _ in range(need)]
         hands[s] = concealed
-        seat_flowers = tuple(sorted(flowers.pop() for _ in range(rng.randrange(0, 3))))
+        seat_flowers = tuple(
+            sorted(flowers.pop() for _ in range(rng.randrange(0, 3) if profile.flowers else 0))
+        )
         discards = tuple(wall.pop() for _ in range(rng.randrange(8, 13)))
         seats.append(
             SeatPublic(
@@ -132,6 +139,8 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> Dem
         turn=turn,
         phase="turn",
         last_discard=last,
+        hand_size=profile.hand_size,
+        bonus_indicator=wall[-1] if rules == "hongkong" else None,
     )
     counts = to_counts(hands[viewer])
     seen = list(counts)
@@ -167,7 +176,8 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> Dem
         unit="tai",
         deltas=_deltas(viewer, last_seat, 800),
     )
-    return DemoState(public, mine, result, NAMES)
+    claim = replace(mine, phase="claim", turn=last_seat, drawn=None, offer=last)
+    return DemoState(public, mine, result, NAMES, claim)
 
 
 def _deltas(winner: int, loser: int, amount: int) -> tuple[int, int, int, int]:
@@ -176,18 +186,19 @@ def _deltas(winner: int, loser: int, amount: int) -> tuple[int, int, int, int]:
     return (out[0], out[1], out[2], out[3])
 
 
-def from_game(seed: int = 7, viewer: int = 0, wall_left: int = 40) -> DemoState:
-    """Play a seeded taiwan16 match hand with the engine's AI; the pictures show ``viewer``'s turn
-    when about ``wall_left`` live tiles remain, and the score sheet is that hand's real result
-    (the next seeds are tried until a hand both lasts that long and ends in a win)."""
+def from_game(seed: int = 7, viewer: int = 0, wall_left: int = 40, *, rules: str = "taiwan16") -> DemoState:
+    """Play a seeded match hand of ``rules`` with the engine's AI; the pictures show ``viewer``'s
+    turn when about ``wall_left`` live tiles remain, and the score sheet is that hand's real result
+    (the next seeds are tried until a hand both lasts that long and ends in a win). ``claim`` is
+    ``viewer``'s view of the first claim window after that, when another seat's discard was on offer."""
     from engine.match import Match
     from engine.policy import SimpleAI
 
     for attempt in range(50):
-        match = Match("taiwan16", seed=seed + attempt)
+        match = Match(rules, seed=seed + attempt)
         game = match.new_hand()
         ai = SimpleAI()
-        snapshot = None
+        snapshot = claim = None
         while not game.is_over:
             if (
                 snapshot is None
@@ -196,25 +207,41 @@ def from_game(seed: int = 7, viewer: int = 0, wall_left: int = 40) -> DemoState:
                 and game.turn == viewer
             ):
                 snapshot = (game.view(None), game.view(viewer))
+            if snapshot is not None and claim is None and game.phase.value == "claim" and game.turn != viewer:
+                claim = game.view(viewer)
             seat = game.to_act()[0]
             game.apply(ai.choose(game.view(seat), game.legal_actions(seat)))
         result = match.finish_hand(game)
-        if snapshot is not None and result.winner is not None:
-            return DemoState(snapshot[0], snapshot[1], result, NAMES)
+        if snapshot is not None and claim is not None and result.winner is not None:
+            return DemoState(snapshot[0], snapshot[1], result, NAMES, claim)
     raise RuntimeError("no seeded hand lasted long enough and ended in a win")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Write hand.png, table.png and score.png for a demo state.")
+    parser = argparse.ArgumentParser(
+        description="Write hand.png, claim.png (the hand in a claim window), table.png and score.png "
+        "for a demo state."
+    )
     parser.add_argument("outdir", type=Path)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--source", choices=("game", "synthetic"), default="game")
+    parser.add_argument(
+        "--rules", choices=("taiwan16", "taiwan13", "hongkong", "guangdong"), default="taiwan16"
+    )
+    parser.add_argument(
+        "--lang", choices=labels.LOCALES, default=None, help="labels' language (default: zh-TW)"
+    )
     args = parser.parse_args(argv)
     args.outdir.mkdir(parents=True, exist_ok=True)
-    state = from_game(args.seed) if args.source == "game" else synthetic(args.seed)
+    if args.source == "game":
+        state = from_game(args.seed, rules=args.rules)
+    else:
+        state = synthetic(args.seed, rules=args.rules)
+    loc = args.lang
     jobs = {
-        "hand.png": lambda: hand.render_hand(state.mine),
-        "table.png": lambda: table.render_table(state.public, state.names),
+        "hand.png": lambda: hand.render_hand(state.mine, locale=loc),
+        "claim.png": lambda: hand.render_hand(state.claim, locale=loc),
+        "table.png": lambda: table.render_table(state.public, state.names, locale=loc),
         "score.png": lambda: scoresheet.render_score(state.result, state.names, state.public),
     }
     for name, job in jobs.items():

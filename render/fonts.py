@@ -263,6 +263,34 @@ def fit(text: str, size: int, max_width: int) -> str:
     return "".join(parts).rstrip() + "…"
 
 
+@lru_cache(maxsize=1024)
+def wrap(text: str, size: int, max_width: int, max_lines: int = 2) -> tuple[str, ...] | None:
+    """``text`` in at most ``max_lines`` lines of at most ``max_width`` pixels, broken at spaces
+    where it can and between user-perceived characters inside a word too long for a line (a
+    Chinese name has no spaces); None when it does not fit whole."""
+    words = "".join(clusters(text)).split()
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        joined = f"{line} {word}" if line else word
+        if text_width(joined, size) <= max_width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+            line = ""
+        for part in clusters(word):
+            if text_width(line + part, size) <= max_width:
+                line += part
+            elif not line:
+                return None  # one character wider than the line
+            else:
+                lines.append(line)
+                line = part
+    lines.append(line)
+    return tuple(lines) if len(lines) <= max_lines else None
+
+
 @cache
 def _mid_offset(size: int) -> float:
     """Distance from the baseline up to the middle of a CJK glyph, for vertical centring."""

@@ -1,133 +1,273 @@
-"""The hand image a player gets by DM: their concealed tiles sorted, the drawn tile set apart,
-their melds (暗槓 face down, as it lies on a Taiwanese table), flowers, and the waits once 聽; a
-眼牌 declarer's own view also holds the other hands, drawn below in smaller rows."""
+"""The hand image a player gets by DM, laid out for a phone (read at about 390 px wide): the
+concealed tiles sorted in two rows of half a hand (8 for the 16-tile rule sets, 7 for the 13-tile
+ones, ``GameView.hand_size``), the drawn tile set apart at the end of the last row, and below them
+the melds (the claimed tile turned sideways, showing who it came from; 暗槓 face down as on a
+Taiwanese table), the flowers and, once the hand is ready, the waits with how many of each are
+still unseen. In a claim window the tile on offer is shown on top, saying who let it go. A 眼牌
+declarer's own view also holds the other hands, drawn below in smaller rows.
+
+Labels follow the reader's language (``locale``: en, zh-TW, zh-CN; see ``render.labels``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine.meld import Meld, MeldKind
-from engine.tiles import sorted_tiles, tile_name
+from engine.tiles import sorted_tiles
 from engine.view import GameView
 
-from . import encode, sprites, theme
+from . import encode, fonts, sprites, theme
 from .canvas import Canvas
+from .labels import label, relative, tile_word, wind
+from .melds import KEYS, Laid, claimed_from, laid_out
 
-MELD_CAPTIONS = {MeldKind.CHI: "吃", MeldKind.PON: "碰", MeldKind.KONG: "明槓", MeldKind.ADDKONG: "加槓"}
-WAIT_SCALE = 0.75  # waits are a reminder, smaller than the hand
-OTHERS_SCALE = 0.6  # 眼牌: the other hands, below one's own, smaller
+MELD_SCALE = 0.75  # melds and flowers, below the hand: read less often than the hand itself
+WAIT_SCALE = 0.75  # waits are a reminder, as large as the melds
+OTHERS_SCALE = 0.45  # 眼牌: the other hands, below one's own, small enough for 17 tiles a row
 
 
-def meld_tiles(meld: Meld) -> list[int]:
-    """What a meld shows: 暗槓 as four backs (its owner reads which tile in the caption)."""
+def meld_caption(meld: Meld, owner: int, locale: object = None) -> str:
+    """What a meld's caption says: its kind and who the tile came from (暗槓: which tile, for its
+    owner)."""
+    kind = label(locale, KEYS[meld.kind])
     if meld.kind is MeldKind.ANKONG:
-        return [sprites.BACK] * len(meld.tiles)
-    return list(meld.tiles)
+        return f"{kind} {tile_word(locale, meld.tiles[0])}" if not meld.is_hidden else kind
+    rel = claimed_from(meld, owner)
+    return label(locale, "from", meld=kind, rel=label(locale, f"rel.{rel}")) if rel else kind
 
 
-def meld_caption(meld: Meld, *, owner: bool) -> str:
-    if meld.kind is MeldKind.ANKONG:
-        return f"暗槓 {tile_name(meld.tiles[0])}" if owner else "暗槓"
-    return MELD_CAPTIONS[meld.kind]
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """Pixel sizes at one scale (``scale`` pixels per tile unit; 2 gives 60-px hand tiles)."""
+
+    scale: float
+    per_row: int  # concealed tiles in a full row
+
+    @property
+    def tile(self) -> tuple[int, int]:
+        return sprites.size(self.scale)
+
+    def u(self, units: float) -> int:
+        return round(units * self.scale)
+
+    @property
+    def gap(self) -> int:
+        return max(1, round(self.scale))
+
+    @property
+    def content_width(self) -> int:
+        """A full row, the gap before the drawn tile and the drawn tile."""
+        tw = self.tile[0]
+        return self.per_row * (tw + self.gap) - self.gap + self.u(10) + tw
+
+    @property
+    def width(self) -> int:
+        return self.content_width + 2 * self.u(8)
 
 
-@lru_cache(maxsize=32)
-def _background(width: int, height: int, tray: tuple[int, int, int, int], scale: float) -> Image.Image:
+def geometry(view: GameView, scale: float = 2) -> Geometry:
+    return Geometry(scale, -(-view.hand_size // 2))
+
+
+@lru_cache(maxsize=16)  # a few MB: heights vary with melds and waits, widths with the rule set
+def _background(
+    width: int, height: int, header: int, tray: tuple[int, int, int, int], scale: float
+) -> Image.Image:
     im = Image.new("RGB", (width, height), theme.FELT)
     draw = ImageDraw.Draw(im)
     draw.rounded_rectangle(tray, round(6 * scale), fill=theme.TRAY)
-    draw.rectangle((0, 0, width, round(18 * scale)), fill=theme.FELT_DARK)
+    draw.rectangle((0, 0, width, header), fill=theme.FELT_DARK)
     return im
 
 
-def compose_hand(view: GameView, scale: float = 2) -> Canvas:
-    """Lay out the viewer's hand; the returned canvas records every sprite it pasted."""
+@dataclass(slots=True)
+class _Group:
+    """Melds, flowers or the waits below the hand: tiles in a line with a caption under them."""
+
+    tiles: Laid
+    caption: str
+    counts: tuple[int, ...] | None = None  # the waits: unseen copies under each tile
+
+
+def _groups(view: GameView, locale: object) -> list[_Group]:
+    me = view.seats[view.viewer or 0]
+    out = [_Group(laid_out(m, me.seat), meld_caption(m, me.seat, locale)) for m in me.melds]
+    if me.flowers:
+        out.append(_Group([(t, False) for t in sorted(me.flowers)], label(locale, "flowers")))
+    return out
+
+
+def _rows(tiles: list[int], per_row: int) -> list[list[int]]:
+    """``tiles`` in as few rows of at most ``per_row`` as hold them, evenly filled (ten tiles are
+    two rows of five, not eight and two), the first row the longer."""
+    n_rows = max(1, -(-len(tiles) // per_row))
+    size = -(-len(tiles) // n_rows)
+    return [tiles[i : i + size] for i in range(0, len(tiles), size)] or [[]]
+
+
+def compose_hand(view: GameView, scale: float = 2, locale: object = None) -> Canvas:
+    """Lay out the viewer's hand; the returned canvas records every sprite and string it drew."""
     if view.viewer is None:
         raise ValueError("the hand image needs a player's view, not the public view")
     me = view.seats[view.viewer]
-    tw, th = sprites.size(scale)
-    pad = round(8 * scale)
-    gap = max(1, round(scale))
-    group_gap = round(7 * scale)
-    drawn_gap = round(10 * scale)
-    header_h = round(18 * scale)
-    caption = round(8 * scale)
-    wait_w, wait_h = sprites.size(scale * WAIT_SCALE)
+    geo = geometry(view, scale)
+    u, gap = geo.u, geo.gap
+    tw, th = geo.tile
+    pad = u(8)
+    width = geo.width
+    content_w = geo.content_width
+    text = u(12)
+    cap_size = u(9)
+    caption_h = u(13)
 
-    concealed = sorted_tiles(view.concealed)
-    n_row1 = max(len(concealed) + 1, 14 if view.rules in ("taiwan13", "guangdong") else 17)
-    row1_w = n_row1 * (tw + gap) + drawn_gap
-    groups = [(meld_tiles(m), meld_caption(m, owner=True)) for m in me.melds]
-    if me.flowers:
-        groups.append((list(me.flowers), "花"))
-    row2_w = sum(len(t) * (tw + gap) for t, _ in groups) + group_gap * max(0, len(groups) - 1)
-    waits_w = (len(view.waits) * (wait_w + gap) + round(22 * scale)) if view.waits else 0
-    content_w = max(row1_w, row2_w + (group_gap * 2 + waits_w if waits_w else 0))
-    width = content_w + 2 * pad
+    # Header: seat wind, dealer and streak, 聽 on the left; round, hand and tiles left on the right.
+    left = [(label(locale, "seat", wind=wind(locale, me.wind)), theme.TEXT)]
+    if view.dealer == view.viewer:
+        tag = label(locale, "streak", n=view.dealer_streak) if view.dealer_streak else label(locale, "dealer")
+        left.append((tag, theme.GOLD))
+    if me.ready:
+        left.append((label(locale, "ready"), theme.RED))
+    info = label(
+        locale, "round", wind=wind(locale, view.round_wind), n=view.hand_number, left=view.wall_remaining
+    )
+    spacing = u(6)
+    left_w = sum(fonts.text_width(t, text) for t, _ in left) + spacing * (len(left) - 1)
+    one_line = left_w + u(14) + fonts.text_width(info, text) <= content_w
+    line_h = u(20)
+    header_h = line_h if one_line else 2 * line_h - u(4)
 
-    # 眼牌: the other hands in turn order after the viewer (下家, 對家, 上家), one row each
+    # The tile on offer in a claim window (not to the one who let it go).
+    offer = view.offer if view.offer is not None and view.offer[0] != view.viewer else None
+    y = header_h + pad
+    y_offer = y
+    if offer is not None:
+        y += th + pad
+
+    concealed = list(view.concealed)
+    apart = view.drawn
+    # a hand one over two rows without a drawn tile (the dealer's first turn when the last dealt
+    # tile was a flower) keeps its last tile in the drawn tile's place, so the picture stays two rows
+    if apart is None and len(concealed) == 2 * geo.per_row + 1:
+        apart = concealed.pop()
+    rows = _rows(concealed, geo.per_row)
+    y_rows = y
+    row_step = th + u(3)
+    y = y_rows + len(rows) * row_step - u(3)
+    tray = (pad // 2, y_rows - pad // 2, width - pad // 2, y + pad // 2)
+    y += pad
+
+    # Below: melds, flowers and waits, flowing left to right in lines as wide as the hand.
+    mw, mh = sprites.size(scale * MELD_SCALE)
+    ww, wh = sprites.size(scale * WAIT_SCALE)
+    groups = _groups(view, locale)
+    ready = [(t, n) for t, n in view.waits]
+    group_gap = u(10)
+    cell_gap = u(4)
+    placed: list[tuple[_Group, int, int]] = []  # group, x, line
+    x, line = pad, 0
+
+    def group_width(g: _Group) -> int:
+        if g.counts is not None:
+            cells = [_cell(n) for n in g.counts]
+            return fonts.text_width(g.caption, u(12)) + u(8) + sum(cells) - cell_gap
+        return max(_tiles_width(g), fonts.text_width(g.caption, cap_size))
+
+    def _tiles_width(g: _Group) -> int:
+        return sum((mh if side else mw) + gap for _, side in g.tiles) - gap
+
+    def _cell(n: int) -> int:
+        return max(ww, fonts.text_width(label(locale, "unseen", n=n), cap_size)) + cell_gap
+
+    for g in groups:
+        w = group_width(g)
+        if x > pad and x + w > pad + content_w:
+            x, line = pad, line + 1
+        placed.append((g, x, line))
+        x += w + group_gap
+    if ready:
+        g = _Group([(t, False) for t, _ in ready], label(locale, "waits"), tuple(n for _, n in ready))
+        w = group_width(g)
+        if placed and x + w <= pad + content_w:
+            placed.append((g, pad + content_w - w, line))  # at the right of the last line
+        else:
+            line = line + 1 if placed else 0
+            placed.append((g, pad, line))
+    below_h = max(mh, wh) + caption_h
+    y_below = y
+    if placed:
+        y += (line + 1) * (below_h + u(4))
+
+    # 眼牌: the other hands in turn order after the viewer (下家, 對家, 上家), one row each.
     others = [(s, view.others[s]) for s in ((view.viewer + k) % 4 for k in (1, 2, 3)) if s in view.others]
     ow, oh = sprites.size(scale * OTHERS_SCALE)
-    label_w = round(34 * scale)
+    y_others = y
+    marks = {s: label(locale, "others", wind=wind(locale, view.seats[s].wind)) for s, _ in others}
+    label_w = max((fonts.text_width(m, u(10)) for m in marks.values()), default=0) + u(6)
     if others:
-        width = max(width, 2 * pad + label_w + max(len(t) for _, t in others) * (ow + gap))
+        y += len(others) * (oh + gap * 3)
+    height = y + (pad // 2 if others else 0)
 
-    y1 = header_h + pad
-    y2 = y1 + th + round(10 * scale)
-    has_row2 = bool(groups or view.waits)
-    height = (y2 + max(th, wait_h + caption) + caption + pad) if has_row2 else y1 + th + pad
-    y_others = height
-    height += len(others) * (oh + gap * 3) + (pad // 2 if others else 0)
-    tray = (pad // 2, y1 - pad // 2, width - pad // 2, y1 + th + pad // 2)
-    cv = Canvas(_background(width, height, tray, scale))
+    cv = Canvas(_background(width, height, header_h, tray, scale))
 
-    # Header: seat wind, dealer and streak, round, tiles left.
-    text = round(10.5 * scale)
     x = pad
-    x += cv.text((x, header_h / 2), f"{theme.WIND_NAMES[me.wind]}家", text, theme.TEXT) + round(5 * scale)
-    if view.dealer == view.viewer:
-        badge = "莊" + (f" 連{view.dealer_streak}" if view.dealer_streak else "")
-        x += cv.text((x, header_h / 2), badge, text, theme.GOLD) + round(5 * scale)
-    if me.ready:
-        x += cv.text((x, header_h / 2), "聽", text, theme.RED) + round(5 * scale)
-    info = f"{theme.WIND_NAMES[view.round_wind]}風圈 第{view.hand_number}局 · 剩 {view.wall_remaining} 張"
-    cv.text((width - pad, header_h / 2), info, text, theme.TEXT_DIM, anchor="rm")
+    y_line = line_h / 2
+    for t, colour in left:
+        x += cv.text((x, y_line), t, text, colour) + spacing
+    if one_line:
+        cv.text((width - pad, y_line), info, text, theme.TEXT_DIM, anchor="rm")
+    else:
+        cv.text((pad, y_line + line_h - u(4)), info, text, theme.TEXT_DIM)
 
-    # Row 1: concealed tiles, then the drawn tile apart and highlighted.
-    x = pad
-    for t in concealed:
-        cv.tile(t, x, y1, scale)
-        x += tw + gap
-    if view.drawn is not None:
-        cv.tile(view.drawn, x + drawn_gap, y1, scale, sprites.DRAWN)
+    if offer is not None:
+        seat, tile = offer
+        cv.tile(tile, pad, y_offer, scale, sprites.LAST)
+        who = label(
+            locale, "who", wind=wind(locale, view.seats[seat].wind), rel=relative(locale, seat, view.viewer)
+        )
+        key = "offer.kong" if view.phase == "rob_kong" else "offer.discard"
+        cv.text((pad + tw + u(8), y_offer + th / 2), label(locale, key, who=who), u(13), theme.GOLD)
 
-    # Row 2: melds and flowers with captions, waits at the right.
-    x = pad
-    cap_size = round(7.5 * scale)
-    for tiles, cap in groups:
-        x0 = x
-        for t in tiles:
-            cv.tile(t, x, y2, scale)
+    for r, row in enumerate(rows):
+        x = pad
+        for t in row:
+            cv.tile(t, x, y_rows + r * row_step, scale)
             x += tw + gap
-        cv.text(((x0 + x) / 2, y2 + th + caption * 0.75), cap, cap_size, theme.TEXT_DIM, anchor="mm")
-        x += group_gap
-    if view.waits:
-        x = width - pad - waits_w
-        cv.text((x, y2 + wait_h / 2), "聽", round(11 * scale), theme.RED)
-        x += round(22 * scale)
-        for t, unseen in view.waits:
-            cv.tile(t, x, y2, scale * WAIT_SCALE)
-            colour = theme.TEXT if unseen else theme.LOSS
-            cv.text(
-                (x + wait_w / 2, y2 + wait_h + caption * 0.75), f"×{unseen}", cap_size, colour, anchor="mm"
-            )
-            x += wait_w + gap
+    if apart is not None:
+        x = pad + content_w - tw
+        variant = sprites.DRAWN if apart == view.drawn else sprites.PLAIN
+        cv.tile(apart, x, y_rows + (len(rows) - 1) * row_step, scale, variant)
+
+    for g, x0, ln in placed:
+        top = y_below + ln * (below_h + u(4))
+        if g.counts is not None:
+            cw = fonts.text_width(g.caption, u(12))
+            cv.text((x0, top + wh / 2), g.caption, u(12), theme.RED)
+            x = x0 + cw + u(8)
+            for (t, _), n in zip(g.tiles, g.counts, strict=True):
+                cell = _cell(n) - cell_gap
+                cv.tile(t, x + (cell - ww) // 2, top, scale * WAIT_SCALE)
+                colour = theme.TEXT if n else theme.LOSS
+                cap = label(locale, "unseen", n=n)
+                cv.text((x + cell / 2, top + wh + caption_h / 2 + u(1)), cap, cap_size, colour, anchor="mm")
+                x += cell + cell_gap
+            continue
+        x = x0 + (group_width(g) - _tiles_width(g)) // 2  # a caption wider than the tiles centres them
+        for t, side in g.tiles:
+            if side:  # turned, lying along the bottom edge of the line
+                cv.tile(t, x, top + mh - mw, scale * MELD_SCALE, rotation=90)
+                x += mh + gap
+            else:
+                cv.tile(t, x, top, scale * MELD_SCALE)
+                x += mw + gap
+        mid = (x0 + x - gap) / 2
+        cv.text((mid, top + mh + caption_h / 2 + u(1)), g.caption, cap_size, theme.TEXT_DIM, anchor="mm")
+
     for i, (seat, tiles) in enumerate(others):
         y = y_others + i * (oh + gap * 3)
-        wind = theme.WIND_NAMES[view.seats[seat].wind]
-        cv.text((pad, y + oh / 2), f"{wind}家", round(10 * scale), theme.GOLD)
+        cv.text((pad, y + oh / 2), marks[seat], u(10), theme.GOLD)
         x = pad + label_w
         for t in sorted_tiles(tiles):
             cv.tile(t, x, y, scale * OTHERS_SCALE)
@@ -135,11 +275,12 @@ def compose_hand(view: GameView, scale: float = 2) -> Canvas:
     return cv
 
 
-def hand_image(view: GameView, scale: float = 2) -> Image.Image:
+def hand_image(view: GameView, scale: float = 2, locale: object = None) -> Image.Image:
     """The viewer's hand as an RGB image (what tests inspect)."""
-    return compose_hand(view, scale).im
+    return compose_hand(view, scale, locale).im
 
 
-def render_hand(view: GameView, scale: float = 2) -> bytes:
-    """The viewer's hand as PNG bytes, ready to attach to a DM."""
-    return encode.to_png(hand_image(view, scale))
+def render_hand(view: GameView, scale: float = 2, locale: object = None) -> bytes:
+    """The viewer's hand as PNG bytes, ready to attach to a DM; ``locale`` is the reader's
+    language (en, zh-TW, zh-CN; None: Traditional Chinese labels as before)."""
+    return encode.to_png(hand_image(view, scale, locale))

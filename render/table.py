@@ -1,11 +1,16 @@
-"""The public table image: four sides like a real table, each seat's river in front of it, its
-hand (face down), melds and flowers behind the river, its name plate behind that, and the round, the hand number and the tiles left in the middle.
+"""The public table image, laid out to be read on a phone (about 390 px wide): four sides like a
+real table, each seat's river in front of it (the last discard framed in orange), its melds (the
+claimed tile turned sideways, showing who it came from) and flowers behind the river, and its name
+plate in the corner on its left, where the names have room to be written whole; the round, the hand
+number, the tiles left and the face-up 翻寶牌 in the middle.
 
-Only public information is drawn: a seat's concealed tiles appear as backs (``concealed_count``)
-and 暗槓 face down, except in the end-of-hand reveal (``GameView.revealed``).
+Only public information is drawn: a seat's concealed tiles are a count on its plate (one back and
+"×13"), 暗槓 lies face down, except in the end-of-hand reveal (``GameView.revealed``), where each
+hand is laid face up in front of its melds.
 
-Everything is laid out for the bottom seat in a frame centred on the table, then turned a
-quarter at a time for the other seats, with the sprites turned to face their owner.
+Everything is laid out for the bottom seat in a frame centred on the table, then turned a quarter
+at a time for the other seats, with the sprites turned to face their owner; the plates stay
+upright, one in each corner (the bottom seat's bottom left, then round the table).
 """
 
 from __future__ import annotations
@@ -15,36 +20,53 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.meld import MeldKind
 from engine.view import GameView, SeatPublic
 
 from . import encode, fonts, sprites, theme
 from .canvas import Canvas
+from .labels import label, wind, wind_mark
+from .melds import Laid, laid_out
 
-RIVER_SCALE = 1.35  # discards: the most read part of the table
-ROW_SCALES = (1.1, 1.0, 0.9, 0.8, 0.7, 0.6)  # hand rows shrink to fit when long
+RIVER_SCALE = 1.6  # discards: the most read part of the table (48 px wide at scale 1)
+RIVER_SCALES = (RIVER_SCALE, 1.35, 1.1)  # a long river's rows get longer, its tiles smaller (to 30)
 RIVER_ROWS = 3  # rows of 6 as on a real table; a longer river makes its rows longer
 RIVER_PER_ROW = 6
+RIVER_ROOM = 7  # a long river's rows may reach one tile past the six, no further (the plates are there)
+ROW_SCALES = (1.3, 1.15, 1.0, 0.85, 0.7, 0.55, 0.45)  # melds and flowers shrink to fit when many
+INDICATOR_SCALE = 1.2
+BACK_SCALE = 0.5  # the one back beside a plate's tile count
 GAP = 6
-ROW_DEPTH = 44  # the hand row's tile height at its largest scale
-PLATE_DEPTH = 112  # name plates: depth from the row to the edge, and length along the side
-PLATE_WIDE = 300
-PLATE_TALL = 168
+MARGIN = 8
+PLATE_DEPTH = 120
+NAME_SIZES = (26, 23, 20, 17)  # the largest that writes the name whole, on one line or two
 
 
 class Layout:
     """Sizes derived from the scale; ``half`` is half the canvas side."""
 
     def __init__(self, scale: float = 1.0) -> None:
-        self.scale = scale
+        s = self.scale = scale
         self.river_scale = RIVER_SCALE * scale
         self.rw, self.rh = sprites.size(self.river_scale)
-        self.center = RIVER_PER_ROW * self.rw // 2 + round(12 * scale)  # half the middle panel
-        self.river_y = self.center + round(GAP * scale)
-        self.row_y = self.river_y + RIVER_ROWS * self.rh + round(2 * GAP * scale)
-        self.row_len = 2 * self.row_y - round(2 * GAP * scale)
-        self.half = self.row_y + round((ROW_DEPTH + GAP + PLATE_DEPTH + 10) * scale)
+        self.center = RIVER_PER_ROW * self.rw // 2 + round(12 * s)  # half the middle panel
+        self.river_y = self.center + round(GAP * s)
+        self.row_y = self.river_y + RIVER_ROWS * self.rh + round(10 * s)
+        self.row_h = sprites.size(ROW_SCALES[0] * s)[1]
+        self.half = self.row_y + self.row_h + round(12 * s)
         self.size = 2 * self.half
+        self.margin = round(MARGIN * s)
+        self.gap = round(GAP * s)
+        # a plate reaches from its corner to a gap short of where the longest river may reach
+        river_end = -RIVER_PER_ROW * self.rw // 2 + RIVER_ROOM * self.rw
+        self.plate_w = self.half - self.margin - river_end - self.gap
+        self.plate_h = round(PLATE_DEPTH * s)
+        self.name_x = round(60 * s)  # from the plate's left: the wind's column, then the name
+        self.name_room = self.plate_w - self.name_x - round(8 * s)
+
+    def row_span(self, p: int) -> int:
+        """Half the room for position ``p``'s melds along its side, between the corner plates."""
+        along = self.plate_w if p % 2 == 0 else self.plate_h
+        return self.half - self.margin - along - self.gap
 
 
 def _turn(p: int, x: float, y: float) -> tuple[float, float]:
@@ -55,62 +77,83 @@ def _turn(p: int, x: float, y: float) -> tuple[float, float]:
 
 
 def _place(
-    cv: Canvas, lay: Layout, p: int, tile: int, x: float, y: float, scale: float, variant: str
+    cv: Canvas,
+    lay: Layout,
+    p: int,
+    tile: int,
+    x: float,
+    y: float,
+    scale: float,
+    variant: str = sprites.PLAIN,
+    sideways: bool = False,
 ) -> None:
-    """Paste a tile whose top-left is (x, y) in the bottom frame, at position ``p``."""
+    """Paste a tile whose top-left is (x, y) in the bottom frame, at position ``p``; a
+    ``sideways`` tile lies turned a quarter (a claimed tile in a meld)."""
     w, h = sprites.size(scale)
+    if sideways:
+        w, h = h, w
     corners = [_turn(p, x, y), _turn(p, x + w, y + h)]
     sx = min(c[0] for c in corners) + lay.half
     sy = min(c[1] for c in corners) + lay.half
-    cv.tile(tile, round(sx), round(sy), scale, variant, rotation=90 * p)
+    cv.tile(tile, round(sx), round(sy), scale, variant, rotation=(90 * p + (90 if sideways else 0)) % 360)
+
+
+def river_scale(n: int, scale: float = 1.0) -> tuple[float, int]:
+    """The tile scale and tiles per row of a river of ``n`` discards: rows of six, then longer
+    rows of smaller tiles, never past ``RIVER_ROOM`` full-size tiles."""
+    per_row = max(RIVER_PER_ROW, -(-n // RIVER_ROWS))
+    room = RIVER_ROOM * sprites.size(RIVER_SCALE * scale)[0]
+    for rs in RIVER_SCALES:
+        if per_row * sprites.size(rs * scale)[0] <= room:
+            return rs * scale, per_row
+    return RIVER_SCALES[-1] * scale, per_row
 
 
 def _river(cv: Canvas, lay: Layout, p: int, seat: SeatPublic, last: tuple[int, int] | None) -> None:
     n = len(seat.discards)
-    per_row = max(RIVER_PER_ROW, -(-n // RIVER_ROWS))
-    x0 = -RIVER_PER_ROW * lay.rw / 2  # left-aligned, so long rivers grow past the panel without colliding
+    rs, per_row = river_scale(n, lay.scale)
+    rw, rh = sprites.size(rs)
+    x0 = -RIVER_PER_ROW * lay.rw // 2  # left-aligned, so long rivers grow past the panel without colliding
     highlight = last is not None and last[0] == seat.seat and n and seat.discards[-1] == last[1]
     for i, t in enumerate(seat.discards):
         variant = sprites.LAST if highlight and i == n - 1 else sprites.PLAIN
-        _place(
-            cv,
-            lay,
-            p,
-            t,
-            x0 + (i % per_row) * lay.rw,
-            lay.river_y + (i // per_row) * lay.rh,
-            lay.river_scale,
-            variant,
-        )
+        _place(cv, lay, p, t, x0 + (i % per_row) * rw, lay.river_y + (i // per_row) * rh, rs, variant)
 
 
-def _row_groups(seat: SeatPublic, revealed: tuple[int, ...] | None) -> list[list[int]]:
-    """The hand row left to right: the hand (backs unless revealed), each meld, the flowers."""
-    groups = [list(revealed) if revealed is not None else [sprites.BACK] * seat.concealed_count]
+def _row_groups(seat: SeatPublic, revealed: tuple[int, ...] | None) -> list[Laid]:
+    """The row behind the river, left to right: the hand when revealed, each meld, the flowers."""
+    groups: list[Laid] = []
+    if revealed is not None:
+        groups.append([(t, False) for t in revealed])
     for meld in seat.melds:
-        if meld.kind is MeldKind.ANKONG and revealed is None:
-            groups.append([sprites.BACK] * len(meld.tiles))
-        else:
-            groups.append(list(meld.tiles))
+        groups.append(laid_out(meld, seat.seat, face_down=revealed is None))
     if seat.flowers:
-        groups.append(list(seat.flowers))
+        groups.append([(t, False) for t in seat.flowers])
     return [g for g in groups if g]
 
 
 def _hand_row(cv: Canvas, lay: Layout, p: int, seat: SeatPublic, revealed: tuple[int, ...] | None) -> None:
     groups = _row_groups(seat, revealed)
-    n = sum(len(g) for g in groups)
+    if not groups:
+        return
+    span = lay.row_span(p)
     for scale in ROW_SCALES:
         s = scale * lay.scale
-        w, _ = sprites.size(s)
+        w, h = sprites.size(s)
         gap = round(GAP * s)
-        if n * w + gap * (len(groups) - 1) <= lay.row_len:
+        length = sum(h if side else w for g in groups for _, side in g) + gap * (len(groups) - 1)
+        if length <= 2 * span:
             break
-    x = -lay.row_y + round(GAP * lay.scale)
+    x = -length / 2  # centred on the side
+    y = lay.row_y + lay.row_h - h  # the row lies along the table's edge
     for group in groups:
-        for t in group:
-            _place(cv, lay, p, t, x, lay.row_y, s, sprites.PLAIN)
-            x += w
+        for t, side in group:
+            if side:
+                _place(cv, lay, p, t, x, y + h - w, s, sideways=True)
+                x += h
+            else:
+                _place(cv, lay, p, t, x, y, s)
+                x += w
         x += gap
 
 
@@ -120,10 +163,10 @@ def _background(scale: float) -> Image.Image:
     im = Image.new("RGB", (lay.size, lay.size), theme.FELT)
     draw = ImageDraw.Draw(im)
     h, c = lay.half, lay.center
-    ring = round(12 * scale)
+    ring = round(4 * scale)
     draw.rounded_rectangle(
         (ring, ring, lay.size - ring, lay.size - ring),
-        round(24 * scale),
+        round(20 * scale),
         outline=theme.FELT_LIGHT,
         width=max(1, round(2 * scale)),
     )
@@ -137,22 +180,41 @@ def _background(scale: float) -> Image.Image:
     return im
 
 
-def _plate_box(lay: Layout, p: int) -> tuple[int, int, int, int]:
-    """Behind position ``p``'s hand row, centred on its side: wide at the top and bottom,
-    tall at the left and right so the text stays upright."""
-    s = lay.scale
-    depth = round(PLATE_DEPTH * s)
-    along = round((PLATE_WIDE if p % 2 == 0 else PLATE_TALL) * s)
-    mid = lay.row_y + round((ROW_DEPTH + GAP) * s) + depth / 2
-    cx, cy = _turn(p, 0, mid)
-    w, h = (along, depth) if p % 2 == 0 else (depth, along)
-    x0, y0 = round(lay.half + cx - w / 2), round(lay.half + cy - h / 2)
-    return x0, y0, x0 + w, y0 + h
+def plate_box(lay: Layout, p: int) -> tuple[int, int, int, int]:
+    """Position ``p``'s plate: upright, in the corner on that seat's left (the bottom seat's
+    bottom left, the right seat's bottom right, and so on round the table)."""
+    cx, cy = _turn(p, -1, 1)  # the corner's direction from the centre
+    m = lay.margin
+    x0 = m if cx < 0 else lay.size - m - lay.plate_w
+    y0 = m if cy < 0 else lay.size - m - lay.plate_h
+    return x0, y0, x0 + lay.plate_w, y0 + lay.plate_h
 
 
-def _plate(cv: Canvas, lay: Layout, p: int, seat: SeatPublic, view: GameView, name: str) -> None:
+def name_lines(name: str, width: int, scale: float = 1.0) -> tuple[tuple[str, ...], int]:
+    """How a plate writes ``name`` in ``width`` pixels: the largest of ``NAME_SIZES`` that holds it
+    whole on one line, else on two; only a name too long for two lines at the smallest size is
+    shortened (with an ellipsis at the end of its second line)."""
+    sizes = [round(n * scale) for n in NAME_SIZES]
+    for lines in (1, 2):
+        for size in sizes:
+            if (fit := fonts.wrap(name, size, width, lines)) is not None:
+                return fit, size
+    size = sizes[-1]
+    first = fonts.fit(name, size, width)
+    first = first[:-1] if first.endswith("…") else first
+    k = 0
+    for k in range(len(first), 0, -1):  # the most of the name that leaves a line for the rest
+        if fonts.wrap(first[:k], size, width, 1) is not None:
+            break
+    rest = "".join(fonts.clusters(name))[len(first[:k]) :].lstrip()
+    return (first[:k], fonts.fit(rest, size, width)), size
+
+
+def _plate(
+    cv: Canvas, lay: Layout, p: int, seat: SeatPublic, view: GameView, name: str, locale: object
+) -> None:
     s = lay.scale
-    x0, y0, x1, y1 = _plate_box(lay, p)
+    x0, y0, x1, y1 = plate_box(lay, p)
     turn = view.turn == seat.seat and view.phase != "over"
     cv.draw.rounded_rectangle(
         (x0, y0, x1, y1),
@@ -162,72 +224,86 @@ def _plate(cv: Canvas, lay: Layout, p: int, seat: SeatPublic, view: GameView, na
         width=round((3 if turn else 1.5) * s),
     )
     wind_colour = theme.RED if seat.wind == 0 else theme.TEXT
-    tag = (
-        ("莊" + (f" 連{view.dealer_streak}" if view.dealer_streak else ""))
-        if seat.seat == view.dealer
-        else ""
+    cv.text(
+        (x0 + round(30 * s), y0 + round(36 * s)),
+        wind_mark(locale, seat.wind),
+        round(42 * s),
+        wind_colour,
+        anchor="mm",
     )
+
+    left = x0 + lay.name_x
+    lines, size = name_lines(name, lay.name_room, s)
+    if len(lines) == 1:
+        cv.text((left, y0 + round(36 * s)), lines[0], size, theme.TEXT)
+    else:
+        for i, text in enumerate(lines):
+            cv.text((left, y0 + round((22 + 27 * i) * s)), text, size, theme.TEXT)
+
     score_colour = theme.WIN if seat.score > 0 else theme.LOSS if seat.score < 0 else theme.TEXT
     score = f"{seat.score:+,}" if seat.score else "0"
-    status = " ".join(x for x, on in (("聽", seat.ready), ("代打", seat.auto), ("▶ 輪到", turn)) if on)
-    status_colour = theme.GOLD if turn else theme.RED
-    name_size = round(20 * s)
-    if p % 2 == 0:  # wide: wind and dealer tag on the left, name, score and status on the right
-        lx = x0 + round(42 * s)
-        cy = (y0 + y1) / 2
-        cv.text(
-            (lx, cy - round(12 * s) if tag else cy),
-            theme.WIND_NAMES[seat.wind],
-            round(34 * s),
-            wind_colour,
-            anchor="mm",
-        )
-        if tag:
-            cv.text((lx, cy + round(26 * s)), tag, round(14 * s), theme.GOLD, anchor="mm")
-        rx = (x0 + round(84 * s) + x1) / 2
-        room = x1 - x0 - round(96 * s)
-        cv.text(
-            (rx, y0 + round(26 * s)), fonts.fit(name, name_size, room), name_size, theme.TEXT, anchor="mm"
-        )
-        cv.text((rx, y0 + round(58 * s)), score, round(25 * s), score_colour, anchor="mm")
-        if status:
-            cv.text((rx, y0 + round(88 * s)), status, round(16 * s), status_colour, anchor="mm")
-    else:  # tall: everything stacked
-        cx = (x0 + x1) / 2
-        room = x1 - x0 - round(12 * s)
-        cv.text(
-            (cx, y0 + round(28 * s)), theme.WIND_NAMES[seat.wind], round(32 * s), wind_colour, anchor="mm"
-        )
-        if tag:
-            cv.text((cx, y0 + round(58 * s)), tag, round(14 * s), theme.GOLD, anchor="mm")
-        cv.text(
-            (cx, y0 + round(86 * s)),
-            fonts.fit(name, round(17 * s), room),
-            round(17 * s),
-            theme.TEXT,
-            anchor="mm",
-        )
-        cv.text((cx, y0 + round(116 * s)), score, round(22 * s), score_colour, anchor="mm")
-        if status:
-            cv.text((cx, y0 + round(146 * s)), status, round(15 * s), status_colour, anchor="mm")
+    mid = y0 + round(80 * s)
+    cv.text((x1 - round(12 * s), mid), score, round(26 * s), score_colour, anchor="rm")
+    if seat.concealed_count and view.revealed.get(seat.seat) is None:  # under the wind: one back, ×n
+        count = f"×{seat.concealed_count}"
+        size = round(18 * s)
+        bw, bh = sprites.size(BACK_SCALE * s)
+        space = round(2 * s)
+        bx = round(x0 + round(30 * s) - (bw + space + fonts.text_width(count, size)) / 2)
+        cv.tile(sprites.BACK, bx, round(mid - bh / 2), BACK_SCALE * s)
+        cv.text((bx + bw + space, mid), count, size, theme.TEXT_DIM)
+
+    status: list[tuple[str, tuple[int, int, int]]] = []
+    if seat.seat == view.dealer:
+        tag = label(locale, "streak", n=view.dealer_streak) if view.dealer_streak else label(locale, "dealer")
+        status.append((tag, theme.GOLD))
+    if seat.ready:
+        status.append((label(locale, "ready"), theme.RED))
+    if seat.auto:
+        status.append((label(locale, "table.auto"), theme.RED))
+    if turn:
+        status.append((label(locale, "table.turn"), theme.GOLD))
+    if status:
+        size = round(20 * s)
+        space = round(8 * s)
+        room = x1 - x0 - round(20 * s)
+        while (
+            size > round(12 * s) and sum(fonts.text_width(t, size) + space for t, _ in status) - space > room
+        ):
+            size -= 1
+        x = x0 + round(10 * s)
+        for text, colour in status:
+            x += cv.text((x, y0 + round(105 * s)), text, size, colour) + space
 
 
-def _centre(cv: Canvas, lay: Layout, view: GameView, bottom: int) -> None:
+def _centre(cv: Canvas, lay: Layout, view: GameView, bottom: int, locale: object) -> None:
     s, h, c = lay.scale, lay.half, lay.center
     cv.text(
-        (h, h - round(40 * s)),
-        f"{theme.WIND_NAMES[view.round_wind]}風圈",
-        round(26 * s),
+        (h, h - round(42 * s)),
+        label(locale, "table.round", wind=wind(locale, view.round_wind)),
+        round(30 * s),
         theme.TEXT,
         anchor="mm",
     )
-    cv.text((h, h - round(8 * s)), f"第 {view.hand_number} 局", round(17 * s), theme.TEXT_DIM, anchor="mm")
-    cv.text((h, h + round(22 * s)), f"剩 {view.wall_remaining} 張", round(19 * s), theme.TEXT, anchor="mm")
+    cv.text(
+        (h, h - round(8 * s)),
+        label(locale, "table.hand", n=view.hand_number),
+        round(21 * s),
+        theme.TEXT_DIM,
+        anchor="mm",
+    )
+    cv.text(
+        (h, h + round(24 * s)),
+        label(locale, "table.left", n=view.wall_remaining),
+        round(24 * s),
+        theme.TEXT,
+        anchor="mm",
+    )
     if view.phase == "over":
-        cv.text((h, h + round(50 * s)), "本局結束", round(15 * s), theme.GOLD, anchor="mm")
+        cv.text((h, h + round(56 * s)), label(locale, "table.over"), round(19 * s), theme.GOLD, anchor="mm")
     if view.bonus_indicator is not None:
-        _bonus_indicator(cv, lay, view.bonus_indicator)
-    r = round(17 * s)
+        _bonus_indicator(cv, lay, view.bonus_indicator, locale)
+    r = round(20 * s)
     for seat in view.seats:
         p = (seat.seat - bottom) % 4
         bx, by = _turn(p, 0, c - r - round(8 * s))
@@ -241,22 +317,32 @@ def _centre(cv: Canvas, lay: Layout, view: GameView, bottom: int) -> None:
             width=max(1, round(1.5 * s)),
         )
         colour = theme.PANEL if turn else theme.RED if seat.wind == 0 else theme.TEXT
-        cv.text((bx, by), theme.WIND_NAMES[seat.wind], round(20 * s), colour, anchor="mm")
+        cv.text((bx, by), wind_mark(locale, seat.wind), round(24 * s), colour, anchor="mm")
 
 
-def _bonus_indicator(cv: Canvas, lay: Layout, tile: int) -> None:
-    """翻寶牌 (hongkong): the face-up tile everyone sees, in the centre's top-left corner (the tile
-    after it is the 寶牌)."""
-    s, h = lay.scale, lay.half
-    scale = 0.55 * s
-    w, th = sprites.sprite(tile, scale).size
-    x, y = h - round(120 * s), h - round(118 * s)
+def _bonus_indicator(cv: Canvas, lay: Layout, tile: int, locale: object) -> None:
+    """翻寶牌 (hongkong): the face-up tile everyone sees, in the middle panel's top-left corner, as
+    large as a discard (the tile after it is the 寶牌)."""
+    s, h, c = lay.scale, lay.half, lay.center
+    scale = INDICATOR_SCALE * s
+    w, th = sprites.size(scale)
+    x = y = h - c + round(12 * s)
     cv.tile(tile, x, y, scale)
-    cv.text((x + w + round(5 * s), y + th / 2), "翻寶牌", round(14 * s), theme.GOLD, anchor="lm")
+    cv.text(
+        (x + w + round(6 * s), y + th / 2),
+        label(locale, "table.indicator"),
+        round(17 * s),
+        theme.GOLD,
+        anchor="lm",
+    )
 
 
 def compose_table(
-    view: GameView, names: Sequence[str], bottom: int | None = None, scale: float = 1.0
+    view: GameView,
+    names: Sequence[str],
+    bottom: int | None = None,
+    scale: float = 1.0,
+    locale: object = None,
 ) -> Canvas:
     """Lay out the table with ``bottom`` (default: the viewer, else seat 0) at the bottom."""
     if len(names) != len(view.seats):
@@ -265,24 +351,33 @@ def compose_table(
         bottom = view.viewer if view.viewer is not None else 0
     lay = Layout(scale)
     cv = Canvas(_background(scale))
-    _centre(cv, lay, view, bottom)
+    _centre(cv, lay, view, bottom, locale)
     for seat in view.seats:
         p = (seat.seat - bottom) % 4
         _river(cv, lay, p, seat, view.last_discard)
         _hand_row(cv, lay, p, seat, view.revealed.get(seat.seat))
-        _plate(cv, lay, p, seat, view, str(names[seat.seat]))
+        _plate(cv, lay, p, seat, view, str(names[seat.seat]), locale)
     return cv
 
 
 def table_image(
-    view: GameView, names: Sequence[str], bottom: int | None = None, scale: float = 1.0
+    view: GameView,
+    names: Sequence[str],
+    bottom: int | None = None,
+    scale: float = 1.0,
+    locale: object = None,
 ) -> Image.Image:
     """The table as an RGB image (what tests inspect)."""
-    return compose_table(view, names, bottom, scale).im
+    return compose_table(view, names, bottom, scale, locale).im
 
 
 def render_table(
-    view: GameView, names: Sequence[str], bottom: int | None = None, scale: float = 1.0
+    view: GameView,
+    names: Sequence[str],
+    bottom: int | None = None,
+    scale: float = 1.0,
+    locale: object = None,
 ) -> bytes:
-    """The table as PNG bytes, for the channel's table message."""
-    return encode.to_png(table_image(view, names, bottom, scale))
+    """The table as PNG bytes, for the channel's table message; ``locale`` is the table's
+    language (en, zh-TW, zh-CN; None: Traditional Chinese labels as before)."""
+    return encode.to_png(table_image(view, names, bottom, scale, locale))

@@ -11,6 +11,7 @@ import logging
 import random
 import time
 import weakref
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -24,12 +25,14 @@ import render
 from data import Store, StoreError
 from engine.house_rules import PRESETS, SWITCHES, HouseRules
 from engine.policy import LEVEL_NAMES
-from engine.rules import PROFILES, TableOptions, get_profile
+from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.view import HandResult
 
-from ..i18n import locale_of, t
+from ..i18n import SUPPORTED, locale_of, t
 from . import stats
 from .buttons import DYNAMIC_ITEMS
+from .hall import Hall
+from .hallbuttons import HALL_ITEMS
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
@@ -44,6 +47,7 @@ from .state import (
     hash_password,
     valid_password,
 )
+from .system import SYSTEM
 
 if TYPE_CHECKING:
     from bot import MahjongBot
@@ -60,7 +64,12 @@ PERIOD_CHOICES = [
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=name, value=value)
+    for name, value in (("English", "en"), ("繁體中文", "zh-TW"), ("简体中文", "zh-CN"))
+]
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]  # house rules
+HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]  # hongkong
 LEVEL_CHOICES = [app_commands.Choice(name=_(LEVEL_NAMES[level]["en"]), value=level) for level in AI_LEVELS]
 
 
@@ -85,6 +94,33 @@ class PasswordModal(discord.ui.Modal):
         await _answer(interaction, t(interaction.locale, "err.internal"))
 
 
+# What a table needs from the bot in its channel: the lobby and table messages, pictures, standings
+TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
+
+
+def _check_bot_permissions(interaction: discord.Interaction) -> None:
+    """Refuse a table in a channel where the bot could not show it (an interaction answer needs no
+    permission, so without this check a table would open and then play invisibly)."""
+    needed = list(TABLE_PERMISSIONS)
+    if isinstance(interaction.channel, discord.Thread):
+        needed.append("send_messages_in_threads")
+    missing = [name for name in needed if not getattr(interaction.app_permissions, name)]
+    if missing:
+        words = ", ".join(name.replace("_", " ").title() for name in missing)
+        raise TableError("err.bot_permissions", missing=words)
+
+
+def _accepted(name: str, value: object, accepted: Sequence[object]) -> None:
+    """Refuse an argument outside what the command offers, naming what it takes (one polite line)."""
+    if value in accepted:
+        return
+    if isinstance(accepted, range) and len(accepted) > 10:
+        shown = f"{accepted.start}–{accepted.stop - 1}"
+    else:
+        shown = ", ".join(str(a) for a in accepted)
+    raise TableError("err.bad_option", name=name, accepted=shown)
+
+
 async def _answer(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral answer, whether or not the interaction was answered already."""
     try:
@@ -97,7 +133,7 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 
 
 @app_commands.guild_only()
-class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("Mahjong tables in this server")):
+class Mahjong(Hall, commands.GroupCog, group_name=_("mahjong"), group_description=_("Mahjong tables in this server")):
     ai = app_commands.Group(name=_("ai"), description=_("AI players at this table"))
 
     def __init__(self, bot: MahjongBot) -> None:
@@ -109,6 +145,9 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         self.tables: dict[int, TableRunner] = {}  # channel id → the channel's table
         self.by_id: dict[int, TableRunner] = {}  # table id → table
         self.seated: dict[tuple[int, int], int] = {}  # (guild id, user id) → channel of their table
+        self.failed: dict[int, int] = {}  # channel id → a table there that could not be restored
+        self.dm_channels: dict[int, int] = {}  # user id → their DM channel's id (also in the store)
+        self.skip_stored_dm: set[int] = set()  # people whose stored DM channel failed: open a new one
         self._tasks: set[asyncio.Task[None]] = set()
         self.runners: weakref.WeakSet[TableRunner] = weakref.WeakSet()  # every table not yet garbage
         self.budget = EditBudget(per_second=35, capacity=10, reserve=4)  # every request, under Discord's 50/s
@@ -121,15 +160,20 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     async def cog_load(self) -> None:
         """Register the buttons, then bring back every table that was open when the bot stopped: the
         runners exist before the first click can arrive, their messages go out once we are connected."""
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS)
         for saved in await self.store.unfinished_tables():
             try:
+                if saved.problem is not None:
+                    raise ValueError(saved.problem)
                 runner = TableRunner.restore(self, saved)
-            except Exception:
-                log.exception("table %s could not be restored", saved.table.id)
+            except Exception as error:  # a bug, a newer version's rows, a corrupt row: never a stuck table
+                log.warning("table %s could not be restored", saved.table.id, exc_info=True)
+                locale = str(saved.table.options.get("locale", "en"))
+                self.background(self._restore_failed(saved.table.id, saved.table.channel_id, error, locale))
                 continue
             self._register(runner)
             self.background(self._resume(runner))
+        await self.hall_load()  # the quick-play queues (hall.py)
 
     async def _resume(self, runner: TableRunner) -> None:
         await self.bot.wait_until_ready()
@@ -137,10 +181,33 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             await runner.resume()
         except NETWORK_ERRORS as error:
             log.warning("table %s could not resume: %r", runner.table_id, error)
+        except Exception as error:
+            log.warning("table %s could not resume", runner.table_id, exc_info=True)
+            self._shut(runner)
+            await runner.close()
+            await self._restore_failed(runner.table_id, runner.state.channel_id, error, runner.locale)
+
+    async def _restore_failed(self, table_id: int, channel_id: int, error: Exception, locale: str) -> None:
+        """Close the table in the store with the reason (its seats free, its moves kept) and say so in
+        its channel; ``/mahjong close`` there acknowledges it."""
+        reason = f"{type(error).__name__}: {error}"[:500]
+        self.failed[channel_id] = table_id
+        try:
+            await self.store.fail_table(table_id, reason)
+        except StoreError as store_error:
+            log.warning("could not mark table %s as failed: %s", table_id, store_error)
+        await self.bot.wait_until_ready()
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            await self.budget.take(urgent=True)
+            await channel.send(t(locale, "play.restore_failed", table=table_id, reason=reason))
+        except NETWORK_ERRORS as send_error:
+            log.info("could not tell channel %s about table %s: %s", channel_id, table_id, send_error)
 
     async def cog_unload(self) -> None:
         """Shutting down: every table stores what it still holds, then the background work stops."""
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS)
+        self.hall_unload()
         for runner in list(self.runners):  # the closing and finishing ones too: their writes land first
             await runner.close()
         for task in list(self._tasks):
@@ -171,12 +238,48 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=original)
         await _answer(interaction, t(interaction.locale, "err.internal"))
 
+    # ------------------------------------------------------------------ channels and servers that go away
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        self.abandon_where(lambda runner: runner.state.channel_id == channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        self.abandon_where(lambda runner: runner.state.channel_id == payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.abandon_where(lambda runner: runner.state.guild_id == guild.id)
+
+    def abandon_where(self, gone: Any) -> None:
+        """Tables whose channel or server went away end as closed: stored so (never restored again),
+        their seats free, their timers stopped."""
+        for runner in [r for r in self.by_id.values() if gone(r)]:
+            log.info("table %s: its channel or server went away; closing it", runner.table_id)
+            self._shut(runner)
+            self.background(runner.close())
+
     # ------------------------------------------------------------------ look-ups
 
     def runner_here(self, interaction: discord.Interaction) -> TableRunner:
-        runner = self.tables.get(interaction.channel_id or 0)
+        # a channel holds one player table and any 系統桌 (hall.py): a person's own table there comes first
+        channel = interaction.channel_id or 0
+        runner = (
+            self.seated_runner(interaction.guild_id or 0, interaction.user.id, channel)
+            or self.tables.get(channel)
+            or self.system_table_in(channel)
+        )
         if runner is None:
             raise TableError("err.no_table")
+        return runner
+
+    def _table_in_guild(self, interaction: discord.Interaction, table_id: int) -> TableRunner:
+        """A table of this server by its number (so a deleted or unreadable channel's table can be closed
+        from anywhere); another server's table is as unknown as a missing one."""
+        runner = self.by_id.get(table_id)
+        if runner is None or runner.state.guild_id != interaction.guild_id:
+            raise TableError("err.no_such_table", table=table_id)
         return runner
 
     def _check_host(self, interaction: discord.Interaction, runner: TableRunner) -> None:
@@ -187,9 +290,16 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
 
     def table_finished(self, runner: TableRunner) -> None:
         """Forget a table whose match ended (its messages stay in the channel)."""
-        self.tables.pop(runner.state.channel_id, None)
+        channel = runner.state.channel_id
+        if self.tables.get(channel) is runner:
+            del self.tables[channel]
         self.by_id.pop(runner.table_id, None)
-        for key in [k for k, channel in self.seated.items() if channel == runner.state.channel_id]:
+        # its people are free, unless they sit at another table of the same channel (a 系統桌 beside it)
+        users = {s.user_id for s in (*runner.state.seats, *runner.seating.by_seat) if s.user_id is not None}
+        elsewhere = {
+            s.user_id for other in self.by_id.values() if other.state.channel_id == channel for s in other.state.seats
+        }
+        for key in [k for k, at in self.seated.items() if at == channel and k[1] in users - elsewhere]:
             del self.seated[key]
 
     # ------------------------------------------------------------------ commands
@@ -204,12 +314,14 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         may_pass_win=_("A win may be declined (可過水)"),
         minimum=_("台 or 番 needed to win (三台起胡 / 番起和)"),
         bonus_tile=_("A face-up 寶牌 (hongkong)"),
+        hand_size=_("hongkong: 13 tiles (寶牌 possible) or 16 with flowers (補花)"),
         see_wind_see_flower=_("Every wind and flower scores (見字見花)"),
         exchange=_("Exchange 0-3 tiles after the deal (換牌)"),
         base=_("Points for 底"),
         tai=_("Points per 台"),
         preset=_("House rules preset (家規)"),
         password=_("Ask players for a 4-digit password"),
+        language=_("The table's language in the channel (default: yours)"),
     )
     @app_commands.choices(
         rules=RULE_CHOICES,
@@ -217,6 +329,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         claim_seconds=CLAIM_CHOICES,
         preset=PRESET_CHOICES,
         minimum=MINIMUM_CHOICES,
+        language=LANGUAGE_CHOICES,
+        hand_size=HAND_SIZE_CHOICES,
     )
     async def create(
         self,
@@ -235,7 +349,24 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         tai: app_commands.Range[int, 0, 100_000] | None = None,
         preset: str = "document",
         password: bool = False,
+        hand_size: int | None = None,
+        language: str | None = None,
     ) -> None:
+        # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
+        _accepted("rules", rules, list(PROFILES))
+        _accepted("preset", preset, list(PRESETS))
+        _accepted("rounds", rounds, range(1, 5))
+        _accepted("turn_seconds", turn_seconds, TURN_SECONDS)
+        _accepted("claim_seconds", claim_seconds, CLAIM_SECONDS)
+        _accepted("minimum", minimum, [choice.value for choice in MINIMUM_CHOICES])
+        if hand_size is not None:
+            _accepted("hand_size", hand_size, [choice.value for choice in HAND_SIZE_CHOICES])
+        if language is not None:
+            _accepted("language", language, SUPPORTED)
+        for name, value in (("base", base), ("tai", tai)):
+            if value is not None:
+                _accepted(name, value, range(0, 100_001))
+        _check_bot_permissions(interaction)
         self._check_free_channel(interaction)
         chosen: dict[str, Any] = {
             "self_draw_only": self_draw_only,
@@ -252,20 +383,23 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             chosen["base"] = base
         if tai is not None:
             chosen["tai"] = tai
+        if hand_size is not None:
+            chosen["hand_size"] = hand_size
         # the rule set's own stakes and caps (taiwan13: 20 a 台) unless the host set them
         options = replace(get_profile(rules).options, **chosen)
         settings = TableSettings(rules, rounds, options)
-        if password:
+        assert interaction.guild_id is not None
+        if password or (await self.guild_settings(interaction.guild_id)).require_password:  # 玩家桌必須設密碼
             loc = locale_of(interaction.locale)
 
             async def opened(modal_interaction: discord.Interaction, value: str) -> None:
                 if not valid_password(value):
                     raise TableError("err.password_format")
-                await self._open_table(modal_interaction, settings, hash_password(value))
+                await self._open_table(modal_interaction, settings, hash_password(value), language)
 
             await interaction.response.send_modal(PasswordModal(loc, opened))
             return
-        await self._open_table(interaction, settings, None)
+        await self._open_table(interaction, settings, None, language)
 
     def _check_free_channel(self, interaction: discord.Interaction) -> None:
         if interaction.channel_id in self.tables:
@@ -274,10 +408,14 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         if where is not None:
             raise TableError("err.already_seated", channel=where)
 
-    async def _open_table(self, interaction: discord.Interaction, settings: TableSettings, pw: str | None) -> None:
+    async def _open_table(
+        self, interaction: discord.Interaction, settings: TableSettings, pw: str | None, language: str | None
+    ) -> None:
         self._check_free_channel(interaction)  # again: a modal may have taken a while
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        locale = locale_of(interaction.guild_locale or interaction.locale)
+        # the channel's words: as chosen, else the creator's Discord language (guild_locale is en-US on
+        # every server that is not a Community server, so it says nothing about the people there)
+        locale = language or locale_of(interaction.locale)
         try:
             record = await self.store.create_table(
                 guild_id=interaction.guild_id,
@@ -296,6 +434,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         runner = TableRunner(self, state, locale=locale, host_name=interaction.user.display_name)
         state.join(interaction.user.id, interaction.user.display_name, locale=locale_of(interaction.locale))
         self._register(runner)
+        self.took_seat(interaction.guild_id, interaction.user.id)  # out of any quick-play queue
         runner.lobby_changed()
         runner.journal.options(runner.stored_options())
         payload = await runner.lobby_payload()
@@ -308,7 +447,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     def _register(self, runner: TableRunner) -> None:
         self.runners.add(runner)
         state = runner.state
-        self.tables[state.channel_id] = runner
+        if state.kind != SYSTEM:  # 系統桌 share the mahjong channel; the hall finds them (hall.py)
+            self.tables[state.channel_id] = runner
         self.by_id[state.table_id] = runner
         for seat in state.seats:
             if seat.user_id is not None:
@@ -320,8 +460,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
 
     @app_commands.command(name=_("houserule"), description=_("Change one house rule before the match (host)"))
     @app_commands.describe(switch=_("The house rule"), value=_("Its value: a number, or on / off"))
-    @app_commands.choices(switch=SWITCH_CHOICES)
     async def houserule(self, interaction: discord.Interaction, switch: str, value: str) -> None:
+        _accepted("switch", switch, [choice.value for choice in SWITCH_CHOICES])
         runner = self.runner_here(interaction)
         self._check_host(interaction, runner)
         state = runner.state
@@ -341,6 +481,12 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         runner.journal.options(runner.stored_options())
         runner.lobby_changed()
         await _answer(interaction, t(interaction.locale, "ok.houserule", rules=rules.summary() or "—"))
+
+    @houserule.autocomplete("switch")
+    async def houserule_switch(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The switches whose label or name holds what was typed: more than a choice list's 25."""
+        text = current.strip().lower()
+        return [c for c in SWITCH_CHOICES if text in c.name.lower()][:25]
 
     @app_commands.command(name=_("join"), description=_("Take a seat at this channel's table"))
     @app_commands.describe(password=_("The table's 4-digit password"))
@@ -373,6 +519,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             locale=locale_of(interaction.locale),
         )
         self.seated[key] = runner.state.channel_id
+        self.took_seat(runner.state.guild_id, interaction.user.id)  # out of any quick-play queue
         runner.lobby_changed()
 
     @app_commands.command(name=_("leave"), description=_("Leave this channel's table"))
@@ -397,6 +544,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     @app_commands.describe(level=_("AI strength"))
     @app_commands.choices(level=LEVEL_CHOICES)
     async def ai_add(self, interaction: discord.Interaction, level: str = DEFAULT_AI) -> None:
+        _accepted("level", level, AI_LEVELS)
         runner = self.runner_here(interaction)
         self._check_host(interaction, runner)
         runner.state.add_ai(level)
@@ -419,6 +567,7 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
 
     def _begin(self, interaction: discord.Interaction, runner: TableRunner) -> None:
         self._check_host(interaction, runner)
+        _check_bot_permissions(interaction)
         runner.state.start()
         runner.lobby_changed()
         self.background(self._start_match(runner))
@@ -434,8 +583,14 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
             log.exception("table %s could not start", runner.table_id)
 
     @app_commands.command(name=_("close"), description=_("Close this channel's table (host)"))
-    async def close(self, interaction: discord.Interaction) -> None:
-        runner = self.runner_here(interaction)
+    @app_commands.describe(table=_("A table's number, to close it from any channel (Manage Server)"))
+    async def close(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        failed = self.failed.get(interaction.channel_id or 0)
+        if table is None and failed is not None and interaction.channel_id not in self.tables:
+            del self.failed[interaction.channel_id or 0]  # already closed in the store: acknowledge it
+            await _answer(interaction, t(interaction.locale, "ok.closed_failed", table=failed))
+            return
+        runner = self.runner_here(interaction) if table is None else self._table_in_guild(interaction, table)
         self._check_host(interaction, runner)
         mid_match = self._shut(runner)
         await _answer(interaction, t(interaction.locale, "ok.closed"))
@@ -461,14 +616,36 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         if mid_match:
             await runner.post(content=t(runner.locale, "play.closed_mid"))
 
-    async def dm_channel(self, user_id: int) -> discord.DMChannel:
-        """The DM channel with a person, opened at Discord's pace (discord.py keeps it once opened)."""
-        known = self.bot._connection._get_private_channel_by_user(user_id)
+    async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """The DM channel with a person: opened once ever (its id is kept, in memory and in the store,
+        for more people than discord.py's 128 and across restarts), opened at Discord's pace."""
+        known = self.dm_channels.get(user_id)
+        if known is None and user_id not in self.skip_stored_dm:
+            try:
+                known = await self.store.dm_channel_of(user_id)
+            except StoreError as error:
+                log.info("could not read the DM channel of %s: %s", user_id, error)
         if known is not None:
-            return known
+            self.dm_channels[user_id] = known
+            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
         await self.dm_opens.take()
         await self.budget.take(urgent=True)
-        return await self.bot.create_dm(discord.Object(user_id))
+        channel = await self.bot.create_dm(discord.Object(user_id))
+        self.dm_channels[user_id] = channel.id
+        self.skip_stored_dm.discard(user_id)
+        await self._remember_dm(user_id, channel.id)  # once per person ever: kept before it is used
+        return channel
+
+    def forget_dm(self, user_id: int) -> None:
+        """A stored DM channel that failed (another bot token's, say): the next send opens one afresh."""
+        self.dm_channels.pop(user_id, None)
+        self.skip_stored_dm.add(user_id)
+
+    async def _remember_dm(self, user_id: int, channel_id: int) -> None:
+        try:
+            await self.store.remember_dm_channel(user_id, channel_id)
+        except StoreError as error:
+            log.info("could not store the DM channel of %s: %s", user_id, error)
 
     def background(self, coro: Any) -> None:
         """Run I/O that must not hold up an answer; the task is kept until it ends."""
@@ -506,6 +683,10 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
         page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
         assert interaction.guild_id is not None
+        if rules is not None:
+            _accepted("rules", rules, list(PROFILES))
+        _accepted("period", period, ["all", *PERIODS])
+        _accepted("page", page, range(1, 1001))
         tr = partial(t, interaction.locale)
         since = None if period == "all" else time.time() - PERIODS[period]
         count = await self.store.leaderboard_count(interaction.guild_id, rules=rules, since=since)
@@ -543,6 +724,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
     @app_commands.describe(hand_id=_("The hand's number in the history"))
     async def hand(self, interaction: discord.Interaction, hand_id: app_commands.Range[int, 1]) -> None:
         assert interaction.guild_id is not None
+        if hand_id < 1:
+            raise TableError("err.bad_option", name="hand_id", accepted="1, 2, 3 …")
         found = await self.store.finished_hand(interaction.guild_id, hand_id)
         if found is None:
             raise TableError("err.no_hand")
@@ -573,6 +756,8 @@ class Mahjong(commands.GroupCog, group_name=_("mahjong"), group_description=_("M
                 await runner.show_hand(interaction)
             elif fields["op"] == "eye":
                 await runner.declare_eye(interaction)
+            elif fields["op"] == "resume":
+                await runner.resume_paused(interaction)
             else:
                 await runner.take_back(interaction)
         elif kind == "LobbyButton":

@@ -8,7 +8,8 @@ Custom ids (all well under Discord's 100 characters):
 * ``mj:a:<table>:<hand>:<seat>:<move>:<code>``       an action (codes.py)
 * ``mj:m:<table>:<hand>:<seat>:<move>:<mode>``       switch the prompt (ready / main)
 * ``mj:t:<table>:<op>``                             table: show (my hand), back (take control back),
-                                                  eye (declare 眼牌, or Miji in its window)
+                                                  eye (declare 眼牌, or Miji in its window),
+                                                  resume (a table paused while everyone was away)
 * ``mj:e:<table>:<hand>:<seat>:<move>``             換牌: the select of 1-3 tiles to give back
 """
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOBBY_OPS = ("join", "leave", "ai", "start", "close")
-TABLE_OPS = ("show", "back", "eye")
+TABLE_OPS = ("show", "back", "eye", "resume")
 MODES = ("main", "ready")
 
 
@@ -94,7 +95,7 @@ class ModeButton(
         return cls(_button(custom_id, label, style, row), fields)
 
 
-class TableButton(_TableItem, template=r"mj:t:(?P<table>\d+):(?P<op>show|back|eye)"):
+class TableButton(_TableItem, template=r"mj:t:(?P<table>\d+):(?P<op>show|back|eye|resume)"):
     @classmethod
     def make(cls, table: int, op: str, label: str, style: discord.ButtonStyle) -> TableButton:
         return cls(_button(f"mj:t:{table}:{op}", label, style, None), {"table": table, "op": op})

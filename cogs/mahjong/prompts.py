@@ -16,6 +16,7 @@ import discord
 
 from engine.actions import Action, Kind
 from engine.policy import LEVEL_NAMES
+from engine.rules import get_profile
 from engine.scoring import get_rules
 from engine.tiles import format_tiles, sort_key, tile_from_str, tile_to_str
 
@@ -23,6 +24,7 @@ from ..i18n import locale_of, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
 from .codes import code_of
 from .state import TablePhase, TableState
+from .system import SYSTEM_TURN
 
 ROW_WIDTH = 5
 DISCARD_ROWS = 4
@@ -41,7 +43,8 @@ def deadline_text(locale: str, deadline: float | None) -> str:
 
 def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed:
     s = state.settings
-    title = t(locale, "lobby.title", rules=t(locale, f"rules.{s.rules}"))
+    system = state.kind == "system"
+    title = t(locale, "lobby.system_title" if system else "lobby.title", rules=t(locale, f"rules.{s.rules}"))
     lines = []
     for i in range(4):
         if i < len(state.seats):
@@ -54,12 +57,34 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
         else:
             name = t(locale, "lobby.empty")
         lines.append(f"{i + 1}. {name}")
+    colour = discord.Colour.green() if state.phase is TablePhase.LOBBY else discord.Colour.dark_grey()
+    embed = discord.Embed(title=title, colour=colour)
+    embed.add_field(name=t(locale, "lobby.seats"), value="\n".join(lines), inline=False)
+    embed.add_field(name=t(locale, "lobby.settings"), value=" · ".join(settings_parts(state, locale)), inline=False)
+    if system:  # the documents' system settings, and the turn time this server lengthened, if it did
+        longer = s.options.turn_seconds != SYSTEM_TURN
+        embed.description = t(locale, "lobby.system_longer" if longer else "lobby.system", s=s.options.turn_seconds)
+    else:
+        embed.description = t(locale, "lobby.host", host=discord.utils.escape_markdown(host_name))
+    if state.phase is TablePhase.LOBBY:
+        embed.set_footer(text=t(locale, "lobby.footer"))
+    elif state.phase is TablePhase.PLAYING:
+        embed.set_footer(text=t(locale, "lobby.started"))
+    else:
+        embed.set_footer(text=t(locale, "lobby.closed"))
+    return embed
+
+
+def settings_parts(state: TableState, locale: str) -> list[str]:
+    """A table's settings as short parts (rounds, timers, stakes, switches, 🔒): the lobby and the table list."""
+    s = state.settings
     o = s.options
     flags = [name for on, name in (
         (o.self_draw_only, "限自摸"),
         (o.may_pass_win, "可過水"),
         (o.min_tai > 0, minimum_label(s.rules, o.min_tai)),
         (o.bonus_tile, "寶牌"),
+        (o.hand_size is not None and o.hand_size != get_profile(s.rules).hand_size, f"{o.hand_size} 張"),
         (o.see_wind_see_flower, "見字見花"),
         (o.exchange, "換牌"),
         (not o.house_rules.is_document, f"家規 {o.house_rules.summary()}"),
@@ -74,18 +99,7 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
         settings.insert(3, t(locale, "lobby.stakes", base=o.base, tai=o.tai))
     if state.locked:
         settings.append(t(locale, "lobby.locked"))
-    colour = discord.Colour.green() if state.phase is TablePhase.LOBBY else discord.Colour.dark_grey()
-    embed = discord.Embed(title=title, colour=colour)
-    embed.add_field(name=t(locale, "lobby.seats"), value="\n".join(lines), inline=False)
-    embed.add_field(name=t(locale, "lobby.settings"), value=" · ".join(settings), inline=False)
-    embed.description = t(locale, "lobby.host", host=discord.utils.escape_markdown(host_name))
-    if state.phase is TablePhase.LOBBY:
-        embed.set_footer(text=t(locale, "lobby.footer"))
-    elif state.phase is TablePhase.PLAYING:
-        embed.set_footer(text=t(locale, "lobby.started"))
-    else:
-        embed.set_footer(text=t(locale, "lobby.closed"))
-    return embed
+    return settings
 
 
 def minimum_label(rules: str, minimum: int) -> str:
@@ -111,6 +125,12 @@ def lobby_view(state: TableState, locale: str) -> discord.ui.View | None:
 def table_view(table_id: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton.make(table_id, "show", t(locale, "btn.show_hand"), Style.secondary))
+    return view
+
+
+def resume_view(table_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton.make(table_id, "resume", t(locale, "btn.resume"), Style.success))
     return view
 
 

@@ -36,12 +36,14 @@ from . import texts
 from .codes import to_action
 from .journal import Journal
 from .live import LiveMessage, Payload
+from .markdown import shown_names
 from .prompts import (
     action_view,
     add_eye_button,
     deadline_text,
     exchange_tiles,
     exchange_view,
+    resume_view,
     table_view,
     take_back_view,
 )
@@ -59,6 +61,10 @@ QUIET_EVENTS = (EventKind.EYE, EventKind.AUTO_ON, EventKind.AUTO_OFF)  # change 
 Job = Callable[[], Awaitable[None]]
 # Discord's errors after discord.py's own retries, and the connection failing under them
 NETWORK_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+DMS_CLOSED = 50007  # "Cannot send messages to this user": the one error that means DMs are closed
+CHANNEL_FORBIDDEN = (50001, 50013)  # Missing Access / Missing Permissions in the table's channel
+UNKNOWN_CHANNEL = 10003  # the table's channel was deleted
+DM_RETRY_PAUSES = (0.5, 1.5, 4.0)  # seconds before trying a failed DM again (transient failures)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +75,8 @@ class Timing:
     hand_pause: float = 4.0  # between the score sheet and the next hand
     edit_interval: float = 1.0  # at most one edit per message per interval (Discord rate-limits edits)
     timer_scale: float = 1.0  # multiplies the table's turn and claim seconds
+    pause_limit: float = 600.0  # a table paused because everyone is away ends after this long
+    permission_probe: float = 30.0  # a table that lost a channel permission tries to post again this often
 
 
 @dataclass
@@ -87,7 +95,12 @@ class Seating:
     by_seat: list[Seat] = field(default_factory=list)
 
     def names(self) -> list[str]:
+        """As people chose them: for pictures."""
         return [s.name for s in self.by_seat]
+
+    def text_names(self) -> list[str]:
+        """Escaped for message text: a name never pings nor turns into markup."""
+        return shown_names(self.names())
 
     def seat_of_user(self, user_id: int) -> int | None:
         return next((i for i, s in enumerate(self.by_seat) if s.user_id == user_id), None)
@@ -122,7 +135,12 @@ class TableRunner:
         self.next_hand_at = 0.0
         self.resumed_at = 0  # the hand a restored table resumes at
         self.dm_closed: set[int] = set()  # people whose DMs failed: they play through "Show my hand"
-        self.carry_auto: set[int] = set()  # seats still auto-played when a hand ended: 代打 goes on
+        self.away_at_start: set[int] = set()  # seats auto-played when the hand was dealt
+        self.paused_until: float | None = None  # everyone away for a whole hand: the table waits until then
+        self.leavers: set[int] = set()  # seats that left between hands where leaving ends the table
+        self.pause_msg: discord.Message | None = None  # the paused table's message with its Resume button
+        self.blocked: str | None = None  # a channel permission the table lost (403 50013/50001): it waits
+        self.next_probe_at = 0.0
         self.journal = Journal(
             cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back
         )
@@ -158,6 +176,7 @@ class TableRunner:
             record.password_hash,
             seats,
             phase,
+            record.kind,
         )
         runner = cls(cog, state, locale=extra.get("locale", "en"), host_name=extra.get("host_name", ""))
         runner.journal.hand_ids = {h.hand_no: h.id for h in saved.hands}
@@ -178,6 +197,9 @@ class TableRunner:
         if runner.game is not None:
             runner._new_decision()
             runner.deadline = saved.hands[-1].deadline if runner._needs_buttons() else None
+        elif not runner.match.is_over:  # between two hands: the finished one still takes 代打 switches
+            runner.game = runner.match.finished_hand
+            runner.result = runner.match.history[-1].result if runner.match.history else None
         return runner
 
     async def resume(self) -> None:
@@ -189,9 +211,8 @@ class TableRunner:
         if self.match is not None and self.match.is_over and self.game is None:
             await self._finish_match()
             return
-        if self.game is None:
+        if self.game is None or self.game.is_over:
             self.next_hand_at = 0.0
-            self.result = self.match.history[-1].result if self.match and self.match.history else None
         else:
             await self._show_hand()
         self.task = asyncio.create_task(self._drive(), name=f"table-{self.table_id}")
@@ -241,11 +262,8 @@ class TableRunner:
         self.journal.options(self.stored_options())
         self.journal.match(seat_records(self.seating.by_seat), self.match.header())
         self._ai_policies()
-        names = self.seating.names()
-        lines = "\n".join(
-            t(self.locale, "play.seat_line", wind=t(self.locale, f"wind.{w}"), name=names[w])
-            for w in range(4)
-        )
+        names = self.seating.text_names()
+        lines = texts.seat_lines(self.match, names, self.locale)
         dice = self.match.dealer_dice
         dealer = names[self.match.first_dealer]
         if self.match.profile.host_deals_first:
@@ -269,12 +287,18 @@ class TableRunner:
             assert self.match is not None
             self._close_hand_messages()
             self.game = self.match.new_hand()  # 代打 carries over (Match.auto_seats) until the player is back
+            self.away_at_start = set(self.game.auto_seats())
             self.journal.hand(self.game.hand_number, self.game.header())
             self.result = None
             self.prompted.clear()
             self.notes.clear()
             self.dms = {}
             self._new_decision()
+            leaver = min(self.leavers) if self.leavers else None
+            ended = self._abandon(leaver) if leaver is not None else None
+        if leaver is not None and ended is not None:  # left between hands: the table ends as this one is dealt
+            await self._announce_abandon(leaver, ended)
+            return
         await self._show_hand()
 
     async def _show_hand(self) -> None:
@@ -286,7 +310,11 @@ class TableRunner:
         async with self.lock:
             if table is not None:
                 self.table_msg = LiveMessage(
-                    table, self._table_payload, min_interval=self.timing.edit_interval, budget=self.cog.budget
+                    table,
+                    self._table_payload,
+                    min_interval=self.timing.edit_interval,
+                    budget=self.cog.budget,
+                    on_error=self._channel_error,
                 )
                 self.table_msg.mark_shown(self.version)
                 self.journal.table_message(table.id)
@@ -300,20 +328,35 @@ class TableRunner:
             self.wake.set()
 
     async def _open_dm(self, seat: int, who: Seat) -> None:
+        """Send the person their hand. Only 50007 means their DMs are closed; anything else (a 5xx, a
+        dropped connection, 40003 "opening DMs too fast") is tried again after a pause, and if Discord
+        still fails the person plays on through "Show my hand" without being told their DMs are closed."""
         assert who.user_id is not None
         slot = DmSlot(who.user_id)
         self.dms[seat] = slot
-        try:
-            channel = await self.cog.dm_channel(who.user_id)
-            async with self.lock:
-                payload = await self.dm_payload(seat)
-                version = self.version
-            await self.cog.budget.take(urgent=True)
-            message = await channel.send(**payload.send_kwargs())
-        except NETWORK_ERRORS as error:  # 50007 (DMs closed) above all
-            log.info("could not DM seat %s of table %s: %s", seat, self.table_id, error)
-            await self._dm_failed(seat, who)
-            return
+        for attempt, pause in enumerate((*DM_RETRY_PAUSES, None)):
+            try:
+                channel = await self.cog.dm_channel(who.user_id)
+                async with self.lock:
+                    payload = await self.dm_payload(seat)
+                    version = self.version
+                await self.cog.budget.take(urgent=True)
+                message = await channel.send(**payload.send_kwargs())
+                break
+            except discord.Forbidden as error:
+                if error.code == DMS_CLOSED:
+                    log.info("seat %s of table %s has DMs closed", seat, self.table_id)
+                    await self._dm_failed(seat, who)
+                    return
+                failure: Exception = error
+            except NETWORK_ERRORS as error:
+                failure = error
+            log.info("DM to seat %s of table %s failed (try %d): %s", seat, self.table_id, attempt + 1, failure)
+            self.cog.forget_dm(who.user_id)  # a kept channel id may be the failing part: open afresh
+            if pause is None:
+                await self.post(content=t(self.locale, "play.dm_later", name=self.seating.text_names()[seat]))
+                return
+            await asyncio.sleep(pause)
         async with self.lock:
             slot.live = LiveMessage(
                 message, lambda: self.dm_payload(seat), budget=self.cog.budget, urgent=True
@@ -329,26 +372,33 @@ class TableRunner:
             game = self.game
             if game is not None and not game.is_over and seat not in game.auto_seats():
                 self._apply(Action(seat, Kind.AWAY))
-        await self.post(content=t(self.locale, "play.dm_failed", mention=f"<@{who.user_id}>"))
+        await self.post(
+            content=t(self.locale, "play.dm_failed", mention=f"<@{who.user_id}>"),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(who.user_id)]),
+        )
 
     # ------------------------------------------------------------------ payloads
 
     async def _table_payload(self) -> Payload:
+        """The picture and its caption from one moment: both are read before the render's await, so a
+        move made while the picture is drawn cannot put a newer caption over an older picture."""
         game = self.game
         assert game is not None
         view = game.view(None)
-        png = await asyncio.to_thread(render.render_table, view, self.seating.names())
-        return Payload(
-            content=self.table_text(),
-            png=png,
-            filename="table.png",
-            view=table_view(self.table_id, self.locale),
-        )
+        content = self.table_text()
+        buttons = None if self._match_ended() else table_view(self.table_id, self.locale)
+        png = await asyncio.to_thread(render.render_table, view, self.seating.names(), locale=self.locale)
+        return Payload(content=content, png=png, filename="table.png", view=buttons)
+
+    def _match_ended(self) -> bool:
+        return self.state.phase is not TablePhase.PLAYING or (self.match is not None and self.match.is_over)
 
     def table_text(self) -> str:
         assert self.game is not None
+        if self._match_ended():
+            return t(self.locale, "play.table_over", n=self.game.hand_number)
         deadline = deadline_text(self.locale, self.deadline)
-        return texts.table_text(self.game, self.seating.names(), self.locale, deadline, self.notes)
+        return texts.table_text(self.game, self.seating.text_names(), self.locale, deadline, self.notes)
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
         """A person's hand: their picture, one line saying what to do, and their buttons."""
@@ -357,7 +407,6 @@ class TableRunner:
         who = self.seating.by_seat[seat]
         loc = who.locale
         view = game.view(seat)
-        png = await asyncio.to_thread(render.render_hand, view)
         header = t(
             loc,
             "play.dm_hand",
@@ -367,9 +416,11 @@ class TableRunner:
         )
         buttons: discord.ui.View | None = None
         deadline = deadline_text(loc, self.deadline)
-        if game.is_over:
+        if self._match_ended():
+            line = t(loc, "play.dm_match_over", channel=self.state.channel_id)
+        elif game.is_over:
             line = t(loc, "play.dm_over", channel=self.state.channel_id)
-            if seat in self.carry_auto:
+            if seat in game.auto_seats():  # between hands: the next hand starts in control
                 buttons = take_back_view(self.table_id, loc)
         elif seat in game.auto_seats():
             line = t(loc, "play.dm_auto")
@@ -390,7 +441,7 @@ class TableRunner:
             if not legal:
                 line = t(loc, "play.dm_wait")
             else:
-                names = self.seating.names()
+                names = self.seating.text_names()
                 if game.phase is Phase.TURN:
                     key = (
                         "play.dm_ready_pick"
@@ -422,11 +473,14 @@ class TableRunner:
                     mode=mode,
                     self_draw_turn=game.phase is Phase.TURN,
                 )
-        declare = [] if game.is_over or seat in game.auto_seats() else game.declarations(seat)
+        playing = not (self._match_ended() or game.is_over or seat in game.auto_seats())
+        declare = game.declarations(seat) if playing else []
         if declare:
             buttons = add_eye_button(buttons, self.table_id, declare[0].kind is Kind.MIJI, loc)
         if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
-            line += "\n" + texts.others_text(view, self.seating.names(), loc)
+            line += "\n" + texts.others_text(view, self.seating.text_names(), loc)
+        # last: the words above are of this view; the picture's labels in the reader's language
+        png = await asyncio.to_thread(render.render_hand, view, locale=loc)
         return Payload(content=f"{header}\n{line}", png=png, filename="hand.png", view=buttons)
 
     # ------------------------------------------------------------------ applying moves
@@ -439,7 +493,7 @@ class TableRunner:
     def _needs_buttons(self) -> set[int]:
         """Human seats that owe a decision now."""
         game = self.game
-        if game is None or game.is_over:
+        if game is None or game.is_over or self.closed or self._match_ended():
             return set()
         return {s for s in game.to_act() if not self._robot(s)}
 
@@ -490,7 +544,7 @@ class TableRunner:
         elif not same_window:
             self._new_decision()
         self.journal.move(game.hand_number, len(game.log) - 1, stored, self.deadline)
-        names = self.seating.names()
+        names = self.seating.text_names()
         for event in events:
             kind = getattr(event.kind, "value", event.kind)
             if kind == "auto_on":
@@ -584,6 +638,8 @@ class TableRunner:
         game = self.game
         if game is None or self.closed or self.state.phase is not TablePhase.PLAYING:
             raise TableError("err.table_over")
+        if self.blocked is not None:
+            raise TableError("err.table_blocked")
         seat = int(fields["seat"])
         if self.seating.by_seat[seat].user_id != interaction.user.id:
             raise TableError("err.not_your_seat")
@@ -601,11 +657,11 @@ class TableRunner:
         )
 
     async def _stored_then_answer(self, interaction: discord.Interaction, seat: int) -> None:
-        """Once the change is stored, answer with the seat's hand: in place on its DM, or privately
-        when its DMs are closed (there is no DM to come back to)."""
+        """Once the change is stored, answer with the seat's hand in place on the message clicked (their
+        DM, old or current, or their private hand), which works whatever their DM settings; a click
+        on a channel message gets a private hand instead."""
         await self.journal.flush()
-        slot = self.dms.get(seat)
-        if slot is not None and slot.failed:
+        if not _own_message(interaction):  # a click on a channel message: the hand goes privately
             payload = await self.dm_payload(seat)
             await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
             return
@@ -622,20 +678,43 @@ class TableRunner:
     async def take_back(self, interaction: discord.Interaction) -> None:
         async with self.lock:
             seat = self._seat_for(interaction)
-            game = self.game
-            assert game is not None
-            if game.is_over and seat in self.carry_auto:  # between hands: the next hand starts in control
-                self.carry_auto.discard(seat)
-                assert self.match is not None
-                self.match.auto_seats.discard(seat)
-                self.version += 1
-            elif seat not in game.auto_seats():
+            if not self._switch_auto(seat, away=False, answering=self._answering(interaction, seat)):
                 raise TableError("err.not_auto")
-            else:
-                self._apply(
-                    Action(seat, Kind.BACK), answering=seat if self._from_dm(interaction, seat) else None
-                )
+            if self.paused_until is not None:  # someone is back: the table plays on
+                self._unpause()
             await self._stored_then_answer(interaction, seat)
+
+    async def resume_paused(self, interaction: discord.Interaction) -> None:
+        """The pause's Resume button: a seated person takes their seat back and the next hand starts."""
+        async with self.lock:
+            seat = self._seat_for(interaction)
+            if self.paused_until is None:
+                raise TableError("err.not_paused")
+            self._switch_auto(seat, away=False, answering=None)
+            self._unpause()
+            await self.journal.flush()
+        await interaction.response.send_message(t(interaction.locale, "ok.resumed"), ephemeral=True)
+
+    def _switch_auto(self, seat: int, *, away: bool, answering: int | None) -> bool:
+        """代打 on or off for ``seat`` (lock held), stored like a move. Between two hands the settled
+        hand takes it (Match.between_hands), so the next hand starts that way and a replay agrees.
+        False when the seat already is that way."""
+        game, match = self.game, self.match
+        assert game is not None and match is not None
+        if (seat in game.auto_seats()) == away:
+            return False
+        action = Action(seat, Kind.AWAY if away else Kind.BACK)
+        if game.is_over and self.result is not None:  # settled: the switch is for the next hand
+            match.between_hands(action)
+            self.version += 1
+            self.journal.move(game.hand_number, len(game.log) - 1, str(action), None)
+            self._refresh(actor=seat, answering=answering)
+        else:
+            self._apply(action, answering=answering)
+        return True
+
+    def _answering(self, interaction: discord.Interaction, seat: int) -> int | None:
+        return seat if self._from_dm(interaction, seat) else None
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
         """The fallback for closed DMs: a fresh ephemeral hand with the same buttons, on every click."""
@@ -654,23 +733,40 @@ class TableRunner:
 
     async def player_left(self, user_id: int) -> None:
         """A person leaves mid-match: their seat is auto-played to the end (they may take it back), or,
-        where the rule set says so (taiwan13 中断连线), the table ends and the leaver pays."""
+        where the rule set says so (taiwan13 中断连线), the table ends and the leaver pays. Anything
+        arriving once the table has ended changes nothing."""
         async with self.lock:
             seat = self.seating.seat_of_user(user_id)
             game, match = self.game, self.match
-            if seat is None or game is None or match is None or game.is_over:
+            if seat is None or game is None or match is None or self.closed or match.is_over:
                 return
-            result = match.abandon(game, seat)
-            if result is None:
-                if seat not in game.auto_seats():
-                    self._apply(Action(seat, Kind.AWAY))
+            if not match.ends_on_leave:
+                self._switch_auto(seat, away=True, answering=None)
                 return
-            self.closed = True  # the driver stops: the table ends here
-            self.wake.set()
-            self.deadline = None
-            self.version += 1
-            self._store_result(game.hand_number, result)
-        name = self.seating.names()[seat]
+            if game.is_over:  # between hands: stored as 代打 now, the table ends as the next hand is dealt
+                self._switch_auto(seat, away=True, answering=None)
+                self.leavers.add(seat)
+                self.next_hand_at = 0.0
+                self.wake.set()
+                return
+            result = self._abandon(seat)
+        await self._announce_abandon(seat, result)
+
+    def _abandon(self, seat: int) -> HandResult:
+        """The leaver's penalty ends the table (lock held); the caller announces it."""
+        game, match = self.game, self.match
+        assert game is not None and match is not None
+        result = match.abandon(game, seat)
+        assert result is not None
+        self.closed = True  # the driver stops: the table ends here
+        self.wake.set()
+        self.deadline = None
+        self.version += 1
+        self._store_result(game.hand_number, result)
+        return result
+
+    async def _announce_abandon(self, seat: int, result: HandResult) -> None:
+        name = self.seating.text_names()[seat]
         await self.post(content=t(self.locale, "play.left_ends", name=name, points=-result.deltas[seat]))
         await self._finish_match()
 
@@ -703,11 +799,17 @@ class TableRunner:
         game = self.game
         if self.closed or self.match is None:
             return None, None
+        if self.blocked is not None:  # nothing moves (no AI, no clock) until the channel takes posts again
+            left = self.next_probe_at - time.time()
+            return (left, None) if left > 0 else (0, self._probe_channel)
         if game is None:  # restored between two hands
             return (0, self._start_hand) if not self.match.is_over else (None, None)
         if game.is_over:
             if self.result is None:
                 return 0, self._finish_hand()
+            if self.paused_until is not None:  # everyone away: wait for a Resume, or end the table
+                left = self.paused_until - time.time()
+                return (left, None) if left > 0 else (0, self._end_paused)
             left = self.next_hand_at - time.monotonic()
             if left > 0:
                 return left, None
@@ -758,7 +860,6 @@ class TableRunner:
         """Score and settle now (lock held); the returned job shows the sheet and the standings."""
         match, game = self.match, self.game
         assert match is not None and game is not None
-        self.carry_auto = set(game.auto_seats())
         result = match.finish_hand(game)
         self.result = result
         self._store_result(game.hand_number, result)
@@ -770,6 +871,9 @@ class TableRunner:
         text = self.result_text(result, game.hand_number)
         view = game.view(None)
         over = match.is_over
+        pause = not over and self._everyone_away(game)
+        if pause:
+            self.paused_until = time.time() + self.timing.pause_limit
 
         async def show() -> None:
             house = self.state.settings.options.house_rules.summary()
@@ -778,8 +882,40 @@ class TableRunner:
             await self._settle_messages()
             if over:
                 await self._finish_match()
+            elif pause and self.paused_until is not None:
+                self.pause_msg = await self.post(
+                    content=t(self.locale, "play.paused", until=int(self.paused_until)),
+                    view=resume_view(self.table_id, self.locale),
+                )
 
         return show
+
+    def _everyone_away(self, game: Game) -> bool:
+        """Every person at the table was auto-played (away, left, DMs closed) through this whole hand."""
+        people = {seat for seat, who in enumerate(self.seating.by_seat) if not who.is_ai}
+        return bool(people) and people <= self.away_at_start and people <= set(game.auto_seats())
+
+    def _unpause(self) -> None:
+        self.paused_until = None
+        self.next_hand_at = 0.0
+        self.wake.set()
+        message, self.pause_msg = self.pause_msg, None
+        if message is not None:
+            content = t(self.locale, "play.unpaused")
+            self.cog.background(self._quietly(message.edit(content=content, view=None)))
+
+    async def _end_paused(self) -> None:
+        """Nobody came back in time: the match ends with the standings as they are."""
+        message, self.pause_msg = self.pause_msg, None
+        if message is not None:
+            await self._quietly(message.edit(content=t(self.locale, "play.pause_ended"), view=None))
+        await self._finish_match()
+
+    async def _quietly(self, request: Awaitable[object]) -> None:
+        try:
+            await request
+        except NETWORK_ERRORS as error:
+            log.info("table %s: an edit failed: %s", self.table_id, error)
 
     def _store_result(self, number: int, result: HandResult) -> None:
         self.journal.hand_over(
@@ -794,24 +930,29 @@ class TableRunner:
 
     def result_text(self, result: HandResult, number: int) -> str:
         assert self.match is not None
-        return texts.result_text(result, number, self.seating.names(), self.match.scores, self.locale)
+        return texts.result_text(result, number, self.seating.text_names(), self.match.scores, self.locale)
 
     async def _finish_match(self) -> None:
         match = self.match
         assert match is not None
-        names = self.seating.names()
+        names = self.seating.text_names()
         lines = [
             t(self.locale, "play.standing_line", rank=rank, name=names[seat], score=score)
             for rank, (seat, score) in enumerate(match.standings(), start=1)
         ]
         embed = discord.Embed(title=t(self.locale, "play.match_over"), description="\n".join(lines))
         self.journal.match_over(list(match.scores))
-        await self.post(embed=embed)
         self.state.phase = TablePhase.OVER
         self.closed = True
-        await (
-            self.journal.close()
-        )  # stored before the table is forgotten (and before a shutdown closes storage)
+        self.deadline = None
+        self.paused_until = None
+        self.version += 1
+        self._refresh(actor=None)  # the table message and every DM say it ended, with no live buttons
+        await self.post(embed=embed)
+        await self._settle_messages()
+        self._close_hand_messages()
+        # stored before the table is forgotten (and before a shutdown closes storage)
+        await self.journal.close()
         self.cog.table_finished(self)
 
     async def _settle_messages(self) -> None:
@@ -838,7 +979,63 @@ class TableRunner:
             return await self.channel.send(**kwargs)
         except NETWORK_ERRORS as error:
             log.warning("table %s could not post in its channel: %s", self.table_id, error)
+            await self._channel_error(error)
             return None
+
+    async def _channel_error(self, error: Exception) -> None:
+        """A post or edit in the table's channel failed. A deleted channel (10003) ends the table; a lost
+        permission (403 50013 / 50001) pauses it with nothing lost and tells the host; it plays on once
+        a post goes through again."""
+        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:  # deleted under us
+            self.cog.abandon_where(lambda runner: runner is self)
+            return
+        if not isinstance(error, discord.Forbidden) or error.code not in CHANNEL_FORBIDDEN:
+            return
+        if self.blocked is not None or self.closed or self.state.phase is not TablePhase.PLAYING:
+            return
+        self.blocked = error.text or str(error.code)
+        self.next_probe_at = time.time() + self.timing.permission_probe
+        self.wake.set()
+        log.info("table %s paused: %s", self.table_id, error)
+        text = t(self.locale, "play.blocked_host", table=self.table_id, channel=self.state.channel_id, what=self.blocked)
+        try:
+            channel = await self.cog.dm_channel(self.state.host_id)
+            await channel.send(text)
+        except NETWORK_ERRORS as dm_error:
+            log.info("table %s: could not tell the host: %s", self.table_id, dm_error)
+
+    async def _probe_channel(self) -> None:
+        """Try to show the table again; on success it plays on, the clock given back in full."""
+        if self.game is None:
+            self.next_probe_at = time.time() + self.timing.permission_probe
+            return
+        async with self.lock:
+            self.version += 1
+            payload = await self._table_payload()
+        try:
+            await self.cog.budget.take(urgent=True)
+            message = await self.channel.send(**payload.send_kwargs())
+        except NETWORK_ERRORS as error:
+            log.info("table %s still cannot post: %s", self.table_id, error)
+            self.next_probe_at = time.time() + self.timing.permission_probe
+            return
+        async with self.lock:
+            self.blocked = None
+            if self.table_msg is not None:
+                self.table_msg.close()
+            self.table_msg = LiveMessage(
+                message, self._table_payload, min_interval=self.timing.edit_interval, budget=self.cog.budget,
+                on_error=self._channel_error,
+            )
+            self.table_msg.mark_shown(self.version)
+            self.journal.table_message(message.id)
+            if self.deadline is not None:  # the time the pause took is given back
+                self.deadline = None
+                self._rearm_deadline()
+            self.version += 1
+            self._refresh(actor=None)
+            self.wake.set()
+        await self.post(content=t(self.locale, "play.unblocked"))
 
     async def post_payload(self, payload: Payload) -> discord.Message | None:
         return await self.post(**payload.send_kwargs())
@@ -862,6 +1059,12 @@ class TableRunner:
                 await self.task
         with contextlib.suppress(Exception):
             await self.journal.close()
+
+
+def _own_message(interaction: discord.Interaction) -> bool:
+    """The clicked message is the clicker's alone: in their DMs, or an ephemeral answer to them."""
+    message = interaction.message
+    return interaction.guild_id is None or (message is not None and message.flags.ephemeral)
 
 
 def seat_records(seats: list[Seat]) -> list[SeatRecord]:

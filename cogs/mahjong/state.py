@@ -67,7 +67,11 @@ class TableSettings:
     options: TableOptions = field(default_factory=TableOptions)  # timers, stakes and switches
 
     def __post_init__(self) -> None:
-        get_profile(self.rules)
+        profile = get_profile(self.rules)
+        try:  # options that cannot go together at this rule set (hongkong 16 tiles with 寶牌, ...)
+            replace(profile, options=self.options).for_table()
+        except ValueError as error:
+            raise TableError("err.options", reason=str(error)) from None
         if not 1 <= self.rounds <= 4:
             raise ValueError("a match is 1 to 4 rounds")
 
@@ -98,6 +102,7 @@ class TableState:
     password_hash: str | None = None
     seats: list[Seat] = field(default_factory=list)
     phase: TablePhase = TablePhase.LOBBY
+    kind: str = "player"  # 'player' (玩家桌) or 'system' (系統桌, formed from the quick-play queue: system.py)
 
     # ------------------------------------------------------------------ questions
 

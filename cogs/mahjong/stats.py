@@ -16,6 +16,8 @@ import discord
 from data.records import LeaderRow, MatchSummary, PlayerStats
 from engine.scoring import get_rules
 
+from .markdown import shown_name
+
 Translate = Callable[..., str]
 
 COLOUR = discord.Colour.from_rgb(0x1F, 0x7A, 0x4D)  # felt green
@@ -28,8 +30,7 @@ def pages_for(count: int, size: int = PAGE_SIZE) -> int:
     return max(1, -(-count // size))
 
 
-def _name(name: str) -> str:
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+_name = shown_name
 
 
 def _percent(rate: float) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.game import Game, Phase
+from engine.match import Match
 from engine.tiles import format_tiles
 from engine.view import GameView, HandResult
 
@@ -44,6 +45,22 @@ def table_text(game: Game, names: Sequence[str], loc: str, deadline: str, notes:
     if notes:
         text += "\n" + "\n".join(notes[-3:])
     return text
+
+
+def seat_lines(match: Match, names: Sequence[str], loc: str) -> str:
+    """抓位 as the table picture shows it: each person with their wind in the first hand, from the
+    dealer (East) round the table, the dealer marked; the same facts as the picture (Match.seat_wind)."""
+    order = sorted(range(4), key=match.seat_wind)
+    return "\n".join(
+        t(
+            loc,
+            "play.seat_line",
+            wind=t(loc, f"wind.{match.seat_wind(seat)}")
+            + (" " + t(loc, "play.dealer_tag") if seat == match.dealer else ""),
+            name=names[seat],
+        )
+        for seat in order
+    )
 
 
 def result_text(

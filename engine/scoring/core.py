@@ -80,6 +80,9 @@ class WinContext:
     options: TableOptions = field(default_factory=TableOptions)  # the table's (engine.rules)
     bonus_indicators: tuple[int, ...] = ()  # 翻寶牌: face-up tiles; the tile after each is a 寶牌 (hongkong)
     from_dealer: bool = False  # the winning tile is the dealer's discard (hongkong 人和)
+    # 八仙過海 / 七搶一 was already paid to this player as a bonus while the hand went on (house rule
+    # flower_win_as_bonus): their flowers are not counted again (no 花牌, 見花有台 nor 花槓)
+    flower_bonus_taken: bool = False
 
 
 # ---------------------------------------------------------------- readings
@@ -218,22 +221,46 @@ def has_honour(h: Reading) -> bool:
 Count = Callable[[Reading | None, WinContext], int]
 
 # item tags
-DEALER = "dealer"  # 莊家 / 連莊: settled as the dealer's extra, outside any cap and minimum
+DEALER = "dealer"  # 莊家 / 連莊: settled as the dealer's extra, outside any cap (and any minimum only with NO_MIN)
 NO_MIN = "no_min"  # not counted toward the table minimum (三台起胡)
 NO_CAP = "no_cap"  # added on top of the capped rest (滿台 exceptions)
+
+
+# a house-rule switch an item reads: its name (on while its value is truthy), or (name, value): on
+# while the switch holds exactly that value (a switch of several choices, e.g. 天胡加計 0 / 1 / 3)
+SwitchSpec = str | tuple[str, int]
+
+
+def switch_on(house: HouseRules, spec: SwitchSpec) -> bool:
+    """Whether ``spec`` (see :data:`SwitchSpec`) is on at a table with these house rules."""
+    if isinstance(spec, str):
+        return bool(house[spec])
+    name, value = spec
+    return house[name] == value and isinstance(house[name], bool) == isinstance(value, bool)
+
+
+def _spec_name(spec: SwitchSpec) -> str:
+    return spec if isinstance(spec, str) else spec[0]
 
 
 @dataclass(frozen=True, slots=True)
 class Condition:
     """A condition of an item that a house-rule switch can lift or add: ``test`` must hold unless
-    the switch ``waived_by`` is on, or (``required_by``) only while that switch is on."""
+    a switch named in ``waived_by`` (one name or several) is on, or (``required_by``) only while
+    that switch is on."""
 
     test: Count
-    waived_by: str | None = None
+    waived_by: str | tuple[str, ...] | None = None
     required_by: str | None = None
 
+    @property
+    def waivers(self) -> tuple[str, ...]:
+        if self.waived_by is None:
+            return ()
+        return (self.waived_by,) if isinstance(self.waived_by, str) else self.waived_by
+
     def holds(self, reading: Reading | None, ctx: WinContext, house: HouseRules) -> bool:
-        if self.waived_by is not None and house[self.waived_by]:
+        if any(house[w] for w in self.waivers):
             return True
         if self.required_by is not None and not house[self.required_by]:
             return True
@@ -254,8 +281,10 @@ class Item:
 
     House rules (``ctx.options.house_rules``) are read here too, as data: ``value_from`` names the
     switch holding the item's value (0 takes the row out), ``keeps`` maps a switch to excluded
-    names that are counted after all while it is on, and ``conditions`` are tests a switch lifts
-    or adds (:class:`Condition`).
+    names that are counted after all while it is on, ``drops`` maps a switch to names this item
+    excludes only while it is on (天聽 replaces Miji), and ``conditions`` are tests a switch lifts
+    or adds (:class:`Condition`). A switch is a :data:`SwitchSpec`: a name, or a name and the one
+    value it must hold.
     """
 
     name: str
@@ -268,8 +297,9 @@ class Item:
     unless_option: str | None = None
     note: str = ""
     value_from: str | None = None
-    keeps: tuple[tuple[str, frozenset[str]], ...] = ()
+    keeps: tuple[tuple[SwitchSpec, frozenset[str]], ...] = ()
     conditions: tuple[Condition, ...] = ()
+    drops: tuple[tuple[SwitchSpec, frozenset[str]], ...] = ()
 
     def value_for(self, house: HouseRules) -> int:
         return int(house[self.value_from]) if self.value_from is not None else self.value
@@ -277,15 +307,22 @@ class Item:
     def excludes_for(self, house: HouseRules) -> frozenset[str]:
         """What this item excludes at a table with these house rules."""
         out = self.excludes
+        for switch, names in self.drops:
+            if switch_on(house, switch):
+                out = out | names
         for switch, names in self.keeps:
-            if house[switch]:
+            if switch_on(house, switch):
                 out = out - names
         return out
 
+    def may_exclude(self) -> frozenset[str]:
+        """Every name this item excludes at some table (the order of evaluation must serve all)."""
+        return self.excludes.union(*(names for _, names in self.drops))
+
     def switches(self) -> set[str]:
         """The house-rule switches this row reads."""
-        named = [self.value_from, *(s for s, _ in self.keeps)]
-        named += [s for c in self.conditions for s in (c.waived_by, c.required_by)]
+        named = [self.value_from, *(_spec_name(s) for s, _ in (*self.keeps, *self.drops))]
+        named += [s for c in self.conditions for s in (*c.waivers, c.required_by)]
         return {s for s in named if s is not None}
 
 
@@ -295,12 +332,14 @@ def item(
     count: Count,
     excludes: Iterable[str] = (),
     tags: Iterable[str] = (),
-    keeps: dict[str, Iterable[str]] | None = None,
+    keeps: dict[SwitchSpec, Iterable[str]] | None = None,
     conditions: Iterable[Condition] = (),
+    drops: dict[SwitchSpec, Iterable[str]] | None = None,
     **kw: object,
 ) -> Item:
     """Table-row shorthand: ``item("四暗刻", 5, lambda h, c: ..., excludes=["三暗刻"])``; ``keeps`` maps
-    a house-rule switch to excluded names it counts after all (see :class:`Item`)."""
+    a house-rule switch to excluded names it counts after all, ``drops`` to names it excludes only
+    while the switch is on (see :class:`Item`)."""
     return Item(
         name,
         value,
@@ -309,6 +348,7 @@ def item(
         frozenset(tags),
         keeps=tuple((k, frozenset(v)) for k, v in (keeps or {}).items()),
         conditions=tuple(conditions),
+        drops=tuple((k, frozenset(v)) for k, v in (drops or {}).items()),
         **kw,  # type: ignore[arg-type]
     )
 
@@ -327,15 +367,19 @@ class RuleSet:
     min_tai: int = 0  # the rule set's own minimum, on every table (taiwan13: 1 台)
     # what one payer pays for a scored win, after any cap (hongkong: 2^番 with 爆和); None: no points
     points: Callable[[ScoreResult], int] | None = None
+    # the instant win all eight flowers in one hand are (taiwan16 八仙過海, taiwan13 大花胡); None: none
+    eight_flowers: str | None = None
     # readings of special winning forms a house rule adds, by form name (engine.forms.FORMS)
     form_readings: tuple[tuple[str, Callable[[WinContext], list[Reading]]], ...] = ()
+    # the same rule set played with another hand size (TableOptions.hand_size): hongkong's 16 tiles
+    sizes: tuple[tuple[int, RuleSet], ...] = ()
     order: tuple[Item, ...] = ()  # evaluation order (filled in by __post_init__)
 
     def __post_init__(self) -> None:
         names = [i.name for i in self.items]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.name}: duplicate item names")
-        named = {x for i in self.items for x in i.excludes}
+        named = {x for i in self.items for x in i.may_exclude()}
         named |= {x for i in self.items for _, xs in i.keeps for x in xs}
         unknown = named - set(names)
         if unknown:
@@ -349,6 +393,16 @@ class RuleSet:
             raise ValueError(f"{self.name}: items depend on unknown table options {sorted(bad)}")
         object.__setattr__(self, "order", _exclusion_order(self.items))
 
+    def sized(self, hand_size: int | None) -> RuleSet:
+        """The table for a hand size (None: this one); :class:`ScoringError` for one not offered."""
+        if hand_size is None or hand_size == self.hand_size:
+            return self
+        for size, rules in self.sizes:
+            if size == hand_size:
+                return rules
+        offered = " or ".join(str(n) for n in sorted({self.hand_size, *(n for n, _ in self.sizes)}))
+        raise ScoringError(f"{self.name} is played with {offered} tiles, not {hand_size}")
+
     def find(self, name: str) -> Item:
         for i in self.items:
             if i.name == name:
@@ -361,8 +415,8 @@ def _exclusion_order(items: tuple[Item, ...]) -> tuple[Item, ...]:
     an exclusion never removes anything itself. A cycle is a table bug."""
     by_name = {i.name: i for i in items}
     excluded_by: dict[str, set[str]] = {i.name: set() for i in items}
-    for i in items:  # house rules only lift exclusions, so this order serves every table
-        for x in i.excludes:
+    for i in items:  # every exclusion any table may make, so this order serves every table
+        for x in i.may_exclude():
             excluded_by[x].add(i.name)
     done: list[Item] = []
     placed: set[str] = set()
@@ -488,6 +542,11 @@ def validate_context(ctx: WinContext, hand_size: int = 16) -> None:
         raise ScoringError("河底撈魚 is a win on the last discard, not a self-draw or a robbed kong")
     if ctx.heavenly_ready and not ctx.declared_ready:
         raise ScoringError("天聽 is a 聽 declaration: set declared_ready too")
+    if ctx.flower_bonus_taken and (ctx.flower_win is not None or len(ctx.flowers) < 7):
+        raise ScoringError(
+            "flower_bonus_taken is the later win of a player paid 八仙過海/七搶一 at once: "
+            "seven or eight flowers, and no flower_win"
+        )
 
 
 # ---------------------------------------------------------------- the evaluation loop
@@ -527,7 +586,7 @@ def _result(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> ScoreRe
     total = sum(v for _, v in scored)
     dealer = sum(v for it, v in scored if DEALER in it.tags)
     uncapped = sum(v for it, v in scored if NO_CAP in it.tags and DEALER not in it.tags)
-    countable = sum(v for it, v in scored if NO_MIN not in it.tags and DEALER not in it.tags)
+    countable = sum(v for it, v in scored if NO_MIN not in it.tags)
     return ScoreResult(
         True, "", items, total, rules.unit, rules.name, dealer, uncapped, countable, reading, ctx.flower_win
     )
@@ -537,8 +596,13 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
     """Score ``ctx`` with a rule set: the best total over every reading (ties: more countable).
 
     Raises :class:`ScoringError` for impossible contexts; returns ``valid=False`` with a reason for
-    a hand that is not a winning hand or that the requested table options refuse.
+    a hand that is not a winning hand or that the requested table options refuse. A hand holding
+    all eight flowers is the rule set's flower win (``RuleSet.eight_flowers``), unless that was
+    paid as a bonus (``flower_bonus_taken``).
     """
+    rules = rules.sized(ctx.options.hand_size)
+    if rules.eight_flowers and ctx.flower_win is None and not ctx.flower_bonus_taken and len(set(ctx.flowers)) == 8:
+        ctx = replace(ctx, flower_win=rules.eight_flowers)  # 只要某一家拿到全部八张的花牌: that is the win
     validate_context(ctx, rules.hand_size)
     minimum = max(ctx.options.min_tai, rules.min_tai)
     if ctx.flower_win is not None:

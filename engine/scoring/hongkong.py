@@ -20,6 +20,8 @@ exclude everything they outrank, so ``ScoreResult.capped_total(BAO_HE)`` is the 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..forms import ORPHANS, is_thirteen_orphans
 from ..settlement import Payment, SettleContext, Settlement
 from ..tiles import DRAGONS, WINDS, is_terminal, to_counts
@@ -83,9 +85,10 @@ def readings(ctx: WinContext) -> list[Reading]:
     if len(found) <= 1:
         return found
     minimum = ctx.options.min_tai
+    table = RULES.sized(ctx.options.hand_size)
 
     def rank(reading: Reading) -> tuple[bool, int, int, int]:
-        paid, total, countable = _paid(evaluate(RULES, reading, ctx))
+        paid, total, countable = _paid(evaluate(table, reading, ctx))
         return countable >= minimum, paid, total, countable
 
     ranks = [rank(r) for r in found]
@@ -199,6 +202,22 @@ def _refuse(c: WinContext) -> str:
     return ""
 
 
+def _refuse_16(c: WinContext) -> str:
+    if c.flower_win is not None:
+        raise ScoringError("document 002 has no flower win: flowers are only set aside (補花)")
+    if c.bonus_indicators:
+        raise ScoringError("翻寶牌 is 13-tile play (十三張麻將才有): no 寶牌 with 16 tiles")
+    return ""
+
+
+# what cannot occur with 16 tiles: 十三幺 (fourteen tiles) and the 寶牌 of 翻寶牌 (十三張麻將才有)
+THIRTEEN_ONLY = ("十三幺", BONUS)
+
+
+def _without(items: tuple[Item, ...], names: tuple[str, ...]) -> tuple[Item, ...]:
+    return tuple(replace(i, excludes=i.excludes - set(names)) for i in items if i.name not in names)
+
+
 def fan_paid(result: ScoreResult) -> int:
     """The 番 a payer pays for: an ordinary hand stops at 爆和 (5), a special hand is its value."""
     return result.capped_total(BAO_HE)
@@ -293,6 +312,17 @@ def settle_win(
     return Settlement((deltas[0], deltas[1], deltas[2], deltas[3]), tuple(payments), result.items, capped)
 
 
+# document 002's 16-tile game (補花, 五組麵子以及一組對子): the same 番 table without what cannot occur;
+# flowers score nothing, a win on a flower's replacement is 杠開 (「若補進之牌恰巧胡牌，也算杠上開花」)
+RULES_16 = RuleSet(
+    name="hongkong",
+    unit="fan",
+    items=_without(ITEMS, THIRTEEN_ONLY),
+    hand_size=16,
+    readings=readings,
+    refuse=_refuse_16,
+    points=points,
+)
 RULES = RuleSet(
     name="hongkong",
     unit="fan",
@@ -301,4 +331,5 @@ RULES = RuleSet(
     readings=readings,
     refuse=_refuse,
     points=points,
+    sizes=((16, RULES_16),),
 )

@@ -25,7 +25,6 @@ from ..settlement import Payment, SettleContext, Settlement
 from ..tiles import DRAGONS, GREEN, WINDS, to_counts
 from .core import (
     DEALER,
-    NO_MIN,
     SINGLE,
     Item,
     Reading,
@@ -188,7 +187,8 @@ def _nine_gates(h: Reading, c: WinContext) -> bool:
 
 _ROWS = (
     item("门清", 1, lambda h, c: _concealed_hand(c)),
-    item("庄家", 1, lambda h, c: c.dealer, tags=[DEALER, NO_MIN], needs_hand=False),
+    # a row of the table like any other: it counts toward the 1-台 minimum (docs/rules/taiwan13.md)
+    item("庄家", 1, lambda h, c: c.dealer, tags=[DEALER], needs_hand=False),
     item("自摸", 1, lambda h, c: c.self_drawn, needs_hand=False),
     item("风牌", 1, _seat_and_round_winds),
     item("三元牌", 1, lambda h, c: len(_dragons(h))),
@@ -258,7 +258,15 @@ def _limit(h: Reading, c: WinContext) -> bool:
     return any(i.count(h, c) for i in LIMIT_ITEMS)
 
 
-RULES = RuleSet(name="taiwan13", unit="tai", items=ITEMS, hand_size=13, readings=readings, min_tai=MIN_TAI)
+RULES = RuleSet(
+    name="taiwan13",
+    unit="tai",
+    items=ITEMS,
+    hand_size=13,
+    readings=readings,
+    min_tai=MIN_TAI,
+    eight_flowers=BIG_FLOWER_WIN,  # 只要某一家拿到全部八张的花牌…称为大花胡
+)
 
 
 # ---------------------------------------------------------------- settlement

@@ -29,6 +29,7 @@ from .core import (
     Reading,
     RuleSet,
     ScoreResult,
+    SwitchSpec,
     WinContext,
     item,
 )
@@ -66,10 +67,16 @@ def _full_flower_sets(c: WinContext) -> int:
 # of a hand waiting on exactly two tiles; a pair already in hand; no pung or kong anywhere. With no
 # pung, an honour can only be the pair. Three of the conditions are house rules' to lift.
 _PING_HU = (
-    Condition(lambda h, c: not c.self_drawn and not h.triplets and h.win_in >= 0 and len(h.waits) != 1),
+    Condition(lambda h, c: not c.self_drawn and not h.triplets),
     Condition(lambda h, c: not c.flowers, waived_by="ping_hu_flowers"),
     Condition(lambda h, c: not _has_honour(h), waived_by="ping_hu_honour_pair"),
-    Condition(lambda h, c: h.wait == TWO_SIDED and len(h.waits) == 2, waived_by="ping_hu_any_wait"),
+    # 有眼睛 (the pair is not the wait), 無獨聽 and 聽二洞: the wait rules house rules relax
+    Condition(lambda h, c: h.win_in >= 0 and len(h.waits) != 1, waived_by="ping_hu_no_wait_rule"),
+    Condition(
+        lambda h, c: h.wait == TWO_SIDED and len(h.waits) == 2,
+        waived_by=("ping_hu_any_wait", "ping_hu_no_wait_rule"),
+    ),
+    Condition(lambda h, c: not _concealed_hand(c), required_by="ping_hu_open_only"),  # 門清無平胡
 )
 
 
@@ -100,6 +107,14 @@ def lugu_readings(c: WinContext) -> list[Reading]:
     return [Reading(-1, sets, 0 if on_triplet else -1, wait, waits, tiles, form="lugu")]
 
 
+def _flowers_unpaid(h: Reading | None, c: WinContext) -> bool:
+    """The flowers were not already paid as a 八仙過海/七搶一 bonus (house rule flower_win_as_bonus)."""
+    return not c.flower_bonus_taken
+
+
+_UNPAID = Condition(_flowers_unpaid, required_by="flower_win_as_bonus")
+
+
 def _flower_win(name: str, flowers: int):
     return lambda h, c: c.flower_win == name and len(set(c.flowers)) == flowers
 
@@ -112,6 +127,13 @@ _FLOWER_WIN_EXCLUDES = (
     *("見花有台", "莊家", "連莊", "眼牌", "Miji"),  # ours: a flower win is settled 一底八台 flat
 )
 _DEALT = ("門清", "自摸", "門清自摸")  # not counted with 天胡/地胡/人胡: the hand was dealt, not played
+_ONE_DECLARATION = ("Miji", "眼牌")  # house rule: 天聽/地聽 and Miji are one 報聽, paid once
+
+
+def _dealt_kept(switch: str) -> dict[SwitchSpec, tuple[str, ...]]:
+    """What a 天胡加計 / 地胡加計 switch counts after all: 1 自摸 only, 3 門清/自摸/門清自摸."""
+    return {(switch, 1): ("自摸",), (switch, 3): _DEALT}
+
 
 ITEMS = (
     item("眼牌", 1, lambda h, c: c.eye_declared, tags=[NO_MIN, NO_CAP], needs_hand=False),
@@ -143,6 +165,7 @@ ITEMS = (
         tags=[NO_MIN],
         needs_hand=False,
         unless_option=SEE_WIND_SEE_FLOWER,
+        conditions=[_UNPAID],
     ),
     item(
         "見花有台",
@@ -151,6 +174,7 @@ ITEMS = (
         tags=[NO_MIN],
         needs_hand=False,
         option=SEE_WIND_SEE_FLOWER,
+        conditions=[_UNPAID],
     ),
     item("三元牌", 1, lambda h, c: len(_dragons(h))),
     item("海底撈月", 1, lambda h, c: c.last_tile and c.self_drawn),
@@ -170,6 +194,7 @@ ITEMS = (
         tags=[NO_MIN],
         needs_hand=False,
         value_from="flower_kong_tai",
+        conditions=[_UNPAID],
     ),
     item("聽牌", 0, lambda h, c: c.declared_ready, needs_hand=False, value_from="ready_tai"),
     item("平胡", 2, lambda h, c: True, conditions=_PING_HU),
@@ -217,9 +242,40 @@ ITEMS = (
         excludes=_FLOWER_WIN_EXCLUDES,
         needs_hand=False,
     ),
-    item("天聽", 0, lambda h, c: c.heavenly_ready, excludes=["聽牌"], value_from="heavenly_ready_tai"),
-    item("嚦咕嚦咕", 0, lambda h, c: h.form == "lugu", excludes=["碰碰胡"], value_from="lugu_tai"),
-    item("地胡", 8, lambda h, c: c.earthly, excludes=_DEALT, needs_hand=False, value_from="earthly_tai"),
+    item(
+        "天聽",
+        0,
+        lambda h, c: c.heavenly_ready,
+        excludes=["聽牌"],
+        value_from="heavenly_ready_tai",
+        conditions=[Condition(lambda h, c: c.dealer, required_by="earthly_ready_tai")],  # else 地聽
+        drops={"heavenly_ready_replaces_miji": _ONE_DECLARATION},
+    ),
+    item(
+        "地聽",
+        0,
+        lambda h, c: c.heavenly_ready and not c.dealer,
+        excludes=["聽牌"],
+        value_from="earthly_ready_tai",
+        drops={"heavenly_ready_replaces_miji": _ONE_DECLARATION},
+    ),
+    item(
+        "嚦咕嚦咕",
+        0,
+        lambda h, c: h.form == "lugu",
+        excludes=["碰碰胡"],
+        value_from="lugu_tai",
+        drops={"lugu_no_concealed": ["門清", "門清自摸"]},
+    ),
+    item(
+        "地胡",
+        8,
+        lambda h, c: c.earthly,
+        excludes=_DEALT,
+        needs_hand=False,
+        value_from="earthly_tai",
+        keeps=_dealt_kept("earthly_adds"),
+    ),
     item(
         "人胡",
         0,
@@ -241,6 +297,7 @@ ITEMS = (
         16,
         lambda h, c: not _suits(h),
         excludes=["三元牌", "碰碰胡", *_WIND_TAI],
+        value_from="all_honours_worth",
         keeps={
             "all_honours_with_pongs": ["碰碰胡"],
             "all_honours_with_dragons": ["三元牌"],
@@ -268,7 +325,8 @@ ITEMS = (
         excludes=[*_DEALT, "獨聽", "槓上開花"],
         needs_hand=False,
         value_from="heavenly_tai",
-        keeps={"heavenly_with_self_draw": _DEALT},
+        keeps=_dealt_kept("heavenly_adds"),
+        drops={"heavenly_no_dealer": ["莊家", "連莊"]},  # settle_win then adds no [2n+1] either
     ),
 )
 
@@ -285,6 +343,7 @@ RULES = RuleSet(
     items=ITEMS,
     hand_size=16,
     refuse=_refuse,
+    eight_flowers=EIGHT_IMMORTALS,
     form_readings=(("lugu", lugu_readings),),
 )
 

@@ -9,8 +9,8 @@ with fontTools from Debian's ``fonts-noto-cjk`` package::
     python render/fonts/build_subset.py [--rules ../shared/rules]
 
 * ``tiles.otf`` (serif, the carved look of real tiles): only the characters painted on tiles.
-* ``ui.otf`` (sans, readable at small sizes): labels, ASCII, and every CJK character of the rule
-  documents, so that any scoring item name (written exactly as the rules write it) can be shown.
+* ``ui.otf`` (sans, readable at small sizes): labels (every character of ``render/labels.py``),
+  ASCII, and every CJK character of the rule documents, so that any scoring item name (written exactly as the rules write it) can be shown.
   The characters used are written to ``ui_chars.txt`` so a rebuild without the rules folder gives
   the same font.
 """
@@ -73,6 +73,7 @@ def main() -> None:
 
     chars_file = HERE / "ui_chars.txt"
     ui = set(ASCII) | set(LABEL_CHARS) | set(TILE_CHARS)
+    ui |= {c for c in (HERE.parent / "labels.py").read_text(encoding="utf-8") if ord(c) > 0x7F}
     if chars_file.exists():
         ui |= set(chars_file.read_text(encoding="utf-8").replace("\n", ""))
     if args.rules:

@@ -95,3 +95,14 @@ def test_settings_refuse_an_unknown_rule_set_and_bad_rounds():
         TableSettings(rules="riichi")
     with pytest.raises(ValueError):
         TableSettings(rounds=5)
+
+
+def test_settings_refuse_options_that_do_not_go_together():
+    from engine.rules import TableOptions
+
+    assert TableSettings("hongkong", 1, TableOptions(hand_size=16)).options.hand_size == 16
+    with pytest.raises(TableError) as refused:
+        TableSettings("hongkong", 1, TableOptions(hand_size=16, bonus_tile=True))
+    assert refused.value.key == "err.options" and "十三張麻將才有" in refused.value.values["reason"]
+    with pytest.raises(TableError):
+        TableSettings("taiwan16", 1, TableOptions(hand_size=13))

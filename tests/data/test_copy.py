@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from data import SeatRecord
+from data import QueueEntry, SeatRecord
 from data.copy import TABLES, run, table_sum
 from data.store import Store
 from tests.data.conftest import Clock, new_table, play_hand
@@ -62,6 +62,11 @@ async def fill(target: str) -> None:
     await store.append_actions(hand, [(0, "0 discard 1m", 10.5), (1, "1 pon", 11.0)])
     await store.set_deadline(hand, 99.125)  # after the last move: the copy must keep this, not the move's
     await store.set_setting("commands", "fingerprint-1")
+    broken = await new_table(store, [7, None, None, None], channel_id=31)
+    await store.fail_table(broken.id, "ValueError: a move this code cannot read")
+    await store.remember_dm_channel(2**61 + 3, 2**59 + 5)
+    await store.enqueue(QueueEntry(1, 8, "taiwan16", "Ärger", "de", "zh-TW", 20, clock.advance()))
+    await store.set_guild_settings(1, mahjong_channel_id=20, ai_fill_seconds=90, require_password=True)
     await store.close()
 
 
@@ -86,6 +91,10 @@ async def views(target: str) -> tuple:
             await store.player_stats(1, 2),
             await store.finished_hand(1, 1),
             await store.setting("commands"),
+            await store.table_failure(6),  # the broken table
+            await store.queue(1),
+            await store.guild_settings(1),
+            await store.dm_channel_of(2**61 + 3),
         )
     finally:
         await store.close()
@@ -105,6 +114,7 @@ async def test_sqlite_to_postgresql_and_back_is_unchanged(tmp_path: Path, server
     original = await sums(source)
     assert all(entry.rows > 0 for entry in original)
     assert await sums(server) == original
+    assert (await views(source))[7] == "ValueError: a move this code cannot read"
     assert await views(server) == await views(source)
     assert await run(server, back) == 0
     assert await sums(back) == original

@@ -52,3 +52,20 @@ async def test_tai_takes_every_calculator_input_and_the_rule_set(harness, devser
         await alice.slash("tai", rules="hongkong", hand="111222333m4445p", win="5p", self_drawn=True)
     ).message()
     assert "番" in fan.embeds[0]["title"]
+
+
+async def test_tai_reads_the_preset_the_hand_size_and_a_flower_bonus_taken(harness, devserver):
+    await harness.start(build_bot())
+    alice = devserver.member("alice")
+    sixteen = await (
+        await alice.slash("tai", rules="hongkong", hand="123m456m789m123p456p1s", win="1s", flowers="f1", hand_size=16)
+    ).message()
+    assert "平胡" in sixteen.embeds[0]["description"]
+    eight = await (await alice.slash("tai", hand="123m456m789m123p456p1s", win="1s", flowers="f1f2f3f4f5f6f7f8")).message()
+    assert eight.embeds[0]["title"].startswith("8 ") and "八仙過海" in eight.embeds[0]["description"]
+    paid = await (
+        await alice.slash("tai", hand="123m456m789m123p456p1s", win="1s", flowers="f1f2f3f4f5f6f7f8", flower_bonus_taken=True)
+    ).message()
+    assert "八仙過海" not in paid.embeds[0]["description"] and "花槓" not in paid.embeds[0]["description"]
+    online = await (await alice.slash("tai", hand="123p234m567m345s45s11z", win="6s", seat_wind="S", preset="online")).message()
+    assert "門清" in online.embeds[0]["description"]

@@ -89,3 +89,22 @@ async def test_storage_failing_mid_hand_keeps_the_table_playing_and_loses_no_mov
     actions = saved[0].hands[-1].actions
     assert actions == [str(a) for a in game.log][: len(actions)] and len(actions) == len(game.log)
     await runner.close()
+
+
+def test_discord_out_of_reach_at_start_is_one_line_a_try_and_exit_code_3(monkeypatch, tmp_path, capsys):
+    """No traceback: each try is one line, and a supervisor gets a clear exit code."""
+    import discord
+
+    monkeypatch.setattr(discord.http.Route, "BASE", "http://127.0.0.1:9/api/v10")  # nothing listens there
+    monkeypatch.setattr(entry, "START_RETRY_PAUSES", (0.01, 0.01))
+    assert run_main(monkeypatch, tmp_path, "some-token") == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("Could not reach Discord (") for line in err), err
+    assert err[-1].endswith("giving up.") and "trying again in 0.01 s" in err[0]
+
+
+def test_a_guild_id_that_is_not_a_number_is_refused_in_one_line(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("DISCORD_GUILD_ID", "my server")
+    assert run_main(monkeypatch, tmp_path, "some-token") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["DISCORD_GUILD_ID must be a server id (digits only), not 'my server'."]

@@ -53,3 +53,23 @@ async def test_a_test_server_is_synced_at_every_start_and_never_globally(harness
     for _ in range(2):
         await harness.stop(await harness.start(build_bot(database, sync_guild=guild)))
     assert devserver.commands.overwrites == [guild, guild]
+
+
+async def test_a_new_bot_token_with_an_old_database_still_syncs(harness, devserver, tmp_path):
+    """The fingerprint names the application: another bot's commands are not this one's."""
+    database = str(tmp_path / "mahjong.sqlite3")
+    await harness.stop(await harness.start(build_bot(database)))
+    devserver.world.application_id += 1  # the same database, another application
+    await harness.stop(await harness.start(build_bot(database)))
+    assert devserver.commands.overwrites == [None, None]
+
+
+async def test_a_failing_sync_at_start_is_one_warning_and_is_tried_again(harness, devserver, tmp_path, monkeypatch, caplog):
+    monkeypatch.setattr(entry, "SYNC_RETRY_PAUSES", (0.05, 0.05))
+    fault = devserver.inject_error("PUT", "/applications/{application_id}/commands", status=403, code=50001)
+    started = await harness.start(build_bot(str(tmp_path / "mahjong.sqlite3")))
+    assert fault.hits and devserver.commands.overwrites == []
+    await devserver.recorder.wait_until(lambda: devserver.commands.overwrites == [None], 5, lambda: "the retry")
+    warnings = [r for r in caplog.records if "command sync failed" in r.getMessage()]
+    assert len(warnings) == 1 and warnings[0].levelname == "WARNING" and warnings[0].exc_info is None
+    await harness.stop(started)

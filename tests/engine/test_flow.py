@@ -102,6 +102,23 @@ def test_draw_game_when_only_the_reserve_is_left():
     assert game.is_over and game.outcome.winner is None
 
 
+@pytest.mark.parametrize(
+    ("rules", "hand"), [("taiwan16", "123m456m789m123p456p1s9s"), ("taiwan13", "123m456m789m123p1s9s")]
+)
+def test_draw_game_when_a_flower_replacement_would_come_out_of_the_reserve(rules, hand):
+    """牌墩只剩下16張牌，此時稱之為和局 (+1 a kong): a flower drawn as the last live tile is set
+    aside, and since its replacement would be one of the 16 kept back, the hand is a draw game
+    there, the reserve whole (taiwan16 and taiwan13 alike: the same game loop)."""
+    game = position(hands={0: hand}, wall="f1", live=1, rules=rules)
+    game.apply(act("0 discard 9s"))
+    pass_all(game)
+    assert game.is_over and game.outcome.winner is None and game.outcome.flower_win is None
+    assert game.wall.remaining == 16 and game.drawable == 0 and game.flowers[1] == [tile("f1")]
+    size = game.profile.hand_size
+    assert [sum(game.hands[s]) for s in range(4)] == [size] * 4  # the drawer holds no replacement
+    game.check_invariants()
+
+
 def test_each_kong_keeps_one_more_tile_back():
     game = position(hands={0: "123m456m789m123p456p1s9s"}, melds={2: ["kong:1111z"]})
     assert game.drawable == game.wall.remaining - 17
@@ -274,3 +291,45 @@ def test_simple_ai_claims_a_dragon_pung():
     game2 = position(hands={0: "123m456m789m123p456p1s5z", 2: "55z234m567m345p678p2s8s"})
     game2.apply(act("0 discard 5z"))
     assert SimpleAI().choose(game2.view(2), game2.legal_actions(2)).kind is Kind.PON
+
+
+def test_flower_win_as_bonus_is_paid_at_once_and_the_hand_goes_on():
+    """House rule flower_win_as_bonus (八仙過海即收): 七搶一 is booked as a bonus of 8 台 without 底,
+    the seven-flower holder takes a replacement and plays on, and their later win counts no 花牌 or
+    花槓 (the flowers were paid); the bonus is settled with the hand."""
+    from engine.match import Match
+    from engine.rules import TableOptions
+
+    options = TableOptions(house_rules={"flower_win_as_bonus": True})
+    game = position(
+        hands={0: "123m456m789m123p456p1s9s", 1: "234m567m111z222z333z5z"},
+        flowers={1: "f1f2f3f4f5f6", 3: "f8"},
+        wall="f7",
+        back="5z",
+        options=options,
+    )
+    game.apply(act("0 discard 9s"))
+    pass_all(game)
+    assert game.flower_bonuses == [(1, 3, "七搶一")] and any(e.kind == "flower_bonus" for e in game.events)
+    assert game.outcome is not None and game.outcome.winner == 1 and game.outcome.flower_win is None
+    match = Match(options=options)
+    result = match.finish_hand(game)
+    names = {i.name for i in result.items}
+    assert "七搶一" not in names and not names & {"花牌", "花槓"} and "槓上開花" in names
+    assert result.extras[-1].name == "七搶一" and result.extras[-1].value == 800 and result.extras[-1].seat == 1
+    assert sum(result.deltas) == 0 and result.deltas[3] < -800  # seat 3 paid the bonus and its share
+
+
+def test_flower_win_as_bonus_stands_at_a_draw_game():
+    from engine.match import Match
+    from engine.rules import TableOptions
+
+    options = TableOptions(house_rules={"flower_win_as_bonus": True})
+    game = position(hands={0: "123m456m789m123p456p1s9s"}, flowers={1: "f1f2f3f4f5f6f7"}, wall="f8", live=1,
+                    options=options)
+    game.apply(act("0 discard 9s"))
+    pass_all(game)
+    assert game.is_over and game.outcome.winner is None  # the replacement would be the reserve's
+    assert game.outcome.flower_bonuses == ((1, None, "八仙過海"),)
+    result = Match(options=options).finish_hand(game)
+    assert result.deltas == (-800, 2400, -800, -800)

@@ -2,6 +2,8 @@
 win form, 番起和 as the table minimum, 杠開 包牌 and 搶杠 paid by the right seat, 人和 only on the
 dealer's first discard, 翻寶牌 as a table option, and seeded self-play of whole matches."""
 
+import pytest
+
 from engine.actions import Kind
 from engine.game import Game
 from engine.match import Match, score_outcome
@@ -63,9 +65,23 @@ def test_fan_minimum_keeps_a_chicken_hand_from_winning():
     assert names(anything) == {"雞糊": 0}
 
 
+KONG_WAITING = {0: "123m456m789m123p9s9p", 2: "234m567m111z2z999s"}  # seat 2 waits on 2z and holds 999s
+
+
+def test_no_win_on_a_claimed_kongs_replacement_by_default():
+    """「明杠他人所打之牌時，若所補之牌恰巧可以胡牌，不得胡牌」: seat 2 明杠s seat 0's 9s and the
+    replacement is its winning 2z — no 胡 is offered; as in taiwan16 (行動限制2) it is 過水 and discards."""
+    game = position(rules="hongkong", hands=KONG_WAITING, back="2z")
+    game.apply(act("0 discard 9s"))
+    game.apply(act("2 kong 9s"))
+    assert game.outcome is None and game.turn == 2 and game.passed_win[2]
+    assert Kind.WIN not in {a.kind for a in game.legal_actions(2)}
+
+
 def test_gang_kai_after_a_ming_gang_the_kong_tiles_discarder_pays_three_shares():
-    # seat 2 waits on 2z; it 明杠s seat 0's 9s and the replacement is 2z: 杠開, and it may win
-    game = position(rules="hongkong", hands={0: "123m456m789m123p9s9p", 2: "234m567m111z2z999s"}, back="2z")
+    # with claimed_kong_bloom on, seat 2 may win on its 明杠's replacement: 杠開, and 包牌
+    options = TableOptions(claimed_kong_bloom=True)
+    game = position(rules="hongkong", hands=KONG_WAITING, back="2z", options=options)
     game.apply(act("0 discard 9s"))
     game.apply(act("2 kong 9s"))
     out = game.outcome
@@ -73,7 +89,7 @@ def test_gang_kai_after_a_ming_gang_the_kong_tiles_discarder_pays_three_shares()
     got = names(game)
     assert got["杠開"] == 1 and got["自摸"] == 1
     share = points(score_outcome(game))
-    assert settled(game) == (-3 * share, 0, 3 * share, 0)
+    assert settled(game, options=options) == (-3 * share, 0, 3 * share, 0)
 
 
 def test_gang_kai_after_a_concealed_kong_is_paid_by_all_three():
@@ -162,3 +178,46 @@ def test_three_fan_table_with_bao_pai_only_pays_wins_of_three_countable_fan():
     assert wins > 0 and sum(match.scores) == 0
     replayed, pending = Match.replay(match.header(), [r.log for r in match.history])
     assert pending is None and replayed.scores == match.scores
+
+
+
+# ---------------------------------------------------------------- the 16-tile game (hand_size 16)
+
+SIXTEEN = TableOptions(hand_size=16)
+
+
+def test_sixteen_tile_game_deals_sixteen_with_flowers_replaced():
+    """補花牌 (十六張麻將才有), 取完十六張牌為止, 莊家多拿一張: 144 tiles, flowers set aside and replaced."""
+    game = Game("hongkong", seed=11, options=SIXTEEN)
+    assert (game.profile.hand_size, game.profile.wall_size, game.profile.win_forms) == (16, 144, ())
+    held = [sum(game.hands[s]) for s in range(4)]
+    assert held == [17 if s == game.dealer else 16 for s in range(4)]
+    assert all(t >= 34 for f in game.flowers for t in f)
+    assert Game.replay(game.header(), []).hands == game.hands  # the size travels in the header
+
+
+def test_sixteen_tile_game_wins_with_five_sets_and_a_pair():
+    """一副牌必須湊成五組麵子以及一組對子(至少十七張牌): seat 1 wins on a discard; flowers score no 番."""
+    game = position(rules="hongkong", options=SIXTEEN, hands={0: "123m456m789m123p456p1s9s",
+                                                          1: "234m567m234p567p45s11z"}, flowers={1: "f2f6"})
+    game.apply(act("0 discard 9s"))
+    assert game.outcome is None or game.outcome.winner is None  # 9s is no win for seat 1
+    win = position(rules="hongkong", options=SIXTEEN, hands={0: "123m456m789m123p456p1s6s",
+                                                         1: "234m567m234p567p45s11z"}, flowers={1: "f2f6"})
+    win.apply(act("0 discard 6s"))
+    assert win.outcome is not None and win.outcome.winner == 1
+    assert names(win) == {"平胡": 1, "門前清": 1}
+
+
+def test_sixteen_tile_game_has_no_bao_pai_and_other_rule_sets_keep_their_size():
+    with pytest.raises(ValueError, match="十三張麻將才有"):
+        Game("hongkong", seed=1, options=TableOptions(hand_size=16, bonus_tile=True))
+    assert Game("hongkong", seed=1, options=TableOptions(hand_size=13)).profile.wall_size == 136
+    with pytest.raises(ValueError, match="taiwan13 is played with 13 tiles, not 16"):
+        Game("taiwan13", seed=1, options=TableOptions(hand_size=16))
+
+
+def test_sixteen_tile_self_play_keeps_the_invariants_and_settles_to_zero():
+    for policy in ("random", "easy"):
+        stats = run("hongkong", hands=40, seed=7, policy=policy, options=SIXTEEN)
+        assert stats["hands"] == 40 and stats["checked"]

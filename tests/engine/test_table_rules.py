@@ -197,11 +197,15 @@ def test_away_makes_a_seat_auto_played_at_once_and_back_gives_control_back():
     assert game.auto_seats() == []
 
 
-def test_away_and_back_are_refused_once_the_hand_is_over():
+def test_away_and_back_once_the_hand_is_over_are_logged_for_the_next_hand_and_nothing_else_is_taken():
     game = position(hands={0: "123m456m789m123p456p11s"}, first_go=True)
     game.apply(act("0 hu"))
+    game.apply(act("1 away"))  # between hands: the next hand starts auto-played (Match carries it)
+    assert game.auto_seats() == [1] and str(game.log[-1]) == "1 away"
     with pytest.raises(IllegalActionError):
         game.apply(act("1 away"))
+    with pytest.raises(IllegalActionError):
+        game.apply(act("2 timeout"))
 
 
 def test_auto_action_wins_when_the_hand_wins_and_passes_claims():

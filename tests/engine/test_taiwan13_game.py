@@ -106,6 +106,18 @@ def test_gang_shang_kai_hua_after_a_ming_gang():
     assert {"自摸", "杠上开花"} <= names(game)
 
 
+def test_claimed_kong_bloom_false_forbids_the_win_on_a_ming_gangs_replacement():
+    """The table option is the rule set's own rule unless set: false makes taiwan13 play taiwan16's
+    行動限制2 (no win, 過水)."""
+    from engine.rules import TableOptions
+
+    hands = {0: "123m456m789m1234p6s", 1: "666s234m567m789p1z"}
+    game = position(hands=hands, back="1z", rules=RULES, options=TableOptions(claimed_kong_bloom=False))
+    game.apply(act("0 discard 6s"))
+    game.apply(act("1 kong 6s"))
+    assert game.outcome is None and game.passed_win[1] and "hu" not in kinds(game, 1)
+
+
 def test_no_ting_declaration():
     game = position(hands={0: "1122m3344p5566s7z9s"}, rules=RULES)
     assert "ting" not in kinds(game, 0)
@@ -157,3 +169,30 @@ def test_selfplay_runs_taiwan13_and_reports_like_taiwan16():
     stats = run(RULES, hands=30, seed=3, policy="ai")
     assert stats["hands"] == 30 and stats["wins"] + stats["draw_games"] == 30
     assert set(stats) == set(run("taiwan16", hands=2, seed=3, policy="ai"))
+
+
+
+def test_dealer_whose_only_tai_is_zhuang_jia_is_offered_hu():
+    """Rule 5 counts every row of the 台 table toward the 1-台 minimum, 庄家 included: a dealer
+    with an open hand worth nothing else wins on a discard (taken for them: 不可過水); at a
+    non-dealer's seat the same hand may not win."""
+    hands = {0: "234m567m45s11z", 1: "123456789p1234s6s"}
+    melds = {0: ["pon:222p"]}
+    for dealer, wins in ((0, True), (2, False)):
+        game = position(hands=hands, melds=melds, rivers=MID_HAND, turn=1, dealer=dealer, drawn="6s", rules=RULES)
+        game.apply(act("1 discard 6s"))
+        assert (game.outcome is not None and game.outcome.winner == 0) is wins
+        if wins:
+            assert names(game) == {"庄家"}
+
+
+def test_da_hua_hu_ends_the_hand_even_with_taiwan16s_flower_bonus_switch():
+    """八仙過海即收 is a taiwan16 house rule: at a taiwan13 table 大花胡 still wins at once."""
+    from engine.rules import TableOptions
+
+    options = TableOptions(house_rules={"flower_win_as_bonus": True})
+    game = position(hands={0: "123m456m789m123p1s9s"}, flowers={1: "f1f2f3f4f5f6f7"}, wall="f8", rules=RULES,
+                    options=options)
+    game.apply(act("0 discard 9s"))
+    pass_all(game)
+    assert game.outcome is not None and game.outcome.flower_win == "大花胡" and game.outcome.winner == 1

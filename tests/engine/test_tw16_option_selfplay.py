@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine.actions import Action, Kind
 from engine.game import Game, Phase
+from engine.house_rules import KNOWN_PRESETS, HouseRules
 from engine.match import Match
 from engine.meld import MeldKind
 from engine.rules import TableOptions
@@ -87,3 +88,28 @@ def test_selfplay_with_every_option_combination_keeps_invariants(options):
 @given(seed=st.integers(0, 2**32 - 1), options=st.sampled_from(COMBINATIONS))
 def test_selfplay_invariants_hold_for_any_seed(seed, options):
     play_hands(options, seed=seed, hands=1)
+
+
+HOUSE_TABLES = {
+    **{name: TableOptions(house_rules=HouseRules.resolve(name)) for name in KNOWN_PRESETS},
+    "flower_bonus_exchange": TableOptions(exchange=True, house_rules={"flower_win_as_bonus": True}),
+    "no_wait_rules_min3": TableOptions(min_tai=3, house_rules={"ping_hu_no_wait_rule": True, "lugu_tai": 16}),
+}
+
+
+@pytest.mark.parametrize("name", list(HOUSE_TABLES))
+def test_selfplay_with_every_house_rules_preset_keeps_invariants(name):
+    """The presets and families, and the variants that change play (the flower bonus): tiles
+    conserved, views private, every hand zero-sum and replayable."""
+    play_hands(HOUSE_TABLES[name], seed=len(name), hands=4)
+
+
+def test_selfplay_command_line_takes_a_tables_options():
+    from engine.selfplay import table_options
+
+    got = table_options('{"exchange": true}', 16, "online", ["lugu_tai=16", "flower_win_as_bonus=off"])
+    assert got.exchange and got.hand_size == 16
+    assert got.house_rules["lugu_tai"] == 16 and not got.house_rules["flower_win_as_bonus"]
+    assert got.house_rules["miji_tai"] == 4  # the rest of the preset
+    with pytest.raises(ValueError, match="NAME=VALUE"):
+        table_options(None, None, None, ["lugu_tai"])

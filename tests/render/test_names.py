@@ -134,10 +134,17 @@ def test_the_demo_names_show_every_script():
         assert _notdef_glyphs(name, 20) == []
 
 
-def test_a_long_name_is_shortened_on_the_table_but_never_clipped():
+def test_a_long_name_is_drawn_whole_on_two_lines_and_only_a_very_long_one_shortened():
     names = ("x" * 32, "麻将王很长的名字一二三四五六七八九十", "まーじゃん", "🀄" * 32)
     cv = table.compose_table(replace(synthetic(5).public), names)
-    shortened = [w for w in cv.written if w.text.endswith("…")]
-    assert len(shortened) == 3
-    for w in shortened:
-        assert _notdef_glyphs(w.text, w.size) == []
+    room = table.Layout().name_room
+    for name in names[:3]:  # Discord's longest display name in Latin, a long Chinese one, a short one
+        lines, size = table.name_lines(name, room)
+        assert "".join(lines) == name and len(lines) <= 2
+        assert all(line in cv.texts for line in lines)
+    lines, size = table.name_lines(names[3], room)  # 32 emoji: more than two lines hold
+    assert len(lines) == 2 and lines[1].endswith("…") and lines[0] + lines[1][:-1] in names[3]
+    for w in cv.written:
+        if w.text in lines:
+            assert fonts.text_width(w.text, w.size) <= room
+            assert _notdef_glyphs(w.text, w.size) == []

@@ -15,6 +15,7 @@ from engine.tiles import parse_tiles
 from engine.view import GameView, HandResult, ScoreItem, SeatPublic
 from render import encode, fonts, hand, scoresheet, sprites, table
 from render.demo import synthetic
+from render.melds import laid_out
 
 NAMES = ("阿明", "Bob", "🀄 Ünïcødé ✨ \u200d\u202e", "x" * 200)
 
@@ -67,8 +68,9 @@ def test_hand_image_shows_the_hand_the_drawn_tile_and_the_waits(state):
     faces = cv.faces
     drawn = [p for p in cv.placed if p.variant == sprites.DRAWN]
     assert [p.tile for p in drawn] == [state.mine.drawn]
-    # concealed (sorted), drawn, open melds, flowers, waits; the 暗槓 as four backs
-    open_melds = [t for m in me.melds if m.kind is not MeldKind.ANKONG for t in m.tiles]
+    # concealed (sorted), drawn, open melds as they lie (the claimed tile where its source says),
+    # flowers, waits; the 暗槓 as four backs
+    open_melds = [t for m in me.melds if m.kind is not MeldKind.ANKONG for t, _ in laid_out(m, me.seat)]
     expected = list(state.mine.concealed) + [state.mine.drawn] + open_melds + list(me.flowers)
     expected += [t for t, _ in state.mine.waits]
     assert faces == expected
@@ -103,7 +105,9 @@ def test_table_shows_discards_melds_and_flowers_face_up(state):
     assert shown == sorted(expected)
     backs = sum(1 for p in cv.placed if p.tile == sprites.BACK)
     ankong = sum(len(m.tiles) for s in state.public.seats for m in s.melds if m.kind is MeldKind.ANKONG)
-    assert backs == sum(s.concealed_count for s in state.public.seats) + ankong
+    assert backs == 4 + ankong  # each hand is one back beside its count, each 暗槓 four backs
+    for seat in state.public.seats:
+        assert f"×{seat.concealed_count}" in cv.texts
 
 
 def test_table_shows_the_face_up_bonus_indicator_only_at_a_table_that_flips_one(state):
@@ -158,7 +162,8 @@ def test_public_table_with_only_concealed_tiles_shows_no_tile_face(state):
     view = _hidden_only(state.public)
     cv = table.compose_table(view, NAMES)
     assert cv.faces == []
-    assert sum(1 for p in cv.placed if p.tile == sprites.BACK) == 64
+    assert sum(1 for p in cv.placed if p.tile == sprites.BACK) == 4  # one beside each count
+    assert cv.texts.count("×16") == 4
     assert _ivory_pixels(cv.im) == 0
     # the same check sees faces when there are some
     assert _ivory_pixels(table.table_image(state.public, NAMES)) > 200

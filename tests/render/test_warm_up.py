@@ -44,7 +44,21 @@ def test_first_pictures_after_warm_up_build_no_sprite_and_open_no_font():
     scoresheet.render_score(capped, names)
     long = replace(state.result, flowers=tuple(range(34, 42)))
     scoresheet.render_score(long, names, state.public)
+    for locale in ("en", "zh-CN"):  # every language's labels, the claim prompt, a 13-tile hand
+        offered = replace(state.mine, phase="claim", drawn=None, offer=(3, 7))
+        hand.render_hand(offered, locale=locale)
+        hand.render_hand(synthetic(23, rules="hongkong").mine, locale=locale)
+        table.render_table(synthetic(23, rules="hongkong").public, names, locale=locale)
+        table.render_table(replace(state.public, seats=_long_names(state.public)), LONG_NAMES, locale=locale)
     assert _misses() == before
+
+
+LONG_NAMES = ("x" * 32, "麻将王很长的名字一二三四五六七八九十", "Alexandria Montgomery", "🀄" * 32)
+
+
+def _long_names(view):
+    """Seats whose plates must pick smaller name sizes and a shrunk status line."""
+    return tuple(replace(s, ready=True, auto=True) for s in view.seats)
 
 
 def test_every_sprite_use_is_a_real_scale():

@@ -85,3 +85,12 @@ def test_ren_he_needs_the_dealers_discard_in_the_request():
     hand = {"rules": "hongkong", "concealed": "123p234m567s999p4m", "win_tile": "4m", "earthly": True}
     assert calculate({**hand, "from_dealer": True})["items"] == [{"name": "人和", "fan": 9}]
     assert "人和" not in {i["name"] for i in calculate(hand)["items"]}
+
+
+def test_calculate_plays_the_sixteen_tile_game_with_hand_size():
+    hand = {"rules": "hongkong", "concealed": "123m456m789m123p456p1s", "win_tile": "1s", "flowers": "f1"}
+    with pytest.raises(ScoringError, match="wrong hand size"):
+        calculate(hand)  # 13 tiles by default
+    got = calculate({**hand, "hand_size": 16})
+    assert got["items"] == [{"name": "平胡", "fan": 1}, {"name": "門前清", "fan": 1}] and got["points"] == 4
+    assert calculate({**hand, "options": {"十六張": True}}) == got == calculate({**hand, "options": {"hand_size": 16}})

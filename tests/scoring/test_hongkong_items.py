@@ -311,3 +311,35 @@ def test_sixteen_tile_hand_is_rejected():
 def test_flowers_are_rejected_in_13_tile_play():
     with pytest.raises(ScoringError, match="no flowers"):
         score_win(ctx(*CHICKEN, flowers="f1", seat="S"), "hongkong")
+
+
+# ---------------------------------------------------------------- the 16-tile game (hand_size 16)
+
+SIXTEEN = TableOptions(hand_size=16)
+
+
+def test_sixteen_tile_table_leaves_out_shi_san_yao_and_bao_pai():
+    """十三幺 cannot be made of 17 tiles and 寶牌 is 「十三張麻將才有」: neither is a row of the
+    16-tile table; every other row is the same."""
+    thirteen, sixteen = get_rules("hongkong"), get_rules("hongkong").sized(16)
+    assert sixteen.hand_size == 16
+    assert {i.name for i in thirteen.items} - {i.name for i in sixteen.items} == {"十三幺", "寶牌"}
+
+
+def test_sixteen_tile_hand_scores_five_sets_and_a_pair_with_flowers_for_nothing():
+    got = items("123m456m789m123p456p1s", "1s", options=SIXTEEN, flowers="f1f2", self_drawn=True)
+    assert got == {"平胡": 1, "自摸": 1, "門前清": 1}
+
+
+def test_sixteen_tile_win_on_a_flower_replacement_is_gang_kai():
+    """「若補進之牌恰巧胡牌，也算杠上開花」."""
+    got = items("123m456m789m123p456p1s", "1s", options=SIXTEEN, flowers="f3", self_drawn=True,
+                kong_replacement=True, after_flower=True)
+    assert got["杠開"] == 1
+
+
+def test_sixteen_tile_game_refuses_bao_pai_and_a_thirteen_tile_hand():
+    with pytest.raises(ScoringError, match="十三張麻將才有"):
+        score("123m456m789m123p456p1s", "1s", options=SIXTEEN, flipped="3m")
+    with pytest.raises(ScoringError, match="wrong hand size"):
+        score(*CHICKEN, options=SIXTEEN)

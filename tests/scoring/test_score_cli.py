@@ -161,3 +161,12 @@ def test_options_are_parsed_liberally():
     assert parsed.see_wind_see_flower and not parsed.self_draw_only
     assert parse_options("see_wind_see_flower, cap16").cap_tai == 16
     assert parse_options(None).min_tai == 0
+
+
+def test_eight_flowers_are_ba_xian_guo_hai_in_the_calculator():
+    """A request holding all eight flowers is the flower win (8), not an ordinary hand (花牌 2 + 花槓 2 ...)."""
+    request = {"concealed": "123456789m123p456p1s", "win_tile": "1s", "flowers": "f1f2f3f4f5f6f7f8"}
+    got = calculate(request)
+    assert got["valid"] and got["items"] == [{"name": "八仙過海", "tai": 8}] and got["total"] == 8
+    got = calculate({**request, "flower_bonus_taken": True})
+    assert [i["name"] for i in got["items"]] == ["門清", "獨聽"]

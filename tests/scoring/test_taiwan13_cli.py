@@ -92,3 +92,16 @@ def test_command_line_prints_the_document_names():
         "unit": "tai",
         "items": [{"name": "国士无双", "tai": 13}],
     }
+
+
+def test_calculate_counts_zhuang_jia_toward_the_minimum():
+    request = {"rules": "taiwan13", "concealed": "234m567m45s11z", "melds": ["pon:222p"], "win_tile": "6s"}
+    got = calculate({**request, "dealer": True})
+    assert got["valid"] is True and got["items"] == [{"name": "庄家", "tai": 1}] and got["total"] == 1
+
+
+def test_calculate_scores_eight_flowers_as_da_hua_hu_without_a_flag():
+    """只要某一家拿到全部八张的花牌…称为大花胡: not an ordinary hand with flowers."""
+    request = {"rules": "taiwan13", "concealed": "123m456m789m123p1s", "win_tile": "1s", "flowers": "f1f2f3f4f5f6f7f8"}
+    got = calculate(request)
+    assert got["valid"] and got["items"] == [{"name": "大花胡", "tai": 13}] and got["total"] == 13

@@ -91,9 +91,11 @@ def test_zhuang_jia_dealer_adds_one():
     assert items("222p234m567m45s11z", "6s", dealer=True) == {"门清": 1, "庄家": 1}
 
 
-def test_zhuang_jia_alone_does_not_reach_the_minimum():
+def test_zhuang_jia_alone_reaches_the_one_tai_minimum():
+    """Rule 5: 一定要有台数，也就是符合下方…表中的任何一项 — 庄家 is a row of that table."""
     result = score(**{**PLAIN, "dealer": True})
-    assert not result.valid and [i.name for i in result.items] == ["庄家"]
+    assert result.valid and [i.name for i in result.items] == ["庄家"] and result.countable == 1
+    assert not score(**PLAIN).valid  # a non-dealer with the same hand has no 台
 
 
 def test_lian_zhuang_adds_no_tai_bu_lei_jia():

@@ -430,6 +430,30 @@ def test_qi_qiang_yi_seven_flowers_eight_no_hua_pai_or_hua_gang():
     assert got == {"七搶一": 8}
 
 
+def test_eight_flowers_are_ba_xian_guo_hai_without_a_flag():
+    """只要某一家拿到全部八张的花牌: a hand holding all eight is the flower win, whatever its tiles."""
+    got = items("123m456m789m123p456p1s", "1s", flowers="f1f2f3f4f5f6f7f8", self_drawn=True, dealer=True)
+    assert got == {"八仙過海": 8}
+
+
+def test_eight_flowers_paid_as_a_bonus_count_no_hua_pai_or_hua_gang_on_the_later_win():
+    """House rule flower_win_as_bonus: the 8 台 were paid at once; the hand that later wins counts
+    its tiles only."""
+    bonus = TableOptions(house_rules={"flower_win_as_bonus": True})
+    got = items("123m456m789m123p456p1s", "1s", flowers="f1f2f3f4f5f6f7f8", flower_bonus_taken=True, options=bonus)
+    assert got == {"門清": 1, "獨聽": 1}
+    seen = TableOptions(see_wind_see_flower=True, house_rules={"flower_win_as_bonus": True})
+    got = items("123m456m789m123p456p1s", "1s", flowers="f1f2f3f4f5f6f7", flower_bonus_taken=True, options=seen)
+    assert got == {"門清": 1, "獨聽": 1}
+    unpaid = items("123m456m789m123p456p1s", "1s", flowers="f1f2f3f4f5f6f7", options=bonus)
+    assert unpaid == {"門清": 1, "花牌": 2, "獨聽": 1, "花槓": 1}  # bonus not (yet) taken: they count
+
+
+def test_flower_bonus_taken_needs_seven_or_eight_flowers():
+    with pytest.raises(ScoringError, match="flower_bonus_taken"):
+        score("123m456m789m123p456p1s", "1s", flowers="f1f2", flower_bonus_taken=True)
+
+
 def test_flower_win_with_the_wrong_flowers_is_not_a_win():
     result = score("", None, flowers="f1f2f3", flower_win="八仙過海")
     assert not result.valid

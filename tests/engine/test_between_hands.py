@@ -1,0 +1,142 @@
+"""代打 switched between two hands: "Take back control" (or leaving) after a hand ended decides the next
+hand, is logged with the finished hand, and a replay of the stored logs arrives at the same seats."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.actions import Action, Kind
+from engine.game import Game, IllegalActionError
+from engine.match import Match
+
+
+def play_out(game: Game) -> None:
+    while not game.is_over:
+        seat = game.to_act()[0]
+        game.apply(game.auto_action(seat))
+
+
+def test_back_after_the_hand_ended_starts_the_next_hand_in_control_and_replays():
+    match = Match("taiwan16", seed=3, rounds=1)
+    game = match.new_hand()
+    game.apply(Action(2, Kind.AWAY))
+    play_out(game)
+    match.finish_hand(game)
+    assert match.auto_seats == {2}
+    match.between_hands(Action(2, Kind.BACK))  # pressed while the score sheet shows
+    assert match.history[-1].log[-1] == "2 back"
+    nxt = match.new_hand()
+    assert nxt.auto_seats() == []
+    nxt.apply(Action(2, Kind.AWAY))  # and the seat may leave later in the match: only legal if back
+    again, pending = Match.replay(match.header(), [r.log for r in match.history] + [[str(a) for a in nxt.log]])
+    assert pending is not None and pending.auto_seats() == [2] and again.auto_seats == match.auto_seats
+
+
+def test_back_as_the_hand_ends_before_it_is_settled_is_taken_by_the_finished_hand():
+    match = Match("taiwan16", seed=5, rounds=1)
+    game = match.new_hand()
+    game.apply(Action(1, Kind.AWAY))
+    play_out(game)
+    game.apply(Action(1, Kind.BACK))  # the click arrived between the last move and the settlement
+    match.finish_hand(game)
+    assert match.auto_seats == set() and match.new_hand().auto_seats() == []
+
+
+def test_a_finished_hand_takes_no_move_but_away_and_back():
+    game = Game("taiwan16", seed=2)
+    play_out(game)
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(Action(0, Kind.TIMEOUT))
+    assert refused.value.code == "hand_over"
+    with pytest.raises(IllegalActionError):
+        game.apply(Action(0, Kind.BACK))  # not away: nothing to take back
+    match = Match("taiwan16", seed=2)
+    with pytest.raises(ValueError):
+        match.between_hands(Action(0, Kind.AWAY))  # no hand has ended yet
+
+
+def test_a_taiwan13_match_ended_by_a_leave_takes_no_second_leave():
+    match = Match("taiwan13", seed=4, rounds=1)
+    game = match.new_hand()
+    match.abandon(game, 1)
+    with pytest.raises(ValueError):
+        match.abandon(game, 2)
+    assert match.scores == [0, -50, 0, 0]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31), st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3), st.booleans()), max_size=8))
+def test_random_away_and_back_between_and_within_hands_replay_to_the_same_match(seed, switches):
+    """Switches at random moments (mid-hand, before and after settlement) replay to the same state."""
+    match = Match("taiwan16", seed=seed, rounds=1)
+    pending = list(switches)
+    game: Game | None = match.new_hand()
+    hands = 0
+    while not match.is_over and hands < 6:
+        assert game is not None
+        steps = 0
+        while not game.is_over:
+            if pending and pending[0][0] == steps % 7:
+                _, seat, away = pending.pop(0)
+                action = Action(seat, Kind.AWAY if away else Kind.BACK)
+                if game.is_legal(action):
+                    game.apply(action)
+            game.apply(game.auto_action(game.to_act()[0]))
+            steps += 1
+        match.finish_hand(game)
+        for _, seat, away in pending[:2]:  # between hands
+            if (seat in match.auto_seats) != away:
+                match.between_hands(Action(seat, Kind.AWAY if away else Kind.BACK))
+        del pending[:2]
+        hands += 1
+        game = None if match.is_over else match.new_hand()
+    logs = [r.log for r in match.history] + ([[str(a) for a in game.log]] if game is not None else [])
+    again, left = Match.replay(match.header(), logs)
+    assert again.scores == match.scores and again.auto_seats == match.auto_seats
+    assert [r.log for r in again.history] == [r.log for r in match.history]
+    if game is not None:
+        assert left is not None and left.auto_seats() == game.auto_seats()
+
+
+def _run(seed: int, switches: list[tuple[int, int, bool]], restarts: set[int]) -> Match:
+    """A match auto-played with 代打 switches at given steps (mid-hand and between hands); at each step in
+    ``restarts`` the match is rebuilt from its header and stored logs, as the bot does after a restart."""
+    match = Match("taiwan16", seed=seed, rounds=1)
+    game: Game | None = match.new_hand()
+    plan = {step: (seat, away) for step, seat, away in switches}
+    step = 0
+    while not match.is_over and len(match.history) < 4:
+        if step in restarts:
+            logs = [list(r.log) for r in match.history] + ([[str(a) for a in game.log]] if game else [])
+            match, game = Match.replay(match.header(), logs)
+        if step in plan:
+            seat, away = plan[step]
+            action = Action(seat, Kind.AWAY if away else Kind.BACK)
+            if game is not None and game.is_legal(action):
+                game.apply(action)
+            elif game is None and (seat in match.auto_seats) != away:
+                match.between_hands(action)
+        if game is None:
+            game = match.new_hand()
+        elif game.is_over:
+            match.finish_hand(game)
+            game = None
+        else:
+            game.apply(game.auto_action(game.to_act()[0]))
+        step += 1
+    return match
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.integers(0, 2**31),
+    st.lists(st.tuples(st.integers(0, 400), st.integers(0, 3), st.booleans()), max_size=10),
+    st.sets(st.integers(0, 400), max_size=6),
+)
+def test_restarts_at_random_moments_replay_to_the_same_match_as_the_live_table(seed, switches, restarts):
+    live = _run(seed, switches, set())
+    restarted = _run(seed, switches, restarts)
+    assert [r.log for r in restarted.history] == [r.log for r in live.history]
+    assert restarted.scores == live.scores and restarted.auto_seats == live.auto_seats
