@@ -1,6 +1,8 @@
-"""Cost of storing each move: ``Store.append_action`` on a file database in WAL mode, or on PostgreSQL.
+"""Cost of storing each move: ``Store.append_action`` on a file database in WAL mode, or on PostgreSQL;
+and the leaderboard and stats queries over a server with 100,000 stored hands.
 
     python -m bench.store [--moves 5000] [--moves-per-hand 120] [--players 40] [--history 0] [--path DIR]
+                          [--stats-hands 100000] [--stats-players 200]
     python -m bench.store --postgres      # the same on a throw-away PostgreSQL server started here
 
 Target (DESIGN.md): storing each move adds ≤ 5 ms to p99 of a click. Each ``append_action`` is one
@@ -8,7 +10,12 @@ transaction (insert the move, update the hand's deadline) through aiosqlite, tim
 side, so the thread hop is included. Hands start and finish every ``--moves-per-hand`` moves, as in
 play, with another table's writes interleaved. synchronous=NORMAL in WAL means a commit does not wait
 for fsync; checkpoints do, and they land in the tail. Also times a leaderboard page and a player's
-stats over the finished hands. Last stdout line: one JSON object.
+stats over the finished hands.
+
+Then, in a second file, ``--stats-hands`` finished hands (four a match, every match rated, items on
+every win) are stored through the Store's own ``finish_hand``/``finish_match`` for ``--stats-players``
+people of one server, and each query ``/mahjong leaderboard`` and ``/mahjong stats`` make is timed
+50 times (target: each ≤ 50 ms). Last stdout line: one JSON object.
 """
 
 from __future__ import annotations
@@ -112,8 +119,7 @@ async def run(
         start = time.perf_counter()
         await store.player_stats(1, rng.randint(1, players))
         stats_ms.append((time.perf_counter() - start) * 1000)
-    async with store.driver.session() as db:
-        size = await db.one("SELECT pg_database_size(current_database()) AS n") if isinstance(path, str) else None
+    size_kb = await database_kb(store, path)
     await store.close()
     return {
         "moves": moves,
@@ -125,8 +131,96 @@ async def run(
         "finished_hands": hands,
         "leaderboard_p50_ms": round(percentile(board_ms, 0.5), 3),
         "player_stats_p50_ms": round(percentile(stats_ms, 0.5), 3),
-        "file_kb": round((size["n"] if size is not None else Path(path).stat().st_size) / 1024, 1),
+        "file_kb": size_kb,
     }
+
+
+ITEMS = ("門清", "自摸", "莊家", "平胡", "獨聽", "碰碰胡", "混一色", "三元牌", "清一色", "大三元", "字一色")
+
+
+async def database_kb(store: Store, path: Path | str) -> float:
+    """The database's size on disk: the file, or the server's database."""
+    if isinstance(path, Path):
+        return round(path.stat().st_size / 1024, 1)
+    async with store.driver.session() as db:
+        size = await db.one("SELECT pg_database_size(current_database()) AS n")
+    return round((0 if size is None else size["n"]) / 1024, 1)
+
+
+async def run_stats(path: Path | str, hands: int, players: int, seed: int) -> dict[str, float]:
+    """Seed ``hands`` finished hands through the Store, then time the ranked and stats queries."""
+    rng = random.Random(seed)
+    store = await Store.open(path)
+    start_seed = time.perf_counter()
+    stored = 0
+    channel = 0
+    while stored < hands:
+        channel += 1
+        users = rng.sample(range(1, players + 1), 4)
+        table = await store.create_table(
+            guild_id=1, channel_id=channel, host_id=users[0], rules="taiwan16", rounds=1,
+            options={"table": {"base": 300, "tai": 100}}, password_hash=None, ranking="rated",
+        )
+        await store.set_seats(table.id, [SeatRecord(i, u, f"player {u}") for i, u in enumerate(users)])
+        await store.start_match(table.id, {"rules": "taiwan16"})
+        scores = [0, 0, 0, 0]
+        for number in range(1, 5):
+            hand_id = await store.start_hand(
+                table.id, number, {"dealer": (number - 1) % 4, "dealer_streak": rng.choice((0, 0, 1, 2))}
+            )
+            winner = rng.randrange(4) if rng.random() < 0.8 else None
+            loser = None if winner is None or rng.random() < 0.35 else (winner + rng.randrange(1, 4)) % 4
+            items = rng.sample(ITEMS[:6], 2) + ([rng.choice(ITEMS[6:])] if rng.random() < 0.2 else [])
+            total = rng.randint(1, 16) if winner is not None else 0
+            deltas = [0, 0, 0, 0]
+            if winner is not None:
+                pay = 300 + 100 * total
+                payers = [loser] if loser is not None else [s for s in range(4) if s != winner]
+                for payer in payers:
+                    deltas[payer] -= pay
+                    deltas[winner] += pay
+            await store.finish_hand(
+                hand_id, result={"items": [[i, 1] for i in items]} if winner is not None else {},
+                deltas=deltas, winner=winner, loser=loser, self_drawn=winner is not None and loser is None,
+                total=total, called=[rng.random() < 0.4 for _ in range(4)],
+            )
+            scores = [a + b for a, b in zip(scores, deltas, strict=True)]
+            stored += 1
+        await store.finish_match(table.id, scores)
+    seed_s = time.perf_counter() - start_seed
+
+    timings: dict[str, list[float]] = {
+        "leaderboard": [], "leaderboard_month": [], "rating_board": [], "player_figures": [], "server_figures": []
+    }
+
+    async def timed(name: str, call) -> None:
+        begin = time.perf_counter()
+        await call
+        timings[name].append((time.perf_counter() - begin) * 1000)
+
+    for _ in range(50):
+        user = rng.randint(1, players)
+        # what /mahjong leaderboard sends: one page and the number of players (for paging), in one query
+        await timed("leaderboard", store.leaderboard_page(1, rules="taiwan16", min_matches=1))
+        # a period reads that period's hands (here: every hand, all stored just now)
+        month = time.time() - 30 * 86_400
+        await timed("leaderboard_month", store.leaderboard_page(1, rules="taiwan16", since=month, min_matches=1))
+        await timed("rating_board", _both(store.rating_board_count(1, "taiwan16", min_matches=5),
+                                          store.rating_board(1, "taiwan16", limit=10, min_matches=5)))
+        await timed("player_figures", store.player_figures(1, user))
+        await timed("server_figures", store.server_figures(1, "taiwan16"))
+    size_kb = round(await database_kb(store, path))
+    await store.close()
+    out: dict[str, float] = {"stats_hands": stored, "stats_seed_s": round(seed_s, 1), "stats_file_kb": size_kb}
+    for name, values in timings.items():
+        out[f"stats_{name}_p50_ms"] = round(percentile(values, 0.5), 2)
+        out[f"stats_{name}_p99_ms"] = round(percentile(values, 0.99), 2)
+    return out
+
+
+async def _both(first, second) -> None:
+    await first
+    await second
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -144,6 +238,8 @@ def main(argv: list[str] | None = None) -> None:
         "--path", type=Path, default=None, help="folder for the database (default: a temp folder)"
     )
     parser.add_argument("--postgres", action="store_true", help="on a throw-away PostgreSQL server instead of SQLite")
+    parser.add_argument("--stats-hands", type=int, default=100_000, help="stored hands for the stats queries (0: skip)")
+    parser.add_argument("--stats-players", type=int, default=200)
     args = parser.parse_args(argv)
     cluster = None
     if args.postgres:
@@ -162,6 +258,13 @@ def main(argv: list[str] | None = None) -> None:
                 args.history,
             )
         )
+        if args.stats_hands:
+            stats_target = (
+                Path(folder) / "stats.sqlite3"
+                if cluster is None
+                else cluster.url(asyncio.run(cluster.create_database("stats")))
+            )
+            out |= asyncio.run(run_stats(stats_target, args.stats_hands, args.stats_players, args.seed))
     if cluster is not None:
         cluster.destroy()
     print(
@@ -171,6 +274,14 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"leaderboard page p50 {out['leaderboard_p50_ms']} ms, player stats p50 {out['player_stats_p50_ms']} ms"
     )
+    if args.stats_hands:
+        print(
+            f"over {out['stats_hands']:,} stored hands ({out['stats_seed_s']} s to store):"
+            + "".join(
+                f" {name} p50 {out[f'stats_{name}_p50_ms']} ms / p99 {out[f'stats_{name}_p99_ms']} ms;"
+                for name in ("leaderboard", "leaderboard_month", "rating_board", "player_figures", "server_figures")
+            )
+        )
     print(json.dumps(out))
 
 

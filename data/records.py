@@ -63,6 +63,7 @@ class TableRecord:
     table_message_id: int | None
     created_at: float
     kind: str = "player"  # 'player' (玩家桌) or 'system' (系統桌, from the quick-play queue)
+    ranking: str = "casual"  # one of ranking.RANKINGS
 
     @classmethod
     def from_row(cls, row: Row, seats: tuple[SeatRecord, ...] = ()) -> TableRecord:
@@ -81,6 +82,7 @@ class TableRecord:
             table_message_id=row["table_message_id"],
             created_at=row["created_at"],
             kind=row["kind"] if "kind" in row.keys() else "player",
+            ranking=row["ranking"],
         )
 
 
@@ -128,6 +130,8 @@ class LeaderRow:
     deal_ins: int
     best_tai: int | None  # the largest total of a hand this player won
     best_rules: str | None = None  # the rule set of that hand (its unit: 台, 番, ×)
+    rating: int | None = None  # the shown rating (of this rule set, or their best one): None if never rated
+    rated_matches: int = 0  # rated matches behind that rating (provisional while few)
 
     @property
     def win_rate(self) -> float:
@@ -158,6 +162,8 @@ _LEADER_FIELDS = (
     "deal_ins",
     "best_tai",
     "best_rules",
+    "rating",
+    "rated_matches",
 )
 
 
@@ -214,3 +220,130 @@ class FinishedHand:
             names,
             row["finished_at"],
         )
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """One person's rating in one server and rule set, for the rated leaderboard."""
+
+    rank: int
+    user_id: int
+    name: str
+    rules: str
+    rating: int  # shown: 1000 + 40 (mu - 3 sigma)
+    mu: float
+    sigma: float
+    matches: int  # rated matches
+    average_place: float | None  # over their finished matches of this rule set (rated or not)
+
+    @classmethod
+    def from_row(cls, row: Row) -> RatingRow:
+        return cls(
+            row["rank"],
+            row["user_id"],
+            row["name"],
+            row["rules"],
+            row["shown"],
+            row["mu"],
+            row["sigma"],
+            row["matches"],
+            row["average_place"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFigures:
+    """A person's numbers in one server and rule set: what /mahjong stats shows and draws.
+
+    Rates are fractions 0..1: wins, deal-ins and calls (副露) per hand played, self-draws per win.
+    """
+
+    user_id: int
+    name: str
+    rules: str
+    points: int
+    hands: int
+    wins: int
+    self_draws: int
+    deal_ins: int
+    calls: int  # hands in which they showed a claimed meld
+    tai_sum: int  # 台/番 (the rule set's unit) over their wins
+    best_tai: int | None
+    best_hand: int | None  # the hand id of that biggest hand (for /mahjong hand)
+    longest_streak: int  # the highest 連莊 count of a hand they dealt
+    places: tuple[int, int, int, int]  # finished matches ended 1st, 2nd, 3rd, 4th
+    top_items: tuple[tuple[str, int], ...]  # (item, hands won with it), most made first
+    rating: int | None = None
+    rated_matches: int = 0
+    rank: int | None = None  # place on the points leaderboard of this rule set
+    players: int = 0  # players on that leaderboard
+    other_rules: tuple[str, ...] = ()  # the other rule sets they have played in this server
+
+    @property
+    def matches(self) -> int:
+        return sum(self.places)
+
+    @property
+    def average_place(self) -> float | None:
+        return sum(p * n for p, n in enumerate(self.places, 1)) / self.matches if self.matches else None
+
+    @property
+    def win_rate(self) -> float:
+        return _rate(self.wins, self.hands)
+
+    @property
+    def self_draw_rate(self) -> float:
+        return _rate(self.self_draws, self.wins)
+
+    @property
+    def deal_in_rate(self) -> float:
+        return _rate(self.deal_ins, self.hands)
+
+    @property
+    def call_rate(self) -> float:
+        return _rate(self.calls, self.hands)
+
+    @property
+    def average_tai(self) -> float:
+        return _rate(self.tai_sum, self.wins)
+
+
+class ItemCount(NamedTuple):
+    item: str
+    hands: int  # won hands that made it
+    last_hand: int  # the latest such hand's id
+    last_name: str  # who made it last (a person's latest name, or the AI seat's)
+
+
+class BigHand(NamedTuple):
+    hand_id: int
+    total: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ServerFigures:
+    """A server's numbers for one rule set: how many wins, the most-made items, the rarest, the biggest hands."""
+
+    rules: str
+    hands: int
+    wins: int
+    most_made: tuple[ItemCount, ...]
+    rarest: tuple[ItemCount, ...]
+    biggest: tuple[BigHand, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStandings:
+    """A finished match's final scores by seat, with what its ledger needs (stakes, the leaver)."""
+
+    table_id: int
+    rules: str
+    options: dict  # the table's engine options as stored (base, tai, ...)
+    names: tuple[str, ...]
+    user_ids: tuple[int | None, ...]
+    scores: tuple[int, ...]
+    places: tuple[int, ...]
+    leaver: int | None
+    finished_at: float
+    rating_changes: tuple[tuple[int, int, int], ...] = ()  # (seat, before, after) of rated people

@@ -7,7 +7,10 @@ checking the invariants after every step.
 
 Table options (``--options``: a JSON object of engine.rules.TableOptions fields; ``--hand-size``;
 ``--preset`` and ``--house-rule NAME=VALUE`` for the house rules) apply to every hand.
+    python -m engine.selfplay --rules hongkong --hands 20 --seed 3 --export games.json
 
+``--export FILE`` writes the matches played as a match log (docs/log-format.md; check it with
+``python -m engine.log check FILE``); a match cut short by ``--hands`` is logged as incomplete.
 The last stdout line is one JSON object (hands, wins, self_drawn, draw_games, hands_per_sec, ...).
 Exit code 1 on any invariant violation.
 """
@@ -25,6 +28,7 @@ from dataclasses import replace
 from .events import EventKind
 from .game import Game, InvariantError
 from .house_rules import HouseRules
+from .log import HandMoves, export_matches, match_record
 from .match import Match
 from .policy import Policy, make_policy, reads_view
 from .rules import TableOptions, get_profile
@@ -56,8 +60,15 @@ def play_hand(game: Game, policies: Sequence[Policy], check: bool = True) -> Gam
 
 
 def run(
-    rules: str, hands: int, seed: int, policy: str, check: bool = True, options: TableOptions | None = None
+    rules: str,
+    hands: int,
+    seed: int,
+    policy: str,
+    check: bool = True,
+    options: TableOptions | None = None,
+    matches: list[Match] | None = None,
 ) -> dict:
+    """Play ``hands`` hands; every match played is appended to ``matches`` when given (for a log)."""
     options = options or TableOptions()
     replace(get_profile(rules), options=options).for_table()  # a hand size the rule set offers, or ValueError
     master = random.Random(seed)
@@ -73,10 +84,13 @@ def run(
         "max_tai": 0,
     }
     match = Match(rules, seed=master.getrandbits(32), rounds=4, options=options)
+    played = matches if matches is not None else []
+    played.append(match)
     start = time.perf_counter()
     for _ in range(hands):
         if match.is_over:
             match = Match(rules, seed=master.getrandbits(32), rounds=4, options=options)
+            played.append(match)
             stats["matches"] += 1
         game = match.new_hand()
         play_hand(game, policies, check)
@@ -140,18 +154,48 @@ def main(argv: list[str] | None = None) -> int:
         "--house-rule", action="append", default=[], metavar="NAME=VALUE", help="one house-rule switch"
     )
     parser.add_argument("--options", help='table options as JSON, e.g. \'{"exchange": true, "min_tai": 3}\'')
+    parser.add_argument("--export", metavar="FILE", help="write the matches played as a match log (JSON)")
     args = parser.parse_args(argv)
+    matches: list[Match] = []
     try:
         options = table_options(args.options, args.hand_size, args.preset, args.house_rule)
-        stats = run(args.rules, args.hands, args.seed, args.policy, check=not args.no_check, options=options)
+        stats = run(
+            args.rules, args.hands, args.seed, args.policy, check=not args.no_check, options=options, matches=matches
+        )
+        if args.export:
+            document = selfplay_log(matches, args.policy)
     except (AssertionError, InvariantError) as exc:
         print(json.dumps({"error": f"invariant violated: {exc}"}, ensure_ascii=False))
         return 1
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.export:
+        try:
+            with open(args.export, "w", encoding="utf-8") as out:
+                json.dump(document, out, ensure_ascii=False, separators=(",", ":"))
+        except OSError as exc:
+            print(f"error: cannot write {args.export}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        stats["exported"] = args.export
     print(json.dumps(stats, ensure_ascii=False))
     return 0
+
+
+def selfplay_log(matches: Sequence[Match], policy: str) -> dict:
+    """The matches self-play played, as one match log document (four ``policy`` seats each)."""
+    seats = [{"name": f"{policy} {s}", "ai": policy} for s in range(4)]
+    return export_matches(
+        [
+            match_record(
+                m.header(),
+                [HandMoves(h.log) for h in m.history],
+                seats=seats,
+                meta={"source": "engine.selfplay"},
+            )
+            for m in matches
+        ]
+    )
 
 
 if __name__ == "__main__":

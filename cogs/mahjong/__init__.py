@@ -9,9 +9,7 @@ import asyncio
 import io
 import logging
 import random
-import time
 import weakref
-from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -27,13 +25,17 @@ from engine.house_rules import PRESETS, SWITCHES, HouseRules
 from engine.policy import LEVEL_NAMES
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.view import HandResult
+from ranking import RANKINGS
 
 from ..i18n import SUPPORTED, locale_of, t
 from . import stats
+from .arguments import accepted
 from .buttons import DYNAMIC_ITEMS
 from .hall import Hall
 from .hallbuttons import HALL_ITEMS
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
+from .ranked import RankedCommands
+from .replay import ReplayCommands, history_view, replay_view
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .state import (
     AI_LEVELS,
@@ -48,6 +50,7 @@ from .state import (
     valid_password,
 )
 from .system import SYSTEM
+from .watch import SPECTATOR_CHOICES, WatchCommands, Watchers
 
 if TYPE_CHECKING:
     from bot import MahjongBot
@@ -57,10 +60,6 @@ log = logging.getLogger(__name__)
 DEFAULTS = TableOptions()
 SWITCH_CHOICES = [app_commands.Choice(name=f"{sw.label} ({sw.name})"[:100], value=sw.name) for sw in SWITCHES]
 MINIMUM_CHOICES = [app_commands.Choice(name=_(name), value=n) for name, n in (("0", 0), ("1", 1), ("3", 3))]
-PERIODS = {"today": 86_400, "week": 7 * 86_400, "month": 30 * 86_400}
-PERIOD_CHOICES = [
-    app_commands.Choice(name=_(t("en", f"period.{p}")), value=p) for p in ("all", *PERIODS)
-]
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
@@ -70,6 +69,7 @@ LANGUAGE_CHOICES = [
 ]
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]  # house rules
 HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]  # hongkong
+RANKING_CHOICES = [app_commands.Choice(name=_(t("en", f"ranking.{r}")), value=r) for r in RANKINGS]
 LEVEL_CHOICES = [app_commands.Choice(name=_(LEVEL_NAMES[level]["en"]), value=level) for level in AI_LEVELS]
 
 
@@ -110,15 +110,7 @@ def _check_bot_permissions(interaction: discord.Interaction) -> None:
         raise TableError("err.bot_permissions", missing=words)
 
 
-def _accepted(name: str, value: object, accepted: Sequence[object]) -> None:
-    """Refuse an argument outside what the command offers, naming what it takes (one polite line)."""
-    if value in accepted:
-        return
-    if isinstance(accepted, range) and len(accepted) > 10:
-        shown = f"{accepted.start}–{accepted.stop - 1}"
-    else:
-        shown = ", ".join(str(a) for a in accepted)
-    raise TableError("err.bad_option", name=name, accepted=shown)
+_accepted = accepted
 
 
 async def _answer(interaction: discord.Interaction, text: str) -> None:
@@ -133,7 +125,15 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 
 
 @app_commands.guild_only()
-class Mahjong(Hall, commands.GroupCog, group_name=_("mahjong"), group_description=_("Mahjong tables in this server")):
+class Mahjong(
+    Hall,
+    RankedCommands,
+    ReplayCommands,  # /mahjong replay, export (replay.py)
+    WatchCommands,  # /mahjong watch (watch.py)
+    commands.GroupCog,
+    group_name=_("mahjong"),
+    group_description=_("Mahjong tables in this server"),
+):
     ai = app_commands.Group(name=_("ai"), description=_("AI players at this table"))
 
     def __init__(self, bot: MahjongBot) -> None:
@@ -150,6 +150,7 @@ class Mahjong(Hall, commands.GroupCog, group_name=_("mahjong"), group_descriptio
         self.skip_stored_dm: set[int] = set()  # people whose stored DM channel failed: open a new one
         self._tasks: set[asyncio.Task[None]] = set()
         self.runners: weakref.WeakSet[TableRunner] = weakref.WeakSet()  # every table not yet garbage
+        self.watchers: dict[int, Watchers] = {}  # table id → its spectators (watch.py)
         self.budget = EditBudget(per_second=35, capacity=10, reserve=4)  # every request, under Discord's 50/s
         # opening DM channels fast is refused (40003): a gentle pace, and each channel is opened once.
         # A slot taken is not yet a request arrived (the request pace above may hold it back, and
@@ -322,8 +323,11 @@ class Mahjong(Hall, commands.GroupCog, group_name=_("mahjong"), group_descriptio
         preset=_("House rules preset (家規)"),
         password=_("Ask players for a 4-digit password"),
         language=_("The table's language in the channel (default: yours)"),
+        ranking=_("Rated or casual (ratings move only at rated tables)"),
+        spectators=_("Spectators: public, delayed (every hand face up once over) or off"),
     )
     @app_commands.choices(
+        ranking=RANKING_CHOICES,
         rules=RULE_CHOICES,
         turn_seconds=TURN_CHOICES,
         claim_seconds=CLAIM_CHOICES,
@@ -331,6 +335,7 @@ class Mahjong(Hall, commands.GroupCog, group_name=_("mahjong"), group_descriptio
         minimum=MINIMUM_CHOICES,
         language=LANGUAGE_CHOICES,
         hand_size=HAND_SIZE_CHOICES,
+        spectators=SPECTATOR_CHOICES,
     )
     async def create(
         self,
@@ -351,6 +356,8 @@ class Mahjong(Hall, commands.GroupCog, group_name=_("mahjong"), group_descriptio
         password: bool = False,
         hand_size: int | None = None,
         language: str | None = None,
+        ranking: str = "casual",
+        spectators: str = "public",
     ) -> None:
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
         _accepted("rules", rules, list(PROFILES))
@@ -387,7 +394,7 @@ class Mahjong(Hall, commands.GroupCog, group_name=_("mahjong"), group_descriptio
             chosen["hand_size"] = hand_size
         # the rule set's own stakes and caps (taiwan13: 20 a 台) unless the host set them
         options = replace(get_profile(rules).options, **chosen)
-        settings = TableSettings(rules, rounds, options)
+        settings = TableSettings(rules, rounds, options, ranking=ranking, spectators=spectators)
         assert interaction.guild_id is not None
         if password or (await self.guild_settings(interaction.guild_id)).require_password:  # 玩家桌必須設密碼
             loc = locale_of(interaction.locale)
@@ -423,8 +430,9 @@ class Mahjong(Hall, commands.GroupCog, group_name=_("mahjong"), group_descriptio
                 host_id=interaction.user.id,
                 rules=settings.rules,
                 rounds=settings.rounds,
-                options={"table": settings.options.to_dict(), "locale": locale},
+                options={"table": settings.options.to_dict(), "locale": locale, "spectators": settings.spectators},
                 password_hash=pw,
+                ranking=settings.ranking,
             )
         except StoreError as error:
             log.warning("could not store a new table: %s", error)
@@ -672,53 +680,13 @@ class Mahjong(Hall, commands.GroupCog, group_name=_("mahjong"), group_descriptio
 
     # ------------------------------------------------------------------ leaderboards and history
 
-    @app_commands.command(name=_("leaderboard"), description=_("This server's players ranked by points"))
-    @app_commands.describe(rules=_("Rule set"), period=_("Time period"), page=_("Page"))
-    @app_commands.choices(rules=RULE_CHOICES, period=PERIOD_CHOICES)
-    async def leaderboard(
-        self,
-        interaction: discord.Interaction,
-        rules: str | None = None,
-        period: str = "all",
-        page: app_commands.Range[int, 1, 1000] = 1,
-    ) -> None:
-        assert interaction.guild_id is not None
-        if rules is not None:
-            _accepted("rules", rules, list(PROFILES))
-        _accepted("period", period, ["all", *PERIODS])
-        _accepted("page", page, range(1, 1001))
-        tr = partial(t, interaction.locale)
-        since = None if period == "all" else time.time() - PERIODS[period]
-        count = await self.store.leaderboard_count(interaction.guild_id, rules=rules, since=since)
-        pages = stats.pages_for(count)
-        page = min(page, pages)
-        rows = await self.store.leaderboard(
-            interaction.guild_id, rules=rules, since=since, limit=stats.PAGE_SIZE, offset=(page - 1) * stats.PAGE_SIZE
-        )
-        embed = stats.leaderboard_embed(
-            rows,
-            page=page,
-            pages=pages,
-            rules=stats.rules_label(rules, tr) if rules else None,
-            period=None if period == "all" else tr(f"period.{period}"),
-            t=tr,
-        )
-        await interaction.response.send_message(embed=embed)
-
-    @app_commands.command(name=_("stats"), description=_("A player's numbers in this server"))
-    @app_commands.describe(member=_("Whose numbers (default: yours)"))
-    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
-        assert interaction.guild_id is not None
-        who = member or interaction.user
-        found = await self.store.player_stats(interaction.guild_id, who.id)
-        embed = stats.stats_embed(found, who.display_name, partial(t, interaction.locale))
-        await interaction.response.send_message(embed=embed)
-
     @app_commands.command(name=_("history"), description=_("Recent matches in this server"))
     async def history(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         matches = await self.store.history(interaction.guild_id, limit=10)
-        await interaction.response.send_message(embed=stats.history_embed(matches, partial(t, interaction.locale)))
+        embed = stats.history_embed(matches, partial(t, interaction.locale))
+        view = history_view(matches, interaction.locale)  # a Replay button per match
+        await interaction.response.send_message(embed=embed, **({"view": view} if view else {}))
 
     @app_commands.command(name=_("hand"), description=_("A finished hand's score sheet again"))
     @app_commands.describe(hand_id=_("The hand's number in the history"))
@@ -734,6 +702,7 @@ class Mahjong(Hall, commands.GroupCog, group_name=_("mahjong"), group_descriptio
         await interaction.response.send_message(
             content=t(interaction.locale, "hist.hand", id=found.id, hand=found.hand_no, table=found.table_id),
             file=discord.File(io.BytesIO(png), "score.png"),
+            view=replay_view(found.table_id, found.hand_no, interaction.locale),
         )
 
     # ------------------------------------------------------------------ buttons

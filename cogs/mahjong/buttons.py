@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from .codes import PATTERN
+from .replay_buttons import REPLAY_ITEMS
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -139,4 +140,4 @@ class ExchangeSelect(
         await cog.on_button(interaction, "ExchangeSelect", {**self.fields, "values": list(self.item.values)})
 
 
-DYNAMIC_ITEMS = (LobbyButton, ActButton, ModeButton, TableButton, ExchangeSelect)
+DYNAMIC_ITEMS = (LobbyButton, ActButton, ModeButton, TableButton, ExchangeSelect, *REPLAY_ITEMS)

@@ -114,8 +114,8 @@ class Journal:
             )
         )
 
-    def match_over(self, scores: list[int]) -> None:
-        self.record(lambda: self.store.finish_match(self.table_id, scores))
+    def match_over(self, scores: list[int], *, leaver: int | None = None) -> None:
+        self.record(lambda: self.store.finish_match(self.table_id, scores, leaver=leaver))
 
 
 class _Moves:

@@ -23,6 +23,7 @@ from engine.tiles import format_tiles, sort_key, tile_from_str, tile_to_str
 from ..i18n import locale_of, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
 from .codes import code_of
+from .replay_buttons import WatchButton
 from .state import TablePhase, TableState
 from .system import SYSTEM_TURN
 
@@ -97,8 +98,12 @@ def settings_parts(state: TableState, locale: str) -> list[str]:
     ]
     if get_rules(s.rules).unit == "tai":  # 底 and 台 values pay only 台 games
         settings.insert(3, t(locale, "lobby.stakes", base=o.base, tai=o.tai))
+    if s.spectators != "public":  # watch.py; public is the default and goes unsaid
+        settings.append(t(locale, f"lobby.spectators_{s.spectators}"))
     if state.locked:
         settings.append(t(locale, "lobby.locked"))
+    if s.ranking != "casual":
+        settings.append("🏆 " + t(locale, f"ranking.{s.ranking}"))
     return settings
 
 
@@ -125,6 +130,7 @@ def lobby_view(state: TableState, locale: str) -> discord.ui.View | None:
 def table_view(table_id: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton.make(table_id, "show", t(locale, "btn.show_hand"), Style.secondary))
+    view.add_item(WatchButton.make(table_id, t(locale, "btn.watch")))  # spectators (watch.py)
     return view
 
 

@@ -15,6 +15,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 import aiohttp
@@ -47,7 +48,9 @@ from .prompts import (
     table_view,
     take_back_view,
 )
+from .replay import replay_view
 from .state import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
+from .stats import add_ledger
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -141,6 +144,7 @@ class TableRunner:
         self.pause_msg: discord.Message | None = None  # the paused table's message with its Resume button
         self.blocked: str | None = None  # a channel permission the table lost (403 50013/50001): it waits
         self.next_probe_at = 0.0
+        self.leaver: int | None = None  # the seat whose leaving ended the match (taiwan13), placed last
         self.journal = Journal(
             cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back
         )
@@ -160,7 +164,10 @@ class TableRunner:
         """Rebuild a stored table: its seats and settings, and its match replayed to the last stored move."""
         record = saved.table
         extra = record.options
-        settings = TableSettings(record.rules, record.rounds, TableOptions.from_dict(extra.get("table", {})))
+        options = TableOptions.from_dict(extra.get("table", {}))
+        settings = TableSettings(
+            record.rules, record.rounds, options, ranking=record.ranking, spectators=extra.get("spectators", "public")
+        )
         locales = extra.get("locales", {})
         seats = [
             Seat(s.user_id, s.name, s.ai_level, locales.get(str(s.user_id), extra.get("locale", "en")))
@@ -237,6 +244,7 @@ class TableRunner:
         """What the table row keeps besides the engine's options: the language and the host's name."""
         return {
             "table": self.state.settings.options.to_dict(),
+            "spectators": self.state.settings.spectators,
             "locale": self.locale,
             "host_name": self.host_name,
             "locales": {str(s.user_id): s.locale for s in self.state.seats if s.user_id is not None},
@@ -759,6 +767,7 @@ class TableRunner:
         result = match.abandon(game, seat)
         assert result is not None
         self.closed = True  # the driver stops: the table ends here
+        self.leaver = seat
         self.wake.set()
         self.deadline = None
         self.version += 1
@@ -878,7 +887,8 @@ class TableRunner:
         async def show() -> None:
             house = self.state.settings.options.house_rules.summary()
             png = await asyncio.to_thread(render.render_score, result, names, view, house_rules=house)
-            await self.post_payload(Payload(content=text, png=png, filename="score.png"))
+            replay = replay_view(self.table_id, game.hand_number, self.locale)  # issue 24: a Replay button
+            await self.post_payload(Payload(content=text, png=png, filename="score.png", view=replay))
             await self._settle_messages()
             if over:
                 await self._finish_match()
@@ -941,7 +951,8 @@ class TableRunner:
             for rank, (seat, score) in enumerate(match.standings(), start=1)
         ]
         embed = discord.Embed(title=t(self.locale, "play.match_over"), description="\n".join(lines))
-        self.journal.match_over(list(match.scores))
+        add_ledger(embed, names, match.scores, self.state.settings, partial(t, self.locale))
+        self.journal.match_over(list(match.scores), leaver=self.leaver)
         self.state.phase = TablePhase.OVER
         self.closed = True
         self.deadline = None

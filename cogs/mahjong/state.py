@@ -19,6 +19,7 @@ from enum import Enum
 from typing import Any
 
 from engine.rules import TableOptions, get_profile
+from ranking import RANKINGS
 
 SEATS = 4
 # 出牌時間: the document's 4/5/6/8 s, plus longer choices for people on phones; 20 s by default
@@ -26,6 +27,7 @@ TURN_SECONDS = (4, 5, 6, 8, 15, 20, 30, 60)
 CLAIM_SECONDS = (4, 5, 6, 8, 10, 15)
 AI_LEVELS = ("easy", "normal", "strong")
 DEFAULT_AI = "normal"
+
 
 
 class TablePhase(Enum):
@@ -65,15 +67,21 @@ class TableSettings:
     rules: str = "taiwan16"
     rounds: int = 1
     options: TableOptions = field(default_factory=TableOptions)  # timers, stakes and switches
+    ranking: str = "casual"  # one of RANKINGS
+    spectators: str = "public"  # public | delayed | off (cogs/mahjong/watch.py)
 
     def __post_init__(self) -> None:
         profile = get_profile(self.rules)
+        if self.spectators not in ("public", "delayed", "off"):
+            raise ValueError("spectators is public, delayed or off")
         try:  # options that cannot go together at this rule set (hongkong 16 tiles with 寶牌, ...)
             replace(profile, options=self.options).for_table()
         except ValueError as error:
             raise TableError("err.options", reason=str(error)) from None
         if not 1 <= self.rounds <= 4:
             raise ValueError("a match is 1 to 4 rounds")
+        if self.ranking not in RANKINGS:
+            raise ValueError(f"unknown ranking {self.ranking!r}; expected one of {RANKINGS}")
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
@@ -172,6 +180,8 @@ class TableState:
         self._lobby_only()
         if not self.humans():
             raise TableError("err.need_human")
+        if self.settings.ranking == "rated" and len(self.humans()) < SEATS:
+            raise TableError("err.rated_needs_four", people=len(self.humans()))
         added = [self.add_ai(level) for _ in range(SEATS - len(self.seats))]
         self.phase = TablePhase.PLAYING
         return added

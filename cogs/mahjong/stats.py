@@ -1,8 +1,9 @@
-"""Leaderboard, player stats and match history as embeds: formatting only (no SQL, no I/O).
+"""Leaderboards (points, the rated ladder), player stats, the server view, the settlement ledger and
+match history as embeds: formatting only (no SQL, no I/O).
 
 The cog fetches records from ``data.Store`` and passes them here with ``t(key, **kw) -> str``, e.g.
 ``functools.partial(cogs.i18n.t, interaction.locale)``; the strings (keys ``lb.*``, ``stats.*``,
-``hist.*``) live in the one catalogue, ``cogs/i18n.py``.
+``hist.*``, ``tier.*``, ``ledger.*``, ``server.*``) live in the one catalogue, ``cogs/i18n.py``.
 Built for a phone: one short block per player, each line well under 40 columns of CJK text, and
 pages of ten.
 """
@@ -10,11 +11,22 @@ pages of ten.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import discord
 
-from data.records import LeaderRow, MatchSummary, PlayerStats
+from data.records import (
+    LeaderRow,
+    MatchStandings,
+    MatchSummary,
+    PlayerFigures,
+    RatingRow,
+    ServerFigures,
+)
 from engine.scoring import get_rules
+from ranking.ledger import settle
+from ranking.rating import PROVISIONAL_MATCHES
+from ranking.tiers import tier
 
 from .markdown import shown_name
 
@@ -37,15 +49,33 @@ def _percent(rate: float) -> str:
     return f"{rate:.0%}"
 
 
-def _best(row: LeaderRow, t: Translate) -> str:
-    """The biggest hand in its own unit: 台 in taiwan16/13, 番 in hongkong, × in guangdong."""
-    if row.best_tai is None:
-        return t("lb.none")
+def unit_label(rules: str | None, t: Translate) -> str:
+    """A rule set's unit as players write it: 台 in taiwan16/13, 番 in hongkong, × in guangdong."""
     try:
-        unit = get_rules(row.best_rules or "taiwan16").unit
+        unit = get_rules(rules or "taiwan16").unit
     except (KeyError, ValueError):
         unit = "tai"
-    return t("lb.best", n=row.best_tai, unit=t(f"unit.{unit}"))
+    return t(f"unit.{unit}")
+
+
+def _best(row: LeaderRow, t: Translate) -> str:
+    """The biggest hand in its own unit."""
+    if row.best_tai is None:
+        return t("lb.none")
+    return t("lb.best", n=row.best_tai, unit=unit_label(row.best_rules, t))
+
+
+def tier_label(rating: int | None, matches: int, t: Translate) -> str:
+    """The named rank of a rating; provisional for the first rated matches, unrated before any."""
+    if rating is None or matches == 0:
+        return t("tier.unrated")
+    if matches < PROVISIONAL_MATCHES:
+        return t("tier.provisional", n=matches, of=PROVISIONAL_MATCHES)
+    return t(f"tier.{tier(rating)}")
+
+
+def _place(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
 
 
 def rules_label(rules: str, t: Translate) -> str:
@@ -57,7 +87,14 @@ def rules_label(rules: str, t: Translate) -> str:
 
 
 def leaderboard_embed(
-    rows: Sequence[LeaderRow], *, page: int, pages: int, rules: str | None, period: str | None, t: Translate
+    rows: Sequence[LeaderRow],
+    *,
+    page: int,
+    pages: int,
+    rules: str | None,
+    period: str | None,
+    t: Translate,
+    min_matches: int = 0,
 ) -> discord.Embed:
     """One page of the leaderboard. ``rules``/``period`` are labels the caller has localised (None: all)."""
     embed = discord.Embed(
@@ -66,13 +103,20 @@ def leaderboard_embed(
         description=None,
     )
     filters = t("lb.filters", rules=rules or t("lb.all_rules"), period=period or t("lb.all_time"))
+    if min_matches > 1:
+        filters += " · " + t("lb.min", n=min_matches)
     blocks = []
     for row in rows:
         rank = MEDALS.get(row.rank, f"{row.rank}.")
         blocks.append(
             "\n".join(
                 (
-                    t("lb.player", rank=rank, name=_name(row.name), points=f"{row.points:+,}"),
+                    t("lb.player", rank=rank, name=_name(row.name), points=f"{row.points:+,}")
+                    + (
+                        ""
+                        if row.rating is None
+                        else " · " + t("lb.tier", tier=tier_label(row.rating, row.rated_matches, t), rating=row.rating)
+                    ),
                     t(
                         "lb.rates",
                         win=_percent(row.win_rate),
@@ -86,27 +130,6 @@ def leaderboard_embed(
     body = "\n\n".join(blocks) if blocks else t("lb.empty")
     embed.description = f"*{filters}*\n\n{body}"
     embed.set_footer(text=t("lb.page", page=page, pages=pages))
-    return embed
-
-
-def stats_embed(stats: PlayerStats | None, member_name: str, t: Translate) -> discord.Embed:
-    """A player's numbers in this server, as inline fields (two or three to a row on a phone)."""
-    name = _name(member_name)
-    embed = discord.Embed(title=t("stats.title", name=name), colour=COLOUR)
-    if stats is None:
-        embed.description = t("stats.none", name=name)
-        return embed
-    for key, value in (
-        ("stats.rank", t("stats.rank_value", rank=stats.rank, players=stats.players)),
-        ("stats.points", f"{stats.points:+,}"),
-        ("stats.matches", str(stats.matches)),
-        ("stats.hands", str(stats.hands)),
-        ("stats.win_rate", _percent(stats.win_rate)),
-        ("stats.self_draw_rate", _percent(stats.self_draw_rate)),
-        ("stats.deal_in_rate", _percent(stats.deal_in_rate)),
-        ("stats.best", _best(stats, t)),
-    ):
-        embed.add_field(name=t(key), value=value, inline=True)
     return embed
 
 
@@ -126,6 +149,174 @@ def history_embed(matches: Sequence[MatchSummary], t: Translate) -> discord.Embe
         embed.add_field(
             name=t("hist.match", table=match.table_id, rules=rules_label(match.rules, t), hands=match.hands),
             value="\n".join(lines),
+            inline=False,
+        )
+    return embed
+
+
+def rating_board_embed(
+    rows: Sequence[RatingRow], *, page: int, pages: int, rules: str, min_matches: int, t: Translate
+) -> discord.Embed:
+    """One page of the rated ladder of one rule set: rating, tier, rated matches, average place."""
+    embed = discord.Embed(title=t("lb.rating_title"), colour=COLOUR)
+    filters = rules_label(rules, t) + (" · " + t("lb.min", n=min_matches) if min_matches > 1 else "")
+    blocks = [
+        "\n".join(
+            (
+                t(
+                    "lb.rating_player",
+                    rank=MEDALS.get(row.rank, f"{row.rank}."),
+                    name=_name(row.name),
+                    rating=row.rating,
+                    tier=tier_label(row.rating, row.matches, t),
+                ),
+                t("lb.rating_line", matches=row.matches, place=_place(row.average_place)),
+            )
+        )
+        for row in rows
+    ]
+    body = "\n\n".join(blocks) if blocks else t("lb.rating_empty", n=max(1, min_matches))
+    embed.description = f"*{filters}*\n\n{body}"
+    embed.set_footer(text=t("lb.page", page=page, pages=pages))
+    return embed
+
+
+def figures_embed(figures: PlayerFigures, member_name: str, t: Translate) -> discord.Embed:
+    """A person's numbers of one rule set, as inline fields (two or three to a row on a phone)."""
+    name = _name(member_name)
+    embed = discord.Embed(
+        title=t("stats.title", name=name), description=rules_label(figures.rules, t), colour=COLOUR
+    )
+    unit = unit_label(figures.rules, t)
+    rating = t("tier.unrated")
+    if figures.rating is not None:
+        rating = t(
+            "stats.rating_value",
+            rating=figures.rating,
+            tier=tier_label(figures.rating, figures.rated_matches, t),
+        )
+        if figures.rank is not None:
+            rating += "\n" + t("stats.rating_rank", rank=figures.rank, players=figures.players)
+    best = t("lb.none") if figures.best_tai is None else f"{figures.best_tai} {unit} (#{figures.best_hand})"
+    items = "\n".join(f"{item} ×{n}" for item, n in figures.top_items) or t("lb.none")
+    for key, value, inline in (
+        ("stats.rating", rating, True),
+        ("stats.points", f"{figures.points:+,}", True),
+        ("stats.matches", t("stats.matches_value", matches=figures.matches, hands=figures.hands), True),
+        ("stats.places", " / ".join(str(n) for n in figures.places), True),
+        ("stats.avg_place", _place(figures.average_place), True),
+        ("stats.win_rate", _percent(figures.win_rate), True),
+        ("stats.self_draw_rate", _percent(figures.self_draw_rate), True),
+        ("stats.deal_in_rate", _percent(figures.deal_in_rate), True),
+        ("stats.call_rate", _percent(figures.call_rate), True),
+        ("stats.avg_tai", f"{figures.average_tai:.1f} {unit}", True),
+        ("stats.best", best, True),
+        ("stats.streak", t("stats.streak_value", n=figures.longest_streak), True),
+        ("stats.top_items", items, False),
+    ):
+        embed.add_field(name=t(key), value=value, inline=inline)
+    if figures.other_rules:
+        embed.set_footer(text=t("stats.also", rules=", ".join(rules_label(r, t) for r in figures.other_rules)))
+    return embed
+
+
+def server_embed(figures: ServerFigures, t: Translate) -> discord.Embed:
+    """A server's most-made items, rarest items and biggest hands of one rule set."""
+    embed = discord.Embed(title=t("server.title", rules=rules_label(figures.rules, t)), colour=COLOUR)
+    if not figures.wins:
+        embed.description = t("server.empty")
+        return embed
+    embed.description = t("server.counts", hands=figures.hands, wins=figures.wins)
+    unit = unit_label(figures.rules, t)
+    embed.add_field(
+        name=t("server.most"),
+        value="\n".join(t("server.item", item=c.item, n=c.hands) for c in figures.most_made) or t("lb.none"),
+        inline=True,
+    )
+    embed.add_field(
+        name=t("server.rarest"),
+        value="\n".join(
+            t("server.rare", item=c.item, n=c.hands, name=_name(c.last_name), hand=c.last_hand) for c in figures.rarest
+        )
+        or t("lb.none"),
+        inline=False,
+    )
+    embed.add_field(
+        name=t("server.biggest"),
+        value="\n".join(
+            t("server.big", n=b.total, unit=unit, name=_name(b.name), hand=b.hand_id) for b in figures.biggest
+        ),
+        inline=False,
+    )
+    return embed
+
+
+def ledger_lines(names: Sequence[str], scores: Sequence[int], t: Translate) -> list[str]:
+    """Who pays whom, fewest transfers first computed by ``ranking.ledger.settle``."""
+    lines = []
+    for transfer in settle(list(scores)):
+        if transfer.payee is None:
+            assert transfer.payer is not None
+            lines.append(t("ledger.to_table", payer=_name(names[transfer.payer]), amount=f"{transfer.amount:,}"))
+        elif transfer.payer is None:
+            lines.append(t("ledger.from_table", payee=_name(names[transfer.payee]), amount=f"{transfer.amount:,}"))
+        else:
+            lines.append(
+                t(
+                    "ledger.line",
+                    payer=_name(names[transfer.payer]),
+                    payee=_name(names[transfer.payee]),
+                    amount=f"{transfer.amount:,}",
+                )
+            )
+    return lines or [t("ledger.even")]
+
+
+def stakes_label(rules: str, options: dict, t: Translate) -> str:
+    """The rule set with the table's 底/台 where its points are paid in 台."""
+    label = rules_label(rules, t)
+    if unit_label(rules, t) != t("unit.tai") or "base" not in options:
+        return label
+    return t("ledger.stakes", rules=label, base=options.get("base", 0), tai=options.get("tai", 0))
+
+
+def add_ledger(
+    embed: discord.Embed, names: Sequence[str], scores: Sequence[int], settings: Any, t: Translate
+) -> None:
+    """The end-of-match standings get their ledger: who pays whom at the table's 底/台."""
+    options = settings.options
+    embed.add_field(
+        name="💰 " + stakes_label(settings.rules, {"base": options.base, "tai": options.tai}, t),
+        value="\n".join(ledger_lines(names, scores, t)),
+        inline=False,
+    )
+
+
+def ledger_embed(standings: MatchStandings, t: Translate) -> discord.Embed:
+    """/mahjong ledger: the fewest transfers that settle a finished match, and what it did to ratings."""
+    embed = discord.Embed(
+        title=t("ledger.title", table=standings.table_id),
+        description=stakes_label(standings.rules, standings.options, t),
+        colour=COLOUR,
+    )
+    names = standings.names
+    order = sorted(range(len(names)), key=lambda s: (standings.places[s] or 9, s))
+    embed.add_field(
+        name=t("play.match_over"),
+        value="\n".join(
+            f"{MEDALS.get(standings.places[s] or 0, f'{standings.places[s]}.')} {_name(names[s])} · {standings.scores[s]:,}"
+            for s in order
+        ),
+        inline=False,
+    )
+    embed.add_field(name="💰", value="\n".join(ledger_lines(names, standings.scores, t)), inline=False)
+    if standings.rating_changes:
+        embed.add_field(
+            name=t("ledger.ratings"),
+            value="\n".join(
+                t("ledger.rating", name=_name(names[seat]), before=before, after=after)
+                for seat, before, after in standings.rating_changes
+            ),
             inline=False,
         )
     return embed

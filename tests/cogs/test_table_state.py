@@ -106,3 +106,33 @@ def test_settings_refuse_options_that_do_not_go_together():
     assert refused.value.key == "err.options" and "十三張麻將才有" in refused.value.values["reason"]
     with pytest.raises(TableError):
         TableSettings("taiwan16", 1, TableOptions(hand_size=13))
+
+
+def test_a_rated_table_starts_only_with_four_people():
+    from dataclasses import replace
+
+    t = table()
+    t.settings = replace(t.settings, ranking="rated")
+    t.join(10, "Host")
+    t.add_ai("strong")
+    refused("err.rated_needs_four", t.start)
+    assert t.phase is TablePhase.LOBBY and len(t.seats) == 2  # nothing changed
+    t.remove_ai()
+    for user in (11, 12, 13):
+        t.join(user, f"P{user}")
+    assert t.start() == [] and t.phase is TablePhase.PLAYING
+
+
+def test_a_rated_ai_table_fills_empty_seats_with_ai_like_a_casual_one():
+    from dataclasses import replace
+
+    t = table()
+    t.settings = replace(t.settings, ranking="rated_ai")
+    t.join(10, "Host")
+    assert len(t.start()) == 3
+
+
+def test_a_table_is_casual_unless_the_host_says_rated():
+    assert TableSettings().ranking == "casual"
+    with pytest.raises(ValueError):
+        TableSettings(ranking="ranked")

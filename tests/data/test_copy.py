@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def fill(target: str) -> None:
     """A database with something in every table and column: lobbies, a live hand whose deadline was
-    moved after its last move, finished matches in two servers, AI seats, names in several scripts."""
+    moved after its last move, finished matches in two servers, AI seats, names in several scripts, a
+    rated match (AI seats counting) whose winner made items named in Chinese, and who left it."""
     clock = Clock(1_700_000_000.25)
     store = await Store.open(target, clock=clock)
     lobby = await store.create_table(
@@ -67,6 +68,26 @@ async def fill(target: str) -> None:
     await store.remember_dm_channel(2**61 + 3, 2**59 + 5)
     await store.enqueue(QueueEntry(1, 8, "taiwan16", "Ärger", "de", "zh-TW", 20, clock.advance()))
     await store.set_guild_settings(1, mahjong_channel_id=20, ai_fill_seconds=90, require_password=True)
+    rated = await store.create_table(
+        guild_id=1, channel_id=32, host_id=1, rules="taiwan13", rounds=1, options={}, password_hash=None,
+        ranking="rated_ai",
+    )
+    await store.set_seats(rated.id, [SeatRecord(0, 1, "東"), SeatRecord(1, 2, "Bob"), SeatRecord(2, None, "AI", "strong"),
+                                     SeatRecord(3, 9, "Ἀθηνᾶ")])
+    await store.start_match(rated.id, {"rules": "taiwan13", "rounds": 1})
+    won = await store.start_hand(rated.id, 1, {"rules": "taiwan13", "dealer": 3, "dealer_streak": 2})
+    clock.advance(3600.5)
+    await store.finish_hand(
+        won,
+        result={"items": [["七对子", 2], ["门清", 1], ["Z字一色", 10]]},
+        deltas=[-60, 0, 0, 60],
+        winner=3,
+        loser=0,
+        self_drawn=False,
+        total=13,
+        called=[True, False, False, False],
+    )
+    await store.finish_match(rated.id, [940, 1000, 1000, 1060], leaver=1)
     await store.close()
 
 
@@ -95,6 +116,11 @@ async def views(target: str) -> tuple:
             await store.queue(1),
             await store.guild_settings(1),
             await store.dm_channel_of(2**61 + 3),
+            await store.leaderboard(1, since=1_700_000_100.0, limit=50),
+            await store.rating_board(1, "taiwan13"),
+            await store.player_figures(1, 9),
+            await store.server_figures(1, "taiwan13"),
+            await store.match_standings(1, 7),
         )
     finally:
         await store.close()
@@ -115,6 +141,7 @@ async def test_sqlite_to_postgresql_and_back_is_unchanged(tmp_path: Path, server
     assert all(entry.rows > 0 for entry in original)
     assert await sums(server) == original
     assert (await views(source))[7] == "ValueError: a move this code cannot read"
+    assert all(view not in (None, []) for view in (await views(source))[11:])  # the ranked reads see rows
     assert await views(server) == await views(source)
     assert await run(server, back) == 0
     assert await sums(back) == original

@@ -172,11 +172,16 @@ async def test_leaderboard_reads_through_the_index(store: Store) -> None:
     for rules, since in ((None, None), ("taiwan16", None), (None, 5.0), ("taiwan16", 5.0)):
         sql, params = store._board(1, rules, since)
         plan = await query_plan(store, f"{sql} SELECT * FROM board ORDER BY rank", params)
+        if since is None:  # all time: the running totals, a row a player, never the hands
+            assert "player_totals" in plan and "hand_seats" not in plan, plan
+            continue
+        # a period: its hours' totals, the hands of its first partial hour through an index, its tables
+        assert "player_hours" in plan and "player_tables" in plan, plan
         if store.driver.dialect.name == "sqlite":
-            assert "INDEX hand_seats_player" in plan, plan
+            assert "INDEX hand_seats_recent" in plan, plan
             assert "SCAN hand_seats " not in plan + " ", plan
         else:
-            assert "Index Scan on hand_seats_player" in plan or "using hand_seats_player" in plan, plan
+            assert "hand_seats_recent on hand_seats" in plan, plan
             assert "Seq Scan" not in plan, plan
 
 
@@ -198,12 +203,7 @@ def test_points_are_the_sum_of_each_players_changes(hands: list, backend: str, r
     """Property: the board equals a sum done by hand, is sorted by points, and holds humans only."""
 
     async def check() -> None:
-        database = None
-        if backend == "sqlite":
-            store = await Store.open(":memory:")
-        else:
-            database = await cluster.create_database()
-            store = await Store.open(cluster.url(database))
+        store, database = await fresh_store(backend, cluster, Clock())
         users = [[1, 2, None, 3], [2, 4, 5, None], [1, 6, 7, 8]]
         tables = [
             await new_table(store, users[n], guild_id=1 if n < 2 else 2, channel_id=10 + n) for n in range(3)
@@ -233,6 +233,15 @@ def test_points_are_the_sum_of_each_players_changes(hands: list, backend: str, r
     asyncio.run(check())
 
 
+async def fresh_store(backend: str, cluster, clock: Clock) -> tuple[Store, str | None]:
+    """A new empty store for one hypothesis example: SQLite in memory, or a new PostgreSQL database
+    (returned, for the caller to drop)."""
+    if backend == "sqlite":
+        return await Store.open(":memory:", clock=clock), None
+    database = await cluster.create_database()
+    return await Store.open(cluster.url(database), clock=clock), database
+
+
 async def test_a_channels_open_table_is_found_through_the_index(store: Store) -> None:
     from data import store as store_module
 
@@ -255,3 +264,65 @@ async def test_the_best_hand_carries_the_rule_set_it_was_won_under(store: Store)
         r.user_id: (r.best_tai, r.best_rules) for r in await store.leaderboard(1, rules="taiwan16")
     }
     assert only_taiwan[1] == (5, "taiwan16")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@settings(max_examples=40, deadline=None)
+@given(
+    hands=st.lists(
+        st.tuples(
+            st.integers(0, 2),  # which table
+            st.integers(0, 9_000),  # seconds since the previous hand (hours are 3,600)
+            st.lists(st.integers(-50, 50), min_size=3, max_size=3),
+            st.sampled_from([None, 0, 1, 3]),
+            st.integers(1, 20),
+        ),
+        max_size=20,
+    ),
+    back=st.integers(0, 40_000),
+    rules=st.sampled_from([None, "taiwan16", "hongkong"]),
+)
+def test_a_period_board_equals_the_sum_of_the_periods_hands(
+    hands: list, back: int, rules: str | None, backend: str, request
+) -> None:
+    """Property: hours' totals plus the first partial hour give exactly what adding up the hands gives."""
+
+    async def check() -> None:
+        clock = Clock(1_000_000.0 + 1234.5)  # not on an hour boundary
+        store, database = await fresh_store(backend, cluster, clock)
+        users = [[1, 2, None, 3], [2, 4, 5, None], [1, 6, 7, 8]]
+        table_rules = ["taiwan16", "hongkong", "taiwan16"]
+        tables = [
+            await new_table(store, users[n], channel_id=10 + n, rules=table_rules[n]) for n in range(3)
+        ]
+        played = []
+        for hand_no, (which, wait, first3, winner, total) in enumerate(hands, start=1):
+            clock.advance(wait)
+            deltas = [*first3, -sum(first3)]
+            await play_hand(store, tables[which].id, hand_no, deltas=deltas, winner=winner, total=total, moves=0)
+            played.append((clock.now, which, deltas, winner, total))
+        since = clock.now - back
+        expected: dict[int, list] = {}
+        for at, which, deltas, winner, total in played:
+            if at < since or (rules is not None and table_rules[which] != rules):
+                continue
+            for seat, user in enumerate(users[which]):
+                if user is None:
+                    continue
+                row = expected.setdefault(user, [0, set(), 0, 0, None])
+                row[0] += deltas[seat]
+                row[1].add(which)
+                row[2] += 1
+                row[3] += int(seat == winner)
+                if seat == winner:
+                    row[4] = total if row[4] is None else max(row[4], total)
+        board = await store.leaderboard(1, rules=rules, since=since, limit=100)
+        got = {r.user_id: (r.points, r.matches, r.hands, r.wins, r.best_tai) for r in board}
+        assert got == {u: (p, len(m), h, w, b) for u, (p, m, h, w, b) in expected.items()}
+        assert await store.leaderboard_count(1, rules=rules, since=since) == len(expected)
+        await store.close()
+        if database is not None:
+            await cluster.drop_database(database)
+
+    cluster = request.getfixturevalue("pg_cluster") if backend == "postgresql" else None
+    asyncio.run(check())

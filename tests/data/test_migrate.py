@@ -188,7 +188,9 @@ async def test_both_databases_get_the_same_tables_columns_and_keys(
                 for _, name, _, notnull, _, pk in connection.execute(f"PRAGMA table_info({table})")
             ]
 
-    for table in TABLES:
+    every_table = await db.tables(lite)
+    assert every_table == await db.tables(server) - {"schema_version"}  # PostgreSQL's version is a table
+    for table in sorted(every_table):
         rows = await db.fetch(
             server,
             "SELECT a.attname, a.attnotnull,"
@@ -222,3 +224,42 @@ async def test_bots_starting_at_once_on_one_server_migrate_it_once(pg_target: st
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_matches_finished_before_ranked_play_get_their_places(target: str) -> None:
+    store = await Store.open(target, migrations=own(target)[:2])
+    await store.close()
+    scores = ", ".join(f"(7, {i}, {10 + i}, 'p{i}', {score})" for i, score in enumerate([40, -20, 40, -60]))
+    seats = ", ".join(
+        f"(70, {i}, {10 + i}, 'p{i}', {60 if i == 2 else -20}, {int(i == 2)}, 0, 0, {3 if i == 2 else 'NULL'},"
+        " 1, 'taiwan13', 7, 4)"
+        for i in range(4)
+    )
+    names = ", ".join(f"(1, {10 + i}, 'p{i}', 4)" for i in range(4))
+    await db.execute(  # a match finished by the version-2 code: no places, items or 連莊 counts
+        target,
+        "INSERT INTO tables (id, guild_id, channel_id, host_id, rules, rounds, phase, created_at)"
+        " VALUES (7, 1, 2, 3, 'taiwan13', 1, 'over', 0);"
+        " INSERT INTO matches (table_id, header, started_at, finished_at) VALUES (7, '{}', 0, 5);"
+        f" INSERT INTO match_scores (table_id, seat, user_id, name, score) VALUES {scores};"
+        # one won hand: seat 2 dealt at 連2 and won with two items
+        " INSERT INTO hands (id, table_id, hand_no, header, started_at, finished_at, result, winner, total)"
+        " VALUES (70, 7, 1, '{\"dealer\": 2, \"dealer_streak\": 2}', 0, 4,"
+        " '{\"items\": [[\"门清\", 1], [\"七对子\", 2]]}', 2, 3);"
+        " INSERT INTO hand_seats (hand_id, seat, user_id, name, delta, won, self_drew, dealt_in, tai, guild_id,"
+        f" rules, table_id, finished_at) VALUES {seats};"
+        f" INSERT INTO player_names (guild_id, user_id, name, updated_at) VALUES {names};",
+    )
+    store = await Store.open(target)
+    try:
+        standings = await store.match_standings(1, 7)
+        assert standings is not None and standings.places == (1, 3, 1, 4) and standings.rules == "taiwan13"
+        p2 = await store.player_figures(1, 12)
+        assert p2 is not None and p2.longest_streak == 2 and p2.top_items == (("七对子", 1), ("门清", 1))
+        assert p2.places == (1, 0, 0, 0) and p2.points == 60
+        server = await store.server_figures(1, "taiwan13")
+        assert (server.hands, server.wins, len(server.most_made)) == (1, 1, 2)
+        board = await store.leaderboard(1)
+        assert [(r.user_id, r.points, r.matches) for r in board][0] == (12, 60, 1)
+    finally:
+        await store.close()

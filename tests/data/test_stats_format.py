@@ -10,17 +10,30 @@ import pytest
 
 from cogs import i18n
 from cogs.mahjong.stats import (
+    figures_embed,
     history_embed,
     leaderboard_embed,
+    ledger_lines,
     pages_for,
+    rating_board_embed,
     rules_label,
-    stats_embed,
+    server_embed,
+    tier_label,
 )
-from data.records import LeaderRow, MatchSummary, PlayerStats, Standing
+from data.records import (
+    BigHand,
+    ItemCount,
+    LeaderRow,
+    MatchSummary,
+    PlayerFigures,
+    RatingRow,
+    ServerFigures,
+    Standing,
+)
 
 # the stats part of the one catalogue
 STRINGS = {
-    lang: {k: v for k, v in strings.items() if k.split(".")[0] in ("lb", "stats", "hist")}
+    lang: {k: v for k, v in strings.items() if k.split(".")[0] in ("lb", "stats", "hist", "tier", "ledger", "server", "ranking")}
     for lang, strings in i18n.STRINGS.items()
 }
 LANGUAGES = sorted(STRINGS)
@@ -101,25 +114,74 @@ def test_pages_for_counts_whole_pages() -> None:
     assert [pages_for(n) for n in (0, 1, 10, 11, 20, 21)] == [1, 1, 1, 2, 2, 3]
 
 
+def figures(**kw) -> PlayerFigures:
+    numbers = dict(
+        user_id=1, name="Mei", rules="taiwan16", points=-250, hands=20, wins=5, self_draws=5, deal_ins=1,
+        calls=8, tai_sum=21, best_tai=9, best_hand=77, longest_streak=2, places=(1, 2, 0, 1),
+        top_items=(("門清", 3), ("自摸", 5)), rating=1612, rated_matches=9, rank=2, players=7,
+    )
+    return PlayerFigures(**(numbers | kw))  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_stats_embed_lists_every_number(lang: str) -> None:
-    base = row(2, "Mei", -250, hands=20, wins=5, self_draws=5, deal_ins=1, best_tai=None)
-    stats = PlayerStats(**{f: getattr(base, f) for f in LeaderRow.__dataclass_fields__}, players=7)
-    embed = stats_embed(stats, "Mei", translator(lang))
+    embed = figures_embed(figures(), "Mei", translator(lang))
     values = {f.name: f.value for f in embed.fields}
     s = STRINGS[lang]
-    assert values[s["stats.rank"]] == s["stats.rank_value"].format(rank=2, players=7)
+    assert values[s["stats.rating"]].splitlines() == [
+        s["stats.rating_value"].format(rating=1612, tier=s["tier.3"]),
+        s["stats.rating_rank"].format(rank=2, players=7),
+    ]
     assert values[s["stats.points"]] == "-250"
+    assert values[s["stats.places"]] == "1 / 2 / 0 / 1"
+    assert values[s["stats.avg_place"]] == "2.25"  # (1 + 2 + 2 + 4) / 4
     assert values[s["stats.win_rate"]] == "25%"
     assert values[s["stats.self_draw_rate"]] == "100%"
     assert values[s["stats.deal_in_rate"]] == "5%"
-    assert values[s["stats.best"]] == s["lb.none"]
-    assert len(embed.fields) == 8 and all(f.inline for f in embed.fields)
+    assert values[s["stats.call_rate"]] == "40%"
+    assert values[s["stats.avg_tai"]] == "4.2 台"
+    assert values[s["stats.best"]] == "9 台 (#77)"
+    assert values[s["stats.streak"]] == s["stats.streak_value"].format(n=2)
+    assert values[s["stats.top_items"]] == "門清 ×3\n自摸 ×5"
 
 
-def test_stats_embed_for_someone_who_never_played() -> None:
-    embed = stats_embed(None, "Newcomer", translator("zh-TW"))
-    assert embed.description == "Newcomer 在本伺服器還沒有打完一局。" and not embed.fields
+def test_a_new_player_is_provisional_then_gets_a_named_tier() -> None:
+    t = translator("en")
+    assert tier_label(None, 0, t) == "Unrated"
+    assert tier_label(1100, 3, t) == "Provisional 3/5"
+    assert [tier_label(r, 5, t) for r in (1000, 1400, 2200)] == ["Novice", "Adept", "Celestial"]
+    assert tier_label(1850, 9, translator("zh-TW")) == "雀聖" and tier_label(1850, 9, translator("zh-CN")) == "雀圣"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rated_ladder_shows_rating_tier_and_average_place(lang: str) -> None:
+    rows = [RatingRow(1, 5, "Ann", "taiwan16", 1720, 30.0, 3.0, 12, 2.0833), RatingRow(2, 6, "Bo", "taiwan16", 1100, 25, 7, 2, None)]
+    embed = rating_board_embed(rows, page=1, pages=1, rules="taiwan16", min_matches=5, t=translator(lang))
+    text = "\n".join(lines(embed))
+    s = STRINGS[lang]
+    assert s["lb.rating_player"].format(rank="🥇", name="Ann", rating=1720, tier=s["tier.4"]) in text
+    assert s["lb.rating_line"].format(matches=12, place="2.08") in text
+    assert s["tier.provisional"].format(n=2, of=5) in text and s["lb.min"].format(n=5) in text
+
+
+def test_the_ledger_says_who_pays_whom_in_the_readers_language() -> None:
+    names = ["Ann", "Bo", "Cy", "Di"]
+    assert ledger_lines(names, [1500, -1200, -300, 0], translator("en")) == [
+        "Bo pays Ann **1,200**",
+        "Cy pays Ann **300**",
+    ]
+    assert ledger_lines(names, [0, 0, -50, 0], translator("zh-TW")) == ["Cy 中途離開，扣 **50**"]
+    assert ledger_lines(names, [0, 0, 0, 0], translator("zh-CN")) == ["大家打平，不用付钱。"]
+
+
+def test_the_server_view_lists_items_and_hands() -> None:
+    server = ServerFigures(
+        "taiwan13", 40, 12, (ItemCount("门清", 9, 30, "Ann"),), (ItemCount("国士无双", 1, 31, "Bo"),),
+        (BigHand(31, 13, "Bo"),),
+    )
+    text = "\n".join(lines(server_embed(server, translator("en"))))
+    assert "40 hands · 12 wins" in text and "门清 ×9" in text
+    assert "国士无双 ×1 · last Bo (hand #31)" in text and "13 台 · Bo (hand #31)" in text
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

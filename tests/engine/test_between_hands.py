@@ -120,11 +120,11 @@ def _run(seed: int, switches: list[tuple[int, int, bool]], restarts: set[int]) -
                 match.between_hands(action)
         if game is None:
             game = match.new_hand()
-        elif game.is_over:
-            match.finish_hand(game)
-            game = None
-        else:
+        else:  # a hand is settled as it ends, as the table does (a replay of its log does the same)
             game.apply(game.auto_action(game.to_act()[0]))
+            if game.is_over:
+                match.finish_hand(game)
+                game = None
         step += 1
     return match
 

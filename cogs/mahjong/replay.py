@@ -1,0 +1,273 @@
+"""/mahjong replay and /mahjong export, and the Replay buttons on score sheets and in the history.
+
+A replay is private (an ephemeral message) and stateless: every click names the hand, the seat and
+the step in its custom id (replay_buttons.py), reads the hand's stored moves and replays them
+through the engine, so it keeps working after a restart and for hands played before replays
+existed. Only finished hands replay; while a match is being played only its players may replay
+(or export) its finished hands. The engine decides everything shown (engine.replay, engine.log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from data.replays import StoredHand, StoredMatch, stored_hand, stored_match
+from engine.log import HandMoves, LogError, export_match, leaver
+from engine.replay import CLAIM, KONG, WIN, Frame, frame_at, frame_marks, frames, next_marked
+from render.replay import render_animation, render_step
+
+from ..i18n import t
+from .live import Payload
+from .replay_buttons import ReplayOpenButton, ReplaySeatSelect, ReplayStepButton
+from .state import TableError
+
+if TYPE_CHECKING:
+    from data import Store
+    from data.records import MatchSummary
+
+log = logging.getLogger(__name__)
+
+JUMPS = {"claim": CLAIM, "kong": KONG, "win": WIN}
+
+
+# ---------------------------------------------------------------------- who may see what
+
+
+def check_replayable(hand: StoredHand | None, user_id: int) -> StoredHand:
+    """The hand, if ``user_id`` may replay it; else a polite refusal."""
+    if hand is None:
+        raise TableError("err.no_hand")
+    if not hand.finished:
+        raise TableError("replay.in_play")
+    if not hand.match_over and user_id not in hand.players:
+        raise TableError("replay.players_only")
+    return hand
+
+
+def default_seat(hand: StoredHand, user_id: int) -> int:
+    """A player sees the table from their own seat; anyone else from the winner's (else seat 0)."""
+    if user_id in hand.users:
+        return hand.users.index(user_id)
+    winner = (hand.result or {}).get("winner")
+    return winner if isinstance(winner, int) and 0 <= winner <= 3 else 0
+
+
+# ---------------------------------------------------------------------- the step-through message
+
+
+def draw_step(hand: StoredHand, index: int, seat: int) -> tuple[Frame, bytes, list[frozenset[str]]]:
+    """Replay ``hand`` to step ``index`` (clamped), from ``seat``: the frame, its picture, every
+    frame's marks (CPU work: run it in a thread)."""
+    names = list(hand.names)
+    frame = frame_at(hand.header, hand.moves, names, max(0, index), seat=seat)
+    all_marks = frame_marks(hand.header, hand.moves)
+    return frame, render_step(frame.view, names, frame.line), all_marks
+
+
+async def step_payload(hand: StoredHand, index: int, seat: int, locale: Any) -> Payload:
+    try:
+        frame, png, all_marks = await asyncio.to_thread(draw_step, hand, index, seat)
+    except (LogError, ValueError) as error:
+        log.warning("hand %s does not replay: %s", hand.id, error)
+        raise TableError("replay.broken") from None
+    title = t(
+        locale, "replay.title", id=hand.id, hand=hand.hand_no, table=hand.table_id, seat=hand.names[seat]
+    )
+    return Payload(
+        content=f"{title}\n**{frame.line}**",
+        png=png,
+        filename="replay.png",
+        view=step_view(hand, frame.index, seat, all_marks, locale),
+    )
+
+
+def step_view(
+    hand: StoredHand, index: int, seat: int, all_marks: list[frozenset[str]], locale: Any
+) -> discord.ui.View:
+    last = len(all_marks) - 1
+    view = discord.ui.View(timeout=None)
+    for op in ("first", "prev", "next", "last"):
+        disabled = index <= 0 if op in ("first", "prev") else index >= last
+        view.add_item(ReplayStepButton.make(hand.id, seat, index, op, t(locale, f"replay.{op}"), 0, disabled))
+    for op, mark in JUMPS.items():
+        disabled = next_marked(all_marks, index, mark) is None
+        view.add_item(ReplayStepButton.make(hand.id, seat, index, op, t(locale, f"replay.{op}"), 1, disabled))
+    view.add_item(
+        ReplayStepButton.make(hand.id, seat, index, "ph", t(locale, "replay.prev_hand"), 1, hand.hand_no <= 1)
+    )
+    view.add_item(
+        ReplayStepButton.make(
+            hand.id, seat, index, "nh", t(locale, "replay.next_hand"), 1, hand.hand_no >= hand.hands
+        )
+    )
+    view.add_item(ReplaySeatSelect.make(hand.id, index, seat, list(hand.names), t(locale, "replay.seat")))
+    return view
+
+
+def target_step(op: str, index: int, all_marks: list[frozenset[str]]) -> int:
+    last = len(all_marks) - 1
+    if op == "first":
+        return 0
+    if op == "prev":
+        return max(0, index - 1)
+    if op == "next":
+        return min(last, index + 1)
+    if op == "last":
+        return last
+    found = next_marked(all_marks, index, JUMPS[op])
+    return index if found is None else found
+
+
+async def on_replay_click(
+    cog: Any, interaction: discord.Interaction, kind: str, fields: dict[str, Any]
+) -> None:
+    """A replay button or the seat select (the click is answered by editing the replay in place), or
+    a Replay button on a score sheet or the history (answered with a fresh private replay)."""
+    assert interaction.guild_id is not None
+    store: Store = cog.store
+    user = interaction.user.id
+    locale = interaction.locale
+    if kind == "open":
+        hand = check_replayable(
+            await stored_hand(
+                store, interaction.guild_id, table_id=fields["table"], hand_no=fields["hand_no"]
+            ),
+            user,
+        )
+        payload = await step_payload(hand, 0, default_seat(hand, user), locale)
+        await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+        return
+    hand = check_replayable(await stored_hand(store, interaction.guild_id, hand_id=fields["hand"]), user)
+    seat, index = fields["seat"], fields["step"]
+    op = fields.get("op", "")
+    if op in ("ph", "nh"):
+        number = hand.hand_no + (1 if op == "nh" else -1)
+        other = await stored_hand(store, interaction.guild_id, table_id=hand.table_id, hand_no=number)
+        if other is None or not other.finished:
+            raise TableError("replay.no_more")
+        hand, index = check_replayable(other, user), 0
+    elif op:
+        all_marks = await asyncio.to_thread(frame_marks, hand.header, hand.moves)
+        index = target_step(op, index, all_marks)
+    payload = await step_payload(hand, index, seat, locale)
+    await interaction.response.edit_message(**payload.edit_kwargs())
+
+
+def replay_view(table_id: int, hand_no: int, locale: Any) -> discord.ui.View:
+    """The Replay button under a score sheet."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayOpenButton.make(table_id, hand_no, "▶ " + t(locale, "replay.open")))
+    return view
+
+
+def history_view(matches: list[MatchSummary], locale: Any) -> discord.ui.View | None:
+    """A Replay button per match of the history (its first hand; the replay steps to the others)."""
+    if not matches:
+        return None
+    view = discord.ui.View(timeout=None)
+    for match in matches[:25]:
+        view.add_item(
+            ReplayOpenButton.make(
+                match.table_id, 1, "▶ " + t(locale, "replay.open_match", table=match.table_id)
+            )
+        )
+    return view
+
+
+def animation(hand: StoredHand) -> bytes:
+    names = list(hand.names)
+    return render_animation(frames(hand.header, hand.moves, names, seat=default_seat(hand, -1)), names)
+
+
+def match_log(store_match: StoredMatch) -> bytes:
+    """The match as a log document (engine.log), every finished hand replayed through the engine."""
+    rules = store_match.rules
+    hands = []
+    for moves, result in store_match.hands:
+        if result is None:
+            break  # the hand in play: never in a log
+        hands.append(
+            HandMoves(
+                moves, leaver(rules, result.get("deltas", ())) if result.get("winner") is None else None
+            )
+        )
+    meta = {
+        "source": "discord",
+        "table_id": store_match.table_id,
+        "guild_id": str(store_match.guild_id),
+        "started_at": store_match.started_at,
+        "finished_at": store_match.finished_at,
+    }
+    document = export_match(store_match.header, hands, seats=list(store_match.seats), meta=meta)
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+# ---------------------------------------------------------------------- the commands
+
+
+class ReplayCommands:
+    """/mahjong replay and /mahjong export, mixed into the Mahjong group cog."""
+
+    store: Store
+
+    @app_commands.command(name=_("replay"), description=_("Step through a finished hand (only you see it)"))
+    @app_commands.describe(
+        hand=_("The hand's number in the history"),
+        animated=_("Post the whole hand as one animated picture"),
+    )
+    async def replay(
+        self, interaction: discord.Interaction, hand: app_commands.Range[int, 1], animated: bool = False
+    ) -> None:
+        assert interaction.guild_id is not None
+        user = interaction.user.id
+        # the option is "hand", as people write it: /mahjong replay <hand>
+        found = check_replayable(await stored_hand(self.store, interaction.guild_id, hand_id=hand), user)
+        if not animated:
+            payload = await step_payload(found, 0, default_seat(found, user), interaction.locale)
+            await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+            return
+        await interaction.response.defer(thinking=True)  # a whole hand takes longer than a click
+        try:
+            gif = await asyncio.to_thread(animation, found)
+        except (LogError, ValueError) as error:
+            log.warning("hand %s does not replay: %s", found.id, error)
+            raise TableError("replay.broken") from None
+        text = t(
+            interaction.guild_locale or interaction.locale,
+            "replay.animated",
+            id=found.id,
+            hand=found.hand_no,
+            table=found.table_id,
+        )
+        await interaction.edit_original_response(
+            content=text, attachments=[discord.File(io.BytesIO(gif), f"hand-{found.id}.gif")]
+        )
+
+    @app_commands.command(name=_("export"), description=_("A match as one JSON file (match log)"))
+    @app_commands.describe(match=_("The match's number in the history (#)"))
+    async def export(self, interaction: discord.Interaction, match: app_commands.Range[int, 1]) -> None:
+        assert interaction.guild_id is not None
+        found = await stored_match(self.store, interaction.guild_id, match)
+        if found is None:
+            raise TableError("export.no_match")
+        if not found.over and interaction.user.id not in found.players:
+            raise TableError("replay.players_only")
+        try:
+            data = await asyncio.to_thread(match_log, found)
+        except (LogError, ValueError) as error:
+            log.warning("match %s does not replay: %s", match, error)
+            raise TableError("replay.broken") from None
+        hands = sum(1 for _, result in found.hands if result is not None)
+        await interaction.response.send_message(
+            content=t(interaction.locale, "export.done", table=match, hands=hands),
+            file=discord.File(io.BytesIO(data), f"mahjong-match-{match}.json"),
+            ephemeral=not found.over,
+        )

@@ -1,0 +1,141 @@
+"""Replay pictures: one step of a finished hand (the table from one seat, every hand face up, with
+the step's line above it), and a whole hand as one animated GIF sized for Discord's inline preview
+(GIF because Discord animates GIFs inline and shows only the first frame of an APNG).
+
+    python -m render.replay FILE --hand N --seat S OUTDIR
+
+writes OUTDIR/step-000.png … (one per step of hand N of the match log FILE, N counted in file order
+from 1, seen from seat S), OUTDIR/steps.txt (each step's line) and OUTDIR/hand.gif. Exit 0; 1 when the
+log does not check (the first bad move named, as ``python -m engine.log check``); 2 for a file that is
+not a log or a hand or seat it does not have (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from PIL import Image
+
+from engine.log import LogError, NotALog, check_log, game_header, read_log
+from engine.replay import Frame, frames
+from engine.view import GameView
+
+from . import encode, fonts, theme
+from .canvas import Canvas
+from .table import compose_table
+
+BAND = 44  # the line of text above the table, at scale 1
+STEP_SCALE = 1.0  # a step picture: the live table's size (its sprites are warmed up at start)
+ANIMATION_SCALE = 0.5  # 484 px: inside Discord's inline preview without being scaled down
+FRAME_MS = 700
+LAST_FRAME_MS = 4000
+
+
+def compose_step(view: GameView, names: Sequence[str], line: str, scale: float = STEP_SCALE) -> Canvas:
+    """The table from ``view.viewer``'s seat with ``line`` written above it."""
+    table = compose_table(view, names, scale=scale)
+    band = round(BAND * scale)
+    width, height = table.im.size
+    cv = Canvas(Image.new("RGB", (width, height + band), theme.PANEL))
+    cv.paste(table.im, (0, band))
+    cv.placed.extend(table.placed)
+    cv.written.extend(table.written)
+    size = round(20 * scale)
+    cv.text(
+        (width / 2, band / 2), fonts.fit(line, size, width - round(16 * scale)), size, theme.TEXT, anchor="mm"
+    )
+    return cv
+
+
+def render_step(view: GameView, names: Sequence[str], line: str, scale: float = STEP_SCALE) -> bytes:
+    """One replay step as PNG bytes."""
+    return encode.to_png(compose_step(view, names, line, scale).im)
+
+
+def render_animation(
+    frames: Iterable[Frame], names: Sequence[str], scale: float = ANIMATION_SCALE, frame_ms: int = FRAME_MS
+) -> bytes:
+    """A whole hand as one looping GIF: every step for ``frame_ms``, the last one held longer.
+    Frames are mapped to the shared tile palette (no per-frame colour analysis), and the GIF
+    writer stores only the part of each frame that changed."""
+    pictures = [
+        compose_step(f.view, names, f.line, scale).im.quantize(
+            palette=encode.palette(), dither=Image.Dither.NONE
+        )
+        for f in frames
+    ]
+    if not pictures:
+        raise ValueError("a hand has at least its deal")
+    durations = [frame_ms] * len(pictures)
+    durations[-1] = LAST_FRAME_MS
+    out = io.BytesIO()
+    pictures[0].save(
+        out,
+        "GIF",
+        save_all=True,
+        append_images=pictures[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------------- command line
+
+
+def _usage(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m render.replay", description=__doc__.splitlines()[0])
+    parser.add_argument("file", help="a match log (docs/log-format.md)")
+    parser.add_argument("--hand", type=int, required=True, help="the hand, counted from 1 in file order")
+    parser.add_argument("--seat", type=int, required=True, choices=range(4), metavar="{0,1,2,3}")
+    parser.add_argument("outdir", help="where the pictures go (created if missing)")
+    parser.add_argument("--no-animation", action="store_true", help="only the step pictures")
+    args = parser.parse_args(argv)
+    try:
+        data = read_log(Path(args.file).read_bytes())
+    except OSError as error:
+        return _usage(f"cannot read {args.file}: {error.strerror or error}")
+    except NotALog as error:
+        return _usage(f"{args.file} is {error}")
+    try:
+        check_log(data)
+    except LogError as error:
+        print(f"refused: {error}")
+        print(f"{args.file}: {error}", file=sys.stderr)
+        return 1
+    found = [(m, h) for m in data["matches"] for h in m["hands"]]
+    if not 1 <= args.hand <= len(found):
+        return _usage(f"{args.file} has hands 1-{len(found)}, not {args.hand}")
+    match, hand = found[args.hand - 1]
+    names = [str(s.get("name", f"seat {i}")) for i, s in enumerate(match["seats"])]
+    out = Path(args.outdir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return _usage(f"cannot make {out}: {error.strerror or error}")
+    steps = list(frames(game_header(match, hand), hand["moves"], names, seat=args.seat))
+    for f in steps:
+        (out / f"step-{f.index:03d}.png").write_bytes(render_step(f.view, names, f.line))
+    (out / "steps.txt").write_text("".join(f"{f.index:03d} {f.line}\n" for f in steps), encoding="utf-8")
+    written = f"{len(steps)} step pictures"
+    if not args.no_animation:
+        gif = render_animation(steps, names)
+        (out / "hand.gif").write_bytes(gif)
+        written += f" and hand.gif ({len(gif) / 1024:.0f} KB)"
+    print(f"hand {args.hand} from seat {args.seat}: {written} in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
