@@ -79,7 +79,7 @@ async def fill(target: str) -> None:
     clock.advance(3600.5)
     await store.finish_hand(
         won,
-        result={"items": [["七对子", 2], ["门清", 1], ["Z字一色", 10]]},
+        result={"items": [["七对子", 2], ["门清", 1], ["Z字一色", 10], ["dora", 1]]},  # "dora": after Z in bytes only
         deltas=[-60, 0, 0, 60],
         winner=3,
         loser=0,
@@ -219,3 +219,32 @@ def test_the_command_line_copies_and_says_what_it_checked(tmp_path: Path, server
         timeout=120,
     )
     assert again.returncode == 2 and "not empty" in again.stderr
+
+
+async def test_a_server_database_that_sorts_text_its_own_way_gets_a_verified_copy(
+    tmp_path: Path, pg_cluster: Cluster
+) -> None:
+    """A database created with a language's collation (ICU en-US: 'a' before 'B') would read text keys
+    in another order than SQLite's bytes, and every checksum would differ: key text is byte-ordered."""
+    source = str(tmp_path / "source.sqlite3")
+    await fill(source)
+    store = await Store.open(source)
+    for key in ("B", "a", "Z", "ä"):
+        await store.set_setting(key, key)
+    await store.close()
+    name = "copy_icu_en_us"
+    admin = await pg_cluster.admin()
+    try:
+        await admin.execute(
+            f"CREATE DATABASE {name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"
+        )
+    finally:
+        await admin.close()
+    server = pg_cluster.url(name)
+    try:
+        assert await fetch(server, "SELECT k FROM (VALUES ('B'), ('a')) v(k) ORDER BY k") == [("a",), ("B",)]
+        assert await run(source, server) == 0
+        assert await sums(server) == await sums(source)
+        assert await views(server) == await views(source)
+    finally:
+        await pg_cluster.drop_database(name)

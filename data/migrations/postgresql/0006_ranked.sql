@@ -2,6 +2,14 @@
 -- columns, tables and indexes (Discord ids BIGINT, times and ratings DOUBLE PRECISION), and the same
 -- back-fill of existing history. SQLite's json_valid() has no twin in PostgreSQL 15: a text that does not
 -- parse as JSON reads as NULL through the temporary function below, dropped at the end.
+--
+-- Text that is a key or orders results (rule sets, item names, settings' names) is COLLATE "C": byte
+-- order, as SQLite's BINARY, whatever collation the operator's database was created with (en-US puts
+-- 'a' before 'B'). Ties then break the same way on both databases, and data.copy, which checks each
+-- table in key order, finds the same order on both.
+
+ALTER TABLE bot_settings ALTER COLUMN key TYPE TEXT COLLATE "C";
+ALTER TABLE hand_seats ALTER COLUMN rules TYPE TEXT COLLATE "C";
 
 ALTER TABLE tables ADD COLUMN ranking TEXT NOT NULL DEFAULT 'casual'
     CHECK (ranking IN ('casual', 'rated', 'rated_ai'));
@@ -10,7 +18,7 @@ ALTER TABLE matches ADD COLUMN leaver INTEGER;
 
 ALTER TABLE match_scores ADD COLUMN place INTEGER;
 ALTER TABLE match_scores ADD COLUMN guild_id BIGINT;
-ALTER TABLE match_scores ADD COLUMN rules TEXT;
+ALTER TABLE match_scores ADD COLUMN rules TEXT COLLATE "C";
 CREATE INDEX match_scores_player ON match_scores (guild_id, user_id, rules, place)
     WHERE user_id IS NOT NULL;
 
@@ -23,11 +31,11 @@ CREATE INDEX hand_seats_wins ON hand_seats (guild_id, rules, tai DESC, hand_id) 
 
 CREATE TABLE hand_items (
     hand_id  BIGINT  NOT NULL REFERENCES hands (id) ON DELETE CASCADE,
-    item     TEXT    NOT NULL,
+    item     TEXT COLLATE "C" NOT NULL,
     value    INTEGER NOT NULL,
     user_id  BIGINT,
     guild_id BIGINT  NOT NULL,
-    rules    TEXT    NOT NULL,
+    rules    TEXT COLLATE "C" NOT NULL,
     PRIMARY KEY (hand_id, item)
 );
 CREATE INDEX hand_items_server ON hand_items (guild_id, rules, item);
@@ -35,7 +43,7 @@ CREATE INDEX hand_items_player ON hand_items (guild_id, user_id, rules, item) WH
 
 CREATE TABLE ratings (
     guild_id BIGINT  NOT NULL,
-    rules    TEXT    NOT NULL,
+    rules    TEXT COLLATE "C" NOT NULL,
     user_id  BIGINT  NOT NULL,
     mu       DOUBLE PRECISION NOT NULL,
     sigma    DOUBLE PRECISION NOT NULL,
@@ -56,7 +64,7 @@ CREATE TABLE match_ratings (
 
 CREATE TABLE player_totals (
     guild_id   BIGINT  NOT NULL,
-    rules      TEXT    NOT NULL,
+    rules      TEXT COLLATE "C" NOT NULL,
     user_id    BIGINT  NOT NULL,
     points     INTEGER NOT NULL,
     matches    INTEGER NOT NULL,
@@ -75,7 +83,7 @@ INSERT INTO player_totals (guild_id, rules, user_id, points, matches, hands, win
 CREATE TABLE player_hours (
     guild_id   BIGINT  NOT NULL,
     hour       INTEGER NOT NULL,  -- floor(finished_at / 3600)
-    rules      TEXT    NOT NULL,
+    rules      TEXT COLLATE "C" NOT NULL,
     user_id    BIGINT  NOT NULL,
     points     INTEGER NOT NULL,
     hands      INTEGER NOT NULL,
@@ -94,7 +102,7 @@ CREATE TABLE player_tables (
     guild_id BIGINT NOT NULL,
     user_id  BIGINT NOT NULL,
     table_id BIGINT NOT NULL,
-    rules    TEXT   NOT NULL,
+    rules    TEXT COLLATE "C" NOT NULL,
     last_at  DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (guild_id, user_id, table_id)
 );
@@ -108,15 +116,15 @@ CREATE INDEX hand_seats_recent
 
 CREATE TABLE server_totals (
     guild_id BIGINT  NOT NULL,
-    rules    TEXT    NOT NULL,
+    rules    TEXT COLLATE "C" NOT NULL,
     hands    INTEGER NOT NULL,
     wins     INTEGER NOT NULL,
     PRIMARY KEY (guild_id, rules)
 );
 CREATE TABLE item_totals (
     guild_id  BIGINT  NOT NULL,
-    rules     TEXT    NOT NULL,
-    item      TEXT    NOT NULL,
+    rules     TEXT COLLATE "C" NOT NULL,
+    item      TEXT COLLATE "C" NOT NULL,
     hands     INTEGER NOT NULL,
     last_hand BIGINT  NOT NULL,
     PRIMARY KEY (guild_id, rules, item)
