@@ -738,7 +738,7 @@ class Store(HallStore):
     ) -> PlayerFigures | None:
         """A person's numbers of one rule set in this server (by default the one they played most hands
         of); None when they have no finished hand there."""
-        async with self._read() as db:
+        async with self._read(snapshot=True) as db:
             played = await db.all(
                 "SELECT rules, COUNT(*) AS n FROM hand_seats WHERE guild_id = ? AND user_id = ?"
                 " GROUP BY rules ORDER BY n DESC, rules",
@@ -782,7 +782,8 @@ class Store(HallStore):
                 " FROM ratings r WHERE guild_id = ? AND rules = ? AND user_id = ?",
                 (guild_id, rules, user_id),
             )
-            name = await db.one("SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            name = await db.one(
+                "SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
             )
         places = [0, 0, 0, 0]
         for row in place_rows:
@@ -817,8 +818,9 @@ class Store(HallStore):
             "SELECT item, hands AS n, last_hand FROM item_totals WHERE guild_id = ? AND rules = ?"
             " ORDER BY n {order}, last_hand DESC, item LIMIT ?"
         )
-        async with self._read() as db:
-            counts = await db.one("SELECT hands, wins FROM server_totals WHERE guild_id = ? AND rules = ?", (guild_id, rules)
+        async with self._read(snapshot=True) as db:
+            counts = await db.one(
+                "SELECT hands, wins FROM server_totals WHERE guild_id = ? AND rules = ?", (guild_id, rules)
             )
             most = await db.all(item_sql.format(order="DESC"), (guild_id, rules, top))
             rare = await db.all(item_sql.format(order="ASC"), (guild_id, rules, top))
@@ -851,7 +853,7 @@ class Store(HallStore):
 
     async def match_standings(self, guild_id: int, table_id: int) -> MatchStandings | None:
         """A finished match of this server with its final scores by seat (None: unknown here, or not over)."""
-        async with self._read() as db:
+        async with self._read(snapshot=True) as db:
             match = await db.one(
                 "SELECT m.finished_at, m.leaver, t.rules, t.options FROM matches m JOIN tables t ON t.id = m.table_id"
                 " WHERE m.table_id = ? AND t.guild_id = ? AND m.finished_at IS NOT NULL",
@@ -859,9 +861,9 @@ class Store(HallStore):
             )
             if match is None:
                 return None
-            scores = await db.all("SELECT * FROM match_scores WHERE table_id = ? ORDER BY seat", (table_id,)
-            )
-            changes = await db.all("SELECT seat, before, after FROM match_ratings WHERE table_id = ? ORDER BY seat", (table_id,)
+            scores = await db.all("SELECT * FROM match_scores WHERE table_id = ? ORDER BY seat", (table_id,))
+            changes = await db.all(
+                "SELECT seat, before, after FROM match_ratings WHERE table_id = ? ORDER BY seat", (table_id,)
             )
         options = loads(match["options"]) or {}
         return MatchStandings(
