@@ -416,6 +416,12 @@ class Store(HallStore):
                 ],
             )
             greatest = self._driver.dialect.greatest
+            # The shared rows (each person's totals, each item's count) in one order, by user id and by
+            # item: two tables ending a hand at once on PostgreSQL then never wait on each other in a circle.
+            people = sorted(
+                ((s, delta) for s, delta in zip(seats, deltas, strict=True) if s.user_id is not None),
+                key=lambda person: (person[0].user_id, person[0].seat),
+            )
             await db.executemany(
                 f"INSERT INTO player_totals (guild_id, rules, user_id, points, matches, hands, wins, self_draws,"
                 " deal_ins, best_tai) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (guild_id, rules, user_id)"
@@ -433,11 +439,9 @@ class Store(HallStore):
                         int(s.seat == loser),
                         total if s.seat == winner else None,
                     )
-                    for s, delta in zip(seats, deltas, strict=True)
-                    if s.user_id is not None
+                    for s, delta in people
                 ],
             )
-            people = [(s, delta) for s, delta in zip(seats, deltas, strict=True) if s.user_id is not None]
             await db.executemany(
                 f"INSERT INTO player_hours (guild_id, hour, rules, user_id, points, hands, wins, self_draws, deal_ins,"
                 " best_tai) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (guild_id, hour, rules, user_id)"
@@ -475,7 +479,7 @@ class Store(HallStore):
             await db.executemany(
                 "INSERT INTO player_names (guild_id, user_id, name, updated_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at",
-                [(hand["guild_id"], s.user_id, s.name, now) for s in seats if s.user_id is not None],
+                [(hand["guild_id"], s.user_id, s.name, now) for s, _ in people],
             )
 
     async def finish_match(self, table_id: int, scores: Sequence[int], *, leaver: int | None = None) -> None:
@@ -1128,13 +1132,13 @@ async def _store_items(
         items[name] = items.get(name, 0) + int(value)
     await db.executemany(
         "INSERT INTO hand_items (hand_id, item, value, user_id, guild_id, rules) VALUES (?, ?, ?, ?, ?, ?)",
-        [(hand_id, name, value, user_id, guild_id, rules) for name, value in items.items()],
+        [(hand_id, name, items[name], user_id, guild_id, rules) for name in sorted(items)],
     )
     await db.executemany(
         "INSERT INTO item_totals (guild_id, rules, item, hands, last_hand) VALUES (?, ?, ?, 1, ?)"
         " ON CONFLICT (guild_id, rules, item) DO UPDATE SET hands = item_totals.hands + 1,"
         f" last_hand = {greatest}(item_totals.last_hand, excluded.last_hand)",
-        [(guild_id, rules, name, hand_id) for name in items],
+        [(guild_id, rules, name, hand_id) for name in sorted(items)],  # in one order (finish_hand)
     )
 
 
@@ -1161,7 +1165,10 @@ async def _rate_match(
         )
         before.append(new_rating() if row is None else Rating(row["mu"], row["sigma"], row["matches"]))
     after = rate(before, places, fixed=[s.user_id is None for s in seats])
-    people = [(s, old, new) for s, old, new in zip(seats, before, after, strict=True) if s.user_id is not None]
+    people = sorted(  # by user id, as finish_hand takes people's rows
+        ((s, old, new) for s, old, new in zip(seats, before, after, strict=True) if s.user_id is not None),
+        key=lambda person: (person[0].user_id, person[0].seat),
+    )
     await db.executemany(
         "INSERT INTO ratings (guild_id, rules, user_id, mu, sigma, shown, matches) VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, rules, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"

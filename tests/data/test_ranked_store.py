@@ -321,3 +321,26 @@ async def test_a_leaderboard_page_comes_with_the_number_of_players_and_stays_in_
     assert await store.leaderboard_page(1, min_matches=3) == ([], 0, 1)
     rows, players, _ = await store.leaderboard_page(1, min_matches=2)
     assert (players, [r.user_id for r in rows]) == (1, [ANN])
+
+
+async def test_hands_ending_at_once_at_tables_sharing_people_and_items_never_wait_in_a_circle(
+    store: Store,
+) -> None:
+    """On PostgreSQL two tables' finish_hand run side by side: each updates the same people's totals and
+    the same items' counts, so each takes those rows in one order (by user id, by item), never a
+    deadlock or a lock wait (the store's lock timeout here is 0.2 s) that a player would see as a
+    storage fault."""
+    first = await table(store, [ANN, BO, CY, DI], channel_id=20)
+    second = await table(store, [DI, CY, BO, ANN], channel_id=21)  # the same people, seated the other way
+    items = [("門清", 1), ("自摸", 1), ("平胡", 2), ("清一色", 8)]
+    for number in range(1, 16):
+        await asyncio.gather(
+            hand(store, first.id, number, dealer=0, streak=0, deltas=[300, -100, -100, -100], winner=0,
+                 total=4, items=items),
+            hand(store, second.id, number, dealer=0, streak=0, deltas=[300, -100, -100, -100], winner=0,
+                 total=4, items=items[::-1]),
+        )
+    board = {row.user_id: row.hands for row in await store.leaderboard(1)}
+    assert board == {ANN: 30, BO: 30, CY: 30, DI: 30}
+    made = (await store.server_figures(1, "taiwan16")).most_made
+    assert [(i.item, i.hands) for i in made] == sorted((name, 30) for name, _ in items)  # ties: by name
