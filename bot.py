@@ -56,7 +56,7 @@ NO_TOKEN = (
 @dataclass(frozen=True, slots=True)
 class Config:
     token: str
-    database: Path
+    database: str | Path  # an SQLite file, ":memory:", or a postgresql:// URL (a Path would fold its "//")
     sync_guild: int | None = None  # sync commands to one guild at start (instant) instead of globally
     timing: Timing = field(default_factory=Timing)
     seed: int | None = None  # seeds every match's shuffle (tests, the sandbox); None: unpredictable
@@ -78,7 +78,7 @@ class Config:
             raise SystemExit(f"DISCORD_GUILD_ID must be a server id (digits only), not {guild!r}.")
         return cls(
             token=token,
-            database=Path(os.environ.get("MAHJONG_DB", "mahjong.sqlite3")),
+            database=os.environ.get("MAHJONG_DB", "mahjong.sqlite3"),
             sync_guild=int(guild) if guild.isdigit() else None,
         )
 
@@ -211,7 +211,7 @@ def run_with_retries(config: Config) -> int:
     return 3
 
 
-def sandbox_bot(token: str, database: Path, seed: int) -> MahjongBot:
+def sandbox_bot(token: str, database: str | Path, seed: int) -> MahjongBot:
     """The bot as the sandbox runs it: quick pauses, seeded, and synced at every start (a fresh
     stand-in knows no commands, whatever the database remembers of the last sync)."""
     timing = Timing(ai_delay=0.0, hand_pause=0.2, edit_interval=0.05, timer_scale=1.0)
@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         "and winning)",
     )
     sandbox.add_argument(
-        "--db", metavar="FILE", help="SQLite file the table is stored in, to resume it after a stop (default: memory)"
+        "--db", metavar="FILE", help="SQLite file (or postgresql:// URL) the table is stored in, to resume it after a stop (default: memory)"
     )
     sandbox.add_argument(
         "--rules", choices=list(PROFILES), default="taiwan16", help="the rule set of a new table (default taiwan16)"

@@ -1,8 +1,9 @@
-"""Cost of storing each move: ``Store.append_action`` on a file database in WAL mode; and the
-leaderboard and stats queries over a server with 100,000 stored hands.
+"""Cost of storing each move: ``Store.append_action`` on a file database in WAL mode, or on PostgreSQL;
+and the leaderboard and stats queries over a server with 100,000 stored hands.
 
     python -m bench.store [--moves 5000] [--moves-per-hand 120] [--players 40] [--history 0] [--path DIR]
                           [--stats-hands 100000] [--stats-players 200]
+    python -m bench.store --postgres      # the same on a throw-away PostgreSQL server started here
 
 Target (DESIGN.md): storing each move adds ≤ 5 ms to p99 of a click. Each ``append_action`` is one
 transaction (insert the move, update the hand's deadline) through aiosqlite, timed from the caller's
@@ -38,7 +39,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 async def run(
-    path: Path, moves: int, per_hand: int, players: int, seed: int, history: int = 0
+    path: Path | str, moves: int, per_hand: int, players: int, seed: int, history: int = 0
 ) -> dict[str, float]:
     rng = random.Random(seed)
     store = await Store.open(path)
@@ -118,6 +119,7 @@ async def run(
         start = time.perf_counter()
         await store.player_stats(1, rng.randint(1, players))
         stats_ms.append((time.perf_counter() - start) * 1000)
+    size_kb = await database_kb(store, path)
     await store.close()
     return {
         "moves": moves,
@@ -129,14 +131,23 @@ async def run(
         "finished_hands": hands,
         "leaderboard_p50_ms": round(percentile(board_ms, 0.5), 3),
         "player_stats_p50_ms": round(percentile(stats_ms, 0.5), 3),
-        "file_kb": round(path.stat().st_size / 1024, 1),
+        "file_kb": size_kb,
     }
 
 
 ITEMS = ("門清", "自摸", "莊家", "平胡", "獨聽", "碰碰胡", "混一色", "三元牌", "清一色", "大三元", "字一色")
 
 
-async def run_stats(path: Path, hands: int, players: int, seed: int) -> dict[str, float]:
+async def database_kb(store: Store, path: Path | str) -> float:
+    """The database's size on disk: the file, or the server's database."""
+    if isinstance(path, Path):
+        return round(path.stat().st_size / 1024, 1)
+    async with store.driver.session() as db:
+        size = await db.one("SELECT pg_database_size(current_database()) AS n")
+    return round((0 if size is None else size["n"]) / 1024, 1)
+
+
+async def run_stats(path: Path | str, hands: int, players: int, seed: int) -> dict[str, float]:
     """Seed ``hands`` finished hands through the Store, then time the ranked and stats queries."""
     rng = random.Random(seed)
     store = await Store.open(path)
@@ -198,7 +209,7 @@ async def run_stats(path: Path, hands: int, players: int, seed: int) -> dict[str
                                           store.rating_board(1, "taiwan16", limit=10, min_matches=5)))
         await timed("player_figures", store.player_figures(1, user))
         await timed("server_figures", store.server_figures(1, "taiwan16"))
-    size_kb = round(path.stat().st_size / 1024)
+    size_kb = round(await database_kb(store, path))
     await store.close()
     out: dict[str, float] = {"stats_hands": stored, "stats_seed_s": round(seed_s, 1), "stats_file_kb": size_kb}
     for name, values in timings.items():
@@ -226,13 +237,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--path", type=Path, default=None, help="folder for the database (default: a temp folder)"
     )
+    parser.add_argument("--postgres", action="store_true", help="on a throw-away PostgreSQL server instead of SQLite")
     parser.add_argument("--stats-hands", type=int, default=100_000, help="stored hands for the stats queries (0: skip)")
     parser.add_argument("--stats-players", type=int, default=200)
     args = parser.parse_args(argv)
+    cluster = None
+    if args.postgres:
+        from tests.pgcluster import Cluster
+
+        cluster = Cluster.create()
     with tempfile.TemporaryDirectory(dir=args.path) as folder:
+        target = Path(folder) / "bench.sqlite3" if cluster is None else cluster.url(asyncio.run(cluster.create_database("bench")))
         out = asyncio.run(
             run(
-                Path(folder) / "bench.sqlite3",
+                target,
                 args.moves,
                 args.moves_per_hand,
                 args.players,
@@ -241,9 +259,14 @@ def main(argv: list[str] | None = None) -> None:
             )
         )
         if args.stats_hands:
-            out |= asyncio.run(
-                run_stats(Path(folder) / "stats.sqlite3", args.stats_hands, args.stats_players, args.seed)
+            stats_target = (
+                Path(folder) / "stats.sqlite3"
+                if cluster is None
+                else cluster.url(asyncio.run(cluster.create_database("stats")))
             )
+            out |= asyncio.run(run_stats(stats_target, args.stats_hands, args.stats_players, args.seed))
+    if cluster is not None:
+        cluster.destroy()
     print(
         f"append_action over {out['moves']} moves: p50 {out['append_p50_ms']} ms, p99 {out['append_p99_ms']} ms,"
         f" max {out['append_max_ms']} ms ({out['moves_per_s']} moves/s)"

@@ -1,4 +1,4 @@
-"""Persistence only: the SQLite schema and its migrations, typed records, and the Store the cogs call."""
+"""Persistence only: the schema and its migrations (SQLite, PostgreSQL), typed records, and the Store the cogs call."""
 
 from data.errors import (
     DuplicateMove,
@@ -10,6 +10,7 @@ from data.errors import (
     StoreFull,
     StoreLocked,
     StoreReadOnly,
+    StoreUnreachable,
 )
 from data.hall import GuildSettings, QueueEntry
 from data.records import (
@@ -46,5 +47,6 @@ __all__ = [
     "StoreFull",
     "StoreLocked",
     "StoreReadOnly",
+    "StoreUnreachable",
     "TableRecord",
 ]

@@ -1,4 +1,4 @@
-"""Storage errors a person can act on: each ``str()`` is one line naming the file and what to do.
+"""Storage errors a person can act on: each ``str()`` is one line naming the database and what to do.
 
 ``retryable`` tells :class:`data.pending.PendingWrites` whether waiting can help: a locked, read-only,
 full or corrupt file may be fixed by an operator while the bot keeps the table in memory; a conflicting
@@ -23,18 +23,21 @@ class StoreError(Exception):
 
 
 class StoreLocked(StoreError):
-    def __init__(self, path: str, cause: str = "") -> None:
+    def __init__(self, path: str, cause: str = "", *, advice: str = "") -> None:
         super().__init__(
             path,
-            "is locked by another program (a second bot, or an open sqlite3 shell?); close it and retry",
+            "is locked by another program "
+            + (advice or "(a second bot, or an open sqlite3 shell?); close it and retry"),
             cause,
         )
 
 
 class StoreReadOnly(StoreError):
-    def __init__(self, path: str, cause: str = "") -> None:
+    def __init__(self, path: str, cause: str = "", *, advice: str = "") -> None:
         super().__init__(
-            path, "is read-only; give the bot write permission on the file and its folder", cause
+            path,
+            "is read-only; " + (advice or "give the bot write permission on the file and its folder"),
+            cause,
         )
 
 
@@ -46,11 +49,24 @@ class StoreFull(StoreError):
 
 
 class StoreCorrupt(StoreError):
+    def __init__(self, path: str, cause: str = "", *, advice: str = "") -> None:
+        reason = f" ({cause})" if cause else ""
+        super().__init__(
+            path,
+            f"is corrupt{reason}; "
+            + (advice or "restore it from a backup, or move it aside to start with an empty one"),
+            cause,
+        )
+
+
+class StoreUnreachable(StoreError):
+    """A database server that does not answer (stopped, restarting, network down): waiting may help."""
+
     def __init__(self, path: str, cause: str = "") -> None:
         reason = f" ({cause})" if cause else ""
         super().__init__(
             path,
-            f"is corrupt{reason}; restore it from a backup, or move it aside to start with an empty one",
+            f"cannot be reached{reason}; check that the server is running and MAHJONG_DB names it",
             cause,
         )
 
@@ -85,6 +101,18 @@ class StoreConflict(StoreError):
     retryable = False
 
 
+class Violation(StoreConflict):
+    """A statement broke a constraint, as a driver reports it; the store turns it into its own words.
+
+    ``kind`` is "duplicate" (a key or unique value used twice), "missing" (a reference to a row that
+    does not exist) or "other" (a CHECK or NOT NULL).
+    """
+
+    def __init__(self, path: str, kind: str, cause: str = "") -> None:
+        self.kind = kind
+        super().__init__(path, f"refused a write that contradicts what is stored ({cause})", cause)
+
+
 class DuplicateMove(StoreConflict):
     def __init__(self, path: str, hand_id: int, move_no: int) -> None:
         self.hand_id = hand_id
@@ -102,11 +130,17 @@ _FULL = 13
 _CANTOPEN = 14
 _CONSTRAINT = 19
 _NOTADB = 26
+# extended codes of _CONSTRAINT
+_FOREIGN_KEY = 787
+_PRIMARY_KEY = 1555
+_UNIQUE = 2067
 
 
 def translate(error: sqlite3.Error, path: str) -> StoreError:
-    """The :class:`StoreError` for a driver error, chosen by SQLite's result code."""
-    code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+    """The :class:`StoreError` for an SQLite error, chosen by its result code (PostgreSQL's:
+    :func:`data.postgres.translate`)."""
+    extended = getattr(error, "sqlite_errorcode", None) or 0
+    code = extended & 0xFF
     text = str(error).splitlines()[0] if str(error) else type(error).__name__
     if code in (_BUSY, _LOCKED):
         return StoreLocked(path, text)
@@ -121,7 +155,10 @@ def translate(error: sqlite3.Error, path: str) -> StoreError:
             path, "cannot be opened; check that its folder exists and the bot may write there", text
         )
     if code == _CONSTRAINT:
-        return StoreConflict(path, f"refused a write that contradicts what is stored ({text})", text)
+        kind = {_PRIMARY_KEY: "duplicate", _UNIQUE: "duplicate", _FOREIGN_KEY: "missing"}.get(
+            extended, "other"
+        )
+        return Violation(path, kind, text)
     if code == _IOERR:
         return StoreError(path, f"could not be read or written ({text}); check the disk", text)
     return StoreError(path, f"failed: {text}", text)

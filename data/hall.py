@@ -12,8 +12,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
-import aiosqlite
-
+from data.driver import Session
 from data.errors import StoreConflict
 from data.records import Row, SeatRecord, TableRecord, dumps
 
@@ -68,8 +67,8 @@ class _Database(Protocol):
     path: str
 
     def _clock(self) -> float: ...
-    def _write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
-    def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+    def _write(self) -> AbstractAsyncContextManager[Session]: ...
+    def _read(self) -> AbstractAsyncContextManager[Session]: ...
 
 
 class HallStore:
@@ -79,8 +78,7 @@ class HallStore:
 
     async def guild_settings(self: _Database, guild_id: int) -> GuildSettings:
         async with self._read() as db:
-            async with db.execute("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cursor:
-                row = await cursor.fetchone()
+            row = await db.one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return GuildSettings(guild_id) if row is None else GuildSettings.from_row(row)
 
     async def set_guild_settings(self: _Database, guild_id: int, **changes: Any) -> GuildSettings:
@@ -96,8 +94,7 @@ class HallStore:
                 await db.execute(
                     f"UPDATE guild_settings SET {columns} WHERE guild_id = ?", (*values.values(), guild_id)
                 )
-            async with db.execute("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cursor:
-                row = await cursor.fetchone()
+            row = await db.one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
         assert row is not None  # inserted in this very transaction
         return GuildSettings.from_row(row)
 
@@ -126,18 +123,14 @@ class HallStore:
     async def dequeue(self: _Database, guild_id: int, user_id: int) -> QueueEntry | None:
         """Take a person out of their queue; the entry they had, None if they were in none."""
         async with self._write() as db:
-            async with db.execute(
+            row = await db.one(
                 "DELETE FROM play_queue WHERE guild_id = ? AND user_id = ? RETURNING *", (guild_id, user_id)
-            ) as cursor:
-                row = await cursor.fetchone()
+            )
         return None if row is None else QueueEntry.from_row(row)
 
     async def queued(self: _Database, guild_id: int, user_id: int) -> QueueEntry | None:
         async with self._read() as db:
-            async with db.execute(
-                "SELECT * FROM play_queue WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-            ) as cursor:
-                row = await cursor.fetchone()
+            row = await db.one("SELECT * FROM play_queue WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
         return None if row is None else QueueEntry.from_row(row)
 
     async def queue(self: _Database, guild_id: int, rules: str | None = None) -> list[QueueEntry]:
@@ -148,16 +141,14 @@ class HallStore:
             sql += " AND rules = ?"
             params.append(rules)
         async with self._read() as db:
-            async with db.execute(sql + " ORDER BY queued_at, user_id", params) as cursor:
-                rows = await cursor.fetchall()
+            rows = await db.all(sql + " ORDER BY queued_at, user_id", params)
         return [QueueEntry.from_row(r) for r in rows]
 
     async def waiting_guilds(self: _Database) -> list[int]:
         """Servers with someone queued (at start, to re-arm their queues)."""
         async with self._read() as db:
-            async with db.execute("SELECT DISTINCT guild_id FROM play_queue ORDER BY guild_id") as cursor:
-                rows = await cursor.fetchall()
-        return [int(r[0]) for r in rows]
+            rows = await db.all("SELECT DISTINCT guild_id FROM play_queue ORDER BY guild_id")
+        return [int(r["guild_id"]) for r in rows]
 
     # ------------------------------------------------------------------ 系統桌
 
@@ -180,23 +171,20 @@ class HallStore:
         guild_id, rules = entries[0].guild_id, entries[0].rules
         async with self._write() as db:
             for entry in entries:
-                cursor = await db.execute(
+                removed = await db.execute(
                     "DELETE FROM play_queue WHERE guild_id = ? AND user_id = ? AND rules = ?",
                     (guild_id, entry.user_id, rules),
                 )
-                if cursor.rowcount != 1:
+                if removed != 1:
                     raise StoreConflict(self.path, f"has no queued {rules} player {entry.user_id} in {guild_id}")
-            cursor = await db.execute(
+            row = await db.one(
                 "INSERT INTO tables (guild_id, channel_id, host_id, rules, rounds, options, password_hash,"
-                " phase, created_at, kind) VALUES (?, ?, ?, ?, ?, ?, NULL, 'playing', ?, 'system')",
+                " phase, created_at, kind) VALUES (?, ?, ?, ?, ?, ?, NULL, 'playing', ?, 'system') RETURNING *",
                 (guild_id, channel_id, host_id, rules, rounds, dumps(options), self._clock()),
             )
-            table_id = cursor.lastrowid
+            assert row is not None  # an INSERT … RETURNING that succeeded returns its row
             await db.executemany(
                 "INSERT INTO seats (table_id, seat, user_id, name, ai_level) VALUES (?, ?, ?, ?, ?)",
-                [(table_id, s.seat, s.user_id, s.name, s.ai_level) for s in seats],
+                [(row["id"], s.seat, s.user_id, s.name, s.ai_level) for s in seats],
             )
-            async with db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cursor:
-                row = await cursor.fetchone()
-        assert row is not None  # inserted in this very transaction
         return TableRecord.from_row(row, tuple(seats))

@@ -1,7 +1,8 @@
 """Numbered schema migrations, applied at start, with SQLite's ``PRAGMA user_version`` as the version.
 
 Files are ``data/migrations/NNNN_name.sql``, numbered from 1 without gaps; file N brings the schema
-from version N-1 to N. Every pending file runs in one transaction together with the new version
+from version N-1 to N. PostgreSQL's files, with the same numbers, names, tables and columns, are in
+``data/migrations/postgresql/`` (applied by :mod:`data.postgres`). Every pending file runs in one transaction together with the new version
 number, so a failure leaves the file exactly as it was. A file whose version is newer than the newest
 migration was written by a newer bot: it is refused before anything is written to it.
 """
@@ -19,6 +20,7 @@ import aiosqlite
 from data.errors import SchemaTooNew, translate
 
 FOLDER = Path(__file__).with_name("migrations")
+PG_FOLDER = FOLDER / "postgresql"
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
 
@@ -33,7 +35,7 @@ def load_migrations(folder: Path = FOLDER) -> tuple[Migration, ...]:
     """The migrations in ``folder``, in order; a gap or a duplicate number is a packaging bug."""
     found = []
     for path in folder.iterdir():
-        match = _NAME.match(path.name)
+        match = _NAME.match(path.name) if path.is_file() else None
         if match:
             found.append(Migration(int(match[1]), match[2], path.read_text(encoding="utf-8")))
     found.sort(key=lambda m: m.version)
@@ -46,6 +48,7 @@ def load_migrations(folder: Path = FOLDER) -> tuple[Migration, ...]:
 
 
 MIGRATIONS = load_migrations()
+PG_MIGRATIONS = load_migrations(PG_FOLDER)
 LATEST = len(MIGRATIONS)
 
 

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeAlias
+from typing import Any, NamedTuple, Protocol
 
-# what a query hands back: sqlite3.Row reads by column name like a mapping (tests pass dicts)
-Row: TypeAlias = Mapping[str, Any] | sqlite3.Row
+
+class Row(Protocol):
+    """What a query hands back, read by column name: sqlite3.Row, asyncpg.Record (tests pass dicts)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
 
 PHASES = ("lobby", "playing", "over", "closed")
 

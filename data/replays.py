@@ -65,9 +65,8 @@ async def stored_hand(
         where, params = "h.table_id = ? AND h.hand_no = ?", (table_id, hand_no, guild_id)  # type: ignore[assignment]
     else:
         raise ValueError("name a hand by its id, or by its table and number")
-    async with store._read() as db:
-        row = await store._one(
-            db,
+    async with store._read(snapshot=True) as db:
+        row = await db.one(
             "SELECT h.id, h.table_id, h.hand_no, h.header, h.result, h.finished_at, t.rules, t.phase, m.finished_at AS match_end,"
             " (SELECT COUNT(*) FROM hands x WHERE x.table_id = h.table_id) AS hands"
             f" FROM hands h JOIN tables t ON t.id = h.table_id LEFT JOIN matches m ON m.table_id = h.table_id"
@@ -76,14 +75,12 @@ async def stored_hand(
         )
         if row is None:
             return None
-        moves = await store._all(
-            db, "SELECT action FROM moves WHERE hand_id = ? ORDER BY move_no", (row["id"],)
+        moves = await db.all("SELECT action FROM moves WHERE hand_id = ? ORDER BY move_no", (row["id"],))
+        played = await db.all(
+            "SELECT seat, name FROM hand_seats WHERE hand_id = ? ORDER BY seat", (row["id"],)
         )
-        played = await store._all(
-            db, "SELECT seat, name FROM hand_seats WHERE hand_id = ? ORDER BY seat", (row["id"],)
-        )
-        seats = await store._all(
-            db, "SELECT seat, user_id, name FROM seats WHERE table_id = ? ORDER BY seat", (row["table_id"],)
+        seats = await db.all(
+            "SELECT seat, user_id, name FROM seats WHERE table_id = ? ORDER BY seat", (row["table_id"],)
         )
     names = tuple(r["name"] for r in played) if len(played) == 4 else tuple(r["name"] for r in seats)
     return StoredHand(
@@ -104,28 +101,22 @@ async def stored_hand(
 
 async def stored_match(store: Store, guild_id: int, table_id: int) -> StoredMatch | None:
     """A match of this server, every stored hand included (None: no match at that table here)."""
-    async with store._read() as db:
-        row = await store._one(
-            db,
+    async with store._read(snapshot=True) as db:
+        row = await db.one(
             "SELECT m.table_id, m.header, m.started_at, m.finished_at, t.guild_id, t.rules, t.phase FROM matches m"
             " JOIN tables t ON t.id = m.table_id WHERE m.table_id = ? AND t.guild_id = ?",
             (table_id, guild_id),
         )
         if row is None:
             return None
-        seats = await store._all(
-            db,
+        seats = await db.all(
             "SELECT seat, user_id, name, ai_level FROM seats WHERE table_id = ? ORDER BY seat",
             (table_id,),
         )
-        hands = await store._all(
-            db, "SELECT id, result FROM hands WHERE table_id = ? ORDER BY hand_no", (table_id,)
-        )
+        hands = await db.all("SELECT id, result FROM hands WHERE table_id = ? ORDER BY hand_no", (table_id,))
         logged = []
         for hand in hands:
-            moves = await store._all(
-                db, "SELECT action FROM moves WHERE hand_id = ? ORDER BY move_no", (hand["id"],)
-            )
+            moves = await db.all("SELECT action FROM moves WHERE hand_id = ? ORDER BY move_no", (hand["id"],))
             logged.append((tuple(m["action"] for m in moves), loads(hand["result"])))
     return StoredMatch(
         table_id=row["table_id"],

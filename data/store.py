@@ -1,15 +1,18 @@
-"""The bot's storage: one SQLite file behind a small typed async API, so cogs hold no SQL.
+"""The bot's storage behind a small typed async API, so cogs hold no SQL: an SQLite file by default,
+or a PostgreSQL server shared by several bot processes.
 
     store = await Store.open("mahjong.sqlite3")      # WAL, migrations, health check
+    store = await Store.open("postgresql://bot@db/mahjong")   # the same, on a server
     table = await store.create_table(guild_id=1, channel_id=2, host_id=3, rules="taiwan16",
                                      rounds=1, options={}, password_hash=None)
     ...
     await store.close()
 
-Every write method is one transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), so a crash or a failing
-disk leaves either all of a move or none of it. Every read for stats is scoped by ``guild_id``.
-Driver errors surface as :class:`~data.errors.StoreError` subclasses whose text is one line a
-person can act on. A second backend only has to provide the same methods and records.
+Every write method is one transaction, so a crash or a failing disk leaves either all of a move or
+none of it. Every read for stats is scoped by ``guild_id``. Each query is written here once for both
+databases (:mod:`data.dialect` holds the few words that differ; :mod:`data.sqlite` and
+:mod:`data.postgres` the drivers). Driver errors surface as :class:`~data.errors.StoreError`
+subclasses whose text is one line a person can act on.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -25,8 +27,8 @@ from pathlib import Path
 from types import EllipsisType
 from typing import Any
 
-import aiosqlite
-
+from data.dialect import Dialect
+from data.driver import Driver, Session
 from data.errors import (
     DuplicateMove,
     SchemaTooNew,
@@ -37,10 +39,12 @@ from data.errors import (
     StoreFull,
     StoreLocked,
     StoreReadOnly,
-    translate,
+    StoreUnreachable,
+    Violation,
 )
 from data.hall import HallStore
-from data.migrate import MIGRATIONS, Migration, check_version, migrate, schema_version
+from data.migrate import MIGRATIONS, PG_MIGRATIONS, Migration
+from data.postgres import PgDriver, is_server_url
 from data.records import (
     PHASES,
     BigHand,
@@ -52,6 +56,7 @@ from data.records import (
     PlayerFigures,
     PlayerStats,
     RatingRow,
+    Row,
     SavedHand,
     SavedTable,
     SeatRecord,
@@ -61,6 +66,7 @@ from data.records import (
     dumps,
     loads,
 )
+from data.sqlite import SqliteDriver
 from ranking import RANKINGS, is_rated
 from ranking.hands import called_seats
 from ranking.places import placements
@@ -75,134 +81,100 @@ __all__ = [
     "StoreCorrupt",
     "StoreConflict",
     "StoreClosed",
+    "StoreUnreachable",
     "SchemaTooNew",
     "DuplicateMove",
 ]
 
 # Written out, not bound: SQLite uses the partial index tables_unfinished only for this literal text.
 _UNFINISHED_SQL = "phase IN ('lobby', 'playing')"
+_INSERT_MOVE = "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES (?, ?, ?, ?)"
 log = logging.getLogger(__name__)
-_PRIMARY_KEY = 1555  # SQLITE_CONSTRAINT_PRIMARYKEY
-_UNIQUE = 2067  # SQLITE_CONSTRAINT_UNIQUE
+# A hand added to a running total row (player_totals, player_hours) on conflict; the existing row's
+# columns named by the table, as PostgreSQL requires (a bare name could be the row proposed: excluded).
+_ADD_TOTALS = (
+    "points = {table}.points + excluded.points, hands = {table}.hands + 1, wins = {table}.wins + excluded.wins,"
+    " self_draws = {table}.self_draws + excluded.self_draws, deal_ins = {table}.deal_ins + excluded.deal_ins,"
+    " best_tai = {greatest}(COALESCE({table}.best_tai, excluded.best_tai),"
+    " COALESCE(excluded.best_tai, {table}.best_tai))"
+)
 
 
 class Store(HallStore):
     """One open database. Use :meth:`open`; all methods are safe to call from many tasks at once."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
-        self._db = db
-        self.path = path
+    def __init__(self, driver: Driver, clock: Callable[[], float]) -> None:
+        self._driver = driver
         self._clock = clock
-        self._lock = asyncio.Lock()  # one transaction at a time on the one connection
-        self._closed = False
+        self._writing: set[asyncio.Future[None]] = set()
+
+    @property
+    def path(self) -> str:
+        """The database as messages name it: a file, or a server URL without its password."""
+        return self._driver.path
+
+    @property
+    def driver(self) -> Driver:
+        return self._driver
 
     # ------------------------------------------------------------------ open / close
 
     @classmethod
     async def open(
         cls,
-        path: str | Path = "mahjong.sqlite3",
+        target: str | Path = "mahjong.sqlite3",
         *,
         busy_timeout: float = 2.0,
         clock: Callable[[], float] = time.time,
-        migrations: Sequence[Migration] = MIGRATIONS,
+        migrations: Sequence[Migration] | None = None,
     ) -> Store:
         """Open (creating if needed), check, migrate. Raises a ``StoreError`` with one clear line.
 
-        ``path`` may be ``":memory:"`` or a ``file:`` URI (e.g. ``file:x.sqlite3?mode=ro``).
-        A file newer than this code raises :class:`SchemaTooNew` before anything is written to it.
+        ``target`` is an SQLite file, ``":memory:"`` or a ``file:`` URI (e.g. ``file:x.sqlite3?mode=ro``),
+        or a ``postgresql://`` URL. ``busy_timeout`` is how long a write waits for another's lock. A
+        database newer than this code raises :class:`SchemaTooNew` before anything is written to it.
         """
-        name = str(path)
-        connection = aiosqlite.connect(
-            name, isolation_level=None, timeout=busy_timeout, uri=name.startswith("file:")
-        )
-        try:
-            db = await connection
-        except sqlite3.Error as error:
-            await _worker_stopped(connection)
-            raise translate(error, name) from error
-        try:
-            db.row_factory = aiosqlite.Row
-            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            await db.execute("PRAGMA foreign_keys = ON")
-            # Read-only checks first: a refused file must be left byte for byte as it was.
-            check_version(await schema_version(db), name, migrations)
-            async with db.execute("PRAGMA quick_check") as cursor:
-                verdict = [row[0] for row in await cursor.fetchall()]
-            if verdict != ["ok"]:
-                raise StoreCorrupt(name, verdict[0] if verdict else "integrity check failed")
-            await db.execute("PRAGMA journal_mode = WAL")  # ignored (stays "memory") for :memory:
-            await db.execute("PRAGMA synchronous = NORMAL")
-            await migrate(db, name, migrations)
-            # Prove we may write, so a locked or read-only file is reported at start, not mid-game.
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                await db.execute(f"PRAGMA user_version = {len(migrations)}")
-            finally:
-                await db.execute("ROLLBACK")
-        except sqlite3.Error as error:
-            await _close_quietly(db)
-            raise translate(error, name) from error
-        except BaseException:
-            await _close_quietly(db)
-            raise
-        return cls(db, name, clock)
+        name = str(target)
+        driver: Driver
+        if is_server_url(name):
+            driver = await PgDriver.open(
+                name,
+                busy_timeout=busy_timeout,
+                migrations=PG_MIGRATIONS if migrations is None else migrations,
+            )
+        else:
+            driver = await SqliteDriver.open(
+                name, busy_timeout=busy_timeout, migrations=MIGRATIONS if migrations is None else migrations
+            )
+        return cls(driver, clock)
 
     async def close(self) -> None:
-        """Close the file (later calls raise :class:`StoreClosed`). Closing twice is harmless."""
-        async with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            try:
-                await self._db.close()
-            except sqlite3.Error as error:
-                raise translate(error, self.path) from error
+        """Close the database (later calls raise :class:`StoreClosed`). Closing twice is harmless."""
+        await self._driver.close()
 
-    # ------------------------------------------------------------------ transactions
+    # ------------------------------------------------------------------ ordering
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One transaction: everything inside is stored, or (on any error) none of it."""
-        async with self._lock:
-            self._check_open()
-            db = self._db
-            try:
-                await db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield db
-                    await db.execute("COMMIT")
-                except BaseException:
-                    if db.in_transaction:
-                        await db.execute("ROLLBACK")
-                    raise
-            except sqlite3.Error as error:
-                raise translate(error, self.path) from error
+    async def _write(self, *, single: bool = False) -> AsyncIterator[Session]:
+        """A write: one transaction, or (``single``) statements that each commit on their own."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._writing.add(done)
+        try:
+            async with self._driver.session() if single else self._driver.transaction() as db:
+                yield db
+        finally:
+            self._writing.discard(done)
+            done.set_result(None)
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            self._check_open()
-            try:
-                yield self._db
-            except sqlite3.Error as error:
-                raise translate(error, self.path) from error
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise StoreClosed(self.path)
-
-    async def _one(
-        self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
-    ) -> aiosqlite.Row | None:
-        async with db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
-
-    async def _all(
-        self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
-    ) -> list[aiosqlite.Row]:
-        async with db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+    async def _read(self, *, snapshot: bool = False) -> AsyncIterator[Session]:
+        """A read sees every write this store began before it, on either database: SQLite's one
+        connection runs them in turn anyway, but PostgreSQL's pool would let a read overtake a write
+        still in flight (a /history just after "Match over" must show that match)."""
+        if self._writing:
+            await asyncio.wait(list(self._writing))
+        async with self._driver.snapshot() if snapshot else self._driver.session() as db:
+            yield db
 
     # ------------------------------------------------------------------ tables
 
@@ -222,14 +194,12 @@ class Store(HallStore):
         if ranking not in RANKINGS:
             raise ValueError(f"unknown ranking {ranking!r}; expected one of {RANKINGS}")
         async with self._write() as db:
-            cursor = await db.execute(
+            row = await db.one(
                 "INSERT INTO tables (guild_id, channel_id, host_id, rules, rounds, options, password_hash,"
-                " created_at, ranking) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, ranking) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                 (guild_id, channel_id, host_id, rules, rounds, dumps(options), password_hash, self._clock(), ranking),
             )
-            table_id = cursor.lastrowid
-            row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
-        assert row is not None  # inserted in this very transaction
+        assert row is not None  # an INSERT … RETURNING that succeeded returns its row
         return TableRecord.from_row(row)
 
     async def set_seats(self, table_id: int, seats: Sequence[SeatRecord]) -> None:
@@ -281,19 +251,18 @@ class Store(HallStore):
         async with self._write() as db:
             await self._update_table(db, table_id, changes)
 
-    async def _update_table(self, db: aiosqlite.Connection, table_id: int, changes: dict[str, Any]) -> None:
+    async def _update_table(self, db: Session, table_id: int, changes: dict[str, Any]) -> None:
         if not changes:
             await self._require_table(db, table_id)
             return
         columns = ", ".join(
             f"{name} = ?" for name in changes
         )  # names come from this module, never from users
-        cursor = await db.execute(f"UPDATE tables SET {columns} WHERE id = ?", (*changes.values(), table_id))
-        if cursor.rowcount != 1:
+        if await db.execute(f"UPDATE tables SET {columns} WHERE id = ?", (*changes.values(), table_id)) != 1:
             raise StoreConflict(self.path, f"has no table {table_id}")
 
-    async def _require_table(self, db: aiosqlite.Connection, table_id: int) -> aiosqlite.Row:
-        row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+    async def _require_table(self, db: Session, table_id: int) -> Row:
+        row = await db.one("SELECT * FROM tables WHERE id = ?", (table_id,))
         if row is None:
             raise StoreConflict(self.path, f"has no table {table_id}")
         return row
@@ -309,67 +278,67 @@ class Store(HallStore):
                     "INSERT INTO matches (table_id, header, started_at) VALUES (?, ?, ?)",
                     (table_id, dumps(header), self._clock()),
                 )
-            except sqlite3.IntegrityError as error:
+            except Violation as error:
                 raise StoreConflict(self.path, f"already has a match for table {table_id}") from error
 
     async def start_hand(self, table_id: int, hand_no: int, header: dict) -> int:
         """Store a hand's engine header; returns the hand id the moves are stored under."""
         async with self._write() as db:
             try:
-                cursor = await db.execute(
-                    "INSERT INTO hands (table_id, hand_no, header, started_at) VALUES (?, ?, ?, ?)",
+                row = await db.one(
+                    "INSERT INTO hands (table_id, hand_no, header, started_at) VALUES (?, ?, ?, ?) RETURNING id",
                     (table_id, hand_no, dumps(header), self._clock()),
                 )
-            except sqlite3.IntegrityError as error:
-                if error.sqlite_errorcode == _UNIQUE:
+            except Violation as error:
+                if error.kind == "duplicate":
                     raise StoreConflict(
                         self.path, f"already has hand {hand_no} of table {table_id}"
                     ) from error
                 raise StoreConflict(self.path, f"has no table {table_id}") from error
-            assert cursor.lastrowid is not None  # an INSERT that succeeded has a row id
-            return cursor.lastrowid
+        assert row is not None  # an INSERT … RETURNING that succeeded returns its row
+        return int(row["id"])
 
     async def append_action(self, hand_id: int, move_no: int, action: str, deadline: float | None) -> None:
         """Store one move (in notation) and the hand's deadline after it.
 
-        One INSERT, hence one transaction and one trip to the database thread: this runs on every click.
+        One INSERT (a trigger sets the hand's deadline), hence one transaction and one round trip:
+        this runs on every click.
         """
-        async with self._lock:
-            self._check_open()
+        async with self._write(single=True) as db:
             try:
-                await self._db.execute(
-                    "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES (?, ?, ?, ?)",
-                    (hand_id, move_no, action, deadline),
-                )
-            except sqlite3.IntegrityError as error:
-                if error.sqlite_errorcode == _PRIMARY_KEY:
-                    raise DuplicateMove(self.path, hand_id, move_no) from error
-                raise StoreConflict(self.path, f"has no hand {hand_id}") from error
-            except sqlite3.Error as error:
-                raise translate(error, self.path) from error
+                await db.execute(_INSERT_MOVE, (hand_id, move_no, action, deadline))
+            except Violation as error:
+                raise self._move_refused(error, hand_id, move_no) from error
 
     async def append_actions(self, hand_id: int, moves: Sequence[tuple[int, str, float | None]]) -> None:
-        """Store several moves of one hand (``(move_no, action, deadline)`` each) in one trip to the
-        database thread: a burst of AI and auto-played moves waits once, not once a move. Each move
-        commits on its own, so a crash keeps a whole prefix of the moves — a position the engine replays."""
-        async with self._lock:
-            self._check_open()
+        """Store several moves of one hand (``(move_no, action, deadline)`` each) in one round trip: a
+        burst of AI and auto-played moves waits once, not once a move. A refused move (a move number
+        used twice) keeps every move before it, each stored whole — a position the engine replays."""
+        if not moves:
+            return
+        rows = [(hand_id, move_no, action, deadline) for move_no, action, deadline in moves]
+        async with self._write(single=True) as db:
             try:
-                await self._db.executemany(
-                    "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES (?, ?, ?, ?)",
-                    [(hand_id, move_no, action, deadline) for move_no, action, deadline in moves],
-                )
-            except sqlite3.IntegrityError as error:
-                if error.sqlite_errorcode == _PRIMARY_KEY:
-                    raise DuplicateMove(self.path, hand_id, moves[0][0]) from error
-                raise StoreConflict(self.path, f"has no hand {hand_id}") from error
-            except sqlite3.Error as error:
-                raise translate(error, self.path) from error
+                await db.executemany(_INSERT_MOVE, rows)
+                return
+            except Violation as error:
+                if self._driver.dialect.commits_each_row:  # the moves before the refused one are stored
+                    raise self._move_refused(error, hand_id, moves[0][0]) from error
+            # refused whole (one transaction): store the moves one by one, up to the refused one
+            for row in rows:
+                try:
+                    await db.execute(_INSERT_MOVE, row)
+                except Violation as error:
+                    raise self._move_refused(error, hand_id, row[1]) from error
+
+    def _move_refused(self, error: Violation, hand_id: int, move_no: int) -> StoreConflict:
+        if error.kind == "duplicate":
+            return DuplicateMove(self.path, hand_id, move_no)
+        return StoreConflict(self.path, f"has no hand {hand_id}")
 
     async def set_deadline(self, hand_id: int, deadline: float | None) -> None:
         async with self._write() as db:
-            cursor = await db.execute("UPDATE hands SET deadline = ? WHERE id = ?", (deadline, hand_id))
-            if cursor.rowcount != 1:
+            if await db.execute("UPDATE hands SET deadline = ? WHERE id = ?", (deadline, hand_id)) != 1:
                 raise StoreConflict(self.path, f"has no hand {hand_id}")
 
     async def finish_hand(
@@ -391,8 +360,7 @@ class Store(HallStore):
             called = await self._called_from_moves(hand_id)  # None when the log does not replay
         now = self._clock()
         async with self._write() as db:
-            hand = await self._one(
-                db,
+            hand = await db.one(
                 "SELECT h.table_id, h.finished_at, h.header, t.guild_id, t.rules FROM hands h"
                 " JOIN tables t ON t.id = h.table_id WHERE h.id = ?",
                 (hand_id,),
@@ -406,8 +374,7 @@ class Store(HallStore):
                 raise StoreConflict(
                     self.path, f"got {len(deltas)} point changes for the {len(seats)} seats of hand {hand_id}"
                 )
-            first = await self._one(
-                db,
+            first = await db.one(
                 "SELECT NOT EXISTS (SELECT 1 FROM hands WHERE table_id = ? AND finished_at IS NOT NULL) AS first",
                 (hand["table_id"],),
             )
@@ -419,7 +386,9 @@ class Store(HallStore):
             )
             called = (False,) * len(seats) if called is None else called
             if len(called) != len(seats):
-                raise StoreConflict(self.path, f"got {len(called)} call flags for the {len(seats)} seats of hand {hand_id}")
+                raise StoreConflict(
+                    self.path, f"got {len(called)} call flags for the {len(seats)} seats of hand {hand_id}"
+                )
             dealer, streak = _dealer_streak(loads(hand["header"]))
             await db.executemany(
                 "INSERT INTO hand_seats (hand_id, seat, user_id, name, delta, won, self_drew, dealt_in, tai,"
@@ -446,13 +415,18 @@ class Store(HallStore):
                     for s, delta, calls in zip(seats, deltas, called, strict=True)
                 ],
             )
+            greatest = self._driver.dialect.greatest
+            # The shared rows (each person's totals, each item's count) in one order, by user id and by
+            # item: two tables ending a hand at once on PostgreSQL then never wait on each other in a circle.
+            people = sorted(
+                ((s, delta) for s, delta in zip(seats, deltas, strict=True) if s.user_id is not None),
+                key=lambda person: (person[0].user_id, person[0].seat),
+            )
             await db.executemany(
-                "INSERT INTO player_totals (guild_id, rules, user_id, points, matches, hands, wins, self_draws,"
+                f"INSERT INTO player_totals (guild_id, rules, user_id, points, matches, hands, wins, self_draws,"
                 " deal_ins, best_tai) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (guild_id, rules, user_id)"
-                " DO UPDATE SET points = points + excluded.points, matches = matches + excluded.matches,"
-                " hands = hands + 1, wins = wins + excluded.wins, self_draws = self_draws + excluded.self_draws,"
-                " deal_ins = deal_ins + excluded.deal_ins,"
-                " best_tai = MAX(COALESCE(best_tai, excluded.best_tai), COALESCE(excluded.best_tai, best_tai))",
+                f" DO UPDATE SET {_ADD_TOTALS.format(table='player_totals', greatest=greatest)},"
+                " matches = player_totals.matches + excluded.matches",
                 [
                     (
                         hand["guild_id"],
@@ -465,17 +439,13 @@ class Store(HallStore):
                         int(s.seat == loser),
                         total if s.seat == winner else None,
                     )
-                    for s, delta in zip(seats, deltas, strict=True)
-                    if s.user_id is not None
+                    for s, delta in people
                 ],
             )
-            people = [(s, delta) for s, delta in zip(seats, deltas, strict=True) if s.user_id is not None]
             await db.executemany(
-                "INSERT INTO player_hours (guild_id, hour, rules, user_id, points, hands, wins, self_draws, deal_ins,"
+                f"INSERT INTO player_hours (guild_id, hour, rules, user_id, points, hands, wins, self_draws, deal_ins,"
                 " best_tai) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (guild_id, hour, rules, user_id)"
-                " DO UPDATE SET points = points + excluded.points, hands = hands + 1, wins = wins + excluded.wins,"
-                " self_draws = self_draws + excluded.self_draws, deal_ins = deal_ins + excluded.deal_ins,"
-                " best_tai = MAX(COALESCE(best_tai, excluded.best_tai), COALESCE(excluded.best_tai, best_tai))",
+                f" DO UPDATE SET {_ADD_TOTALS.format(table='player_hours', greatest=greatest)}",
                 [
                     (
                         hand["guild_id"],
@@ -498,22 +468,25 @@ class Store(HallStore):
             )
             await db.execute(
                 "INSERT INTO server_totals (guild_id, rules, hands, wins) VALUES (?, ?, 1, ?)"
-                " ON CONFLICT (guild_id, rules) DO UPDATE SET hands = hands + 1, wins = wins + excluded.wins",
+                " ON CONFLICT (guild_id, rules) DO UPDATE SET hands = server_totals.hands + 1,"
+                " wins = server_totals.wins + excluded.wins",
                 (hand["guild_id"], hand["rules"], int(winner is not None)),
             )
             if winner is not None and 0 <= winner < len(seats):
-                await _store_items(db, hand_id, result, seats[winner].user_id, hand["guild_id"], hand["rules"])
+                await _store_items(
+                    db, greatest, hand_id, result, seats[winner].user_id, hand["guild_id"], hand["rules"]
+                )
             await db.executemany(
                 "INSERT INTO player_names (guild_id, user_id, name, updated_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at",
-                [(hand["guild_id"], s.user_id, s.name, now) for s in seats if s.user_id is not None],
+                [(hand["guild_id"], s.user_id, s.name, now) for s, _ in people],
             )
 
     async def finish_match(self, table_id: int, scores: Sequence[int], *, leaver: int | None = None) -> None:
         """Record each seat's final score and place (``leaver``, the seat whose leaving ended the table,
         is last); a rated table's people get their new ratings; the table's phase becomes "over"."""
         async with self._write() as db:
-            match = await self._one(db, "SELECT finished_at FROM matches WHERE table_id = ?", (table_id,))
+            match = await db.one("SELECT finished_at FROM matches WHERE table_id = ?", (table_id,))
             if match is None:
                 raise StoreConflict(self.path, f"has no match for table {table_id} to finish")
             if match["finished_at"] is not None:
@@ -542,9 +515,9 @@ class Store(HallStore):
     async def _called_from_moves(self, hand_id: int) -> tuple[bool, ...] | None:
         """Who called in a stored hand, by replaying its header and moves (off the event loop). A log that
         does not replay (a hand stored by hand, a header from an older engine) counts no calls."""
-        async with self._read() as db:
-            hand = await self._one(db, "SELECT header FROM hands WHERE id = ?", (hand_id,))
-            moves = await self._all(db, "SELECT action FROM moves WHERE hand_id = ? ORDER BY move_no", (hand_id,))
+        async with self._read(snapshot=True) as db:
+            hand = await db.one("SELECT header FROM hands WHERE id = ?", (hand_id,))
+            moves = await db.all("SELECT action FROM moves WHERE hand_id = ? ORDER BY move_no", (hand_id,))
         if hand is None:
             raise StoreConflict(self.path, f"has no hand {hand_id}")
         try:
@@ -553,16 +526,16 @@ class Store(HallStore):
             log.info("hand %s does not replay (%s): no calls recorded", hand_id, error)
             return None
 
-    async def _seats(self, db: aiosqlite.Connection, table_id: int) -> tuple[SeatRecord, ...]:
-        rows = await self._all(db, "SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
+    async def _seats(self, db: Session, table_id: int) -> tuple[SeatRecord, ...]:
+        rows = await db.all("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
         return tuple(SeatRecord.from_row(r) for r in rows)
 
     # ------------------------------------------------------------------ resuming
 
     async def unfinished_tables(self) -> list[SavedTable]:
         """Tables in the lobby or playing, with everything needed to rebuild them after a restart."""
-        async with self._read() as db:
-            tables = await self._all(db, f"SELECT * FROM tables WHERE {_UNFINISHED_SQL} ORDER BY id")
+        async with self._read(snapshot=True) as db:
+            tables = await db.all(f"SELECT * FROM tables WHERE {_UNFINISHED_SQL} ORDER BY id")
             saved = []
             for row in tables:
                 seats = await self._seats(db, row["id"])
@@ -573,16 +546,13 @@ class Store(HallStore):
                     saved.append(SavedTable(table, None, [], problem=f"{type(error).__name__}: {error}"))
         return saved
 
-    async def _saved_table(
-        self, db: aiosqlite.Connection, row: aiosqlite.Row, seats: tuple[SeatRecord, ...]
-    ) -> SavedTable:
+    async def _saved_table(self, db: Session, row: Row, seats: tuple[SeatRecord, ...]) -> SavedTable:
         table = TableRecord.from_row(row, seats)
-        match = await self._one(db, "SELECT header FROM matches WHERE table_id = ?", (row["id"],))
+        match = await db.one("SELECT header FROM matches WHERE table_id = ?", (row["id"],))
         hands = []
-        for hand in await self._all(db, "SELECT * FROM hands WHERE table_id = ? ORDER BY hand_no", (row["id"],)):
-            moves = await self._all(
-                db, "SELECT action FROM moves WHERE hand_id = ? ORDER BY move_no", (hand["id"],)
-            )
+        for hand in await db.all(
+            "SELECT * FROM hands WHERE table_id = ? ORDER BY hand_no", (row["id"],)):
+            moves = await db.all("SELECT action FROM moves WHERE hand_id = ? ORDER BY move_no", (hand["id"],))
             hands.append(SavedHand.from_row(hand, [m["action"] for m in moves]))
         header = None if match is None else loads(match["header"])
         return SavedTable(table, header, hands)
@@ -590,7 +560,7 @@ class Store(HallStore):
     async def dm_channel_of(self, user_id: int) -> int | None:
         """The DM channel opened with this person before, if any."""
         async with self._read() as db:
-            row = await self._one(db, "SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+            row = await db.one("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
         return None if row is None else int(row["channel_id"])
 
     async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
@@ -615,14 +585,13 @@ class Store(HallStore):
     async def table_failure(self, table_id: int) -> str | None:
         """Why a table could not be restored, if it could not."""
         async with self._read() as db:
-            row = await self._one(db, "SELECT reason FROM table_failures WHERE table_id = ?", (table_id,))
+            row = await db.one("SELECT reason FROM table_failures WHERE table_id = ?", (table_id,))
         return None if row is None else str(row["reason"])
 
     async def table_in_channel(self, channel_id: int) -> TableRecord | None:
         """The channel's unfinished table, if any."""
-        async with self._read() as db:
-            row = await self._one(
-                db,
+        async with self._read(snapshot=True) as db:
+            row = await db.one(
                 f"SELECT * FROM tables WHERE channel_id = ? AND {_UNFINISHED_SQL} ORDER BY id DESC LIMIT 1",
                 (channel_id,),
             )
@@ -633,8 +602,8 @@ class Store(HallStore):
     async def setting(self, key: str) -> str | None:
         """One of the bot's own stored facts (``bot_settings``), None when never set."""
         async with self._read() as db:
-            row = await self._one(db, "SELECT value FROM bot_settings WHERE key = ?", (key,))
-        return None if row is None else row["value"]
+            row = await db.one("SELECT value FROM bot_settings WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
 
     async def set_setting(self, key: str, value: str) -> None:
         async with self._write() as db:
@@ -645,8 +614,8 @@ class Store(HallStore):
             )
 
     async def table(self, table_id: int) -> TableRecord | None:
-        async with self._read() as db:
-            row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+        async with self._read(snapshot=True) as db:
+            row = await db.one("SELECT * FROM tables WHERE id = ?", (table_id,))
             if row is None:
                 return None
             return TableRecord.from_row(row, await self._seats(db, row["id"]))
@@ -665,15 +634,15 @@ class Store(HallStore):
     ) -> list[LeaderRow]:
         """This server's human players ranked by points (then wins, fewer hands, user id), each with their
         rating of ``rules`` (or their best one over every rule set); at least ``min_matches`` tables each."""
-        board, params = _board(guild_id, rules, since, min_matches)
-        rating, rating_params = _rating_join(guild_id, rules)
+        board, params = self._board(guild_id, rules, since, min_matches)
+        rating, rating_params = self._rating_join(guild_id, rules)
         sql = (
             f"{board} SELECT b.*, n.name, r.shown AS rating, COALESCE(r.matches, 0) AS rated_matches FROM board b"
             f" JOIN player_names n ON n.guild_id = ? AND n.user_id = b.user_id {rating}"
             " ORDER BY b.rank LIMIT ? OFFSET ?"
         )
         async with self._read() as db:
-            rows = await self._all(db, sql, (*params, guild_id, *rating_params, limit, offset))
+            rows = await db.all(sql, (*params, guild_id, *rating_params, limit, offset))
         return [LeaderRow.from_row(r) for r in rows]
 
     async def leaderboard_page(
@@ -688,8 +657,8 @@ class Store(HallStore):
     ) -> tuple[list[LeaderRow], int, int]:
         """One page of :meth:`leaderboard` and how many players the board ranks, in one pass over it
         (a page past the end answers with the last page): ``(rows, players, page)``."""
-        board, params = _board(guild_id, rules, since, min_matches)
-        rating, rating_params = _rating_join(guild_id, rules)
+        board, params = self._board(guild_id, rules, since, min_matches)
+        rating, rating_params = self._rating_join(guild_id, rules)
         sql = (
             f"{board} SELECT b.*, n.name, r.shown AS rating, COALESCE(r.matches, 0) AS rated_matches,"
             " COUNT(*) OVER () AS players FROM board b"
@@ -698,7 +667,7 @@ class Store(HallStore):
         )
         page = max(1, page)
         async with self._read() as db:
-            rows = await self._all(db, sql, (*params, guild_id, *rating_params, size, (page - 1) * size))
+            rows = await db.all(sql, (*params, guild_id, *rating_params, size, (page - 1) * size))
         if not rows and page > 1:  # past the end: the last page
             players = await self.leaderboard_count(guild_id, rules=rules, since=since, min_matches=min_matches)
             last = max(1, -(-players // size))
@@ -712,24 +681,24 @@ class Store(HallStore):
         self, guild_id: int, *, rules: str | None = None, since: float | None = None, min_matches: int = 0
     ) -> int:
         """How many players :meth:`leaderboard` ranks with the same filters (for paging)."""
-        board, params = _board(guild_id, rules, since, min_matches)
+        board, params = self._board(guild_id, rules, since, min_matches)
         async with self._read() as db:
-            row = await self._one(db, f"{board} SELECT COUNT(*) FROM totals", params)
-        return 0 if row is None else int(row[0])
+            row = await db.one(f"{board} SELECT COUNT(*) AS players FROM totals", params)
+        return 0 if row is None else int(row["players"])
 
     async def player_stats(
         self, guild_id: int, user_id: int, *, rules: str | None = None
     ) -> PlayerStats | None:
         """One player's numbers in this server and rank among its players; None if they have no finished hand."""
-        board, params = _board(guild_id, rules, None)
-        rating, rating_params = _rating_join(guild_id, rules)
+        board, params = self._board(guild_id, rules, None)
+        rating, rating_params = self._rating_join(guild_id, rules)
         sql = (
             f"{board} SELECT b.*, (SELECT COUNT(*) FROM board) AS players, n.name, r.shown AS rating,"
             " COALESCE(r.matches, 0) AS rated_matches FROM board b"
             f" JOIN player_names n ON n.guild_id = ? AND n.user_id = b.user_id {rating} WHERE b.user_id = ?"
         )
         async with self._read() as db:
-            row = await self._one(db, sql, (*params, guild_id, *rating_params, user_id))
+            row = await db.one(sql, (*params, guild_id, *rating_params, user_id))
         return None if row is None else PlayerStats.from_row(row)
 
     # ------------------------------------------------------------------ ratings and statistics
@@ -742,29 +711,27 @@ class Store(HallStore):
         sql = (
             "WITH board AS (SELECT *, ROW_NUMBER() OVER (ORDER BY shown DESC, matches DESC, user_id) AS rank"
             " FROM ratings WHERE guild_id = ? AND rules = ? AND matches >= ?)"
-            " SELECT b.*, n.name, (SELECT AVG(place) FROM match_scores m WHERE m.guild_id = b.guild_id"
+            " SELECT b.*, n.name, (SELECT AVG(CAST(place AS DOUBLE PRECISION)) FROM match_scores m WHERE m.guild_id = b.guild_id"
             " AND m.user_id = b.user_id AND m.rules = b.rules) AS average_place FROM board b"
             " JOIN player_names n ON n.guild_id = b.guild_id AND n.user_id = b.user_id"
             " ORDER BY b.rank LIMIT ? OFFSET ?"
         )
         async with self._read() as db:
-            rows = await self._all(db, sql, (guild_id, rules, min_matches, limit, offset))
+            rows = await db.all(sql, (guild_id, rules, min_matches, limit, offset))
         return [RatingRow.from_row(r) for r in rows]
 
     async def rating_board_count(self, guild_id: int, rules: str, *, min_matches: int = 0) -> int:
         async with self._read() as db:
-            row = await self._one(
-                db,
-                "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND rules = ? AND matches >= ?",
+            row = await db.one(
+                "SELECT COUNT(*) AS n FROM ratings WHERE guild_id = ? AND rules = ? AND matches >= ?",
                 (guild_id, rules, min_matches),
             )
-        return 0 if row is None else int(row[0])
+        return 0 if row is None else int(row["n"])
 
     async def rated_rules(self, guild_id: int) -> list[str]:
         """The rule sets this server has ratings for, the one with most rated people first."""
         async with self._read() as db:
-            rows = await self._all(
-                db,
+            rows = await db.all(
                 "SELECT rules FROM ratings WHERE guild_id = ? GROUP BY rules ORDER BY COUNT(*) DESC, rules",
                 (guild_id,),
             )
@@ -775,9 +742,8 @@ class Store(HallStore):
     ) -> PlayerFigures | None:
         """A person's numbers of one rule set in this server (by default the one they played most hands
         of); None when they have no finished hand there."""
-        async with self._read() as db:
-            played = await self._all(
-                db,
+        async with self._read(snapshot=True) as db:
+            played = await db.all(
                 "SELECT rules, COUNT(*) AS n FROM hand_seats WHERE guild_id = ? AND user_id = ?"
                 " GROUP BY rules ORDER BY n DESC, rules",
                 (guild_id, user_id),
@@ -790,8 +756,7 @@ class Store(HallStore):
             if rules not in played_rules:
                 return None
             key = (guild_id, user_id, rules)
-            totals = await self._one(
-                db,
+            totals = await db.one(
                 "SELECT SUM(delta) AS points, COUNT(*) AS hands, SUM(won) AS wins, SUM(self_drew) AS self_draws,"
                 " SUM(dealt_in) AS deal_ins, SUM(called) AS calls, COALESCE(SUM(tai), 0) AS tai_sum,"
                 " MAX(tai) AS best_tai, COALESCE(MAX(streak), 0) AS longest_streak FROM hand_seats"
@@ -799,34 +764,30 @@ class Store(HallStore):
                 key,
             )
             assert totals is not None  # an aggregate always answers one row
-            best = await self._one(
-                db,
+            best = await db.one(
                 "SELECT hand_id FROM hand_seats WHERE guild_id = ? AND user_id = ? AND rules = ? AND won = 1"
                 " ORDER BY tai DESC, hand_id LIMIT 1",
                 key,
             )
-            place_rows = await self._all(
-                db,
+            place_rows = await db.all(
                 "SELECT place, COUNT(*) AS n FROM match_scores WHERE guild_id = ? AND user_id = ? AND rules = ?"
                 " GROUP BY place",
                 key,
             )
-            items = await self._all(
-                db,
+            items = await db.all(
                 "SELECT item, COUNT(*) AS n FROM hand_items WHERE guild_id = ? AND user_id = ? AND rules = ?"
                 " GROUP BY item ORDER BY n DESC, item LIMIT ?",
                 (*key, top),
             )
-            rating = await self._one(
-                db,
+            rating = await db.one(
                 "SELECT shown, matches, (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id"
                 " AND o.rules = r.rules AND o.shown > r.shown) + 1 AS rank,"
                 " (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id AND o.rules = r.rules) AS players"
                 " FROM ratings r WHERE guild_id = ? AND rules = ? AND user_id = ?",
                 (guild_id, rules, user_id),
             )
-            name = await self._one(
-                db, "SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            name = await db.one(
+                "SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
             )
         places = [0, 0, 0, 0]
         for row in place_rows:
@@ -861,14 +822,13 @@ class Store(HallStore):
             "SELECT item, hands AS n, last_hand FROM item_totals WHERE guild_id = ? AND rules = ?"
             " ORDER BY n {order}, last_hand DESC, item LIMIT ?"
         )
-        async with self._read() as db:
-            counts = await self._one(
-                db, "SELECT hands, wins FROM server_totals WHERE guild_id = ? AND rules = ?", (guild_id, rules)
+        async with self._read(snapshot=True) as db:
+            counts = await db.one(
+                "SELECT hands, wins FROM server_totals WHERE guild_id = ? AND rules = ?", (guild_id, rules)
             )
-            most = await self._all(db, item_sql.format(order="DESC"), (guild_id, rules, top))
-            rare = await self._all(db, item_sql.format(order="ASC"), (guild_id, rules, top))
-            biggest = await self._all(
-                db,
+            most = await db.all(item_sql.format(order="DESC"), (guild_id, rules, top))
+            rare = await db.all(item_sql.format(order="ASC"), (guild_id, rules, top))
+            biggest = await db.all(
                 "SELECT s.hand_id, s.tai, COALESCE(n.name, s.name) AS name FROM hand_seats s"
                 " LEFT JOIN player_names n ON n.guild_id = s.guild_id AND n.user_id = s.user_id"
                 " WHERE s.guild_id = ? AND s.rules = ? AND s.won = 1 ORDER BY s.tai DESC, s.hand_id LIMIT ?",
@@ -877,14 +837,13 @@ class Store(HallStore):
             names = {}
             for row in (*most, *rare):
                 if row["last_hand"] not in names:
-                    who = await self._one(
-                        db,
+                    who = await db.one(
                         "SELECT COALESCE(n.name, s.name) AS name FROM hand_seats s LEFT JOIN player_names n"
                         " ON n.guild_id = s.guild_id AND n.user_id = s.user_id WHERE s.hand_id = ? AND s.won = 1",
                         (row["last_hand"],),
                     )
                     names[row["last_hand"]] = "" if who is None else who["name"]
-        def counted(rows: list[aiosqlite.Row]) -> tuple[ItemCount, ...]:
+        def counted(rows: list[Row]) -> tuple[ItemCount, ...]:
             return tuple(ItemCount(r["item"], r["n"], r["last_hand"], names[r["last_hand"]]) for r in rows)
 
         return ServerFigures(
@@ -898,20 +857,17 @@ class Store(HallStore):
 
     async def match_standings(self, guild_id: int, table_id: int) -> MatchStandings | None:
         """A finished match of this server with its final scores by seat (None: unknown here, or not over)."""
-        async with self._read() as db:
-            match = await self._one(
-                db,
+        async with self._read(snapshot=True) as db:
+            match = await db.one(
                 "SELECT m.finished_at, m.leaver, t.rules, t.options FROM matches m JOIN tables t ON t.id = m.table_id"
                 " WHERE m.table_id = ? AND t.guild_id = ? AND m.finished_at IS NOT NULL",
                 (table_id, guild_id),
             )
             if match is None:
                 return None
-            scores = await self._all(
-                db, "SELECT * FROM match_scores WHERE table_id = ? ORDER BY seat", (table_id,)
-            )
-            changes = await self._all(
-                db, "SELECT seat, before, after FROM match_ratings WHERE table_id = ? ORDER BY seat", (table_id,)
+            scores = await db.all("SELECT * FROM match_scores WHERE table_id = ? ORDER BY seat", (table_id,))
+            changes = await db.all(
+                "SELECT seat, before, after FROM match_ratings WHERE table_id = ? ORDER BY seat", (table_id,)
             )
         options = loads(match["options"]) or {}
         return MatchStandings(
@@ -929,10 +885,13 @@ class Store(HallStore):
 
     async def recompute(self, guild_id: int | None = None) -> int:
         """Derive again, from the stored matches and hands, everything the ratings and statistics read
-        beyond what a hand recorded: places, items, 連莊 counts, each player's and the server's totals and every rating (rated matches replayed in
-        the order they ended). For one server, or all. Returns how many rated matches were replayed.
-        Who called (副露) stays as recorded when the hand ended (it came from replaying its moves)."""
-        scope, params = ("t.guild_id = ?", (guild_id,)) if guild_id is not None else ("1", ())
+        beyond what a hand recorded: places, items, 連莊 counts, each player's and the server's totals and
+        every rating (rated matches replayed in the order they ended). For one server, or all. Returns how
+        many rated matches were replayed. Who called (副露) stays as recorded when the hand ended (it came
+        from replaying its moves)."""
+        scope, params = ("t.guild_id = ?", (guild_id,)) if guild_id is not None else ("1 = 1", ())
+        dialect = self._driver.dialect
+        hour = dialect.hour.format(time="finished_at")
         rated = 0
         async with self._write() as db:
             await db.execute(
@@ -940,8 +899,7 @@ class Store(HallStore):
                 f" WHERE {scope})",
                 params,
             )
-            hands = await self._all(
-                db,
+            hands = await db.all(
                 "SELECT h.id, h.header, h.result, h.winner, t.guild_id, t.rules FROM hands h"
                 f" JOIN tables t ON t.id = h.table_id WHERE {scope} AND h.finished_at IS NOT NULL",
                 params,
@@ -949,49 +907,56 @@ class Store(HallStore):
             for hand in hands:
                 dealer, streak = _dealer_streak(loads(hand["header"]))
                 await db.execute(
-                    "UPDATE hand_seats SET streak = CASE WHEN seat = ? THEN ? END WHERE hand_id = ?",
+                    "UPDATE hand_seats SET streak = CASE WHEN seat = ? THEN CAST(? AS INTEGER) END WHERE hand_id = ?",
                     (dealer, streak, hand["id"]),
                 )
                 winner = hand["winner"]
                 if winner is not None:
-                    row = await self._one(
-                        db, "SELECT user_id FROM hand_seats WHERE hand_id = ? AND seat = ?", (hand["id"], winner)
+                    row = await db.one(
+                        "SELECT user_id FROM hand_seats WHERE hand_id = ? AND seat = ?", (hand["id"], winner)
                     )
                     if row is not None:
                         await _store_items(
-                            db, hand["id"], loads(hand["result"]), row["user_id"], hand["guild_id"], hand["rules"]
+                            db,
+                            dialect.greatest,
+                            hand["id"], loads(hand["result"]), row["user_id"], hand["guild_id"], hand["rules"]
                         )
-            where_ratings = "guild_id = ?" if guild_id is not None else "1"
+            where_ratings = "guild_id = ?" if guild_id is not None else "1 = 1"
             await db.execute(f"DELETE FROM player_totals WHERE {where_ratings}", params)
             await db.execute(f"DELETE FROM player_hours WHERE {where_ratings}", params)
             await db.execute(
-                "INSERT INTO player_hours SELECT guild_id, CAST(finished_at / 3600 AS INTEGER), rules, user_id,"
+                "INSERT INTO player_hours (guild_id, hour, rules, user_id, points, hands, wins, self_draws, deal_ins,"
+                f" best_tai) SELECT guild_id, {hour}, rules, user_id,"
                 " SUM(delta), COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
                 f" WHERE user_id IS NOT NULL AND {where_ratings}"
-                " GROUP BY guild_id, CAST(finished_at / 3600 AS INTEGER), rules, user_id",
+                f" GROUP BY guild_id, {hour}, rules, user_id",
                 params,
             )
             await db.execute(f"DELETE FROM player_tables WHERE {where_ratings}", params)
             await db.execute(
-                "INSERT INTO player_tables SELECT guild_id, user_id, table_id, rules, MAX(finished_at) FROM hand_seats"
+                "INSERT INTO player_tables (guild_id, user_id, table_id, rules, last_at)"
+                " SELECT guild_id, user_id, table_id, MIN(rules), MAX(finished_at) FROM hand_seats"
                 f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, user_id, table_id",
                 params,
             )
             await db.execute(f"DELETE FROM item_totals WHERE {where_ratings}", params)
             await db.execute(
-                f"INSERT INTO item_totals SELECT guild_id, rules, item, COUNT(*), MAX(hand_id) FROM hand_items"
+                "INSERT INTO item_totals (guild_id, rules, item, hands, last_hand)"
+                " SELECT guild_id, rules, item, COUNT(*), MAX(hand_id) FROM hand_items"
                 f" WHERE {where_ratings} GROUP BY guild_id, rules, item",
                 params,
             )
             await db.execute(f"DELETE FROM server_totals WHERE {where_ratings}", params)
             await db.execute(
-                "INSERT INTO server_totals SELECT t.guild_id, t.rules, COUNT(*), SUM(h.winner IS NOT NULL) FROM hands h"
+                "INSERT INTO server_totals (guild_id, rules, hands, wins)"
+                " SELECT t.guild_id, t.rules, COUNT(*), COUNT(h.winner) FROM hands h"
                 f" JOIN tables t ON t.id = h.table_id WHERE {scope} AND h.finished_at IS NOT NULL"
                 " GROUP BY t.guild_id, t.rules",
                 params,
             )
             await db.execute(
-                "INSERT INTO player_totals SELECT guild_id, rules, user_id, SUM(delta), COUNT(DISTINCT table_id),"
+                "INSERT INTO player_totals (guild_id, rules, user_id, points, matches, hands, wins, self_draws,"
+                " deal_ins, best_tai) SELECT guild_id, rules, user_id, SUM(delta), COUNT(DISTINCT table_id),"
                 " COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
                 f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, rules, user_id",
                 params,
@@ -1000,16 +965,14 @@ class Store(HallStore):
             await db.execute(
                 f"DELETE FROM match_ratings WHERE table_id IN (SELECT id FROM tables t WHERE {scope})", params
             )
-            matches = await self._all(
-                db,
+            matches = await db.all(
                 "SELECT m.table_id, m.leaver, t.guild_id, t.rules, t.ranking FROM matches m"
                 f" JOIN tables t ON t.id = m.table_id WHERE {scope} AND m.finished_at IS NOT NULL"
                 " ORDER BY m.finished_at, m.table_id",
                 params,
             )
             for match in matches:
-                rows = await self._all(  # an AI seat's level is kept with the table's seats
-                    db,
+                rows = await db.all(  # an AI seat's level is kept with the table's seats
                     "SELECT m.*, s.ai_level FROM match_scores m LEFT JOIN seats s ON s.table_id = m.table_id"
                     " AND s.seat = m.seat WHERE m.table_id = ? ORDER BY m.seat",
                     (match["table_id"],),
@@ -1032,9 +995,8 @@ class Store(HallStore):
 
     async def history(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
         """This server's finished matches, newest first, each with its standings best first."""
-        async with self._read() as db:
-            matches = await self._all(
-                db,
+        async with self._read(snapshot=True) as db:
+            matches = await db.all(
                 "SELECT m.table_id, m.started_at, m.finished_at, t.rules, t.rounds,"
                 " (SELECT COUNT(*) FROM hands h WHERE h.table_id = m.table_id AND h.finished_at IS NOT NULL) AS hands"
                 " FROM matches m JOIN tables t ON t.id = m.table_id"
@@ -1044,8 +1006,7 @@ class Store(HallStore):
             )
             summaries = []
             for m in matches:
-                scores = await self._all(
-                    db,
+                scores = await db.all(
                     "SELECT name, user_id, score FROM match_scores WHERE table_id = ? ORDER BY score DESC, seat",
                     (m["table_id"],),
                 )
@@ -1064,49 +1025,57 @@ class Store(HallStore):
 
     async def finished_hand(self, guild_id: int, hand_id: int) -> FinishedHand | None:
         """A finished hand of this server (None for another server's hand, or one still being played)."""
-        async with self._read() as db:
-            row = await self._one(
-                db,
+        async with self._read(snapshot=True) as db:
+            row = await db.one(
                 "SELECT h.id, h.table_id, h.hand_no, h.result, h.finished_at, t.rules FROM hands h"
                 " JOIN tables t ON t.id = h.table_id WHERE h.id = ? AND t.guild_id = ? AND h.result IS NOT NULL",
                 (hand_id, guild_id),
             )
             if row is None:
                 return None
-            seats = await self._all(
-                db, "SELECT seat, name FROM hand_seats WHERE hand_id = ? ORDER BY seat", (hand_id,)
+            seats = await db.all(
+                "SELECT seat, name FROM hand_seats WHERE hand_id = ? ORDER BY seat", (hand_id,)
             )
         return FinishedHand.from_row(row, tuple(s["name"] for s in seats))
 
+    def _board(
+        self, guild_id: int, rules: str | None, since: float | None, min_matches: int = 0
+    ) -> tuple[str, list[Any]]:
+        return _board_sql(self._driver.dialect, guild_id, rules, since, min_matches)
 
-def _rating_join(guild_id: int, rules: str | None) -> tuple[str, list[Any]]:
+    def _rating_join(self, guild_id: int, rules: str | None) -> tuple[str, list[Any]]:
+        return _rating_sql(self._driver.dialect, guild_id, rules)
+
+
+def _rating_sql(dialect: Dialect, guild_id: int, rules: str | None) -> tuple[str, list[Any]]:
     """LEFT JOIN ``r``: a player's rating of ``rules``, or (all rule sets) their best shown one."""
     if rules is not None:
         return (
             "LEFT JOIN ratings r ON r.guild_id = ? AND r.rules = ? AND r.user_id = b.user_id",
             [guild_id, rules],
         )
-    # one max() in the subquery: SQLite takes the bare column ``matches`` from the row of the max
+    matches = dialect.arg_max.format(value="matches", by="shown")  # one max() in the subquery
     return (
-        "LEFT JOIN (SELECT user_id, MAX(shown) AS shown, matches FROM ratings WHERE guild_id = ?"
+        f"LEFT JOIN (SELECT user_id, MAX(shown) AS shown, {matches} AS matches FROM ratings WHERE guild_id = ?"
         " GROUP BY user_id) r ON r.user_id = b.user_id",
         [guild_id],
     )
 
 
-def _board(
-    guild_id: int, rules: str | None, since: float | None, min_matches: int = 0
+def _board_sql(
+    dialect: Dialect, guild_id: int, rules: str | None, since: float | None, min_matches: int = 0
 ) -> tuple[str, list[Any]]:
     """A ``WITH board AS (...)`` clause: one row per ranked player, with its rank. All time reads the
-    running totals (a row a player and rule set); a period reads that period's hands."""
+    running totals (a row a player and rule set); a period reads that period's hands. The rule set of
+    a player's best hand (``best_rules``) comes from the row of ``MAX(best_tai)``, the query's one max()."""
     if since is None:
         params: list[Any] = [guild_id] if rules is None else [guild_id, rules]
         where = "guild_id = ?" if rules is None else "guild_id = ? AND rules = ?"
         sql = (
             "WITH totals AS (SELECT user_id, SUM(points) AS points, SUM(matches) AS matches, SUM(hands) AS hands,"
             " SUM(wins) AS wins, SUM(self_draws) AS self_draws, SUM(deal_ins) AS deal_ins,"
-            # with one max() in the query, SQLite takes the bare column ``rules`` from the row of the max
-            f" MAX(best_tai) AS best_tai, rules AS best_rules FROM player_totals WHERE {where} GROUP BY user_id"
+            f" MAX(best_tai) AS best_tai, {dialect.arg_max.format(value='rules', by='best_tai')} AS best_rules"
+            f" FROM player_totals WHERE {where} GROUP BY user_id"
             " HAVING SUM(matches) >= ?),"
             " board AS (SELECT *, ROW_NUMBER() OVER (ORDER BY points DESC, wins DESC, hands ASC, user_id ASC) AS rank"
             " FROM totals)"
@@ -1125,9 +1094,9 @@ def _board(
         f" WHERE guild_id = ? AND last_at >= ?{by_rules} GROUP BY user_id),"
         "totals AS (SELECT p.user_id, SUM(p.points) AS points, c.matches AS matches, SUM(p.hands) AS hands,"
         " SUM(p.wins) AS wins, SUM(p.self_draws) AS self_draws, SUM(p.deal_ins) AS deal_ins,"
-        # with one max() in the query, SQLite takes the bare column ``rules`` from the row of the max
-        " MAX(p.best_tai) AS best_tai, p.rules AS best_rules FROM parts p JOIN counted c ON c.user_id = p.user_id"
-        " GROUP BY p.user_id HAVING c.matches >= ?),"
+        f" MAX(p.best_tai) AS best_tai, {dialect.arg_max.format(value='p.rules', by='p.best_tai')} AS best_rules"
+        " FROM parts p JOIN counted c ON c.user_id = p.user_id"
+        " GROUP BY p.user_id, c.matches HAVING c.matches >= ?),"
         " board AS (SELECT *, ROW_NUMBER() OVER (ORDER BY points DESC, wins DESC, hands ASC, user_id ASC) AS rank"
         " FROM totals)"
     )
@@ -1154,7 +1123,7 @@ def _dealer_streak(header: Any) -> tuple[int | None, int]:
 
 
 async def _store_items(
-    db: aiosqlite.Connection, hand_id: int, result: Any, user_id: int | None, guild_id: int, rules: str
+    db: Session, greatest: str, hand_id: int, result: Any, user_id: int | None, guild_id: int, rules: str
 ) -> None:
     """One row per 台/番 item of a won hand (an item listed twice is one row with the values added)."""
     items: dict[str, int] = {}
@@ -1163,18 +1132,18 @@ async def _store_items(
         items[name] = items.get(name, 0) + int(value)
     await db.executemany(
         "INSERT INTO hand_items (hand_id, item, value, user_id, guild_id, rules) VALUES (?, ?, ?, ?, ?, ?)",
-        [(hand_id, name, value, user_id, guild_id, rules) for name, value in items.items()],
+        [(hand_id, name, items[name], user_id, guild_id, rules) for name in sorted(items)],
     )
     await db.executemany(
         "INSERT INTO item_totals (guild_id, rules, item, hands, last_hand) VALUES (?, ?, ?, 1, ?)"
-        " ON CONFLICT (guild_id, rules, item) DO UPDATE SET hands = hands + 1,"
-        " last_hand = MAX(last_hand, excluded.last_hand)",
-        [(guild_id, rules, name, hand_id) for name in items],
+        " ON CONFLICT (guild_id, rules, item) DO UPDATE SET hands = item_totals.hands + 1,"
+        f" last_hand = {greatest}(item_totals.last_hand, excluded.last_hand)",
+        [(guild_id, rules, name, hand_id) for name in sorted(items)],  # in one order (finish_hand)
     )
 
 
 async def _rate_match(
-    db: aiosqlite.Connection,
+    db: Session,
     table_id: int,
     guild_id: int,
     rules: str,
@@ -1190,14 +1159,16 @@ async def _rate_match(
         if seat.user_id is None:
             before.append(ai_rating(seat.ai_level))
             continue
-        async with db.execute(
+        row = await db.one(
             "SELECT mu, sigma, matches FROM ratings WHERE guild_id = ? AND rules = ? AND user_id = ?",
             (guild_id, rules, seat.user_id),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         before.append(new_rating() if row is None else Rating(row["mu"], row["sigma"], row["matches"]))
     after = rate(before, places, fixed=[s.user_id is None for s in seats])
-    people = [(s, old, new) for s, old, new in zip(seats, before, after, strict=True) if s.user_id is not None]
+    people = sorted(  # by user id, as finish_hand takes people's rows
+        ((s, old, new) for s, old, new in zip(seats, before, after, strict=True) if s.user_id is not None),
+        key=lambda person: (person[0].user_id, person[0].seat),
+    )
     await db.executemany(
         "INSERT INTO ratings (guild_id, rules, user_id, mu, sigma, shown, matches) VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, rules, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
@@ -1208,19 +1179,3 @@ async def _rate_match(
         "INSERT INTO match_ratings (table_id, seat, user_id, before, after) VALUES (?, ?, ?, ?, ?)",
         [(table_id, s.seat, s.user_id, shown(old), shown(new)) for s, old, new in people],
     )
-
-
-async def _worker_stopped(connection: aiosqlite.Connection) -> None:
-    """After a failed connect aiosqlite stops its worker thread without waiting; wait for it here, so the
-    thread never reports to an event loop that has gone (seen as "Event loop is closed" in tests)."""
-    thread = getattr(connection, "_thread", None)
-    if thread is not None and thread.is_alive():
-        await asyncio.to_thread(thread.join, 1.0)
-    await asyncio.sleep(0)  # let the stop callback it scheduled on this loop run
-
-
-async def _close_quietly(db: aiosqlite.Connection) -> None:
-    try:
-        await db.close()
-    except Exception:  # the open already failed; that error is the one to report
-        pass

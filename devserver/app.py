@@ -154,7 +154,9 @@ class Api:
 
     async def get_gateway(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.server.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response(
+            {"url": self.server.gateway_url, "shards": self.server.config.shards, "session_start_limit": limit}
+        )
 
     def _guild(self, request: web.Request) -> int:
         guild_id = snowflake(request, "guild_id")

@@ -69,3 +69,4 @@ class Config:
     # snowflakes from the real wall clock (as Discord's are), so interaction.created_at gives a real age;
     # off: a fixed 2025 base, the same ids every run
     real_time_ids: bool = False
+    shards: int = 1  # the shard count GET /gateway/bot recommends

@@ -1,10 +1,17 @@
-"""The gateway websocket: HELLO, heartbeats, IDENTIFY -> READY + GUILD_CREATE, then event dispatch."""
+"""The gateway websocket: HELLO, heartbeats, IDENTIFY -> READY + GUILD_CREATE, then event dispatch.
+
+Sharded as Discord shards (API docs, Gateway → Sharding): a session IDENTIFYs with ``[shard_id,
+shard_count]`` (none: ``[0, 1]``), a guild belongs to shard ``(guild_id >> 22) % shard_count`` and only
+that shard's session hears of it (READY's guild list, GUILD_CREATE, its messages and interactions),
+and events without a guild — every DM, and so every click on a DM button — go to shard 0 alone.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
@@ -22,22 +29,50 @@ GUILD_MESSAGES_INTENT = 1 << 9
 DIRECT_MESSAGES_INTENT = 1 << 12
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard a guild's events go to (Discord's formula)."""
+    return (guild_id >> 22) % shard_count
+
+
+@dataclass(eq=False)
+class Session:
+    """One identified shard of the bot."""
+
+    ws: web.WebSocketResponse
+    shard_id: int
+    shard_count: int
+    intents: int | None
+    seq: int = 0
+
+    @property
+    def session_id(self) -> str:
+        return f"devserver-session-{self.shard_id}"
+
+
 class Gateway:
-    """One bot session over plain JSON text frames (the client only inflates binary frames)."""
+    """The bot's sessions, one per shard, over plain JSON text frames (the client only inflates binary frames)."""
 
     def __init__(self, server: DevServer) -> None:
         self.server = server
-        self.ws: web.WebSocketResponse | None = None
+        self.sessions: dict[int, Session] = {}  # by shard id
         self.sockets: set[web.WebSocketResponse] = set()
-        self.seq = 0
-        self.session_id = "devserver-session"
-        self.identified = asyncio.Event()
-        self.intents: int | None = None
+        self.identified = asyncio.Event()  # set while at least one shard is identified
         self._send_lock = asyncio.Lock()  # one event at a time, in the order they were raised
         self._tasks: set[asyncio.Task[None]] = set()
         self.resuming = False  # asked to reconnect (op 7): interactions wait for the RESUME
         self.resume_hold = 0.0  # seconds the RESUME takes to be accepted
         self.missed: list[tuple[Any, dict[str, Any]]] = []  # (Interaction, INTERACTION_CREATE) to replay
+
+    @property
+    def ws(self) -> web.WebSocketResponse | None:
+        """Shard 0's socket (the only one of an unsharded bot)."""
+        session = self.sessions.get(0)
+        return None if session is None else session.ws
+
+    @property
+    def intents(self) -> int | None:
+        """The intents the bot identified with (every shard of one bot sends the same)."""
+        return next((session.intents for session in self.sessions.values()), None)
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True)
@@ -53,10 +88,12 @@ class Gateway:
                 await self._received(ws, json.loads(msg.data))
         finally:
             self.sockets.discard(ws)
-            if self.ws is ws:
-                self.ws = None
+            for shard_id, session in list(self.sessions.items()):
+                if session.ws is ws:
+                    del self.sessions[shard_id]
+            if not self.sessions:
                 self.identified.clear()
-                self.server.recorder.bump()  # wake whoever waits for the bot to go away
+            self.server.recorder.bump()  # wake whoever waits for the bot (or a shard) to go away
         return ws
 
     async def _received(self, ws: web.WebSocketResponse, payload: dict[str, Any]) -> None:
@@ -67,27 +104,29 @@ class Gateway:
             if data.get("token") != self.server.config.token:
                 await ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
                 return
-            self.intents = data.get("intents")
-            self.ws = ws
-            self.seq = 0
             shard = data.get("shard")
-            await self.dispatch("READY", self._ready_payload(shard))
-            await self.dispatch(
-                "GUILD_CREATE", self.server.world.guild_payload(with_members=self.members_intent)
-            )
+            shard_id, shard_count = (int(shard[0]), int(shard[1])) if shard else (0, 1)
+            session = Session(ws, shard_id, shard_count, data.get("intents"))
+            self.sessions[shard_id] = session
+            await self._dispatch_to(session, "READY", self._ready_payload(session, shard))
+            if self._owns_guild(session):
+                await self._dispatch_to(
+                    session, "GUILD_CREATE", self.server.world.guild_payload(with_members=self.members_intent)
+                )
             self.identified.set()
         elif op == RESUME:
-            if data.get("session_id") != self.session_id:
+            found = next((x for x in self.sessions.values() if x.session_id == data.get("session_id")), None)
+            if found is None:
                 await self._send(ws, {"op": INVALID_SESSION, "d": False})
                 return
             if self.resume_hold:
                 await asyncio.sleep(self.resume_hold)
-            self.ws = ws
+            found.ws = ws
             missed, self.missed, self.resuming = self.missed, [], False
             for interaction, event in missed:  # Discord replays what the session missed, then RESUMED
                 interaction.delivered_at = self.server.clock.now()
                 await self.dispatch("INTERACTION_CREATE", event)
-            await self.dispatch("RESUMED", {})
+            await self._dispatch_to(found, "RESUMED", {})
             self.identified.set()
         elif op == REQUEST_MEMBERS:
             world = self.server.world
@@ -100,22 +139,40 @@ class Gateway:
 
     async def request_reconnect(self, hold: float) -> None:
         """Send op 7 RECONNECT: the bot closes and RESUMEs; the RESUME is accepted after `hold` seconds."""
-        if self.ws is None or self.ws.closed:
+        session = self.sessions.get(0)
+        if session is None or session.ws.closed:
             raise RuntimeError("no bot is connected to ask to reconnect")
         self.resuming, self.resume_hold = True, hold
-        await self._send(self.ws, {"op": RECONNECT})
+        await self._send(session.ws, {"op": RECONNECT})
 
     @property
     def connected(self) -> bool:
-        """A bot is logged in and listening: interactions reach it."""
-        return self.ws is not None and not self.ws.closed and self.identified.is_set()
+        """A bot is logged in and listening (at least one of its shards)."""
+        return any(not session.ws.closed for session in self.sessions.values()) and self.identified.is_set()
+
+    def reaches(self, data: dict[str, Any], event: str = "") -> bool:
+        """The shard this event goes to is connected: a click on it reaches the bot."""
+        session = self._session_for(event, data)
+        return session is not None and not session.ws.closed
+
+    def _owns_guild(self, session: Session) -> bool:
+        return shard_of(self.server.world.guild_id, session.shard_count) == session.shard_id
+
+    def _session_for(self, event: str, data: dict[str, Any]) -> Session | None:
+        guild = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
+        if guild is None:  # DMs: shard 0 alone
+            return self.sessions.get(0)
+        for session in self.sessions.values():
+            if shard_of(int(guild), session.shard_count) == session.shard_id:
+                return session
+        return None
 
     def wants(self, intent: int) -> bool:
         return bool((self.intents or 0) & intent)
 
     def emit(self, event: str, data: dict[str, Any]) -> None:
         """Queue an event raised by a REST call (MESSAGE_CREATE…) without blocking the reply; dropped offline."""
-        if self.ws is None or self.ws.closed:
+        if not self.reaches(data, event):
             return
         task = asyncio.create_task(self._emit(event, data), name=f"devserver-{event}")
         self._tasks.add(task)
@@ -135,14 +192,15 @@ class Gateway:
         """Discord lists other members and sends member events only to bots with the GUILD_MEMBERS intent."""
         return bool((self.intents or 0) & GUILD_MEMBERS_INTENT)
 
-    def _ready_payload(self, shard: list[int] | None) -> dict[str, Any]:
+    def _ready_payload(self, session: Session, shard: list[int] | None) -> dict[str, Any]:
         world = self.server.world
         user = world.bot.payload() | {"verified": True, "mfa_enabled": False, "flags": 0}
+        guilds = [{"id": str(world.guild_id), "unavailable": True}] if self._owns_guild(session) else []
         out: dict[str, Any] = {
             "v": 10,
             "user": user,
-            "guilds": [{"id": str(world.guild_id), "unavailable": True}],
-            "session_id": self.session_id,
+            "guilds": guilds,
+            "session_id": session.session_id,
             "resume_gateway_url": self.server.gateway_url,
             "application": {"id": str(world.application_id), "flags": 0},
             "private_channels": [],
@@ -159,12 +217,18 @@ class Gateway:
         await ws.send_str(json.dumps(payload))
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send one event to the connected bot."""
+        """Send one event to the shard it belongs to (its guild's, or shard 0 without a guild)."""
+        session = self._session_for(event, data)
+        if session is None or session.ws.closed:
+            raise RuntimeError(f"cannot dispatch {event}: no bot is connected to the gateway on its shard")
+        await self._dispatch_to(session, event, data)
+
+    async def _dispatch_to(self, session: Session, event: str, data: dict[str, Any]) -> None:
         async with self._send_lock:
-            if self.ws is None or self.ws.closed:
-                raise RuntimeError(f"cannot dispatch {event}: no bot is connected to the gateway")
-            self.seq += 1
-            await self._send(self.ws, {"op": DISPATCH, "t": event, "s": self.seq, "d": data})
+            if session.ws.closed:
+                raise RuntimeError(f"cannot dispatch {event}: shard {session.shard_id} went away")
+            session.seq += 1
+            await self._send(session.ws, {"op": DISPATCH, "t": event, "s": session.seq, "d": data})
 
     async def close(self) -> None:
         for task in list(self._tasks):

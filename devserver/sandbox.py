@@ -86,7 +86,7 @@ def table_options(rules: str) -> dict[str, Any]:
 
 # the bot to run, given the stand-in's token, the database and the seed: bot.py hands its own in,
 # so the stand-in never imports the product it stands beside
-MakeBot = Callable[[str, Path, int], commands.Bot]
+MakeBot = Callable[[str, str, int], commands.Bot]  # the database: a file, :memory: or a postgresql:// URL
 
 
 async def run_sandbox(
@@ -114,7 +114,7 @@ async def run_sandbox(
     async with Harness(server) as harness:
         try:
             # a loaded machine may take a while to replay a stored table: the stand-in's 5 s is for tests
-            bot = await harness.start(make_bot(server.config.token, Path(db or ":memory:"), seed), timeout=60)
+            bot = await harness.start(make_bot(server.config.token, db or ":memory:", seed), timeout=60)
             cog: Any = bot.get_cog("Mahjong")  # the product's cog, read as the sandbox's scoreboard
             runner, played_before = await _table(cog, person_user, outdir, transcript, hands, seed, rules, lang)
         finally:

@@ -154,6 +154,18 @@ class DevServer:
         self.world.deleted_channels.add(target.id)
         await self.dispatch("CHANNEL_DELETE", payload)
 
+    async def member_leaves(self, user: SimUser | str) -> None:
+        """A member leaves the server. Without the members intent the bot hears nothing (no
+        GUILD_MEMBER_REMOVE); it finds out when a DM to them fails with 50007, as they now share no
+        server with the bot."""
+        target = self.member(user) if isinstance(user, str) else user
+        self.world.members.remove(target.id)
+        self.refused_dms.add(target.id)
+        if self.gateway.members_intent:
+            await self.dispatch(
+                "GUILD_MEMBER_REMOVE", {"guild_id": str(self.world.guild_id), "user": target.record.payload()}
+            )
+
     async def remove_bot_from_guild(self) -> None:
         """The bot is kicked: GUILD_DELETE goes out, channel routes answer 403 50001, and DMs to the
         members (who share no other server with the bot) 403 50007."""

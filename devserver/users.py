@@ -243,7 +243,7 @@ class SimUser:
             server.interactions.add(interaction)
             server.gateway.missed.append((interaction, payload))
             return interaction
-        if not server.gateway.connected:
+        if not server.gateway.reaches(payload, "INTERACTION_CREATE"):  # its shard's process may be down
             interaction.failed = interaction.failure_text  # the bot is offline: it never hears of it
             server.interactions.add(interaction)
             server.recorder.bump()

@@ -1,10 +1,18 @@
-"""Fixtures for the storage tests: a store on a temporary file with a clock the test moves by hand."""
+"""Fixtures for the storage tests: a store with a clock the test moves by hand, on each database.
+
+``target`` (tests/conftest.py) is a fresh empty database: an SQLite file in the test's folder, or a
+new database on the session's throw-away PostgreSQL server; tests that take ``store`` or ``target``
+run once on each.
+"""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from data import SeatRecord, Store, TableRecord
@@ -35,8 +43,8 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path, clock: Clock) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path, clock=clock, busy_timeout=0.2)
+async def store(target: str, clock: Clock) -> AsyncIterator[Store]:
+    opened = await Store.open(target, clock=clock, busy_timeout=0.2)
     yield opened
     await opened.close()
 
@@ -99,3 +107,25 @@ async def play_hand(
         total=total,
     )
     return hand_id
+
+
+@asynccontextmanager
+async def locked(target: str, table: str = "moves") -> AsyncIterator[None]:
+    """Another program holds a lock that keeps the store from writing ``table`` until the block ends:
+    an exclusive SQLite transaction, or a PostgreSQL session's ACCESS EXCLUSIVE lock on the table."""
+    if target.startswith("postgresql://"):
+        other = await asyncpg.connect(target)
+        try:
+            async with other.transaction():
+                await other.execute(f"LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE")
+                yield
+        finally:
+            await other.close()
+        return
+    db = sqlite3.connect(target, isolation_level=None)
+    try:
+        db.execute("BEGIN EXCLUSIVE")
+        yield
+        db.execute("ROLLBACK")
+    finally:
+        db.close()

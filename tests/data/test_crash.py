@@ -44,13 +44,13 @@ async def main():
         aiosqlite.Connection.execute = dying(aiosqlite.Connection.execute)
         aiosqlite.Connection.executemany = dying(aiosqlite.Connection.executemany)
     else:
-        await store._db.set_progress_handler(die, int(where))
+        await store.driver.connection.set_progress_handler(die, int(where))
     if call == "append_action":
         await store.append_action(hand, 2, "2 discard 9s", 99.0)
     else:
         await store.finish_hand(hand, result={"total": 5}, deltas=[15, -5, -5, -5], winner=0, loser=None,
                                 self_drawn=True, total=5)
-    await store._db.set_progress_handler(None, 1)
+    await store.driver.connection.set_progress_handler(None, 1)
     await store.close()
 
 asyncio.run(main())

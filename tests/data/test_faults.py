@@ -120,14 +120,14 @@ async def test_read_only_open_at_start(db_path: Path) -> None:
 async def test_read_only_during_play_stores_nothing(db_path: Path) -> None:
     hand = await make_file(db_path)
     store = await Store.open(db_path)
-    await store._db.execute("PRAGMA query_only = ON")
+    await store.driver.connection.execute("PRAGMA query_only = ON")
     with pytest.raises(StoreReadOnly):
         await store.append_action(hand, 2, "2 discard 3m", 7.0)
     with pytest.raises(StoreReadOnly):
         await store.finish_hand(
             hand, result={}, deltas=[1, -1, 0, 0], winner=0, loser=1, self_drawn=False, total=1
         )
-    await store._db.execute("PRAGMA query_only = OFF")
+    await store.driver.connection.execute("PRAGMA query_only = OFF")
     await store.append_action(hand, 2, "2 discard 3m", 7.0)
     await store.close()
     assert [n for n, _ in moves_in(db_path)] == [0, 1, 2]
@@ -139,9 +139,9 @@ async def test_read_only_during_play_stores_nothing(db_path: Path) -> None:
 async def test_full_file_refuses_whole_writes_only(db_path: Path) -> None:
     hand = await make_file(db_path)
     store = await Store.open(db_path)
-    async with store._db.execute("PRAGMA page_count") as cursor:
+    async with store.driver.connection.execute("PRAGMA page_count") as cursor:
         pages = (await cursor.fetchone())[0]
-    await store._db.execute(f"PRAGMA max_page_count = {pages}")
+    await store.driver.connection.execute(f"PRAGMA max_page_count = {pages}")
     stored = 2
     with pytest.raises(StoreFull) as caught:
         for move in range(2, 100_000):

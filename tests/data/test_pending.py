@@ -1,19 +1,17 @@
 """PendingWrites: while storage fails, writes wait in order, the channel is told once, and the backlog is
-retried until it drains; with a fake failing store, and once with a really locked SQLite file."""
+retried until it drains; with a fake failing store, and once with a really locked database of each kind."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
-from pathlib import Path
 
 import pytest
 
 from data import DuplicateMove, StoreError, StoreFull, StoreLocked
 from data.pending import PendingWrites
 from data.store import Store
-from tests.data.conftest import new_table
+from tests.data.conftest import locked, new_table
 
 FAST = (0.001, 0.002, 0.004)
 
@@ -168,22 +166,19 @@ async def test_callback_errors_do_not_break_the_writes(caplog: pytest.LogCapture
     assert store.stored == [1] and "callback" in caplog.text
 
 
-async def test_a_really_locked_file_keeps_moves_in_memory_then_stores_them_all(db_path: Path) -> None:
-    store = await Store.open(db_path, busy_timeout=0.05)
+async def test_a_really_locked_file_keeps_moves_in_memory_then_stores_them_all(target: str) -> None:
+    store = await Store.open(target, busy_timeout=0.05)
     table = await new_table(store, [1, 2, 3, 4])
     events = Events()
     pending = pending_for(events)
     hand = await pending.write(lambda: store.start_hand(table.id, 1, {"seed": 1}))
     await pending.write(lambda: store.append_action(hand.result(), 0, "0 discard 1m", 10.0))
-    other = sqlite3.connect(db_path, isolation_level=None)
-    other.execute("BEGIN EXCLUSIVE")
-    for move in range(1, 4):
-        await pending.write(
-            lambda move=move: store.append_action(hand.result(), move, f"{move} discard 2m", 10.0 + move)
-        )
-    assert pending.failing and events.log == ["failure: StoreLocked"]
-    other.execute("ROLLBACK")
-    other.close()
+    async with locked(target):
+        for move in range(1, 4):
+            await pending.write(
+                lambda move=move: store.append_action(hand.result(), move, f"{move} discard 2m", 10.0 + move)
+            )
+        assert pending.failing and events.log == ["failure: StoreLocked"]
     assert await pending.drain(timeout=10)
     [saved] = await store.unfinished_tables()
     assert saved.hands[0].actions == ["0 discard 1m", "1 discard 2m", "2 discard 2m", "3 discard 2m"]

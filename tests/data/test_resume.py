@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from data.store import Store
 from engine.game import Game
@@ -11,8 +10,8 @@ from engine.policy import make_policy
 from tests.data.conftest import new_table
 
 
-async def test_a_stored_hand_replays_to_the_same_state_after_reopening(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_a_stored_hand_replays_to_the_same_state_after_reopening(target: str) -> None:
+    store = await Store.open(target)
     table = await new_table(store, [1, 2, 3, None])
     game = Game("taiwan16", seed=2024, dealer=0, round_wind=0, dealer_streak=0, hand_number=1)
     hand = await store.start_hand(table.id, 1, game.header())
@@ -26,7 +25,7 @@ async def test_a_stored_hand_replays_to_the_same_state_after_reopening(db_path: 
         game.apply(action)  # ... then applied, as the runner does
     await store.close()
 
-    store = await Store.open(db_path)  # the restart
+    store = await Store.open(target)  # the restart
     [saved] = await store.unfinished_tables()
     [saved_hand] = saved.hands
     assert saved_hand.actions == [str(a) for a in game.log]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import asyncio
 
 import pytest
 
@@ -224,20 +224,20 @@ async def test_history_is_newest_first_limited_and_per_server(store: Store, cloc
     assert await store.history(3) == []
 
 
-async def test_data_survives_close_and_reopen(db_path: Path, clock: Clock) -> None:
-    store = await Store.open(db_path, clock=clock)
+async def test_data_survives_close_and_reopen(target: str, clock: Clock) -> None:
+    store = await Store.open(target, clock=clock)
     table = await new_table(store, [1, 2, 3, None])
     hand = await store.start_hand(table.id, 1, {"seed": 5})
     await store.append_action(hand, 0, "0 discard 5m", 3.5)
     before = await store.unfinished_tables()
     await store.close()
-    store = await Store.open(db_path, clock=clock)
+    store = await Store.open(target, clock=clock)
     assert await store.unfinished_tables() == before
     await store.close()
 
 
-async def test_a_closed_store_says_so_and_is_not_retried(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_a_closed_store_says_so_and_is_not_retried(target: str) -> None:
+    store = await Store.open(target)
     table = await new_table(store, [1, 2, 3, 4])
     await store.close()
     await store.close()  # twice is harmless
@@ -248,3 +248,34 @@ async def test_a_closed_store_says_so_and_is_not_retried(db_path: Path) -> None:
         await store.set_phase(table.id, "over")
     with pytest.raises(StoreClosed):
         await store.leaderboard(1)
+
+
+async def test_a_read_sees_every_write_begun_before_it(store: Store) -> None:
+    """The runner stores a match's end without waiting and posts the standings; a /history right after
+    must show the match, on PostgreSQL's pool of connections as on SQLite's one."""
+    tables = [await new_table(store, [1, 2, 3, 4], channel_id=100 + n) for n in range(5)]
+    writes = [asyncio.create_task(store.finish_match(t.id, [n, 0, 0, 0])) for n, t in enumerate(tables)]
+    await asyncio.sleep(0)  # every write has begun, none has finished
+    assert not any(w.done() for w in writes)
+    assert {m.table_id for m in await store.history(1)} == {t.id for t in tables}
+    await asyncio.gather(*writes)
+
+
+async def test_many_tables_writing_at_once_each_keep_every_move_in_order(store: Store) -> None:
+    """As at a busy bot: every table's writes run side by side (PostgreSQL's pool has fewer connections
+    than there are tables), each table's own in order."""
+    tables = await asyncio.gather(*(new_table(store, [1, 2, 3, 4], channel_id=200 + n) for n in range(20)))
+    assert len({t.id for t in tables}) == 20
+
+    async def play(table_id: int) -> int:
+        hand = await store.start_hand(table_id, 1, {"seed": table_id})
+        for move in range(30):
+            await store.append_action(hand, move, f"{move % 4} discard {move % 9 + 1}p", float(move))
+        return hand
+
+    hands = await asyncio.gather(*(play(t.id) for t in tables))
+    saved = {s.table.id: s for s in await store.unfinished_tables()}
+    for table, hand in zip(tables, hands, strict=True):
+        [stored] = saved[table.id].hands
+        assert stored.id == hand and stored.deadline == 29.0
+        assert stored.actions == [f"{m % 4} discard {m % 9 + 1}p" for m in range(30)]

@@ -17,7 +17,7 @@ FAST = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, timer_scale=1.0)
 
 
 def build_bot(timing: Timing = FAST, seed: int | None = 7, database: str = ":memory:") -> entry.MahjongBot:
-    config = entry.Config(token="test-token", database=entry.Path(database), timing=timing, seed=seed)
+    config = entry.Config(token="test-token", database=database, timing=timing, seed=seed)
     return entry.MahjongBot(config, guild_ready_timeout=0.05)
 
 

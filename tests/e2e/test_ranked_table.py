@@ -15,9 +15,10 @@ from .tablebot import PrivacyWatch, build_bot, play_match
 
 @pytest.mark.devserver(members=("alice",), rate_limits=RateLimits(time_scale=0.02))
 async def test_a_rated_table_with_ai_seats_rates_the_person_and_settles_the_match(
-    harness, devserver, monkeypatch, tmp_path
-):
-    bot = await harness.start(build_bot(seed=3, database=str(tmp_path / "ranked.sqlite3")))
+    target, harness, devserver, monkeypatch, tmp_path
+):  # target first: its database outlives the bot
+    """On each database (``target``: an SQLite file, or a database on the throw-away PostgreSQL server)."""
+    bot = await harness.start(build_bot(seed=3, database=target))
     played = await play_match(bot, devserver, PrivacyWatch(monkeypatch), rules="taiwan16", rounds=1, ranking="rated_ai")
     assert "Rated (AI seats count)" in played.lobby.text
     runner = played.runner

@@ -211,3 +211,24 @@ async def test_more_than_128_dm_channels_are_all_kept(harness, devserver):
     again = [await cog.dm_channel(p.id) for p in people]
     assert [c.id for c in first] == [c.id for c in again]
     assert sum(1 for line in devserver.recorder.log if line == "POST /users/@me/channels") == 130
+
+
+@pytest.mark.devserver(members=("alice", "bob"), rate_limits=QUICK)
+async def test_a_member_who_leaves_the_server_mid_match_is_auto_played_once_a_dm_to_them_fails(harness, devserver):
+    bot = await harness.start(build_bot(FAST, seed=12))
+    alice, bob = devserver.members("alice", "bob")
+    lobby = await (await alice.slash("mahjong create", rules="hongkong", rounds=1)).message()
+    await (await bob.click(lobby, "Join")).response()
+    await (await alice.click(lobby, "Start")).response()
+    runner = table_runner(bot, devserver)
+    await devserver.recorder.wait_until(lambda: runner.game, 5, lambda: "a hand")
+    await devserver.member_leaves(bob)  # no event reaches the bot (no members intent)
+    stop = asyncio.Event()
+    play = asyncio.create_task(Person(alice).play(stop))
+    notice = await devserver.wait_for_message(
+        channel="general", predicate=lambda m: "direct messages" in m.content, timeout=60
+    )  # the next hand's DM to bob: 50007
+    stop.set()
+    await play
+    assert notice.pings.users == frozenset({bob.id})
+    assert runner.seating.seat_of_user(bob.id) in runner.game.auto_seats()

@@ -30,10 +30,11 @@ async def prompt_of_kind(person: Person, kind: str):
 @pytest.mark.parametrize("when", ["claim", "turn"])
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
 async def test_a_restarted_bot_resumes_mid_hand_old_buttons_work_and_the_result_is_the_replay(
-    harness, devserver, monkeypatch, tmp_path, when
-):
+    target, harness, devserver, monkeypatch, when
+):  # target first: its database outlives the bots
+    """On each database (``target``: an SQLite file, or a database on the throw-away PostgreSQL server)."""
     privacy = PrivacyWatch(monkeypatch)
-    database = str(tmp_path / "mahjong.sqlite3")
+    database = target
     first = await harness.start(build_bot(database=database, seed=11))
     alice = devserver.member("alice")
     lobby = await (await alice.slash("mahjong create", rounds=1)).message()
