@@ -120,9 +120,6 @@ def _check_bot_permissions(interaction: discord.Interaction) -> None:
         raise TableError("err.bot_permissions", missing=words)
 
 
-_accepted = accepted
-
-
 async def _answer(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral answer, whether or not the interaction was answered already."""
     try:
@@ -392,21 +389,21 @@ class Mahjong(
         hints: bool = True,
     ) -> None:
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
-        _accepted("rules", rules, list(PROFILES))
-        _accepted("preset", preset, list(KNOWN_PRESETS))
-        _accepted("rounds", rounds, range(1, 5))
-        _accepted("turn_seconds", turn_seconds, TURN_SECONDS)
-        _accepted("claim_seconds", claim_seconds, CLAIM_SECONDS)
+        accepted("rules", rules, list(PROFILES))
+        accepted("preset", preset, list(KNOWN_PRESETS))
+        accepted("rounds", rounds, range(1, 5))
+        accepted("turn_seconds", turn_seconds, TURN_SECONDS)
+        accepted("claim_seconds", claim_seconds, CLAIM_SECONDS)
         if minimum is None:  # what players of the rule set expect when the host says nothing
             minimum = DEFAULT_MINIMUM.get(rules, 0)
-        _accepted("minimum", minimum, [choice.value for choice in MINIMUM_CHOICES])
+        accepted("minimum", minimum, [choice.value for choice in MINIMUM_CHOICES])
         if hand_size is not None:
-            _accepted("hand_size", hand_size, [choice.value for choice in HAND_SIZE_CHOICES])
+            accepted("hand_size", hand_size, [choice.value for choice in HAND_SIZE_CHOICES])
         if language is not None:
-            _accepted("language", language, SUPPORTED)
+            accepted("language", language, SUPPORTED)
         for name, value in (("base", base), ("tai", tai)):
             if value is not None:
-                _accepted(name, value, range(0, 100_001))
+                accepted(name, value, range(0, 100_001))
         _check_bot_permissions(interaction)
         self._check_free_channel(interaction)
         chosen: dict[str, Any] = {
@@ -520,7 +517,7 @@ class Mahjong(
     @app_commands.command(name=_("houserule"), description=_("Change one house rule before the match (host)"))
     @app_commands.describe(switch=_("The house rule"), value=_("Its value: a number, or on / off"))
     async def houserule(self, interaction: discord.Interaction, switch: str, value: str) -> None:
-        _accepted("switch", switch, [choice.value for choice in SWITCH_CHOICES])
+        accepted("switch", switch, [choice.value for choice in SWITCH_CHOICES])
         runner = self.runner_here(interaction)
         self._check_host(interaction, runner)
         state = runner.state
@@ -603,7 +600,7 @@ class Mahjong(
     @app_commands.describe(level=_("AI strength"))
     @app_commands.choices(level=LEVEL_CHOICES)
     async def ai_add(self, interaction: discord.Interaction, level: str = DEFAULT_AI) -> None:
-        _accepted("level", level, AI_LEVELS)
+        accepted("level", level, AI_LEVELS)
         runner = self.runner_here(interaction)
         self._check_host(interaction, runner)
         runner.state.add_ai(level)
