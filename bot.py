@@ -25,9 +25,9 @@ from discord.ext import commands
 
 import render
 from cogs.i18n import SUPPORTED, CatalogueTranslator
-from cogs.mahjong.runner import Timing
 from data import Store, StoreError
 from engine.rules import PROFILES
+from table.timing import Timing
 
 log = logging.getLogger(__name__)
 

@@ -63,7 +63,7 @@ async def run(tables: int, hands: int, *, storage: bool, database: str, latency:
     from bot import Config as BotConfig
     from bot import MahjongBot
     from cogs.mahjong import journal, runner
-    from cogs.mahjong.runner import Timing
+    from table.timing import Timing
 
     names = [f"player{i}" for i in range(tables)]
     channels = tuple(f"table-{i}" for i in range(tables))

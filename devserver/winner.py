@@ -25,7 +25,7 @@ from engine.view import GameView
 from .people import Answer, Pick, code_of, steady
 from .recorder import Button, Message, Select
 
-# the bot's action codes (cogs/mahjong/codes.py), read back as a client reads what it is sent: the
+# the bot's action codes (table/codes.py), read back as a client reads what it is sent: the
 # stand-in never imports the bot's cogs (tests/e2e/test_sandbox_person.py checks the two agree)
 KINDS = {
     "d": Kind.DISCARD,

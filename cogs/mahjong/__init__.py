@@ -27,6 +27,19 @@ from engine.policy import LEVEL_NAMES
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.view import HandResult
 from ranking import RANKINGS
+from table.lobby import (
+    AI_LEVELS,
+    CLAIM_SECONDS,
+    DEFAULT_AI,
+    TURN_SECONDS,
+    Seat,
+    TableError,
+    TablePhase,
+    TableSettings,
+    TableState,
+    hash_password,
+    valid_password,
+)
 
 from ..i18n import SUPPORTED, locale_of, t
 from . import stats
@@ -43,19 +56,6 @@ from .rematch import RematchButton, RematchSeed
 from .replay import ReplayCommands, history_view, replay_view
 from .review import ReviewCommands
 from .runner import NETWORK_ERRORS, TableRunner, Timing
-from .state import (
-    AI_LEVELS,
-    CLAIM_SECONDS,
-    DEFAULT_AI,
-    TURN_SECONDS,
-    Seat,
-    TableError,
-    TablePhase,
-    TableSettings,
-    TableState,
-    hash_password,
-    valid_password,
-)
 from .system import SYSTEM
 from .watch import SPECTATOR_CHOICES, WatchCommands, Watchers
 
@@ -491,8 +491,7 @@ class Mahjong(
                 state.join(seat.user_id, seat.name, locale=seat.locale)
         self._register(runner)
         self.took_seat(interaction.guild_id, interaction.user.id)  # out of any quick-play queue
-        runner.lobby_changed()
-        runner.journal.options(runner.stored_options())
+        runner.carry(runner.session.opened())
         payload = await runner.lobby_payload()
         await interaction.response.send_message(**payload.send_kwargs())
         message = await interaction.original_response()
@@ -533,9 +532,7 @@ class Mahjong(
         except ValueError as error:
             await _answer(interaction, str(error))
             return
-        state.settings = replace(state.settings, options=replace(options, house_rules=rules))
-        runner.journal.options(runner.stored_options())
-        runner.lobby_changed()
+        runner.carry(runner.session.set_settings(replace(state.settings, options=replace(options, house_rules=rules))))
         await _answer(interaction, t(interaction.locale, "ok.houserule", rules=rules.summary() or "—"))
 
     @houserule.autocomplete("switch")
@@ -568,7 +565,7 @@ class Mahjong(
             raise TableError("err.already_seated", channel=where)
         if runner.closed or runner.state.phase is not TablePhase.LOBBY:
             raise TableError("err.not_lobby")
-        runner.state.join(
+        effects = runner.session.join(
             interaction.user.id,
             interaction.user.display_name,
             password=password,
@@ -576,7 +573,7 @@ class Mahjong(
         )
         self.seated[key] = runner.state.channel_id
         self.took_seat(runner.state.guild_id, interaction.user.id)  # out of any quick-play queue
-        runner.lobby_changed()
+        runner.carry(effects)
 
     @app_commands.command(name=_("leave"), description=_("Leave this channel's table"))
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -592,9 +589,9 @@ class Mahjong(
             await runner.player_left(interaction.user.id)
             self.seated.pop((state.guild_id, interaction.user.id), None)
             return
-        state.leave(interaction.user.id)
+        effects = runner.session.leave(interaction.user.id)
         self.seated.pop((state.guild_id, interaction.user.id), None)
-        runner.lobby_changed()
+        runner.carry(effects)
 
     @ai.command(name=_("add"), description=_("Seat an AI player (host)"))
     @app_commands.describe(level=_("AI strength"))
@@ -603,16 +600,14 @@ class Mahjong(
         accepted("level", level, AI_LEVELS)
         runner = self.runner_here(interaction)
         self._check_host(interaction, runner)
-        runner.state.add_ai(level)
-        runner.lobby_changed()
+        runner.carry(runner.session.add_ai(level))
         await _answer(interaction, t(interaction.locale, "ok.ai_added"))
 
     @ai.command(name=_("remove"), description=_("Remove an AI player (host)"))
     async def ai_remove(self, interaction: discord.Interaction) -> None:
         runner = self.runner_here(interaction)
         self._check_host(interaction, runner)
-        runner.state.remove_ai()
-        runner.lobby_changed()
+        runner.carry(runner.session.remove_ai())
         await _answer(interaction, t(interaction.locale, "ok.ai_removed"))
 
     @app_commands.command(name=_("start"), description=_("Start the match (host)"))
@@ -624,8 +619,7 @@ class Mahjong(
     def _begin(self, interaction: discord.Interaction, runner: TableRunner) -> None:
         self._check_host(interaction, runner)
         _check_bot_permissions(interaction)
-        runner.state.start()
-        runner.lobby_changed()
+        runner.carry(runner.session.open_seats())
         self.background(self._start_match(runner))
 
     async def _start_match(self, runner: TableRunner) -> None:
@@ -655,9 +649,7 @@ class Mahjong(
     def _shut(self, runner: TableRunner) -> bool:
         """Close the table at once (no I/O, so the click is answered in time); True if mid-match."""
         mid_match = runner.state.phase is TablePhase.PLAYING
-        runner.state.phase = TablePhase.CLOSED
-        runner.closed = True
-        runner.journal.phase(TablePhase.CLOSED.value)
+        runner.carry(runner.session.shut())
         self.table_finished(runner)
         return mid_match
 
@@ -827,8 +819,7 @@ class Mahjong(
             await self._leave(interaction, runner)
         elif op == "ai":
             self._check_host(interaction, runner)
-            runner.state.add_ai()
-            runner.lobby_changed()
+            runner.carry(runner.session.add_ai())
         elif op == "start":
             self._begin(interaction, runner)
         elif op == "close":

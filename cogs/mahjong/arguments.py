@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .state import TableError
+from table.lobby import TableError
 
 
 def accepted(name: str, value: object, values: Sequence[object]) -> None:

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from .codes import PATTERN
+from table.codes import PATTERN
+
 from .replay_buttons import REPLAY_ITEMS
 from .review import REVIEW_ITEMS
 

@@ -20,11 +20,11 @@ from discord.ext import commands
 
 from data import GuildSettings, QueueEntry, StoreConflict, StoreError
 from engine.rules import PROFILES
+from table.lobby import TableError, TableState
 
 from ..i18n import locale_of, t
 from .hallbuttons import QueueButton
 from .runner import TableRunner, seat_records
-from .state import TableError, TableState
 from .system import SYSTEM, SYSTEM_TURN_CHOICES, fill_at, place_in, ready_group, system_settings
 from .tablelist import table_list
 

@@ -146,6 +146,17 @@ class LiveMessage:
         """A click response already put ``version`` on the message."""
         self.shown = max(self.shown, version)
 
+    def answered(self, version: int, edits_before: int) -> None:
+        """A click's answer put ``version`` on the message in place. If one of our edits landed while that
+        answer was on its way (``edits`` moved past ``edits_before``), the answer replaced what the edit
+        showed, newer or not: the message shows ``version`` now, and anything newer is edited in again."""
+        if self.edits == edits_before:
+            self.mark_shown(version)
+            return
+        self.shown = version
+        if self.wanted > version:
+            self.want(self.wanted)
+
     async def _run(self) -> None:
         while not self.closed and self.wanted > self.shown:
             target = self.wanted

@@ -19,12 +19,12 @@ from engine.policy import LEVEL_NAMES
 from engine.rules import get_profile
 from engine.scoring import get_rules
 from engine.tiles import sort_key, tile_from_str, tile_to_str
+from table.codes import code_of
+from table.lobby import TablePhase, TableState
 
 from ..i18n import locale_of, run_label, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
-from .codes import code_of
 from .replay_buttons import WatchButton
-from .state import TablePhase, TableState
 from .system import SYSTEM_TURN
 
 ROW_WIDTH = 5

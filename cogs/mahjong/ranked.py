@@ -21,11 +21,11 @@ from data.records import PlayerFigures
 from engine.rules import PROFILES
 from ranking.rating import PROVISIONAL_MATCHES
 from render.profile import ProfileCard, render_profile
+from table.lobby import TableError
 
 from ..i18n import t
 from . import stats
 from .arguments import accepted
-from .state import TableError
 
 if TYPE_CHECKING:
     from data import Store

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 import discord
 
+from table.lobby import Seat, TableSettings
+
 from ..i18n import t
 from .buttons import _button, _TableItem
-from .state import Seat, TableSettings
 
 
 class RematchButton(_TableItem, template=r"mj:r:(?P<table>\d+)"):

@@ -23,11 +23,11 @@ from data.replays import StoredHand, StoredMatch, stored_hand, stored_match
 from engine.log import HandMoves, LogError, export_match, leaver
 from engine.replay import CLAIM, KONG, WIN, Frame, frame_at, frame_marks, frames, next_marked
 from render.replay import render_animation, render_step
+from table.lobby import TableError
 
 from ..i18n import t
 from .live import Payload
 from .replay_buttons import ReplayOpenButton, ReplaySeatSelect, ReplayStepButton
-from .state import TableError
 
 if TYPE_CHECKING:
     from data import Store

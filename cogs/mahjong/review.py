@@ -31,10 +31,10 @@ from data.replays import StoredMatch, stored_hand, stored_match
 from engine.actions import Action, Kind
 from engine.log import LogError
 from engine.review import Decision, Review, reasons, review_match
+from table.lobby import TableError
 
 from ..i18n import t, tile_label
 from .replay import check_replayable, step_payload
-from .state import TableError
 
 if TYPE_CHECKING:
     from data import Store

@@ -19,8 +19,7 @@ from dataclasses import replace
 
 from data import GuildSettings, QueueEntry
 from engine.rules import get_profile
-
-from .state import SEATS, TURN_SECONDS, TableSettings
+from table.lobby import SEATS, TURN_SECONDS, TableSettings
 
 PLAYER, SYSTEM = "player", "system"  # the two kinds of table (tables.kind)
 SYSTEM_ROUNDS = 1  # 系統桌皆為1圈

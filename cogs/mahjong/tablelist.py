@@ -9,10 +9,11 @@ from collections.abc import Sequence
 
 import discord
 
+from table.lobby import SEATS, TablePhase, TableState
+
 from ..i18n import t
 from .hallbuttons import JoinListedButton, PageButton
 from .prompts import settings_parts
-from .state import SEATS, TablePhase, TableState
 
 PAGE_SIZE = 8  # two rows of Join buttons (at most 5 a row), the page buttons below
 

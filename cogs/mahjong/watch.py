@@ -31,11 +31,11 @@ from engine.match import Match
 from engine.replay import frames
 from engine.view import GameView
 from render.replay import render_animation
+from table.lobby import TableError, TablePhase
 
 from ..i18n import locale_of, t, tile_label
 from .live import LiveMessage, Payload
 from .runner import NETWORK_ERRORS
-from .state import TableError, TablePhase
 
 if TYPE_CHECKING:
     from .runner import TableRunner

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cogs.i18n import STRINGS, t, tile_label
-from cogs.mahjong.codes import code_of, to_action
 from cogs.mahjong.prompts import action_view
 from engine.actions import Action
 from engine.game import Game
+from table.codes import code_of, to_action
 
 
 def legal_sets(seed: int, limit: int = 400):

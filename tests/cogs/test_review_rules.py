@@ -8,12 +8,12 @@ import pytest
 
 from cogs import i18n
 from cogs.mahjong.review import check_reviewable, review_text, run_review
-from cogs.mahjong.state import TableError
 from data.replays import StoredMatch
 from engine.match import Match
 from engine.policy import make_policy
 from engine.review import DECLARED, REVIEWED
 from engine.selfplay import play_hand
+from table.lobby import TableError
 
 ALICE, BOB = 11, 22
 

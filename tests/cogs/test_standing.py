@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from cogs.mahjong.prompts import action_view
 from cogs.mahjong.standing import marked_tiles, standing_lines
-from cogs.mahjong.state import TableSettings
 from engine.actions import Action
 from engine.game import Game
 from engine.hints import ready_discards
 from engine.rules import TableOptions
+from table.lobby import TableSettings
 
 
 def lines(game, seat=0, loc="en", hints=True):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.mahjong.state import TablePhase, TableSettings, TableState
 from cogs.mahjong.system import (
     SYSTEM,
     SYSTEM_TURN_CHOICES,
@@ -19,6 +18,7 @@ from cogs.mahjong.system import (
 from cogs.mahjong.tablelist import PAGE_SIZE, listed, table_list
 from data import GuildSettings
 from engine.rules import PROFILES, get_profile
+from table.lobby import TablePhase, TableSettings, TableState
 
 
 @pytest.mark.parametrize("rules", list(PROFILES))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.mahjong.state import (
+from table.lobby import (
     TableError,
     TablePhase,
     TableSettings,

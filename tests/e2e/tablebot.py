@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 import bot as entry
 import render
-from cogs.mahjong.runner import Timing
 from devserver import DevServer, Message
 from devserver.messages import Messages
+from table.timing import Timing
 
 FAST = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, timer_scale=1.0)
 
@@ -86,9 +86,9 @@ def png_size(png: bytes) -> tuple[int, int]:
 def smart(runner, *, kongs: bool = True):
     """A competent person: does what the built-in AI would do in their seat (wins, sensible discards),
     always takes a kong when offered. Test-only: it reads the engine to decide, then clicks a button."""
-    from cogs.mahjong.codes import code_of as action_code
     from devserver.people import code_of, steady
     from engine.policy import SimpleAI
+    from table.codes import code_of as action_code
 
     ai = SimpleAI()
 

@@ -90,7 +90,7 @@ async def test_the_clock_starts_when_the_prompt_arrives_and_the_countdown_shown_
     prompt = await _first_prompt(devserver, alice)
     arrived = time.time()
     runner = table_runner(bot, devserver)
-    seconds = runner._seconds(runner.game) * runner.timing.timer_scale
+    seconds = runner.session.seconds()
     await devserver.recorder.wait_until(
         lambda: runner.deadline is not None and runner.deadline >= arrived + seconds - 0.5,
         5,
@@ -98,7 +98,7 @@ async def test_the_clock_starts_when_the_prompt_arrives_and_the_countdown_shown_
     )
     shown = f"<t:{int(runner.deadline + 0.999)}:R>"
     await alice.wait_for_dm(lambda m: m.id == prompt.id and shown in m.content, timeout=15)
-    assert runner.delivered, "the delivery was noted once for this decision"
+    assert runner.session.delivered, "the delivery was noted once for this decision"
 
 
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True, latency=CALM)

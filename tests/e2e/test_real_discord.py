@@ -7,10 +7,10 @@ import asyncio
 
 import pytest
 
-from cogs.mahjong.runner import Timing
 from devserver.config import RateLimits
 from devserver.people import Person
 from devserver.state import MEMBER_PERMISSIONS
+from table.timing import Timing
 
 from .tablebot import FAST, build_bot, table_runner
 

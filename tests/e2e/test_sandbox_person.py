@@ -14,7 +14,6 @@ import pytest
 from bot import sandbox_bot
 from cogs.i18n import t
 from cogs.mahjong.buttons import ActButton
-from cogs.mahjong.codes import PATTERN, code_of
 from cogs.mahjong.prompts import action_view, exchange_view
 from devserver.people import Pick, prompt_buttons
 from devserver.people import code_of as button_code
@@ -28,6 +27,7 @@ from engine.match import Match
 from engine.position import position
 from engine.rules import TableOptions, get_profile
 from engine.tiles import tile_from_str
+from table.codes import PATTERN, code_of
 
 from .tablebot import build_bot
 

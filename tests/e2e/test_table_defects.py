@@ -16,11 +16,11 @@ import zlib
 import pytest
 
 import render
-from cogs.mahjong.runner import Timing
 from data import Store
 from devserver.config import RateLimits
 from devserver.messages import Messages
 from devserver.people import Person
+from table.timing import Timing
 
 from .tablebot import FAST, build_bot, table_runner
 

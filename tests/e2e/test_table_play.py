@@ -8,12 +8,12 @@ from collections import Counter
 
 import pytest
 
-from cogs.mahjong.runner import Timing
 from devserver.config import RateLimits
 from devserver.people import Person, code_of, move_of, prompt_buttons
 from devserver.state import MEMBER_PERMISSIONS
 from engine.match import Match
 from engine.position import position
+from table.timing import Timing
 
 from .tablebot import FAST, PrivacyWatch, build_bot, smart, table_runner
 

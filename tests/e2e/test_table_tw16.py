@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.mahjong.runner import Timing
 from devserver.people import Person
 from engine.events import Phase
 from engine.tiles import format_tiles, parse_tiles
+from table.timing import Timing
 
 from .tablebot import PrivacyWatch, build_bot, table_runner
 from .test_table_play import FOUR, QUICK, open_full_table, person_at, wait_seated

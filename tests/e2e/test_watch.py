@@ -25,6 +25,9 @@ async def start_table(devserver, bot, **create):
     await (await alice.click(lobby, "Start")).response()
     runner = table_runner(bot, devserver)
     await devserver.recorder.wait_until(lambda: runner.game is not None, 10, lambda: "a hand dealt")
+    await devserver.wait_for_message(  # and shown: the table message is posted once the hand is dealt
+        channel="general", predicate=lambda m: bool(m.attachments) and m.attachments[0].filename == "table.png"
+    )
     return alice, runner
 
 

@@ -11,7 +11,7 @@ WIN = HandResult(0, 1, False, 0, (), (), (), (ScoreItem("河底撈魚", 1),), 1,
 
 def lobby_settings(options: TableOptions) -> str:
     from cogs.mahjong.prompts import lobby_embed
-    from cogs.mahjong.state import TableSettings, TableState
+    from table.lobby import TableSettings, TableState
 
     state = TableState(1, 2, 3, 4, TableSettings(options=options))
     embed = lobby_embed(state, "en", "host")

@@ -26,6 +26,9 @@ SEATS = 4
 TURN_SECONDS = (4, 5, 6, 8, 15, 20, 30, 60)
 CLAIM_SECONDS = (4, 5, 6, 8, 10, 15)
 AI_LEVELS = ("easy", "normal", "strong")
+# how fast AI players move, as a table option: a person follows each discard at "normal" (about a second
+# between AI discards); "fast" for people who know the table, "slow" for new players and streams
+PACES = {"fast": 0.4, "normal": 1.0, "slow": 2.0}
 DEFAULT_AI = "normal"
 
 
@@ -70,9 +73,16 @@ class TableSettings:
     ranking: str = "casual"  # one of RANKINGS
     spectators: str = "public"  # public | delayed | off (cogs/mahjong/watch.py)
     hints: bool = True  # the DM names a ready hand's waits and the discards that keep it ready (standing.py)
+    pace: str = "normal"  # one of PACES: the time between AI discards
+
+    @property
+    def pace_factor(self) -> float:
+        return PACES[self.pace]
 
     def __post_init__(self) -> None:
         profile = get_profile(self.rules)
+        if self.pace not in PACES:
+            raise ValueError(f"pace is one of {tuple(PACES)}")
         if self.spectators not in ("public", "delayed", "off"):
             raise ValueError("spectators is public, delayed or off")
         try:  # options that cannot go together at this rule set (hongkong 16 tiles with 寶牌, ...)

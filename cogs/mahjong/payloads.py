@@ -1,0 +1,166 @@
+"""What each message of a table at play shows, built from its session: the channel's table picture and
+line, a person's hand with their buttons, a hand's result text. Reading only; the host decides when.
+
+Each builder reads every fact it shows before its first ``await`` (the render runs in a thread), so a
+move made while a picture is drawn cannot put a newer caption over an older picture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import discord
+
+import render
+from engine.actions import Kind
+from engine.game import Phase
+from engine.hints import ReadyDiscard, ready_discards
+from engine.view import HandResult
+from table.session import TableSession
+
+from ..i18n import t, tile_label
+from . import texts
+from .feed import FeedMarks, feed_text
+from .live import Payload
+from .markdown import shown_names
+from .payments import payment_lines
+from .prompts import action_view, add_eye_button, deadline_text, exchange_view, table_view, take_back_view
+from .standing import marked_tiles, standing_lines
+
+
+def text_names(session: TableSession) -> list[str]:
+    """Seat names escaped for message text: a name never pings nor turns into markup."""
+    return shown_names(session.seating.names())
+
+
+def note_lines(session: TableSession, locale: str) -> list[str]:
+    names = text_names(session)
+    return [t(locale, note.key, name=names[note.seat], what=note.detail) for note in session.notes]
+
+
+def table_text(session: TableSession, locale: str) -> str:
+    game = session.game
+    assert game is not None
+    if session.match_ended():
+        return t(locale, "play.table_over", n=game.hand_number)
+    deadline = deadline_text(locale, session.deadline)
+    return texts.table_text(game, text_names(session), locale, deadline, note_lines(session, locale))
+
+
+async def table_payload(session: TableSession, locale: str) -> Payload:
+    """The channel's table: the public picture, the status line, and its buttons while it plays."""
+    game = session.game
+    assert game is not None
+    view = game.view(None)
+    content = table_text(session, locale)
+    buttons = None if session.match_ended() else table_view(session.table_id, locale)
+    png = await asyncio.to_thread(render.render_table, view, session.seating.names(), locale=locale)
+    return Payload(content=content, png=png, filename="table.png", view=buttons)
+
+
+async def dm_payload(session: TableSession, seat: int, marks: FeedMarks, mode: str = "main") -> Payload:
+    """A person's hand: their picture, one line saying what to do, and their buttons."""
+    game = session.game
+    assert game is not None
+    table_id, settings, channel = session.table_id, session.state.settings, session.state.channel_id
+    loc = session.seating.by_seat[seat].locale
+    view = game.view(seat)
+    names = text_names(session)
+    header = t(loc, "play.dm_hand", n=game.hand_number, rules=t(loc, f"rules.{settings.rules}"), channel=channel)
+    buttons: discord.ui.View | None = None
+    discard_hints: tuple[ReadyDiscard, ...] = ()
+    deadline = deadline_text(loc, session.deadline)
+    moment = texts.win_moment(session.result, names, loc) if game.is_over else ""
+    auto = seat in game.auto_seats()
+    if session.match_ended():
+        line = t(loc, "play.dm_match_over", channel=channel)
+    elif game.is_over:
+        line = t(loc, "play.dm_over", channel=channel)
+        if auto:  # between hands: the next hand starts in control
+            buttons = take_back_view(table_id, loc)
+    elif auto:
+        line = t(loc, "play.dm_auto")
+        buttons = take_back_view(table_id, loc)
+    elif game.phase is Phase.EXCHANGE and seat in game.to_act():
+        line = t(loc, "play.dm_exchange", deadline=deadline)
+        tiles = list(view.concealed) + ([view.drawn] if view.drawn is not None else [])
+        buttons = exchange_view(
+            table=table_id, hand=game.hand_number, seat=seat, move=session.decision, tiles=tiles, locale=loc
+        )
+    else:
+        legal = game.legal_actions(seat)
+        if settings.hints and legal and game.phase is Phase.TURN and not game.ready[seat]:
+            discard_hints = ready_discards(game, seat)
+        if not legal:
+            line = t(loc, "play.dm_wait")
+        else:
+            start = marks.start(seat, game.hand_number, session.decision, len(game.events))
+            feed = feed_text(game.events, start, seat, names, loc)
+            if game.phase is Phase.TURN:
+                key = (
+                    "play.dm_ready_pick"
+                    if mode == "ready"
+                    else "play.dm_turn_ready"
+                    if game.ready[seat]
+                    else "play.dm_turn"
+                )
+                line = t(loc, key, deadline=deadline)
+                if mode == "ready":  # choosing the tile is the confirmation: say what 聽 costs first
+                    line += "\n" + t(loc, "play.ready_cost")
+            else:
+                claim = game.claim
+                assert claim is not None
+                key = "play.dm_rob" if claim.rob_kong else "play.dm_claim"
+                tile = tile_label(loc, claim.tile)
+                line = t(loc, key, name=names[claim.discarder], tile=tile, deadline=deadline)
+            if feed:  # what the others did since this person's previous prompt
+                line = f"{feed}\n{line}"
+            buttons = action_view(
+                table=table_id,
+                hand=game.hand_number,
+                seat=seat,
+                move=session.decision,
+                legal=legal,
+                drawn=view.drawn,
+                locale=loc,
+                mode=mode,
+                self_draw_turn=game.phase is Phase.TURN,
+                marked=marked_tiles(discard_hints),
+            )
+    if moment:  # 胡! with the tile and the value, even where the table won for this player
+        line = f"{moment}\n{line}"
+    playing = not (session.match_ended() or game.is_over or auto)
+    if playing:  # where you stand (standing.py): waits, the discards that keep you ready, 過水
+        line = "\n".join([line, *standing_lines(view, discard_hints, loc, hints=settings.hints)])
+        if not settings.hints:
+            view = replace(view, waits=())  # the picture keeps the secret too
+    declare = game.declarations(seat) if playing else []
+    if declare:
+        buttons = add_eye_button(buttons, table_id, declare[0].kind is Kind.MIJI, loc)
+    if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
+        line += "\n" + texts.others_text(view, names, loc)
+    # last: the words above are of this view; the picture's labels in the reader's language
+    png = await asyncio.to_thread(render.render_hand, view, locale=loc)
+    return Payload(content=f"{header}\n{line}", png=png, filename="hand.png", view=buttons)
+
+
+def result_text(session: TableSession, result: HandResult, number: int, locale: str) -> str:
+    """A hand's outcome, and why each seat pays what it pays (payments.py)."""
+    assert session.match is not None
+    game = session.game
+    names = text_names(session)
+    text = texts.result_text(result, number, names, session.match.scores, locale)
+    if game is None:
+        return text
+    settings = session.state.settings
+    lines = payment_lines(
+        result,
+        names,
+        locale,
+        rules=settings.rules,
+        dealer=game.dealer,
+        streak=game.dealer_streak,
+        options=settings.options,
+    )
+    return "\n".join([text, *lines])[:1990]

@@ -1,0 +1,619 @@
+"""One table from lobby to standings, as a state machine that never does I/O.
+
+The session holds the lobby (``TableState``), the match and the hand in play, the decision point's id
+(carried by prompt buttons: the stale-click check), its deadline, the AI seats and 代打, a pause when
+everyone is away, a channel permission the table lost. Each entry point takes ``now`` (seconds since
+the epoch) and returns the effects the host must carry out, in order; errors a person should read are
+``TableError``s. ``tick`` does the next automatic thing (an AI move, a timeout, settling a hand, the
+next deal) and says when it wants to be called again.
+
+    >>> from table.lobby import TableSettings, TableState
+    >>> lobby = TableState(1, guild_id=9, channel_id=5, host_id=10, settings=TableSettings())
+    >>> session = TableSession(lobby, Timing(ai_delay=0))
+    >>> _ = session.join(10, "Ann")
+    >>> _ = session.open_seats()
+    >>> effects = session.start(seed=3, now=0.0)
+    >>> session.game is not None and session.needs_buttons() <= {0, 1, 2, 3}
+    True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.actions import Action, Kind
+from engine.events import Event, EventKind
+from engine.game import Game, IllegalActionError, Phase
+from engine.match import Match
+from engine.policy import Policy, make_policy
+from engine.tiles import NotationError
+from engine.view import HandResult
+
+from . import effects as fx
+from .codes import to_action
+from .effects import Effect
+from .lobby import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
+from .seating import Seating
+from .timing import Timing
+
+CLAIM_PHASES = (Phase.CLAIM, Phase.ROB_KONG)
+CLAIM_KINDS = (Kind.PASS, Kind.CHI, Kind.PON, Kind.KONG, Kind.WIN, Kind.TIMEOUT)
+SIMULTANEOUS = (*CLAIM_PHASES, Phase.EXCHANGE)  # several seats answer one decision point
+QUIET_EVENTS = (EventKind.EYE, EventKind.AUTO_ON, EventKind.AUTO_OFF)  # change no decision
+NOTED_EVENTS = {EventKind.AUTO_ON: "play.auto_on", EventKind.AUTO_OFF: "play.auto_off", EventKind.EYE: "play.eye"}
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A line under the table picture (代打 on/off, 眼牌): the catalogue key, whose, and what."""
+
+    key: str
+    seat: int
+    detail: str = ""
+
+
+class TableSession:
+    def __init__(self, state: TableState, timing: Timing) -> None:
+        self.state = state
+        self.timing = timing
+        self.match: Match | None = None
+        self.game: Game | None = None
+        self.seating = Seating()
+        self.policies: dict[int, Policy] = {}
+        self.version = 0  # bumped on every change; the host's messages show versions
+        self.decision = 0  # the decision point's id, carried by prompt buttons (stale-click check)
+        self.deadline: float | None = None  # when the current human decision times out
+        self.decision_opened = 0.0
+        self.prompt_version = 0  # the first version showing the current decision's prompts
+        self.delivered: set[int] = set()  # seats whose prompt for this decision Discord acknowledged
+        self.ai_ready_at = 0.0
+        self.prompted: set[int] = set()  # seats whose message shows action buttons
+        self.notes: list[Note] = []
+        self.closed = False  # nothing more happens at this table
+        self.result: HandResult | None = None  # the finished hand's result, until the next deal
+        self.next_hand_at = 0.0
+        self.resumed_at = 0  # the hand a restored table resumes at
+        self.away_at_start: set[int] = set()  # seats auto-played when the hand was dealt
+        self.paused_until: float | None = None  # everyone away for a whole hand: the table waits until then
+        self.leavers: set[int] = set()  # seats that left between hands where leaving ends the table
+        self.blocked: str | None = None  # a channel permission the table lost: nothing moves
+        self.next_probe_at = 0.0
+        self.leaver: int | None = None  # the seat whose leaving ended the match (taiwan13), placed last
+
+    @property
+    def table_id(self) -> int:
+        return self.state.table_id
+
+    # ------------------------------------------------------------------ questions
+
+    def match_ended(self) -> bool:
+        return self.state.phase is not TablePhase.PLAYING or (self.match is not None and self.match.is_over)
+
+    def robot(self, seat: int) -> bool:
+        """An AI seat or one auto-played (代打): the table moves for it."""
+        assert self.game is not None
+        return self.seating.by_seat[seat].is_ai or seat in self.game.auto_seats()
+
+    def needs_buttons(self) -> set[int]:
+        """Person seats that owe a decision now."""
+        game = self.game
+        if game is None or game.is_over or self.closed or self.match_ended():
+            return set()
+        return {s for s in game.to_act() if not self.robot(s)}
+
+    def seat_for(self, user_id: int) -> int:
+        """The clicker's seat at a table in play, or the refusal they should read."""
+        if self.game is None or self.closed or self.state.phase is not TablePhase.PLAYING:
+            raise TableError("err.table_over")
+        seat = self.seating.seat_of_user(user_id)
+        if seat is None:
+            raise TableError("err.not_seated")
+        return seat
+
+    def check_prompt(self, user_id: int, seat: int, hand: int, move: int) -> int:
+        """A prompt button's fields against the live decision point; the seat, or why not."""
+        game = self.game
+        if game is None or self.closed or self.state.phase is not TablePhase.PLAYING:
+            raise TableError("err.table_over")
+        if self.blocked is not None:
+            raise TableError("err.table_blocked")
+        if not 0 <= seat < len(self.seating.by_seat) or self.seating.by_seat[seat].user_id != user_id:
+            raise TableError("err.not_your_seat")
+        if hand != game.hand_number or move != self.decision or game.is_over:
+            raise TableError("err.stale")
+        if seat not in game.to_act():
+            raise TableError("err.not_your_turn")
+        return seat
+
+    def seconds(self) -> float:
+        """The current decision's time (換牌 takes a turn's), scaled by the bot's timing."""
+        assert self.game is not None
+        options = self.state.settings.options
+        seconds = options.claim_seconds if self.game.phase in CLAIM_PHASES else options.turn_seconds
+        return seconds * self.timing.timer_scale
+
+    def ai_delay(self) -> float:
+        """Between AI discards: the bot's pace times the table's pace option."""
+        return self.timing.ai_delay * self.state.settings.pace_factor
+
+    # ------------------------------------------------------------------ lobby
+
+    def _lobby_changed(self) -> list[Effect]:
+        self.version += 1
+        return [fx.StoreSeats(), fx.ShowLobby()]
+
+    def opened(self) -> list[Effect]:
+        """A new lobby (its creator seated, a rematch's seats too): stored with its settings, shown."""
+        return [fx.StoreOptions(), *self._lobby_changed()]
+
+    def join(self, user_id: int, name: str, *, password: str | None = None, locale: str = "en") -> list[Effect]:
+        self.state.join(user_id, name, password=password, locale=locale)
+        return self._lobby_changed()
+
+    def leave(self, user_id: int) -> list[Effect]:
+        """Leaving the lobby frees the seat (leaving a match in play is ``player_left``)."""
+        self.state.leave(user_id)
+        return self._lobby_changed()
+
+    def add_ai(self, level: str = DEFAULT_AI) -> list[Effect]:
+        self.state.add_ai(level)
+        return self._lobby_changed()
+
+    def remove_ai(self) -> list[Effect]:
+        self.state.remove_ai()
+        return self._lobby_changed()
+
+    def set_settings(self, settings: TableSettings) -> list[Effect]:
+        """The host changed a setting in the lobby (a house rule): stored with the table, shown."""
+        if self.state.phase is not TablePhase.LOBBY:
+            raise TableError("err.not_lobby")
+        self.state.settings = settings
+        return [fx.StoreOptions(), *self._lobby_changed()]
+
+    def open_seats(self) -> list[Effect]:
+        """The host pressed Start: empty seats get AI players and the lobby closes (``start`` deals)."""
+        self.state.start()
+        return self._lobby_changed()
+
+    def shut(self) -> list[Effect]:
+        """The host (or a server manager) closed the table: nothing more happens here."""
+        self.state.phase = TablePhase.CLOSED
+        self.closed = True
+        return [fx.StorePhase()]
+
+    def start(self, *, seed: int, now: float) -> list[Effect]:
+        """Draw seats (抓位), throw the dealer's dice, deal the first hand (the lobby has closed)."""
+        if self.state.phase is not TablePhase.PLAYING or self.match is not None:
+            raise TableError("err.not_lobby")
+        settings = self.state.settings
+        match = Match(settings.rules, seed=seed, rounds=settings.rounds, options=settings.options)
+        self.match = match
+        by_seat: list[Seat | None] = [None] * 4
+        for player, seat in enumerate(match.seat_of_player):
+            by_seat[seat] = self.state.seats[player]
+        self.seating = Seating([who for who in by_seat if who is not None])
+        self._make_policies()
+        out: list[Effect] = [fx.StoreOptions(), fx.StoreMatch(match.header()), fx.MatchStarted()]
+        return out + self._deal(now)
+
+    def _make_policies(self) -> None:
+        for seat, who in enumerate(self.seating.by_seat):
+            if who.is_ai:
+                rng = random.Random(self.match.seed + seat if self.match else seat)
+                self.policies[seat] = make_policy(who.ai_level or DEFAULT_AI, rng)
+
+    # ------------------------------------------------------------------ after a restart
+
+    @classmethod
+    def restore(
+        cls,
+        state: TableState,
+        timing: Timing,
+        header: dict[str, object] | None,
+        hand_logs: Sequence[Sequence[str]],
+        *,
+        results_stored: Sequence[bool] = (),
+        deadline: float | None = None,
+        now: float,
+    ) -> tuple[TableSession, list[Effect]]:
+        """A stored table rebuilt: its match replayed to the last stored move. The effects store what the
+        journal lost (a hand's result whose last move was stored)."""
+        session = cls(state, timing)
+        if state.phase is TablePhase.LOBBY:
+            return session, []
+        assert header is not None
+        session.match, session.game = Match.replay(header, [list(log) for log in hand_logs])
+        match = session.match
+        session.seating = Seating(list(state.seats))
+        session._make_policies()
+        session.resumed_at = len(match.history) + 1  # the hand in play, or the next one
+        out: list[Effect] = []
+        for hand, stored in zip(match.history, results_stored, strict=False):
+            if not stored:  # the last move was stored, its result was not: store it now
+                out.append(fx.StoreResult(hand.number, hand.result))
+        if session.game is not None:
+            session._new_decision(now)
+            session.deadline = deadline if session.needs_buttons() else None
+        elif not match.is_over:  # between two hands: the finished one still takes 代打 switches
+            session.game = match.finished_hand
+            session.result = match.history[-1].result if match.history else None
+        return session, out
+
+    def resume(self, *, now: float) -> list[Effect]:
+        """What a restored table does first: say so, then show the hand again (or end, or wait to deal)."""
+        if self.state.phase is TablePhase.LOBBY:
+            self.version += 1
+            return [fx.StoreSeats(), fx.ShowLobby()]
+        out: list[Effect] = [fx.Notice("play.resumed", values={"n": self.resumed_at})]
+        if self.match is not None and self.match.is_over and self.game is None:
+            return out + self._end_match()
+        if self.game is None or self.game.is_over:
+            self.next_hand_at = 0.0
+            return out
+        return [*out, fx.Deal()]
+
+    # ------------------------------------------------------------------ dealing
+
+    def _deal(self, now: float) -> list[Effect]:
+        """The next hand (代打 carries over until the player is back); a seat that left between hands
+        where leaving ends the table (taiwan13) ends it now, with this hand."""
+        match = self.match
+        assert match is not None
+        game = self.game = match.new_hand()
+        self.away_at_start = set(game.auto_seats())
+        self.result = None
+        self.prompted.clear()
+        self.notes.clear()
+        self._new_decision(now)
+        out: list[Effect] = [fx.NewHand(), fx.StoreHand(game.hand_number, game.header())]
+        if self.leavers:
+            return out + self._abandon(min(self.leavers))
+        return [*out, fx.Deal()]
+
+    def dealt(self) -> list[Effect]:
+        """The host posted the hand's table message and sent the hands: every message shows it now."""
+        return self._refresh(actor=None)
+
+    # ------------------------------------------------------------------ decisions and moves
+
+    def _new_decision(self, now: float) -> None:
+        """A new decision point: a new stale-click id, a new deadline for the people who owe it."""
+        game = self.game
+        assert game is not None
+        self.decision = len(game.events)
+        self.decision_opened = now
+        self.prompt_version = self.version
+        self.delivered = set()
+        self.deadline = now + self.seconds() if self.needs_buttons() else None
+        self.ai_ready_at = now + (self.ai_delay() if game.phase is Phase.TURN else 0.0)
+
+    def _rearm_deadline(self, now: float) -> None:
+        if not self.needs_buttons():
+            self.deadline = None
+        elif self.deadline is None:
+            self.deadline = now + self.seconds()
+
+    def _apply(self, action: Action, now: float, *, answering: int | None = None) -> list[Effect]:
+        """Play one action; store it; show it to every message it changes."""
+        game = self.game
+        assert game is not None
+        before_phase, before_claim = game.phase, game.claim
+        events = game.apply(action)
+        self.version += 1
+        same_window = (
+            before_phase in SIMULTANEOUS
+            and game.phase is before_phase
+            and game.claim is before_claim
+            and action.kind in (*CLAIM_KINDS, Kind.EXCHANGE)
+        )
+        if all(event.kind in QUIET_EVENTS for event in events):
+            self._rearm_deadline(now)  # away / back / 眼牌: same decision point, only who must answer changed
+        elif not same_window:
+            self._new_decision(now)
+        out: list[Effect] = [fx.StoreMove(game.hand_number, len(game.log) - 1, str(game.log[-1]), self.deadline)]
+        self._note(events)
+        return out + self._refresh(actor=action.seat, answering=answering)
+
+    def _note(self, events: Sequence[Event]) -> None:
+        for event in events:
+            key = NOTED_EVENTS.get(event.kind)
+            if key is not None and event.seat is not None:
+                self.notes.append(Note(key, event.seat, str(event.detail or "")))
+
+    def _refresh(self, actor: int | None, answering: int | None = None) -> list[Effect]:
+        """The table, and every hand whose picture or buttons changed. ``answering`` is the seat whose click
+        is being answered: the click's own answer shows their hand, so no edit for it."""
+        out: list[Effect] = [fx.ShowTable()]
+        now_prompted = self.needs_buttons()
+        changed = now_prompted | self.prompted
+        if actor is not None:
+            changed.add(actor)
+        game = self.game
+        if game is not None and (game.is_over or actor is None):
+            changed |= self.seating.people()
+        if game is not None:
+            changed |= {s for s in range(4) if game.eye[s]}  # 眼牌: their text lists the other hands
+        changed.discard(answering)  # type: ignore[arg-type]  # None is never a seat
+        out += [fx.ShowHand(seat) for seat in sorted(changed)]
+        self.prompted = now_prompted
+        return out
+
+    def prompt_shown(self, seat: int, version: int, *, now: float) -> list[Effect]:
+        """Discord acknowledged the message showing ``seat`` its prompt at ``version``. Delivered later
+        than the grace after the decision opened (an upload, a DM at its edit limit), the clock restarts
+        from now: stored and shown afresh, once per seat and decision, so the refresh cannot loop."""
+        if self.game is None or self.deadline is None or version < self.prompt_version or seat in self.delivered:
+            return []
+        owing = self.needs_buttons()
+        if seat not in owing:
+            return []
+        self.delivered.add(seat)
+        if now - self.decision_opened <= self.timing.delivery_grace:
+            return []
+        fresh = now + self.seconds()
+        if fresh <= self.deadline:
+            return []
+        self.deadline = fresh
+        self.version += 1  # the countdown shown is the one enforced: the prompts and the table say so
+        out: list[Effect] = [fx.StoreDeadline(self.game.hand_number, fresh), fx.ShowTable()]
+        return out + [fx.ShowHand(s) for s in sorted(owing)]
+
+    def _prompt_on_its_way(self, coming: frozenset[int], now: float) -> bool:
+        """Someone who owes the decision has a prompt coming that Discord has not yet acknowledged for this
+        decision; past ``delivery_cap`` beyond the deadline the table stops waiting."""
+        assert self.deadline is not None
+        if now > self.deadline + self.timing.delivery_cap:
+            return False
+        return any(seat not in self.delivered and seat in coming for seat in self.needs_buttons())
+
+    # ------------------------------------------------------------------ clicks
+
+    def click(
+        self, user_id: int, seat: int, code: str, *, hand: int, move: int, now: float, answering: int | None = None
+    ) -> list[Effect]:
+        """A prompt button: checked against the live decision point, then played."""
+        seat = self.check_prompt(user_id, seat, hand, move)
+        try:
+            action = to_action(seat, code)
+        except NotationError:
+            raise TableError("err.stale") from None
+        return self._play(action, now, answering)
+
+    def exchange(
+        self, user_id: int, seat: int, tiles: tuple[int, ...], *, hand: int, move: int, now: float,
+        answering: int | None = None,
+    ) -> list[Effect]:
+        """換牌: the tiles chosen in the select (choosing is confirming), checked like a button."""
+        seat = self.check_prompt(user_id, seat, hand, move)
+        return self._play(Action(seat, Kind.EXCHANGE, None, tiles), now, answering)
+
+    def _play(self, action: Action, now: float, answering: int | None) -> list[Effect]:
+        assert self.game is not None
+        if not self.game.is_legal(action):
+            raise TableError("err.illegal")
+        try:
+            return self._apply(action, now, answering=answering)
+        except IllegalActionError:
+            raise TableError("err.illegal") from None
+
+    def declare(self, user_id: int, *, now: float, answering: int | None = None) -> list[Effect]:
+        """眼牌 (Miji in its window): any time while the hand is played."""
+        seat = self.seat_for(user_id)
+        game = self.game
+        assert game is not None
+        offered = [] if game.is_over or seat in game.auto_seats() else game.declarations(seat)
+        if not offered:
+            raise TableError("err.illegal")
+        return self._apply(offered[0], now, answering=answering)
+
+    def take_back(self, user_id: int, *, now: float, answering: int | None = None) -> list[Effect]:
+        seat = self.seat_for(user_id)
+        out = self._switch_auto(seat, away=False, now=now, answering=answering)
+        if out is None:
+            raise TableError("err.not_auto")
+        if self.paused_until is not None:  # someone is back: the table plays on
+            out += self._unpause()
+        return out
+
+    def resume_paused(self, user_id: int, *, now: float) -> list[Effect]:
+        """The pause's Resume button: a seated person takes their seat back and the next hand starts."""
+        seat = self.seat_for(user_id)
+        if self.paused_until is None:
+            raise TableError("err.not_paused")
+        out = self._switch_auto(seat, away=False, now=now, answering=None) or []
+        return out + self._unpause()
+
+    def _switch_auto(self, seat: int, *, away: bool, now: float, answering: int | None) -> list[Effect] | None:
+        """代打 on or off for ``seat``, stored like a move. Between two hands the settled hand takes it
+        (Match.between_hands), so the next hand starts that way and a replay agrees. None when the seat
+        already is that way."""
+        game, match = self.game, self.match
+        assert game is not None and match is not None
+        if (seat in game.auto_seats()) == away:
+            return None
+        action = Action(seat, Kind.AWAY if away else Kind.BACK)
+        if game.is_over and self.result is not None:  # settled: the switch is for the next hand
+            match.between_hands(action)
+            self.version += 1
+            return [
+                fx.StoreMove(game.hand_number, len(game.log) - 1, str(action), None),
+                *self._refresh(actor=seat, answering=answering),
+            ]
+        return self._apply(action, now, answering=answering)
+
+    def dms_closed(self, seat: int, *, now: float) -> list[Effect]:
+        """The person's DMs are closed (50007): their seat is auto-played while the hand is in play."""
+        game = self.game
+        if game is None or game.is_over or self.closed or seat in game.auto_seats():
+            return []
+        return self._apply(Action(seat, Kind.AWAY), now)
+
+    def player_left(self, user_id: int, *, now: float) -> list[Effect]:
+        """A person leaves mid-match: their seat is auto-played to the end (they may take it back), or,
+        where the rule set says so (taiwan13 中断连线), the table ends and the leaver pays. Anything
+        arriving once the table has ended changes nothing."""
+        seat = self.seating.seat_of_user(user_id)
+        game, match = self.game, self.match
+        if seat is None or game is None or match is None or self.closed or match.is_over:
+            return []
+        if not match.ends_on_leave:
+            return self._switch_auto(seat, away=True, now=now, answering=None) or []
+        if game.is_over:  # between hands: stored as 代打 now, the table ends as the next hand is dealt
+            out = self._switch_auto(seat, away=True, now=now, answering=None) or []
+            self.leavers.add(seat)
+            self.next_hand_at = 0.0
+            return out
+        return self._abandon(seat)
+
+    def _abandon(self, seat: int) -> list[Effect]:
+        """The leaver's penalty ends the table."""
+        game, match = self.game, self.match
+        assert game is not None and match is not None
+        result = match.abandon(game, seat)
+        assert result is not None
+        self.closed = True
+        self.leaver = seat
+        self.deadline = None
+        self.version += 1
+        notice = fx.Notice("play.left_ends", seat=seat, values={"points": -result.deltas[seat]})
+        return [fx.StoreResult(game.hand_number, result), notice, *self._end_match()]
+
+    # ------------------------------------------------------------------ the channel
+
+    def block(self, what: str, *, now: float) -> bool:
+        """The table's channel refused a post or an edit (a lost permission): nothing moves (no AI, no
+        clock) until a post goes through again. False if it already waits, or is not in play."""
+        if self.blocked is not None or self.closed or self.state.phase is not TablePhase.PLAYING:
+            return False
+        self.blocked = what
+        self.next_probe_at = now + self.timing.permission_probe
+        return True
+
+    def still_blocked(self, *, now: float) -> None:
+        self.next_probe_at = now + self.timing.permission_probe
+
+    def unblocked(self, *, now: float) -> list[Effect]:
+        """A post went through again: the table plays on, the clock given back in full."""
+        self.blocked = None
+        if self.deadline is not None:
+            self.deadline = None
+            self._rearm_deadline(now)
+        self.version += 1
+        return [*self._refresh(actor=None), fx.Notice("play.unblocked")]
+
+    def touch(self) -> int:
+        """A new version for a message the host (re)posts on its own (/mahjong table, a probe)."""
+        self.version += 1
+        return self.version
+
+    # ------------------------------------------------------------------ the clock
+
+    def tick(self, *, now: float, coming: frozenset[int] = frozenset()) -> list[Effect]:
+        """The next automatic thing, if it is due. ``coming`` are the seats whose prompt the host still has
+        on its way to Discord: a deadline waits for them (the clock starts when the person can act)."""
+        game, match = self.game, self.match
+        if self.closed or match is None:
+            return []
+        if self.blocked is not None:
+            if now < self.next_probe_at:
+                return [fx.WakeAt(self.next_probe_at)]
+            self.next_probe_at = now + self.timing.permission_probe
+            return [fx.Probe()]
+        if game is None:  # restored between two hands
+            return self._deal(now) if not match.is_over else []
+        if game.is_over:
+            return self._between_hands(now)
+        pending = game.to_act()
+        robots = [s for s in pending if self.robot(s)]
+        if robots:
+            seat = robots[0]
+            if self.seating.by_seat[seat].is_ai and game.phase is Phase.TURN and now < self.ai_ready_at:
+                return [fx.WakeAt(self.ai_ready_at)]
+            action = self._robot_action(seat)
+            out = self._apply(action, now)
+            if action.kind in (Kind.DISCARD, Kind.READY):
+                out += self._ai_declares(seat, now)
+            return [*out, fx.WakeAt(now)]
+        if self.deadline is not None:
+            if now < self.deadline:
+                return [fx.WakeAt(self.deadline)]
+            if self._prompt_on_its_way(coming, now):
+                return [fx.WakeAt(now + self.timing.delivery_poll)]
+            return [*self._apply(Action(pending[0], Kind.TIMEOUT), now), fx.WakeAt(now)]
+        return []
+
+    def _between_hands(self, now: float) -> list[Effect]:
+        assert self.match is not None and self.game is not None
+        if self.result is None:
+            return [*self._finish_hand(now), fx.WakeAt(now)]
+        if self.match.is_over:
+            return self._end_match()
+        if self.paused_until is not None:  # everyone away: wait for a Resume, or end the table
+            if now < self.paused_until:
+                return [fx.WakeAt(self.paused_until)]
+            self.paused_until = None
+            return [fx.PauseEnded(), *self._end_match()]
+        if now < self.next_hand_at:
+            return [fx.WakeAt(self.next_hand_at)]
+        return [*self._deal(now), fx.WakeAt(now)]
+
+    def _robot_action(self, seat: int) -> Action:
+        game = self.game
+        assert game is not None
+        policy = self.policies.get(seat)
+        if policy is None or seat in game.auto_seats():  # 代打 (it keeps the hand at 換牌)
+            return game.auto_action(seat)
+        return policy.choose(game.view(seat), game.legal_actions(seat))
+
+    def _ai_declares(self, seat: int, now: float) -> list[Effect]:
+        """A strong AI may declare 眼牌 / Miji after its discard, when the expected 台 pay for the risk."""
+        game = self.game
+        declare = getattr(self.policies.get(seat), "declare", None)
+        if game is None or game.is_over or declare is None or seat in game.auto_seats():
+            return []
+        offered = game.declarations(seat)
+        chosen = declare(game.view(seat), offered) if offered else None
+        return self._apply(chosen, now) if chosen is not None else []
+
+    def _finish_hand(self, now: float) -> list[Effect]:
+        """Score and settle; the score sheet is posted, and a table everyone left alone pauses."""
+        match, game = self.match, self.game
+        assert match is not None and game is not None
+        result = self.result = match.finish_hand(game)
+        self.version += 1
+        self.deadline = None
+        out: list[Effect] = [fx.StoreResult(game.hand_number, result), *self._refresh(actor=None)]
+        self.next_hand_at = now + self.timing.hand_pause
+        out.append(fx.ShowScore(game.hand_number, result))
+        if not match.is_over and self._everyone_away(game):
+            self.paused_until = now + self.timing.pause_limit
+            out.append(fx.Paused(self.paused_until))
+        return out
+
+    def _everyone_away(self, game: Game) -> bool:
+        """Every person at the table was auto-played (away, left, DMs closed) through this whole hand."""
+        people = self.seating.people()
+        return bool(people) and people <= self.away_at_start and people <= set(game.auto_seats())
+
+    def _unpause(self) -> list[Effect]:
+        self.paused_until = None
+        self.next_hand_at = 0.0
+        return [fx.Unpaused()]
+
+    def _end_match(self) -> list[Effect]:
+        """The match is over: stored, and every message says so with no live buttons."""
+        assert self.match is not None
+        self.state.phase = TablePhase.OVER
+        self.closed = True
+        self.deadline = None
+        self.paused_until = None
+        self.version += 1
+        stored = fx.StoreMatchOver(tuple(self.match.scores), self.leaver)
+        return [stored, *self._refresh(actor=None), fx.MatchOver()]
+
+    def close(self) -> list[Effect]:
+        """The host closed the table, or the bot shuts down: nothing more happens here."""
+        self.closed = True
+        return []
