@@ -43,6 +43,7 @@ from .actions import (
 from .events import DISCARD_EVENTS, DRAW_EVENTS, REPLACEMENT_DRAW_EVENTS, Event, EventKind, Phase
 from .layout import lay_out
 from .meld import Meld, MeldKind
+from .prompt import Prompt, build_prompt
 from .rules import RuleProfile, TableOptions, get_profile
 from .scoring import WinContext, score_win
 from .tiles import NUM_KINDS, from_counts, is_flower, sorted_tiles, tile_to_str
@@ -389,6 +390,11 @@ class Game:
     def view(self, viewer: int | None) -> GameView:
         """What ``viewer`` may see (None: the public table). Concealed tiles only for the viewer."""
         return build_view(self, viewer)
+
+    def prompt(self, seat: int) -> Prompt:
+        """``seat``'s decision point as one value: what it is asked, its legal actions and
+        declarations, the claimed tile and its discarder, 聽 and its waits, which clock runs."""
+        return build_prompt(self, seat)
 
     def seat_wind(self, seat: int) -> int:
         return (seat - self.dealer) % 4
