@@ -193,6 +193,7 @@ def from_game(seed: int = 7, viewer: int = 0, wall_left: int = 40, *, rules: str
     ``viewer``'s view of the first claim window after that, when another seat's discard was on offer."""
     from engine.match import Match
     from engine.policy import SimpleAI
+    from engine.prompt import Ask
 
     for attempt in range(50):
         match = Match(rules, seed=seed + attempt)
@@ -200,14 +201,10 @@ def from_game(seed: int = 7, viewer: int = 0, wall_left: int = 40, *, rules: str
         ai = SimpleAI()
         snapshot = claim = None
         while not game.is_over:
-            if (
-                snapshot is None
-                and game.drawable <= wall_left
-                and game.phase.value == "turn"
-                and game.turn == viewer
-            ):
-                snapshot = (game.view(None), game.view(viewer))
-            if snapshot is not None and claim is None and game.phase.value == "claim" and game.turn != viewer:
+            table = game.view(None)
+            if snapshot is None and table.wall_remaining <= wall_left and game.prompt(viewer).kind is Ask.DISCARD:
+                snapshot = (table, game.view(viewer))
+            if snapshot is not None and claim is None and table.phase.value == "claim" and table.turn != viewer:
                 claim = game.view(viewer)
             seat = game.to_act()[0]
             game.apply(ai.choose(game.view(seat), game.legal_actions(seat)))

@@ -29,6 +29,7 @@ from engine.game import Game, IllegalActionError, Phase
 from engine.hints import ReadyDiscard, ready_discards
 from engine.match import Match
 from engine.policy import make_policy
+from engine.prompt import CLAIM_PHASES
 from engine.rules import TableOptions
 from engine.scoring import get_rules
 from engine.summary import match_summary
@@ -36,7 +37,7 @@ from engine.tiles import NotationError
 from engine.view import HandResult
 from render.summary import render_summary
 
-from ..i18n import t, tile_label
+from ..i18n import t
 from . import texts
 from .answers import respond
 from .codes import to_action
@@ -68,7 +69,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CLAIM_PHASES = texts.CLAIM_PHASES
 CLAIM_KINDS = (Kind.PASS, Kind.CHI, Kind.PON, Kind.KONG, Kind.WIN, Kind.TIMEOUT)
 SIMULTANEOUS = (*CLAIM_PHASES, Phase.EXCHANGE)  # several seats answer one decision point
 QUIET_EVENTS = (EventKind.EYE, EventKind.AUTO_ON, EventKind.AUTO_OFF)  # change no decision
@@ -452,7 +452,7 @@ class TableRunner:
         if self._match_ended():
             return t(self.locale, "play.table_over", n=self.game.hand_number)
         deadline = deadline_text(self.locale, self.deadline)
-        return texts.table_text(self.game, self.seating.text_names(), self.locale, deadline, self.notes)
+        return texts.table_text(self.game.view(None), self.seating.text_names(), self.locale, deadline, self.notes)
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
         """A person's hand: their picture, one line saying what to do, and their buttons."""
@@ -483,17 +483,17 @@ class TableRunner:
             buttons = take_back_view(self.table_id, loc)
         elif game.phase is Phase.EXCHANGE and seat in game.to_act():
             line = t(loc, "play.dm_exchange", deadline=deadline)
-            tiles = list(view.concealed) + ([view.drawn] if view.drawn is not None else [])
             buttons = exchange_view(
                 table=self.table_id,
                 hand=game.hand_number,
-                seat=seat,
                 move=self.decision,
-                tiles=tiles,
+                prompt=game.prompt(seat),
+                view=view,
                 locale=loc,
             )
         else:
-            legal = game.legal_actions(seat)
+            prompt = game.prompt(seat)
+            legal = prompt.legal
             hints_on = self.state.settings.hints
             if hints_on and legal and game.phase is Phase.TURN and not game.ready[seat]:
                 discard_hints = ready_discards(game, seat)
@@ -503,40 +503,17 @@ class TableRunner:
                 names = self.seating.text_names()
                 start = self.feed_marks.start(seat, game.hand_number, self.decision, len(game.events))
                 feed = feed_text(game.events, start, seat, names, loc)
-                if game.phase is Phase.TURN:
-                    key = (
-                        "play.dm_ready_pick"
-                        if mode == "ready"
-                        else "play.dm_turn_ready"
-                        if game.ready[seat]
-                        else "play.dm_turn"
-                    )
-                    line = t(loc, key, deadline=deadline)
-                    if mode == "ready":  # choosing the tile is the confirmation: say what 聽 costs first
-                        line += "\n" + t(loc, "play.ready_cost")
-                else:
-                    claim = game.claim
-                    assert claim is not None
-                    key = "play.dm_rob" if claim.rob_kong else "play.dm_claim"
-                    line = t(
-                        loc,
-                        key,
-                        name=names[claim.discarder],
-                        tile=tile_label(loc, claim.tile),
-                        deadline=deadline,
-                    )
+                line = texts.prompt_line(prompt, names, loc, deadline, mode)
                 if feed:  # what the others did since this person's previous prompt
                     line = f"{feed}\n{line}"
                 buttons = action_view(
                     table=self.table_id,
                     hand=game.hand_number,
-                    seat=seat,
                     move=self.decision,
-                    legal=legal,
-                    drawn=view.drawn,
+                    prompt=prompt,
+                    view=view,
                     locale=loc,
                     mode=mode,
-                    self_draw_turn=game.phase is Phase.TURN,
                     marked=marked_tiles(discard_hints),
                 )
         if moment:  # 胡! with the tile and the value, even where the table won for this player
