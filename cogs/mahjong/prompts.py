@@ -18,7 +18,7 @@ from engine.actions import Action, Kind
 from engine.policy import LEVEL_NAMES
 from engine.prompt import Prompt
 from engine.rules import get_profile
-from engine.scoring import get_rules
+from engine.rulesets import get as rule_set
 from engine.tiles import sort_key, tile_from_str, tile_to_str
 from engine.view import GameView
 
@@ -98,7 +98,7 @@ def settings_parts(state: TableState, locale: str) -> list[str]:
         t(locale, "lobby.claim", s=o.claim_seconds),
         *flags,
     ]
-    if get_rules(s.rules).unit == "tai":  # 底 and 台 values pay only 台 games
+    if rule_set(s.rules).pays_stakes:  # 底 and 台 values pay only 台 games
         settings.insert(3, t(locale, "lobby.stakes", base=o.base, tai=o.tai))
     if s.spectators != "public":  # watch.py; public is the default and goes unsaid
         settings.append(t(locale, f"lobby.spectators_{s.spectators}"))
@@ -113,9 +113,7 @@ def settings_parts(state: TableState, locale: str) -> list[str]:
 
 def minimum_label(rules: str, minimum: int) -> str:
     """三台起胡 on 台 tables, the server's name (3番起和 / 1番起和) on 番 tables."""
-    if rules == "hongkong":
-        return f"{minimum}番起和"
-    return "三台起胡" if minimum == 3 else f"{minimum}台起胡"
+    return rule_set(rules).minimum_label(minimum)
 
 
 def lobby_view(state: TableState, locale: str) -> discord.ui.View | None:
