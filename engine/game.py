@@ -328,7 +328,7 @@ class Game:
         self._run_forced()
         return self.events[start:]
 
-    def _listed_now(self, action: object) -> bool:
+    def _listed_now(self, action: Action) -> bool:
         """``action`` is one of the very objects :meth:`legal_actions` lists for a decision owed now,
         so it is well-formed and legal as it is. Identity, not equality: an equal value built
         elsewhere (a ``True`` seat equals seat 1) still gets the full check."""
@@ -804,7 +804,8 @@ class Game:
                     tile = self.wall.draw_back()
                 hand[tile] += 1
                 received.append(tile)
-            if seat == self.dealer and received and (self.drawn[seat] is None or not hand[self.drawn[seat]]):
+            drawn = self.drawn[seat]
+            if seat == self.dealer and received and (drawn is None or not hand[drawn]):
                 self.drawn[seat] = received[-1]
             given.extend(tiles)
             if tiles:
@@ -871,12 +872,14 @@ class Game:
                 return
             if win_offered:
                 self._pass_win(seat)  # declined a self-drawn win (only possible with 可過水)
+            tile = action.tile
+            assert tile is not None  # a turn's other actions name their tile (TILE_REQUIRED)
             if kind in (Kind.DISCARD, Kind.READY):
-                self._discard(seat, action.tile, declare=kind is Kind.READY)
+                self._discard(seat, tile, declare=kind is Kind.READY)
             elif kind is Kind.ANKONG:
-                self._concealed_kong(seat, action.tile)
+                self._concealed_kong(seat, tile)
             elif kind is Kind.ADDKONG:
-                self._added_kong(seat, action.tile)
+                self._added_kong(seat, tile)
             return
         self._turn_cache = None
         # claim window: record the response, resolve when nothing better can still come
@@ -997,6 +1000,7 @@ class Game:
             meld = Meld(MeldKind.PON, (tile,) * 3, tile, claim.discarder)
         else:
             lo = action.tile
+            assert lo is not None  # a 吃 names its lowest tile (TILE_REQUIRED)
             for t in (lo, lo + 1, lo + 2):
                 if t != tile:
                     hand[t] -= 1
@@ -1105,6 +1109,7 @@ class Game:
         robbing: bool = False,
     ) -> None:
         if tile is not None:
+            assert loser is not None  # a win on a tile: someone discarded it or added it to a kong
             self.hands[seat][tile] += 1
             if robbing:  # the robbed kong goes back to a pon
                 melds = self.melds[loser]

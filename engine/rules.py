@@ -153,7 +153,7 @@ class RuleProfile:
     def wall_size(self) -> int:
         return 144 if self.flowers else 136
 
-    def with_options(self, **changes: object) -> RuleProfile:
+    def with_options(self, **changes: Any) -> RuleProfile:
         return replace(self, options=replace(self.options, **changes))
 
     def for_table(self) -> RuleProfile:
