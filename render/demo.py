@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import analysis
+from engine.events import Phase
 from engine.meld import Meld, MeldKind
 from engine.rules import get_profile
 from engine.rulesets import DEFAULT_RULES, RULE_IDS
@@ -139,7 +140,7 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = DEFAULT_RULES) -> 
         wall_remaining=len(wall) - 16,
         seats=tuple(seats),
         turn=turn,
-        phase="turn",
+        phase=Phase.TURN,
         last_discard=last,
         hand_size=profile.hand_size,
         bonus_indicator=wall[-1] if rule_set(rules).bonus_tile else None,
@@ -178,7 +179,7 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = DEFAULT_RULES) -> 
         unit="tai",
         deltas=_deltas(viewer, last_seat, 800),
     )
-    claim = replace(mine, phase="claim", turn=last_seat, drawn=None, offer=last)
+    claim = replace(mine, phase=Phase.CLAIM, turn=last_seat, drawn=None, offer=last)
     return DemoState(public, mine, result, NAMES, claim)
 
 
