@@ -61,7 +61,9 @@ class Prompt:
     (apply one as it is); ``declarations`` what :meth:`Game.declarations` offers besides them.
     ``claim_tile`` / ``discarder`` are set while a claim window is open (for every seat: the table
     shows whose tile it is); ``waits`` are the tiles a declared 聽 waits on. ``timer`` is the clock
-    of the table's decision point (None once the hand is over)."""
+    of the table's decision point (None once the hand is over). At 換牌 ``legal`` lists every
+    choice of 0-3 tiles, hundreds of them (a few ms): a caller that only draws the choice reads
+    the seat's view instead."""
 
     seat: int
     kind: Ask

@@ -214,10 +214,10 @@ def action_view(
     return buttons
 
 
-def exchange_view(*, table: int, hand: int, move: int, prompt: Prompt, view: GameView, locale: str) -> discord.ui.View:
-    """換牌: pick 1-3 of the tiles in the prompt's seat's own ``view`` (values ``5m.0``, ``5m.1``: one
-    per copy), or keep the hand."""
-    seat = prompt.seat
+def exchange_view(*, table: int, hand: int, move: int, view: GameView, locale: str) -> discord.ui.View:
+    """換牌: pick 1-3 of the tiles in the seat's own ``view`` (values ``5m.0``, ``5m.1``: one per
+    copy), or keep the hand. (Not from a Prompt: its legal list holds every choice, hundreds.)"""
+    seat = view.me.seat
     tiles = [*view.concealed, *([] if view.drawn is None else [view.drawn])]
     buttons = discord.ui.View(timeout=None)
     copies: dict[int, int] = {}

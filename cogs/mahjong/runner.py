@@ -487,7 +487,6 @@ class TableRunner:
                 table=self.table_id,
                 hand=game.hand_number,
                 move=self.decision,
-                prompt=game.prompt(seat),
                 view=view,
                 locale=loc,
             )

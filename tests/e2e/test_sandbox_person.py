@@ -115,7 +115,7 @@ async def test_the_person_gives_back_at_exchange_what_the_engine_would_give_back
     game = match.new_hand()
     seat = next(s for s in game.to_act())
     view = game.view(seat)
-    components = exchange_view(table=1, hand=1, move=3, prompt=game.prompt(seat), view=view, locale="en").to_components()
+    components = exchange_view(table=1, hand=1, move=3, view=view, locale="en").to_components()
     message = Message(id=1, channel_id=2, author={}, components=components, dm_with=42)
     chosen = PlaysToWin(lambda m: game.view(seat))(message, prompt_buttons(message))
     expected = exchange_choice(view, game.legal_actions(seat)).tiles
