@@ -25,7 +25,7 @@ from engine.actions import Kind
 from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules
 from engine.policy import LEVEL_NAMES
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
-from engine.rulesets import DEFAULT_MINIMUM, DEFAULT_RULES  # (the registry's: rulesets.py)
+from engine.rulesets import DEFAULT_MINIMUM, DEFAULT_RULES
 from engine.view import HandResult
 from ranking import RANKINGS
 
