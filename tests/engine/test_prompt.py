@@ -73,8 +73,9 @@ def test_an_added_kong_asks_the_waiting_seat_to_rob_it(rules):
     assert (p.claim_tile, p.discarder) == (tile("9s"), 0)
 
 
-def test_exchange_asks_every_seat_on_the_turn_clock():
-    game = Game("taiwan16", seed=0, options=TableOptions(exchange=True))
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_exchange_asks_every_seat_on_the_turn_clock(rules):
+    game = Game(rules, seed=0, options=TableOptions(exchange=True))
     assert game.phase is Phase.EXCHANGE
     for seat in range(4):
         p = game.prompt(seat)
@@ -168,7 +169,7 @@ TIMERS = {Phase.TURN: Timer.TURN, Phase.EXCHANGE: Timer.TURN, Phase.CLAIM: Timer
     choices=st.randoms(use_true_random=False),
 )
 def test_prompt_lists_the_legal_actions_and_asks_what_the_phase_asks(rules, seed, exchange, choices):
-    options = TableOptions(exchange=exchange and rules == "taiwan16", may_pass_win=True)
+    options = TableOptions(exchange=exchange, may_pass_win=True)
     game = Game(rules, seed=seed, options=options)
     rng = random.Random(choices.random())
     for _ in range(400):
