@@ -14,9 +14,10 @@ from discord.ext import commands
 
 from engine.house_rules import KNOWN_PRESETS
 from engine.rules import HAND_SIZES, PROFILES
+from engine.rulesets import DEFAULT_RULES
+from engine.rulesets import get as rule_set
 from engine.score import RequestError, calculate
 from engine.scoring import ScoringError
-from engine.scoring.taiwan16 import FLOWER_WINS
 from engine.tiles import NotationError
 
 from .i18n import t
@@ -25,7 +26,8 @@ log = logging.getLogger(__name__)
 
 WINDS = [app_commands.Choice(name=n, value=v) for n, v in (("東 E", "E"), ("南 S", "S"), ("西 W", "W"), ("北 N", "N"))]
 RULES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
-FLOWER_WIN_CHOICES = [app_commands.Choice(name=name, value=name) for name in FLOWER_WINS]
+# the flagship's 八仙過海 / 七搶一 (the calculator reads taiwan13's 大花胡 too, typed by hand)
+FLOWER_WIN_CHOICES = [app_commands.Choice(name=name, value=name) for name in rule_set(DEFAULT_RULES).flower_wins]
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in KNOWN_PRESETS]
 HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]
 
@@ -69,7 +71,7 @@ class Calculator(commands.Cog):
         interaction: discord.Interaction,
         hand: str = "",
         win: str = "",
-        rules: str = "taiwan16",
+        rules: str = DEFAULT_RULES,
         melds: str = "",
         flowers: str = "",
         self_drawn: bool = False,

@@ -60,7 +60,7 @@ def _show(value: Any) -> str:
 
 
 def _is_hand_tile(value: object) -> bool:
-    return type(value) is int and 0 <= value < NUM_KINDS  # type: ignore[operator]
+    return type(value) is int and 0 <= value < NUM_KINDS
 
 
 def shape_problem(action: object) -> str:
@@ -99,6 +99,15 @@ class Action:
     kind: Kind
     tile: int | None = None  # discard / kong tile; lowest tile of a chi
     tiles: tuple[int, ...] = ()  # 換牌: the tiles given back, in tile order (empty: keep the hand)
+
+    @property
+    def named_tile(self) -> int:
+        """``tile``, for a kind that names one (a discard, 聽, 吃, a kong; a 碰 once its tile is
+        filled in): ValueError for an action naming none, so no caller indexes a hand with None."""
+        tile = self.tile
+        if tile is None:
+            raise ValueError(f"{self} names no tile")
+        return tile
 
     def __str__(self) -> str:
         text = _LISTED_TEXT.get(id(self))  # one of the shared instances below: printed once, at import

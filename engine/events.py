@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .tiles import NUM_KINDS, tile_to_str
 
@@ -70,7 +71,7 @@ class Event:
         return " ".join(parts)
 
 
-def _by_seat_and_tile(kind: EventKind, **fields: object) -> tuple[tuple[Event, ...], ...]:
+def _by_seat_and_tile(kind: EventKind, **fields: Any) -> tuple[tuple[Event, ...], ...]:
     return tuple(tuple(Event(kind, seat, t, **fields) for t in range(NUM_KINDS)) for seat in range(4))
 
 

@@ -43,6 +43,7 @@ from .actions import (
 from .events import DISCARD_EVENTS, DRAW_EVENTS, REPLACEMENT_DRAW_EVENTS, Event, EventKind, Phase
 from .layout import lay_out
 from .meld import Meld, MeldKind
+from .prompt import Prompt, build_prompt
 from .rules import RuleProfile, TableOptions, get_profile
 from .scoring import WinContext, score_win
 from .tiles import NUM_KINDS, from_counts, is_flower, sorted_tiles, tile_to_str
@@ -327,7 +328,7 @@ class Game:
         self._run_forced()
         return self.events[start:]
 
-    def _listed_now(self, action: object) -> bool:
+    def _listed_now(self, action: Action) -> bool:
         """``action`` is one of the very objects :meth:`legal_actions` lists for a decision owed now,
         so it is well-formed and legal as it is. Identity, not equality: an equal value built
         elsewhere (a ``True`` seat equals seat 1) still gets the full check."""
@@ -389,6 +390,11 @@ class Game:
     def view(self, viewer: int | None) -> GameView:
         """What ``viewer`` may see (None: the public table). Concealed tiles only for the viewer."""
         return build_view(self, viewer)
+
+    def prompt(self, seat: int) -> Prompt:
+        """``seat``'s decision point as one value: what it is asked, its legal actions and
+        declarations, the claimed tile and its discarder, 聽 and its waits, which clock runs."""
+        return build_prompt(self, seat)
 
     def seat_wind(self, seat: int) -> int:
         return (seat - self.dealer) % 4
@@ -798,7 +804,8 @@ class Game:
                     tile = self.wall.draw_back()
                 hand[tile] += 1
                 received.append(tile)
-            if seat == self.dealer and received and (self.drawn[seat] is None or not hand[self.drawn[seat]]):
+            drawn = self.drawn[seat]
+            if seat == self.dealer and received and (drawn is None or not hand[drawn]):
                 self.drawn[seat] = received[-1]
             given.extend(tiles)
             if tiles:
@@ -865,12 +872,14 @@ class Game:
                 return
             if win_offered:
                 self._pass_win(seat)  # declined a self-drawn win (only possible with 可過水)
+            tile = action.tile
+            assert tile is not None  # a turn's other actions name their tile (TILE_REQUIRED)
             if kind in (Kind.DISCARD, Kind.READY):
-                self._discard(seat, action.tile, declare=kind is Kind.READY)
+                self._discard(seat, tile, declare=kind is Kind.READY)
             elif kind is Kind.ANKONG:
-                self._concealed_kong(seat, action.tile)
+                self._concealed_kong(seat, tile)
             elif kind is Kind.ADDKONG:
-                self._added_kong(seat, action.tile)
+                self._added_kong(seat, tile)
             return
         self._turn_cache = None
         # claim window: record the response, resolve when nothing better can still come
@@ -991,6 +1000,7 @@ class Game:
             meld = Meld(MeldKind.PON, (tile,) * 3, tile, claim.discarder)
         else:
             lo = action.tile
+            assert lo is not None  # a 吃 names its lowest tile (TILE_REQUIRED)
             for t in (lo, lo + 1, lo + 2):
                 if t != tile:
                     hand[t] -= 1
@@ -1099,6 +1109,7 @@ class Game:
         robbing: bool = False,
     ) -> None:
         if tile is not None:
+            assert loser is not None  # a win on a tile: someone discarded it or added it to a kong
             self.hands[seat][tile] += 1
             if robbing:  # the robbed kong goes back to a pon
                 melds = self.melds[loser]

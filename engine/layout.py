@@ -110,7 +110,7 @@ def _filler(pool: list[int], need: int, seat: int) -> list[int]:
     pattern = [s * 9 + (i * 3 + shift + s) % 9 for s in range(3) for i in range(3)] + list(range(27, 34))
     pattern += [t for t in range(34) if t not in pattern]
     available = list(pool)
-    chosen = []
+    chosen: list[int] = []
     for t in pattern * 4:
         if len(chosen) == need:
             break

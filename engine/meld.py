@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from .tiles import HIDDEN, NotationError, format_tiles, parse_tiles, tile_to_str
 
@@ -46,7 +47,7 @@ class Meld:
         meld = cls(kind, tiles, claimed=None if kind is MeldKind.ANKONG else tiles[0] if tiles else None)
         meld.validate()
         if claimed is not None or source is not None:
-            taken = parse_tiles(claimed) if claimed is not None else [meld.claimed]
+            taken = parse_tiles(claimed) if claimed is not None else [] if meld.claimed is None else [meld.claimed]
             if kind is MeldKind.ANKONG or len(taken) != 1 or taken[0] not in tiles:
                 raise NotationError(f"{text!r} cannot have claimed {claimed!r}")
             meld = cls(kind, tiles, taken[0], source)
@@ -94,12 +95,12 @@ class Meld:
         like a dataclass dump (a hidden or hand-built odd meld falls back to its fields)."""
         try:
             text = str(self)
-            kwargs = {}
+            kwargs: dict[str, Any] = {}
             if self.claimed is not None and self.claimed != self.tiles[0]:
                 kwargs["claimed"] = tile_to_str(self.claimed)
             if self.source is not None:
                 kwargs["source"] = self.source
-            if Meld.from_str(text, **kwargs) == self:  # type: ignore[arg-type]
+            if Meld.from_str(text, **kwargs) == self:
                 args = [repr(text), *(f"{k}={v!r}" for k, v in kwargs.items())]
                 return f"Meld.from_str({', '.join(args)})"
         except Exception:  # no notation for this meld

@@ -3,7 +3,8 @@
 A rule set is a :class:`RuleProfile`: data the one game loop reads (hand size, flowers, draw-game
 reserve, claim rules, special winning forms, dealer rotation) plus a scoring module in
 ``engine.scoring`` (its item table and its ``settle`` hook). It is never a fork of the game loop.
-Adding a rule set: one entry in :data:`PROFILES` and one in ``engine.scoring.RULE_MODULES``.
+Adding a rule set: one entry in :data:`PROFILES`, one in ``engine.scoring.RULE_MODULES`` and one in
+``engine.rulesets.RULE_SETS`` (its display facts).
 
 :class:`TableOptions` is the one set of switches a host chooses for a table; the game, the scorer
 and the settlement all read it.
@@ -152,7 +153,7 @@ class RuleProfile:
     def wall_size(self) -> int:
         return 144 if self.flowers else 136
 
-    def with_options(self, **changes: object) -> RuleProfile:
+    def with_options(self, **changes: Any) -> RuleProfile:
         return replace(self, options=replace(self.options, **changes))
 
     def for_table(self) -> RuleProfile:

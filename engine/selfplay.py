@@ -24,6 +24,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from .events import EventKind
 from .game import Game, InvariantError
@@ -67,13 +68,13 @@ def run(
     check: bool = True,
     options: TableOptions | None = None,
     matches: list[Match] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Play ``hands`` hands; every match played is appended to ``matches`` when given (for a log)."""
     options = options or TableOptions()
     replace(get_profile(rules), options=options).for_table()  # a hand size the rule set offers, or ValueError
     master = random.Random(seed)
     policies = [make_policy(policy, random.Random(master.random())) for _ in range(4)]
-    stats = {
+    stats: dict[str, Any] = {
         "hands": 0,
         "wins": 0,
         "self_drawn": 0,
@@ -99,6 +100,7 @@ def run(
             raise InvariantError(f"settlement is not zero-sum: {result.deltas}")
         stats["max_tai"] = max(stats["max_tai"], result.total)
         out = game.outcome
+        assert out is not None  # play_hand plays the hand to its end
         stats["hands"] += 1
         stats["claims"] += sum(1 for e in game.events if e.kind in CLAIM_EVENTS)
         if out.winner is None:

@@ -92,6 +92,12 @@ class SettleContext:
     def self_drawn(self) -> bool:
         return self.winner is not None and self.discarder is None
 
+    def winning_seat(self) -> int:
+        """``winner``, for a settle hook (which settles a win): ValueError for a draw game's context."""
+        if self.winner is None:
+            raise ValueError("settle needs a winner; a draw game settles through settle_draw")
+        return self.winner
+
     def kong_counts(self) -> tuple[int, int, int, int]:
         """Kongs (明槓, 加槓 and 暗槓) per seat."""
         counts = [sum(1 for m in seat if m.is_kong) for seat in self.melds]
@@ -189,7 +195,7 @@ def settle_win(
         sheet = result.items
     else:
         # house rule 天胡不計莊家: the dealer's 天胡 pays no [2n+1] (the scorer listed no 莊家/連莊)
-        waived = options.house_rules["heavenly_no_dealer"] and any(i.name == "天胡" for i in result.items)
+        waived = bool(options.house_rules["heavenly_no_dealer"]) and any(i.name == "天胡" for i in result.items)
         expected = dealer_extra(dealer_streak) if winner == dealer and not waived else 0
         if result.dealer != expected:
             raise ValueError(

@@ -65,6 +65,13 @@ class GameView:
     # that does not win; the viewer's own, like ``waits``
     passed_win: bool = False
 
+    @property
+    def me(self) -> SeatPublic:
+        """The viewer's own seat; ValueError for the public (table) view, which has no viewer."""
+        if self.viewer is None:
+            raise ValueError("the public view has no seat of its own")
+        return self.seats[self.viewer]
+
 
 @dataclass(frozen=True, slots=True)
 class Payment:
@@ -137,7 +144,7 @@ class HandResult:
             items=tuple(ScoreItem(name, value) for name, value in data["items"]),
             total=data["total"],
             unit=data["unit"],
-            deltas=tuple(data["deltas"]),  # type: ignore[arg-type]
+            deltas=tuple(data["deltas"]),
             capped_total=data.get("capped_total"),
             limited=bool(data.get("limited", False)),
             extras=tuple(ScoreItem(name, value, seat) for name, value, seat in data.get("extras", ())),

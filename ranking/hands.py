@@ -21,5 +21,5 @@ from engine.meld import MeldKind
 def called_seats(header: Mapping[str, Any], actions: Sequence[str]) -> tuple[bool, ...]:
     """Which seats showed a claimed meld (吃, 碰, 明槓, 加槓 onto a 碰) by the end of the log.
     Raises ``ValueError`` (or the engine's notation errors) when the log does not replay."""
-    game = Game.replay(header, actions)
-    return tuple(any(m.kind is not MeldKind.ANKONG for m in game.melds[s]) for s in range(4))
+    seats = Game.replay(header, actions).view(None).seats  # a 暗槓 shows as one, face down or up
+    return tuple(any(m.kind is not MeldKind.ANKONG for m in seat.melds) for seat in seats)

@@ -31,6 +31,8 @@ def warm_up() -> None:
     each name face, by drawing the demo pictures once."""
     from dataclasses import replace
 
+    from engine.events import Phase
+
     from . import encode, fonts, labels, sprites, table
     from .demo import synthetic
     from .hand import compose_hand
@@ -42,10 +44,10 @@ def warm_up() -> None:
         for tile in [*range(42), sprites.BACK]:
             sprites.sprite(tile, scale, variant, rotation)
     state = synthetic()
-    over = replace(state.public, phase="over", revealed={state.mine.viewer: state.mine.concealed})
+    over = replace(state.public, phase=Phase.OVER, revealed={state.mine.me.seat: state.mine.concealed})
     capped = replace(state.result, capped_total=state.result.total // 2, limited=True)
     drawn = replace(state.result, winner=None, loser=None, win_tile=None, items=(), total=0)
-    offer = replace(state.mine, phase="claim", drawn=None, offer=(1, 5), bonus_indicator=4)
+    offer = replace(state.mine, phase=Phase.CLAIM, drawn=None, offer=(1, 5), bonus_indicator=4)
     canvases = [compose_score(capped, state.names, state.public), compose_score(drawn, state.names)]
     for locale in (None, *labels.LOCALES):  # every label size in every language's words
         canvases += [

@@ -16,8 +16,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import analysis
+from engine.events import Phase
 from engine.meld import Meld, MeldKind
 from engine.rules import get_profile
+from engine.rulesets import DEFAULT_RULES, RULE_IDS
+from engine.rulesets import get as rule_set
 from engine.tiles import FLOWERS, full_set, sorted_tiles, to_counts
 from engine.view import GameView, HandResult, ScoreItem, SeatPublic
 
@@ -55,7 +58,7 @@ def _random_set(rng: random.Random, wall: list[int]) -> list[int]:
                 return _take(wall, [t] * 3)
 
 
-def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> DemoState:
+def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = DEFAULT_RULES) -> DemoState:
     """A mid-game table of ``rules`` (its hand size; flowers where it plays them; hongkong's
     face-up 翻寶牌) from a seeded deal: melds of every kind, each claimed tile's discarder, rivers,
     and a viewer whose hand is ready (so the waits show), plus a win for the score sheet."""
@@ -137,10 +140,10 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> Dem
         wall_remaining=len(wall) - 16,
         seats=tuple(seats),
         turn=turn,
-        phase="turn",
+        phase=Phase.TURN,
         last_discard=last,
         hand_size=profile.hand_size,
-        bonus_indicator=wall[-1] if rules == "hongkong" else None,
+        bonus_indicator=wall[-1] if rule_set(rules).bonus_tile else None,
     )
     counts = to_counts(hands[viewer])
     seen = list(counts)
@@ -176,7 +179,7 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = "taiwan16") -> Dem
         unit="tai",
         deltas=_deltas(viewer, last_seat, 800),
     )
-    claim = replace(mine, phase="claim", turn=last_seat, drawn=None, offer=last)
+    claim = replace(mine, phase=Phase.CLAIM, turn=last_seat, drawn=None, offer=last)
     return DemoState(public, mine, result, NAMES, claim)
 
 
@@ -186,13 +189,14 @@ def _deltas(winner: int, loser: int, amount: int) -> tuple[int, int, int, int]:
     return (out[0], out[1], out[2], out[3])
 
 
-def from_game(seed: int = 7, viewer: int = 0, wall_left: int = 40, *, rules: str = "taiwan16") -> DemoState:
+def from_game(seed: int = 7, viewer: int = 0, wall_left: int = 40, *, rules: str = DEFAULT_RULES) -> DemoState:
     """Play a seeded match hand of ``rules`` with the engine's AI; the pictures show ``viewer``'s
     turn when about ``wall_left`` live tiles remain, and the score sheet is that hand's real result
     (the next seeds are tried until a hand both lasts that long and ends in a win). ``claim`` is
     ``viewer``'s view of the first claim window after that, when another seat's discard was on offer."""
     from engine.match import Match
     from engine.policy import SimpleAI
+    from engine.prompt import Ask
 
     for attempt in range(50):
         match = Match(rules, seed=seed + attempt)
@@ -200,14 +204,10 @@ def from_game(seed: int = 7, viewer: int = 0, wall_left: int = 40, *, rules: str
         ai = SimpleAI()
         snapshot = claim = None
         while not game.is_over:
-            if (
-                snapshot is None
-                and game.drawable <= wall_left
-                and game.phase.value == "turn"
-                and game.turn == viewer
-            ):
-                snapshot = (game.view(None), game.view(viewer))
-            if snapshot is not None and claim is None and game.phase.value == "claim" and game.turn != viewer:
+            table = game.view(None)
+            if snapshot is None and table.wall_remaining <= wall_left and game.prompt(viewer).kind is Ask.DISCARD:
+                snapshot = (table, game.view(viewer))
+            if snapshot is not None and claim is None and table.phase.value == "claim" and table.turn != viewer:
                 claim = game.view(viewer)
             seat = game.to_act()[0]
             game.apply(ai.choose(game.view(seat), game.legal_actions(seat)))
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--source", choices=("game", "synthetic"), default="game")
     parser.add_argument(
-        "--rules", choices=("taiwan16", "taiwan13", "hongkong", "guangdong"), default="taiwan16"
+        "--rules", choices=RULE_IDS, default=DEFAULT_RULES
     )
     parser.add_argument(
         "--lang", choices=labels.LOCALES, default=None, help="labels' language (default: zh-TW)"

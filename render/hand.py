@@ -112,7 +112,7 @@ def compose_hand(view: GameView, scale: float = 2, locale: object = None) -> Can
     """Lay out the viewer's hand; the returned canvas records every sprite and string it drew."""
     if view.viewer is None:
         raise ValueError("the hand image needs a player's view, not the public view")
-    me = view.seats[view.viewer]
+    me = view.me
     geo = geometry(view, scale)
     u, gap = geo.u, geo.gap
     tw, th = geo.tile
@@ -214,8 +214,8 @@ def compose_hand(view: GameView, scale: float = 2, locale: object = None) -> Can
 
     x = pad
     y_line = line_h / 2
-    for t, colour in left:
-        x += cv.text((x, y_line), t, text, colour) + spacing
+    for words, colour in left:
+        x += cv.text((x, y_line), words, text, colour) + spacing
     if one_line:
         cv.text((width - pad, y_line), info, text, theme.TEXT_DIM, anchor="rm")
     else:

@@ -206,8 +206,8 @@ def compose_score(
         )
     if house_rules:
         size = round(15 * s)
-        line = fonts.fit(label(locale, "sheet.house", rules=house_rules), size, width - 2 * pad)
-        cv.text((pad, y_house), line, size, theme.INK_DIM, anchor="lm")
+        words = fonts.fit(label(locale, "sheet.house", rules=house_rules), size, width - 2 * pad)
+        cv.text((pad, y_house), words, size, theme.INK_DIM, anchor="lm")
     return cv
 
 

@@ -102,8 +102,10 @@ _PIN_LAYOUTS: dict[int, tuple[float, tuple[Pip, ...]]] = {
 
 Stick = tuple[float, float, tuple[int, int, int], float]  # x, y, colour, tilt in degrees
 
-# 索: stick centres, colour and tilt, plus the stick length, the classic arrangements.
-_SOU_LAYOUTS: dict[int, tuple[float, tuple[Stick, ...]]] = {
+Upright = tuple[float, float, tuple[int, int, int]]  # x, y, colour of a stick standing straight
+
+# 索: stick centres and colour, plus the stick length, the classic arrangements (drawn upright).
+_SOU_LAYOUTS: dict[int, tuple[float, tuple[Upright, ...]]] = {
     2: (12.5, ((15, 10.2, BLUE), (15, 25.2, GREEN))),
     3: (12.5, ((15, 10.2, BLUE), (9, 25.2, GREEN), (21, 25.2, GREEN))),
     4: (12.5, ((9, 10.2, GREEN), (21, 10.2, BLUE), (9, 25.2, BLUE), (21, 25.2, GREEN))),

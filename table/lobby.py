@@ -19,6 +19,7 @@ from enum import Enum
 from typing import Any
 
 from engine.rules import TableOptions, get_profile
+from engine.rulesets import DEFAULT_RULES
 from ranking import RANKINGS
 
 SEATS = 4
@@ -67,7 +68,7 @@ class Seat:
 class TableSettings:
     """What the host chose at /mahjong create."""
 
-    rules: str = "taiwan16"
+    rules: str = DEFAULT_RULES
     rounds: int = 1
     options: TableOptions = field(default_factory=TableOptions)  # timers, stakes and switches
     ranking: str = "casual"  # one of RANKINGS

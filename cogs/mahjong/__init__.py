@@ -25,6 +25,7 @@ from engine.actions import Kind
 from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules
 from engine.policy import LEVEL_NAMES
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
+from engine.rulesets import DEFAULT_MINIMUM, DEFAULT_RULES
 from engine.view import HandResult
 from ranking import RANKINGS
 from table.lobby import (
@@ -66,9 +67,6 @@ log = logging.getLogger(__name__)
 
 DEFAULTS = TableOptions()
 SWITCH_CHOICES = [app_commands.Choice(name=f"{sw.label} ({sw.name})"[:100], value=sw.name) for sw in SWITCHES]
-# hongkong tables play 3 番起和 unless the host chooses 1 or 0 (document 002's servers offer 3/1/0; 3
-# is what most players expect); the other rule sets have no minimum beyond their own
-DEFAULT_MINIMUM = {"hongkong": 3}
 MINIMUM_CHOICES = [app_commands.Choice(name=_(name), value=n) for name, n in (("0", 0), ("1", 1), ("3", 3))]
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
@@ -368,7 +366,7 @@ class Mahjong(
     async def create(
         self,
         interaction: discord.Interaction,
-        rules: str = "taiwan16",
+        rules: str = DEFAULT_RULES,
         rounds: app_commands.Range[int, 1, 4] = 1,
         turn_seconds: int = DEFAULTS.turn_seconds,
         claim_seconds: int = DEFAULTS.claim_seconds,

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from data import GuildSettings, QueueEntry, StoreConflict, StoreError
 from engine.rules import PROFILES
+from engine.rulesets import DEFAULT_RULES
 from table.lobby import TableError, TableState
 
 from ..i18n import locale_of, t
@@ -35,7 +36,6 @@ log = logging.getLogger(__name__)
 
 HALL_RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 SYSTEM_TURN_OPTIONS = [app_commands.Choice(name=f"{s}s", value=s) for s in SYSTEM_TURN_CHOICES]
-DEFAULT_RULES = "taiwan16"
 
 
 def _manager(interaction: discord.Interaction) -> None:

@@ -13,6 +13,7 @@ from discord.app_commands import locale_str as _
 
 from engine.house_rules import HouseRules
 from engine.rules import PROFILES
+from engine.rulesets import DEFAULT_RULES
 from engine.scoring import get_rules
 
 from ..i18n import locale_of, t
@@ -65,7 +66,7 @@ class HelpCommands:
     async def help(self, interaction: discord.Interaction, rules: str | None = None) -> None:
         if rules is None:
             runner = self.tables.get(interaction.channel_id or 0)
-            rules = runner.state.settings.rules if runner is not None else "taiwan16"
+            rules = runner.state.settings.rules if runner is not None else DEFAULT_RULES
         accepted("rules", rules, list(PROFILES))
         embed = help_embed(rules, locale_of(interaction.locale))
         await interaction.response.send_message(embed=embed, ephemeral=True)

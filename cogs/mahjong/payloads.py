@@ -16,10 +16,11 @@ import render
 from engine.actions import Kind
 from engine.game import Phase
 from engine.hints import ReadyDiscard, ready_discards
+from engine.prompt import Ask, Prompt
 from engine.view import HandResult
 from table.session import TableSession
 
-from ..i18n import t, tile_label
+from ..i18n import t
 from . import texts
 from .feed import FeedMarks, feed_text
 from .live import Payload
@@ -45,7 +46,7 @@ def table_text(session: TableSession, locale: str) -> str:
     if session.match_ended():
         return t(locale, "play.table_over", n=game.hand_number)
     deadline = deadline_text(locale, session.deadline)
-    return texts.table_text(game, text_names(session), locale, deadline, note_lines(session, locale))
+    return texts.table_text(game.view(None), text_names(session), locale, deadline, note_lines(session, locale))
 
 
 async def table_payload(session: TableSession, locale: str) -> Payload:
@@ -73,6 +74,7 @@ async def dm_payload(session: TableSession, seat: int, marks: FeedMarks, mode: s
     deadline = deadline_text(loc, session.deadline)
     moment = texts.win_moment(session.result, names, loc) if game.is_over else ""
     auto = seat in game.auto_seats()
+    prompt: Prompt | None = None  # the seat's decision point, where one is asked (not at 換牌: hundreds of choices)
     if session.match_ended():
         line = t(loc, "play.dm_match_over", channel=channel)
     elif game.is_over:
@@ -82,50 +84,29 @@ async def dm_payload(session: TableSession, seat: int, marks: FeedMarks, mode: s
     elif auto:
         line = t(loc, "play.dm_auto")
         buttons = take_back_view(table_id, loc)
-    elif game.phase is Phase.EXCHANGE and seat in game.to_act():
+    elif view.phase is Phase.EXCHANGE and seat in game.to_act():
         line = t(loc, "play.dm_exchange", deadline=deadline)
-        tiles = list(view.concealed) + ([view.drawn] if view.drawn is not None else [])
-        buttons = exchange_view(
-            table=table_id, hand=game.hand_number, seat=seat, move=session.decision, tiles=tiles, locale=loc
-        )
+        buttons = exchange_view(table=table_id, hand=game.hand_number, move=session.decision, view=view, locale=loc)
     else:
-        legal = game.legal_actions(seat)
-        if settings.hints and legal and game.phase is Phase.TURN and not game.ready[seat]:
+        prompt = game.prompt(seat)
+        if settings.hints and prompt.legal and prompt.kind is Ask.DISCARD and not prompt.ready:
             discard_hints = ready_discards(game, seat)
-        if not legal:
+        if not prompt.legal:
             line = t(loc, "play.dm_wait")
         else:
             start = marks.start(seat, game.hand_number, session.decision, len(game.events))
             feed = feed_text(game.events, start, seat, names, loc)
-            if game.phase is Phase.TURN:
-                key = (
-                    "play.dm_ready_pick"
-                    if mode == "ready"
-                    else "play.dm_turn_ready"
-                    if game.ready[seat]
-                    else "play.dm_turn"
-                )
-                line = t(loc, key, deadline=deadline)
-                if mode == "ready":  # choosing the tile is the confirmation: say what 聽 costs first
-                    line += "\n" + t(loc, "play.ready_cost")
-            else:
-                claim = game.claim
-                assert claim is not None
-                key = "play.dm_rob" if claim.rob_kong else "play.dm_claim"
-                tile = tile_label(loc, claim.tile)
-                line = t(loc, key, name=names[claim.discarder], tile=tile, deadline=deadline)
+            line = texts.prompt_line(prompt, names, loc, deadline, mode)
             if feed:  # what the others did since this person's previous prompt
                 line = f"{feed}\n{line}"
             buttons = action_view(
                 table=table_id,
                 hand=game.hand_number,
-                seat=seat,
                 move=session.decision,
-                legal=legal,
-                drawn=view.drawn,
+                prompt=prompt,
+                view=view,
                 locale=loc,
                 mode=mode,
-                self_draw_turn=game.phase is Phase.TURN,
                 marked=marked_tiles(discard_hints),
             )
     if moment:  # 胡! with the tile and the value, even where the table won for this player
@@ -135,7 +116,7 @@ async def dm_payload(session: TableSession, seat: int, marks: FeedMarks, mode: s
         line = "\n".join([line, *standing_lines(view, discard_hints, loc, hints=settings.hints)])
         if not settings.hints:
             view = replace(view, waits=())  # the picture keeps the secret too
-    declare = game.declarations(seat) if playing else []
+    declare = (prompt.declarations if prompt is not None else tuple(game.declarations(seat))) if playing else ()
     if declare:
         buttons = add_eye_button(buttons, table_id, declare[0].kind is Kind.MIJI, loc)
     if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
@@ -154,13 +135,14 @@ def result_text(session: TableSession, result: HandResult, number: int, locale: 
     if game is None:
         return text
     settings = session.state.settings
+    table = game.view(None)
     lines = payment_lines(
         result,
         names,
         locale,
         rules=settings.rules,
-        dealer=game.dealer,
-        streak=game.dealer_streak,
+        dealer=table.dealer,
+        streak=table.dealer_streak,
         options=settings.options,
     )
     return "\n".join([text, *lines])[:1990]

@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from engine.rules import TableOptions
+from engine.rulesets import get as rule_set
 from engine.settlement import dealer_extra
 from engine.view import HandResult, Payment
 
@@ -38,7 +39,8 @@ def _why(p: Payment, result: HandResult, rules: str, dealer: int, streak: int, o
         key = "pay.kong" if any(w in p.reason for w in KONG_WORDS) else "pay.other"
     why = t(loc, key, reason=p.reason)
     unit = t(loc, f"unit.{result.unit}")
-    if rules == "taiwan16" and p.reason in ("胡", "自摸"):
+    spec = rule_set(rules)
+    if spec.stake_formula and p.reason in ("胡", "自摸"):
         formula = t(loc, "pay.formula", base=options.base, tai=p.tai, per=options.tai)
         if dealer in (p.payer, p.payee):
             extra = dealer_extra(streak)
@@ -48,7 +50,7 @@ def _why(p: Payment, result: HandResult, rules: str, dealer: int, streak: int, o
         return why + t(loc, "pay.colon") + formula
     if p.reason in ("胡", "自摸", "点炮", "搶杠", "抢杠", "杠開"):
         value = f"{p.tai} {unit}"
-        if rules == "taiwan13" and dealer in (p.payer, p.payee):  # 庄家: the dealer counts one 台 more
+        if spec.dealer_counts_a_tai and dealer in (p.payer, p.payee):  # 庄家: the dealer counts one 台 more
             value += t(loc, "pay.dealer13")
         return why + t(loc, "pay.colon") + value
     return why

@@ -16,9 +16,11 @@ import discord
 
 from engine.actions import Action, Kind
 from engine.policy import LEVEL_NAMES
+from engine.prompt import Prompt
 from engine.rules import get_profile
-from engine.scoring import get_rules
+from engine.rulesets import get as rule_set
 from engine.tiles import sort_key, tile_from_str, tile_to_str
+from engine.view import GameView
 from table.codes import code_of
 from table.lobby import TablePhase, TableState
 
@@ -96,7 +98,7 @@ def settings_parts(state: TableState, locale: str) -> list[str]:
         t(locale, "lobby.claim", s=o.claim_seconds),
         *flags,
     ]
-    if get_rules(s.rules).unit == "tai":  # 底 and 台 values pay only 台 games
+    if rule_set(s.rules).pays_stakes:  # 底 and 台 values pay only 台 games
         settings.insert(3, t(locale, "lobby.stakes", base=o.base, tai=o.tai))
     if s.spectators != "public":  # watch.py; public is the default and goes unsaid
         settings.append(t(locale, f"lobby.spectators_{s.spectators}"))
@@ -111,9 +113,7 @@ def settings_parts(state: TableState, locale: str) -> list[str]:
 
 def minimum_label(rules: str, minimum: int) -> str:
     """三台起胡 on 台 tables, the server's name (3番起和 / 1番起和) on 番 tables."""
-    if rules == "hongkong":
-        return f"{minimum}番起和"
-    return "三台起胡" if minimum == 3 else f"{minimum}台起胡"
+    return rule_set(rules).minimum_label(minimum)
 
 
 def lobby_view(state: TableState, locale: str) -> discord.ui.View | None:
@@ -155,34 +155,34 @@ def action_view(
     *,
     table: int,
     hand: int,
-    seat: int,
     move: int,
-    legal: Sequence[Action],
-    drawn: int | None,
+    prompt: Prompt,
+    view: GameView,
     locale: str,
     mode: str = "main",
-    self_draw_turn: bool = False,
     marked: frozenset[int] = frozenset(),
 ) -> discord.ui.View | None:
-    """Buttons for every legal action of ``seat`` at decision point ``move`` (None when there are none).
-    ``marked``: the discards that keep the hand ready (standing.py), shown with 🎯."""
+    """Buttons for every legal action of the prompt's seat at decision point ``move`` (None when
+    there are none); ``view`` is that seat's own (its drawn tile sits last). ``marked``: the
+    discards that keep the hand ready (standing.py), shown with 🎯."""
+    legal, seat, drawn, self_draw_turn = prompt.legal, prompt.seat, view.drawn, prompt.self_draw
     if not legal:
         return None
-    view = discord.ui.View(timeout=None)
+    buttons = discord.ui.View(timeout=None)
 
     def act(action: Action, label: str, style: Style, row: int) -> None:
-        view.add_item(ActButton.make(table, hand, seat, move, code_of(action), label, style, row))
+        buttons.add_item(ActButton.make(table, hand, seat, move, code_of(action), label, style, row))
 
     ready = [a for a in legal if a.kind is Kind.READY]
     if mode == "ready" and ready:
         for i, a in enumerate(_by_tile(ready, drawn)):
             act(a, t(locale, "btn.ready_with", tile=tile_label(locale, a.tile)), Style.danger, i // ROW_WIDTH)
         row = min(DISCARD_ROWS, (len(ready) - 1) // ROW_WIDTH + 1)
-        view.add_item(ModeButton.make(table, hand, seat, move, "main", t(locale, "btn.back"), Style.secondary, row))
-        return view
+        buttons.add_item(ModeButton.make(table, hand, seat, move, "main", t(locale, "btn.back"), Style.secondary, row))
+        return buttons
 
     discards = _by_tile([a for a in legal if a.kind is Kind.DISCARD], drawn)
-    view.discard_rows = {i // ROW_WIDTH for i in range(len(discards))}  # type: ignore[attr-defined]  # 眼牌 keeps off
+    buttons.discard_rows = {i // ROW_WIDTH for i in range(len(discards))}  # type: ignore[attr-defined]  # 眼牌 keeps off
     for i, a in enumerate(discards):
         style = Style.primary if a.tile == drawn else Style.secondary
         label = tile_label(locale, a.tile)
@@ -208,25 +208,28 @@ def action_view(
     for i, (a, label, style) in enumerate(specials):
         row = min(4, first_free + i // ROW_WIDTH)
         if a is None:
-            view.add_item(ModeButton.make(table, hand, seat, move, "ready", label, style, row))
+            buttons.add_item(ModeButton.make(table, hand, seat, move, "ready", label, style, row))
         else:
             act(a, label, style, row)
-    return view
+    return buttons
 
 
-def exchange_view(*, table: int, hand: int, seat: int, move: int, tiles: Sequence[int], locale: str) -> discord.ui.View:
-    """換牌: pick 1-3 of the hand's tiles (values ``5m.0``, ``5m.1``: one per copy), or keep the hand."""
-    view = discord.ui.View(timeout=None)
+def exchange_view(*, table: int, hand: int, move: int, view: GameView, locale: str) -> discord.ui.View:
+    """換牌: pick 1-3 of the tiles in the seat's own ``view`` (values ``5m.0``, ``5m.1``: one per
+    copy), or keep the hand. (Not from a Prompt: its legal list holds every choice, hundreds.)"""
+    seat = view.me.seat
+    tiles = [*view.concealed, *([] if view.drawn is None else [view.drawn])]
+    buttons = discord.ui.View(timeout=None)
     copies: dict[int, int] = {}
     options = []
     for tile in tiles:
         n = copies.get(tile, 0)
         copies[tile] = n + 1
         options.append((f"{tile_to_str(tile)}.{n}", tile_label(locale, tile)))
-    view.add_item(ExchangeSelect.make(table, hand, seat, move, options, t(locale, "select.exchange")))
+    buttons.add_item(ExchangeSelect.make(table, hand, seat, move, options, t(locale, "select.exchange")))
     keep = Action(seat, Kind.EXCHANGE)
-    view.add_item(ActButton.make(table, hand, seat, move, code_of(keep), t(locale, "btn.keep"), Style.secondary, 1))
-    return view
+    buttons.add_item(ActButton.make(table, hand, seat, move, code_of(keep), t(locale, "btn.keep"), Style.secondary, 1))
+    return buttons
 
 
 def exchange_tiles(values: Sequence[str]) -> tuple[int, ...]:

@@ -19,6 +19,7 @@ from discord.app_commands import locale_str as _
 
 from data.records import PlayerFigures
 from engine.rules import PROFILES
+from engine.rulesets import DEFAULT_RULES
 from ranking.rating import PROVISIONAL_MATCHES
 from render.profile import ProfileCard, render_profile
 from table.lobby import TableError
@@ -73,7 +74,7 @@ class RankedCommands:
         minimum = DEFAULT_MIN_MATCHES.get(sort, 1) if min_matches is None else min_matches
         if sort == "rating":  # ratings are per rule set: the one asked for, or the server's most rated
             rated = await self.store.rated_rules(interaction.guild_id)
-            board_rules = rules or (rated[0] if rated else "taiwan16")
+            board_rules = rules or (rated[0] if rated else DEFAULT_RULES)
             count = await self.store.rating_board_count(interaction.guild_id, board_rules, min_matches=minimum)
             pages = stats.pages_for(count)
             page = min(page, pages)
@@ -147,7 +148,7 @@ class RankedCommands:
     @app_commands.command(name=_("server"), description=_("This server's most-made items, rarest and biggest hands"))
     @app_commands.describe(rules=_("Rule set"))
     @app_commands.choices(rules=RULE_CHOICES)
-    async def server(self, interaction: discord.Interaction, rules: str = "taiwan16") -> None:
+    async def server(self, interaction: discord.Interaction, rules: str = DEFAULT_RULES) -> None:
         assert interaction.guild_id is not None
         accepted("rules", rules, list(PROFILES))
         figures = await self.store.server_figures(interaction.guild_id, rules)

@@ -26,6 +26,8 @@ import discord
 
 import render
 from data import SavedTable, SeatRecord
+from engine.game import Game
+from engine.match import Match
 from engine.rules import TableOptions
 from engine.scoring import get_rules
 from engine.summary import match_summary
@@ -35,6 +37,7 @@ from render.summary import render_summary
 from table import effects as fx
 from table.effects import Effect
 from table.lobby import Seat, TableError, TablePhase, TableSettings, TableState
+from table.seating import Seating
 from table.session import TableSession
 from table.timing import Timing
 
@@ -118,15 +121,16 @@ class TableRunner:
         return self.session.timing
 
     @property
-    def game(self):  # noqa: ANN201 - engine.game.Game | None, read through view()/prompt() by the cog
+    def game(self) -> Game | None:
+        """The hand in play (or just settled): the cog reads it through view()/prompt() and public queries."""
         return self.session.game
 
     @property
-    def match(self):  # noqa: ANN201 - engine.match.Match | None
+    def match(self) -> Match | None:
         return self.session.match
 
     @property
-    def seating(self):  # noqa: ANN201 - table.seating.Seating
+    def seating(self) -> Seating:
         return self.session.seating
 
     @property

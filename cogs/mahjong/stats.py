@@ -23,6 +23,7 @@ from data.records import (
     RatingRow,
     ServerFigures,
 )
+from engine.rulesets import DEFAULT_RULES
 from engine.scoring import get_rules
 from ranking.ledger import settle
 from ranking.rating import PROVISIONAL_MATCHES
@@ -52,7 +53,7 @@ def _percent(rate: float) -> str:
 def unit_label(rules: str | None, t: Translate) -> str:
     """A rule set's unit as players write it: 台 in taiwan16/13, 番 in hongkong, × in guangdong."""
     try:
-        unit = get_rules(rules or "taiwan16").unit
+        unit = get_rules(rules or DEFAULT_RULES).unit
     except (KeyError, ValueError):
         unit = "tai"
     return t(f"unit.{unit}")

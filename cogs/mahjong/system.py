@@ -3,7 +3,7 @@
 玩家桌 (player table) is opened by a person with their own. Pure: who a queue seats, when AI may fill it,
 which settings the table gets. The hall (hall.py) does the I/O.
 
-    >>> settings = system_settings("taiwan16")
+    >>> settings = system_settings(DEFAULT_RULES)
     >>> settings.rounds, settings.options.turn_seconds, settings.options.may_pass_win
     (1, 5, False)
     >>> [e.user_id for e in ready_group(queue_of(1, 2, 3, 4, 5))]
@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from data import GuildSettings, QueueEntry
 from engine.rules import get_profile
+from engine.rulesets import DEFAULT_RULES
 from table.lobby import SEATS, TURN_SECONDS, TableSettings
 
 PLAYER, SYSTEM = "player", "system"  # the two kinds of table (tables.kind)
@@ -62,6 +63,6 @@ def is_rated(kind: str) -> bool:
     return kind == SYSTEM
 
 
-def queue_of(*user_ids: int, rules: str = "taiwan16", guild_id: int = 1) -> list[QueueEntry]:
+def queue_of(*user_ids: int, rules: str = DEFAULT_RULES, guild_id: int = 1) -> list[QueueEntry]:
     """A queue of these people, in this order (for examples and tests)."""
     return [QueueEntry(guild_id, u, rules, f"user{u}", "en", "en", 10, float(i)) for i, u in enumerate(user_ids)]

@@ -1,51 +1,63 @@
-"""The words of a table at play — the channel's status line, a hand's result, a 眼牌 declarer's
-view of the other hands — built from the game and the seat names alone, in one reader's language.
+"""The words of a table at play — the channel's status line, a seat's question, a hand's result, a
+眼牌 declarer's view of the other hands — built from views, prompts and results (never the game
+itself) and the seat names, in one reader's language.
 Pure formatting: no Discord objects and no I/O, so each is tested on its own."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.game import Game, Phase
+from engine.events import Phase
 from engine.match import Match
+from engine.prompt import Ask, Prompt
 from engine.tiles import format_tiles
 from engine.view import GameView, HandResult
 
 from ..i18n import t, tile_label
 
-CLAIM_PHASES = (Phase.CLAIM, Phase.ROB_KONG)
 
-
-def table_text(game: Game, names: Sequence[str], loc: str, deadline: str, notes: Sequence[str] = ()) -> str:
-    """The table message: round, hand, tiles left, whose decision it is and until when, the last notes."""
-    if game.is_over:
+def table_text(view: GameView, names: Sequence[str], loc: str, deadline: str, notes: Sequence[str] = ()) -> str:
+    """The table message from the public view: round, hand, tiles left, whose decision it is and
+    until when, the last notes."""
+    if view.phase is Phase.OVER:
         status = t(loc, "play.status_over")
-    elif game.phase is Phase.EXCHANGE:
+    elif view.phase is Phase.EXCHANGE:
         status = t(loc, "play.status_exchange", deadline=deadline)
-    elif game.phase in CLAIM_PHASES and game.claim is not None:
-        status = t(
-            loc,
-            "play.status_claim",
-            tile=tile_label(loc, game.claim.tile),
-            name=names[game.claim.discarder],
-            deadline=deadline,
-        )
+    elif view.offer is not None:  # a claim window: the tile on offer and whose it is
+        discarder, tile = view.offer
+        status = t(loc, "play.status_claim", tile=tile_label(loc, tile), name=names[discarder], deadline=deadline)
     else:
-        status = t(loc, "play.status_turn", name=names[game.turn], deadline=deadline)
-    streak = f" · 連{game.dealer_streak}" if game.dealer_streak else ""
+        status = t(loc, "play.status_turn", name=names[view.turn], deadline=deadline)
+    streak = f" · 連{view.dealer_streak}" if view.dealer_streak else ""
     text = t(
         loc,
         "play.table",
         # the document's 東風圈 for English and zh-TW readers; 东风圈 for zh-CN, never 東风圈
-        round=t("zh-CN" if loc == "zh-CN" else "zh-TW", f"wind.{game.round_wind}"),
-        n=game.hand_number,
+        round=t("zh-CN" if loc == "zh-CN" else "zh-TW", f"wind.{view.round_wind}"),
+        n=view.hand_number,
         streak=streak,
-        tiles=max(0, game.drawable),
+        tiles=view.wall_remaining,
         status=status,
     )
     if notes:
         text += "\n" + "\n".join(notes[-3:])
     return text
+
+
+def prompt_line(prompt: Prompt, names: Sequence[str], loc: str, deadline: str, mode: str = "main") -> str:
+    """What a seat owing a decision is asked, in its DM: its turn (ready or not; in the 聽 mode,
+    what 聽 costs, since choosing the tile is the confirmation), or the tile it may claim or rob
+    and whose it is. ValueError for a prompt that asks neither (換牌 and waiting have their own)."""
+    if prompt.kind is Ask.DISCARD:
+        key = "play.dm_ready_pick" if mode == "ready" else "play.dm_turn_ready" if prompt.ready else "play.dm_turn"
+        line = t(loc, key, deadline=deadline)
+        if mode == "ready":
+            line += "\n" + t(loc, "play.ready_cost")
+        return line
+    if prompt.kind in (Ask.CLAIM, Ask.ROB_KONG) and prompt.claim_tile is not None and prompt.discarder is not None:
+        key = "play.dm_rob" if prompt.kind is Ask.ROB_KONG else "play.dm_claim"
+        return t(loc, key, name=names[prompt.discarder], tile=tile_label(loc, prompt.claim_tile), deadline=deadline)
+    raise ValueError(f"seat {prompt.seat} is asked {prompt.kind.value}: no turn or claim line")
 
 
 def seat_lines(match: Match, names: Sequence[str], loc: str) -> str:

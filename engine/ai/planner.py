@@ -342,15 +342,15 @@ class _Decision:
     # -- own turn
     def turn(self, actions: list[Action]) -> Action:
         hand = self.hand
-        discards = {a.tile for a in actions if a.kind is Kind.DISCARD}
+        discards = {a.named_tile for a in actions if a.kind is Kind.DISCARD}
         if len(discards) == 1 and not any(a.kind in (Kind.ANKONG, Kind.ADDKONG) for a in actions):
             return next(a for a in actions if a.kind is Kind.DISCARD)
         value, tile = self.best_discard(hand, discards)
         for a in actions:
-            if a.kind is Kind.ANKONG and self._kong_keeps_shape(a.tile, 4):  # a free draw, never robbed
+            if a.kind is Kind.ANKONG and self._kong_keeps_shape(a.named_tile, 4):  # a free draw, never robbed
                 return a
-            if a.kind is Kind.ADDKONG and (a.tile == tile or self._kong_keeps_shape(a.tile, 1)):
-                if self.risk(a.tile) < 0.05:
+            if a.kind is Kind.ADDKONG and (a.tile == tile or self._kong_keeps_shape(a.named_tile, 1)):
+                if self.risk(a.named_tile) < 0.05:
                     return a
         if self.style.declare_ready:
             for a in actions:
@@ -415,7 +415,7 @@ def _reaches(tai: float, need: int) -> float:
 
 def _claimed_meld(action: Action, tile: int) -> Meld:
     if action.kind is Kind.CHI:
-        lo = action.tile
+        lo = action.named_tile
         return Meld(MeldKind.CHI, (lo, lo + 1, lo + 2), tile)
     if action.kind is Kind.KONG:
         return Meld(MeldKind.KONG, (tile,) * 4, tile)

@@ -41,24 +41,25 @@ class SimpleAI:
             for a in kongs:
                 if a.kind is Kind.ADDKONG:
                     return a
-                hand[a.tile] -= 4
-                after = analysis.shanten(hand)
-                hand[a.tile] += 4
-                if after <= now:
+                tile = a.named_tile
+                hand[tile] -= 4
+                kept = analysis.shanten(hand)
+                hand[tile] += 4
+                if kept <= now:
                     return a
         if len(discards) == 1:
             return discards[0]
         after = analysis.discard_shanten(hand)
-        best = min([after[a.tile] for a in discards])
-        candidates = [a for a in discards if after[a.tile] == best]
+        best = min([after[a.named_tile] for a in discards])
+        candidates = [a for a in discards if after[a.named_tile] == best]
         danger = self._danger(view)
         if danger:
-            safest = min(danger.get(a.tile, 0) for a in candidates)
-            candidates = [a for a in candidates if danger.get(a.tile, 0) == safest]
+            safest = min(danger.get(a.named_tile, 0) for a in candidates)
+            candidates = [a for a in candidates if danger.get(a.named_tile, 0) == safest]
         if len(candidates) == 1:
             return candidates[0]
         # ties (first in tile order wins): the tile that works least with its neighbours
-        return min(candidates, key=lambda a: self._usefulness(hand, a.tile))
+        return min(candidates, key=lambda a: self._usefulness(hand, a.named_tile))
 
     @staticmethod
     def _usefulness(hand: list[int], t: int) -> int:
@@ -86,6 +87,8 @@ class SimpleAI:
     # -- claims
     def _claim(self, view: GameView, hand: list[int], actions: list[Action]) -> Action:
         tile = claimed_tile(view, actions)
+        if tile is None:  # no tile on offer: only 過 is listed (a 胡 was taken in choose)
+            return actions[-1]
         now = analysis.shanten(hand)
         best, best_s = actions[-1], now
         for a in actions:
@@ -98,7 +101,7 @@ class SimpleAI:
             used = (
                 [tile, tile]
                 if a.kind is Kind.PON
-                else [t for t in (a.tile, a.tile + 1, a.tile + 2) if t != tile]
+                else [t for t in (a.named_tile, a.named_tile + 1, a.named_tile + 2) if t != tile]
             )
             for t in used:
                 hand[t] -= 1

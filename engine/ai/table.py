@@ -65,7 +65,7 @@ def exchange_choice(view: GameView, legal: list[Action]) -> Action:
 
 def valuable_honour(view: GameView, tile: int) -> bool:
     """A dragon, or the viewer's seat wind or the round's wind: a 台 as a pung."""
-    return is_honor(tile) and (tile >= 31 or tile - 27 in (view.seats[view.viewer].wind, view.round_wind))
+    return is_honor(tile) and (tile >= 31 or tile - 27 in (view.me.wind, view.round_wind))
 
 
 def _edge(tile: int) -> int:

@@ -22,7 +22,7 @@ class Valuer:
     """台 estimates for one seat's hand during one decision."""
 
     def __init__(self, view: GameView) -> None:
-        me = view.seats[view.viewer]
+        me = view.me
         self.view = view
         self.seat_wind = me.wind
         self.melds = me.melds
@@ -48,7 +48,7 @@ class Valuer:
                 self.meld_counts[t] += 1
         self.meld_honours = sum(3 for m in me.melds if not m.is_hidden and m.tiles[0] >= 27)
         self.triplet_melds = sum(1 for m in me.melds if m.is_triplet)
-        self._exact: dict[tuple, tuple[float, float, float]] = {}
+        self._exact: dict[tuple, tuple[int, int, float, float]] = {}
 
     def estimate(self, counts: list[int], claimed: Meld | None = None) -> tuple[float, float]:
         """Countable 台 the hand may reach when it wins on a discard and when it draws its own tile
@@ -147,7 +147,7 @@ class Valuer:
         concealed = tuple(t for t in range(34) for _ in range(counts[t]))
         live_by = [0, 0]
         tai_by = [0.0, 0.0]
-        me = view.seats[view.viewer]
+        me = view.me
         for w in waits:
             live = unseen[w]
             if not live:

@@ -11,7 +11,8 @@
 Adding a rule set: write ``engine/scoring/<id>.py`` exposing ``RULES: RuleSet`` (its table of
 :class:`Item` rows, and hooks such as ``readings`` for special hand forms) and
 ``settle(result: ScoreResult, ctx: engine.settlement.SettleContext) -> Settlement`` (who pays
-whom; optionally ``settle_draw(ctx)`` for a draw game), then add one line to :data:`RULE_MODULES` and the game profile to ``engine.rules.PROFILES``.
+whom; optionally ``settle_draw(ctx)`` for a draw game), then add one line to :data:`RULE_MODULES`, the game profile to ``engine.rules.PROFILES`` and the entry
+to ``engine.rulesets.RULE_SETS``.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ and the names of the items it excludes (``不計三暗刻`` is data beside 四�
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 
 from ..analysis import decompositions, waits
@@ -218,7 +218,10 @@ def has_honour(h: Reading) -> bool:
 
 # ---------------------------------------------------------------- the table format
 
-Count = Callable[[Reading | None, WinContext], int]
+# a row's predicate: how many times the item applies to a reading of the hand. Rows marked
+# ``needs_hand=False`` read the context alone and are also asked without a reading (an instant
+# flower win has none): their predicates take None there, which :func:`evaluate` alone passes
+Count = Callable[[Reading, WinContext], int]
 
 # item tags
 DEALER = "dealer"  # 莊家 / 連莊: settled as the dealer's extra, outside any cap (and any minimum only with NO_MIN)
@@ -264,7 +267,8 @@ class Condition:
             return True
         if self.required_by is not None and not house[self.required_by]:
             return True
-        return bool(self.test(reading, ctx))
+        # a condition is tested without a reading only on a needs_hand=False row (see Count)
+        return bool(self.test(reading, ctx))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,9 +336,9 @@ def item(
     count: Count,
     excludes: Iterable[str] = (),
     tags: Iterable[str] = (),
-    keeps: dict[SwitchSpec, Iterable[str]] | None = None,
+    keeps: Mapping[SwitchSpec, Iterable[str]] | None = None,
     conditions: Iterable[Condition] = (),
-    drops: dict[SwitchSpec, Iterable[str]] | None = None,
+    drops: Mapping[SwitchSpec, Iterable[str]] | None = None,
     **kw: object,
 ) -> Item:
     """Table-row shorthand: ``item("四暗刻", 5, lambda h, c: ..., excludes=["三暗刻"])``; ``keeps`` maps
@@ -568,7 +572,7 @@ def evaluate(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> list[t
             continue
         if it.conditions and not all(c.holds(reading, ctx, house) for c in it.conditions):
             continue
-        n = it.count(reading, ctx)
+        n = it.count(reading, ctx)  # type: ignore[arg-type]  # None only for needs_hand=False rows (Count)
         if n > 0:
             present[it.name] = n
     counted: dict[str, int] = {}

@@ -249,7 +249,7 @@ def settle(result: ScoreResult, ctx: SettleContext) -> Settlement:
     point is worth one point of the match score (the 分值 column is the payment)."""
     return settle_win(
         result,
-        winner=ctx.winner,
+        winner=ctx.winning_seat(),
         discarder=ctx.discarder,
         robbing_kong=ctx.robbing_kong,
         kong_discarder=ctx.kong_discarder,

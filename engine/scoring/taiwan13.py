@@ -129,7 +129,8 @@ def _all_in(h: Reading, allowed: Iterable[int]) -> bool:
 
 def _groups(h: Reading) -> list[tuple[int, ...]]:
     """The tiles of every set and of the pair (one of each kind is enough for 全带么)."""
-    return [(s.tile, s.tile + 1, s.tile + 2) if s.kind == "chi" else (s.tile,) for s in h.sets] + [(h.pair,)]
+    groups: list[tuple[int, ...]] = [(s.tile, s.tile + 1, s.tile + 2) if s.kind == "chi" else (s.tile,) for s in h.sets]
+    return [*groups, (h.pair,)]
 
 
 def _every_group_has(h: Reading, tiles: Iterable[int]) -> bool:
@@ -232,7 +233,7 @@ _ROWS = (
     item("绿一色", LIMIT_TAI, lambda h, c: _all_in(h, GREEN_TILES)),
     item("九莲宝灯", LIMIT_TAI, _nine_gates),
     item("清老头", LIMIT_TAI, lambda h, c: _all_in(h, TERMINALS)),
-    item("大车轮", LIMIT_TAI, lambda h, c: _form(h) == SEVEN_PAIRS and h.pairs == BIG_WHEEL),
+    item("大车轮", LIMIT_TAI, lambda h, c: isinstance(h, FormReading) and h.form == SEVEN_PAIRS and h.pairs == BIG_WHEEL),
     item("地胡", LIMIT_TAI, lambda h, c: c.earthly, needs_hand=False),
     item("天胡", LIMIT_TAI, lambda h, c: c.heavenly, needs_hand=False),
 )
@@ -284,7 +285,7 @@ def settle(result: ScoreResult, ctx: SettleContext) -> Settlement:
         >>> settle(score_win(hand, "taiwan13"), SettleContext(winner=1, dealer=0, discarder=0)).deltas
         (-120, 120, 0, 0)
     """
-    winner, dealer, discarder = ctx.winner, ctx.dealer, ctx.discarder
+    winner, dealer, discarder = ctx.winning_seat(), ctx.dealer, ctx.discarder
     if not result.valid:
         raise ValueError(f"cannot settle an invalid win: {result.reason}")
     for s in (winner, dealer, discarder):

@@ -352,7 +352,7 @@ def settle(result: ScoreResult, ctx: SettleContext) -> Settlement:
     """The settle hook: document 000's formula (胡牌後各方計算, 滿台計算), see engine.settlement."""
     return settle_win(
         result,
-        winner=ctx.winner,
+        winner=ctx.winning_seat(),
         dealer=ctx.dealer,
         dealer_streak=ctx.dealer_streak,
         discarder=ctx.discarder,

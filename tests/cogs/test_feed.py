@@ -89,6 +89,5 @@ def test_chow_buttons_name_the_tiles_in_words():
     assert [run_label(x, tile("3s")) for x in ("zh-TW", "zh-CN", "en")] == ["三四五條", "三四五条", "3-4-5 Bam"]
     game = Game.from_position(hands={0: "123456789m124p113s55z", 1: "45s135789p11z2z3z4z5z6z7z"}, turn=0, drawn="3s")
     game.apply(Action.from_str("0 discard 3s"))
-    legal = game.legal_actions(1)
-    view = action_view(table=1, hand=1, seat=1, move=0, legal=legal, drawn=None, locale="zh-TW")
+    view = action_view(table=1, hand=1, move=0, prompt=game.prompt(1), view=game.view(1), locale="zh-TW")
     assert "吃 三四五條" in [item.item.label for item in view.children]

@@ -33,8 +33,8 @@ async def test_every_prompt_fits_discord_and_round_trips(seed):
     for game, seat, legal in legal_sets(seed):
         for mode in ("main", "ready"):
             view = action_view(
-                table=123456789012345678, hand=1, seat=seat, move=len(game.events), legal=legal,
-                drawn=game.drawn[seat], locale="zh-TW", mode=mode,
+                table=123456789012345678, hand=1, move=len(game.events), prompt=game.prompt(seat),
+                view=game.view(seat), locale="zh-TW", mode=mode,
             )
             assert view is not None
             rows: dict[int, int] = {}

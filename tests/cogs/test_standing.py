@@ -34,7 +34,7 @@ def test_on_your_turn_the_discards_that_keep_you_ready_are_listed_and_marked():
     assert text.startswith("🎯 Discards that keep you ready:\n· 5 Crak → waits 1 Crak ×3, 9 Crak ×3, 1 Dot ×3")
     assert text.endswith("Red ×3")
     view = action_view(
-        table=1, hand=1, seat=0, move=0, legal=game.legal_actions(0), drawn=game.view(0).drawn,
+        table=1, hand=1, move=0, prompt=game.prompt(0), view=game.view(0),
         locale="en", marked=marked_tiles(ready_discards(game, 0)),
     )
     labels = [item.item.label for item in view.children]

@@ -58,9 +58,10 @@ def test_the_table_status_names_the_discarder_and_the_tile_during_a_claim_window
     game = Game(seed=7)  # the dealer's first discard, 1m, can be claimed
     seat = game.to_act()[0]
     game.apply(next(a for a in game.legal_actions(seat) if a.kind.value == "discard"))
-    assert game.claim is not None and game.claim.tile == parse_tiles("1m")[0]
-    text = texts.table_text(game, NAMES, "en", "in 8 s", notes=["a", "b", "c", "d"])
-    assert NAMES[game.claim.discarder] in text and i18n.tile_label("en", game.claim.tile) in text
+    p = game.prompt(seat)
+    assert p.claim_tile == parse_tiles("1m")[0] and p.discarder == seat
+    text = texts.table_text(game.view(None), NAMES, "en", "in 8 s", notes=["a", "b", "c", "d"])
+    assert NAMES[seat] in text and i18n.tile_label("en", p.claim_tile) in text
     assert "in 8 s" in text
     assert text.endswith("b\nc\nd")  # the last three notes only
 
@@ -87,3 +88,35 @@ def test_a_win_is_announced_with_hu_the_tile_and_the_value(lang):
 def test_a_draw_game_has_no_hu_moment():
     assert texts.win_moment(win(winner=None, loser=None, deltas=(0, 0, 0, 0)), NAMES, "en") == ""
     assert texts.win_moment(None, NAMES, "en") == ""
+
+
+def test_the_prompt_line_of_a_turn_says_ready_or_not_and_what_ready_costs_in_its_mode():
+    from engine.position import position
+
+    game = position(hands={0: "123m456m789m123p456p5z9s"})
+    line = texts.prompt_line(game.prompt(0), NAMES, "en", " · soon")
+    assert line == i18n.t("en", "play.dm_turn", deadline=" · soon")
+    picking = texts.prompt_line(game.prompt(0), NAMES, "en", "", mode="ready")
+    assert picking.splitlines() == [i18n.t("en", "play.dm_ready_pick", deadline=""), i18n.t("en", "play.ready_cost")]
+    ready = replace(game.prompt(0), ready=True)  # a later turn of the same seat, 聽 declared
+    assert texts.prompt_line(ready, NAMES, "en", "") == i18n.t("en", "play.dm_turn_ready", deadline="")
+
+
+def test_the_prompt_line_of_a_claim_and_a_rob_names_the_discarder_and_the_tile():
+    from engine.position import position
+    from engine.rules import TableOptions
+
+    game = position(hands={0: "123m456m789m123p456p1s9s", 2: "555z666z777z44z99s5s8p1m"})
+    game.apply(next(a for a in game.prompt(0).legal if str(a) == "0 discard 9s"))
+    line = texts.prompt_line(game.prompt(2), NAMES, "en", "")
+    assert line == i18n.t("en", "play.dm_claim", name="Ann", tile=i18n.tile_label("en", parse_tiles("9s")[0]), deadline="")
+    robbing = position(
+        hands={0: "9s456m789m123p456p1s", 2: "234m567m111z222z55z78s"},
+        melds={0: ["pon:999s"]},
+        options=TableOptions(may_pass_win=True),
+    )
+    robbing.apply(next(a for a in robbing.prompt(0).legal if a.kind.value == "addkong"))
+    line = texts.prompt_line(robbing.prompt(2), NAMES, "zh-TW", "")
+    assert line == i18n.t("zh-TW", "play.dm_rob", name="Ann", tile=i18n.tile_label("zh-TW", parse_tiles("9s")[0]), deadline="")
+    with pytest.raises(ValueError):
+        texts.prompt_line(robbing.prompt(1), NAMES, "en", "")  # seat 1 is asked nothing

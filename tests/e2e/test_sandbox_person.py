@@ -36,11 +36,8 @@ SEAT = 0
 
 def prompt(game: Game, seat: int = SEAT, mode: str = "main") -> Message:
     """The DM prompt the bot sends ``seat`` at this position (its real buttons)."""
-    view = game.view(seat)
-    legal = game.legal_actions(seat)
     buttons = action_view(
-        table=1, hand=1, seat=seat, move=7, legal=legal, drawn=view.drawn, locale="en", mode=mode,
-        self_draw_turn=game.phase.value == "turn",
+        table=1, hand=1, move=7, prompt=game.prompt(seat), view=game.view(seat), locale="en", mode=mode
     )
     assert buttons is not None
     return Message(id=1, channel_id=2, author={}, components=buttons.to_components(), dm_with=42)
@@ -118,8 +115,7 @@ async def test_the_person_gives_back_at_exchange_what_the_engine_would_give_back
     game = match.new_hand()
     seat = next(s for s in game.to_act())
     view = game.view(seat)
-    tiles = [*view.concealed, *([view.drawn] if view.drawn is not None else [])]
-    components = exchange_view(table=1, hand=1, seat=seat, move=3, tiles=tiles, locale="en").to_components()
+    components = exchange_view(table=1, hand=1, move=3, view=view, locale="en").to_components()
     message = Message(id=1, channel_id=2, author={}, components=components, dm_with=42)
     chosen = PlaysToWin(lambda m: game.view(seat))(message, prompt_buttons(message))
     expected = exchange_choice(view, game.legal_actions(seat)).tiles

@@ -130,8 +130,12 @@ async def test_exchange_select_posted_before_a_restart_still_exchanges(harness, 
 
 def test_eye_button_fits_beside_the_fullest_prompt():
     """17 different tiles to discard, 自摸, two kongs and 聽… still leave room for 眼牌 on some row."""
+    from dataclasses import replace
+
     from cogs.mahjong.prompts import action_view, add_eye_button
     from engine.actions import Action, Kind
+    from engine.game import Game
+    from engine.prompt import Ask, Prompt
 
     hand = parse_tiles("123456789m1234567p9s")
     legal = [Action(0, Kind.DISCARD, t) for t in hand] + [
@@ -140,7 +144,9 @@ def test_eye_button_fits_beside_the_fullest_prompt():
         Action(0, Kind.ADDKONG, hand[1]),
         Action(0, Kind.READY, hand[2]),
     ]
-    view = action_view(table=1, hand=1, seat=0, move=3, legal=legal, drawn=hand[-1], locale="en")
+    prompt = Prompt(0, Ask.DISCARD, Phase.TURN, tuple(legal))
+    seen = replace(Game().view(0), drawn=hand[-1])
+    view = action_view(table=1, hand=1, move=3, prompt=prompt, view=seen, locale="en")
     view = add_eye_button(view, 1, miji=True, locale="en")
     rows = [item.row for item in view.children]
     assert all(rows.count(r) <= 5 for r in range(5))

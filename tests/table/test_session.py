@@ -63,7 +63,7 @@ def owing(session: TableSession) -> int | None:
 def click_first(session: TableSession, now: float, user: int = ALICE) -> list[fx.Effect]:
     seat = session.seating.seat_of_user(user)
     assert seat is not None and session.game is not None
-    action = session.game.prompt(seat).legal[0] if hasattr(session.game, "prompt") else session.game.legal_actions(seat)[0]
+    action = session.game.prompt(seat).legal[0]
     return session.click(user, seat, code_of(action), hand=session.game.hand_number, move=session.decision, now=now)
 
 
