@@ -17,6 +17,7 @@ from engine.scoring import get_rules
 
 from ..i18n import locale_of, t
 from .arguments import accepted
+from .mixin import CogMixin
 
 if TYPE_CHECKING:
     from .runner import TableRunner
@@ -52,7 +53,7 @@ def help_embed(rules: str, loc: str) -> discord.Embed:
     return embed
 
 
-class HelpCommands:
+class HelpCommands(CogMixin):
     """Mixed into ``Mahjong``: expects ``self.tables`` (channel → runner)."""
 
     tables: dict[int, TableRunner]

@@ -25,6 +25,7 @@ from render.profile import ProfileCard, render_profile
 from ..i18n import t
 from . import stats
 from .arguments import accepted
+from .mixin import CogMixin
 from .state import TableError
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ SORT_CHOICES = [app_commands.Choice(name=_("Rated"), value="rating"), app_comman
 DEFAULT_MIN_MATCHES = {"rating": PROVISIONAL_MATCHES, "points": 1}
 
 
-class RankedCommands:
+class RankedCommands(CogMixin):
     """Mixed into ``Mahjong``: expects ``self.store``."""
 
     store: Store

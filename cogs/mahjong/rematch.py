@@ -6,20 +6,39 @@ answered politely, and /mahjong create still works)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
 from ..i18n import t
-from .buttons import _button, _TableItem
+from .clicks import clicked, hand_to_cog
 from .state import Seat, TableSettings
 
 
-class RematchButton(_TableItem, template=r"mj:r:(?P<table>\d+)"):
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:r:(?P<table>\d+)"):
+    """Under a finished match's summary: a new table with its seats and settings."""
+
+    def __init__(self, table: int, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+        self.table = table
+
     @classmethod
     def make(cls, table: int, label: str) -> RematchButton:
-        custom_id = f"mj:r:{table}"
-        return cls(_button(custom_id, label, discord.ButtonStyle.success, None), {"table": table})
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            style=discord.ButtonStyle.success, label=label[:80], custom_id=f"mj:r:{table}"
+        )
+        return cls(table, button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RematchButton:
+        return cls(int(match["table"]), clicked(item, discord.ui.Button))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await hand_to_cog(interaction, lambda cog: cog._rematch(interaction, self.table))
 
 
 @dataclass(frozen=True)

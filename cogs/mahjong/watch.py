@@ -34,6 +34,7 @@ from render.replay import render_animation
 
 from ..i18n import locale_of, t, tile_label
 from .live import LiveMessage, Payload
+from .mixin import CogMixin
 from .runner import NETWORK_ERRORS
 from .state import TableError, TablePhase
 
@@ -283,7 +284,7 @@ def table_mode(runner: TableRunner) -> str:
 # ---------------------------------------------------------------------- the command
 
 
-class WatchCommands:
+class WatchCommands(CogMixin):
     """/mahjong watch, mixed into the Mahjong group cog."""
 
     tables: dict[int, TableRunner]
@@ -297,9 +298,9 @@ class WatchCommands:
         await toggle_watching(self, interaction, runner)
 
 
-async def on_watch_click(cog: Any, interaction: discord.Interaction, fields: dict[str, Any]) -> None:
+async def on_watch_click(cog: Any, interaction: discord.Interaction, table: int) -> None:
     """The Watch button on a table message."""
-    runner = cog.by_id.get(fields["table"])
+    runner = cog.by_id.get(table)
     if runner is None or runner.closed:
         raise TableError("err.table_over")
     await toggle_watching(cog, interaction, runner)
