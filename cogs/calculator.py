@@ -62,8 +62,8 @@ class Calculator(commands.Cog):
         rules=RULES,
         flower_win=FLOWER_WIN_CHOICES,
         preset=PRESET_CHOICES,
-        hand_size=HAND_SIZE_CHOICES,
     )
+    @app_commands.choices(hand_size=HAND_SIZE_CHOICES)  # apart: one choices() call takes one value type
     async def tai(
         self,
         interaction: discord.Interaction,
