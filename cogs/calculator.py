@@ -13,18 +13,18 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from engine.house_rules import KNOWN_PRESETS
-from engine.rules import HAND_SIZES, PROFILES
+from engine.rules import HAND_SIZES
 from engine.score import RequestError, calculate
 from engine.scoring import ScoringError
 from engine.scoring.taiwan16 import FLOWER_WINS
 from engine.tiles import NotationError
 
+from .choices import RULE_CHOICES
 from .i18n import t
 
 log = logging.getLogger(__name__)
 
 WINDS = [app_commands.Choice(name=n, value=v) for n, v in (("東 E", "E"), ("南 S", "S"), ("西 W", "W"), ("北 N", "N"))]
-RULES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 FLOWER_WIN_CHOICES = [app_commands.Choice(name=name, value=name) for name in FLOWER_WINS]
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in KNOWN_PRESETS]
 HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]
@@ -59,7 +59,7 @@ class Calculator(commands.Cog):
     @app_commands.choices(
         seat_wind=WINDS,
         round_wind=WINDS,
-        rules=RULES,
+        rules=RULE_CHOICES,
         flower_win=FLOWER_WIN_CHOICES,
         preset=PRESET_CHOICES,
     )

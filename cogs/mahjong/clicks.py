@@ -8,8 +8,9 @@ id its template matched: discord.py would log and drop the click) and its ``call
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 import discord
 from discord.ext import commands
@@ -37,6 +38,28 @@ def mahjong_cog(interaction: discord.Interaction) -> Mahjong | None:
     # cast, not isinstance: each load_extension executes cogs/mahjong/__init__.py afresh, so two bots in
     # one process (the tests) hold instances of two different Mahjong classes
     return cast("Mahjong | None", client.get_cog("Mahjong"))
+
+
+def new_button(
+    custom_id: str, label: str, style: discord.ButtonStyle, *, row: int | None = None, disabled: bool = False
+) -> discord.ui.Button[Any]:
+    """A button as a message shows it (its label cut to Discord's 80 characters)."""
+    return discord.ui.Button(style=style, label=label[:80], custom_id=custom_id, row=row, disabled=disabled)
+
+
+class TableIdButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:_table_id_never_"):
+    """A button whose custom id names one table (its template's ``table`` group), typed ``table``.
+    Subclasses give the template and ``callback``; this class is never registered itself."""
+
+    def __init__(self, table: int, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["table"]), clicked(item, discord.ui.Button))
 
 
 async def hand_to_cog(interaction: discord.Interaction, act: Callable[[Mahjong], Awaitable[None]]) -> None:

@@ -21,6 +21,7 @@ from discord.ext import commands
 from data import GuildSettings, QueueEntry, StoreConflict, StoreError
 from engine.rules import PROFILES
 
+from ..choices import RULE_CHOICES
 from ..i18n import locale_of, t
 from .hallbuttons import QueueButton
 from .mixin import CogMixin
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-HALL_RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 SYSTEM_TURN_OPTIONS = [app_commands.Choice(name=f"{s}s", value=s) for s in SYSTEM_TURN_CHOICES]
 DEFAULT_RULES = "taiwan16"
 
@@ -151,7 +151,7 @@ class Hall(CogMixin):
 
     @app_commands.command(name=_("tables"), description=_("This server's open and playing tables"))
     @app_commands.describe(rules=_("Rule set"))
-    @app_commands.choices(rules=HALL_RULE_CHOICES)
+    @app_commands.choices(rules=RULE_CHOICES)
     async def list_tables(self, interaction: discord.Interaction, rules: str | None = None) -> None:
         if rules is not None and rules not in PROFILES:
             raise TableError("err.bad_option", name="rules", accepted=", ".join(PROFILES))
@@ -183,7 +183,7 @@ class Hall(CogMixin):
         name=_("play"), description=_("Queue for a system table (系統桌); again to leave the queue")
     )
     @app_commands.describe(rules=_("Rule set"))
-    @app_commands.choices(rules=HALL_RULE_CHOICES)
+    @app_commands.choices(rules=RULE_CHOICES)
     async def play(self, interaction: discord.Interaction, rules: str | None = None) -> None:
         if rules is not None and rules not in PROFILES:
             raise TableError("err.bad_option", name="rules", accepted=", ".join(PROFILES))

@@ -16,7 +16,7 @@ import discord
 
 from engine.rules import PROFILES
 
-from .clicks import clicked, hand_to_cog
+from .clicks import TableIdButton, clicked, hand_to_cog, new_button
 
 ALL_RULES = "all"  # the page id of a list of every rule set
 
@@ -26,7 +26,7 @@ class QueueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:q:lea
 
     @classmethod
     def make(cls, label: str) -> QueueButton:
-        return cls(discord.ui.Button(style=discord.ButtonStyle.secondary, label=label[:80], custom_id="mj:q:leave"))
+        return cls(new_button("mj:q:leave", label, discord.ButtonStyle.secondary))
 
     @classmethod
     async def from_custom_id(
@@ -38,25 +38,12 @@ class QueueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:q:lea
         await hand_to_cog(interaction, lambda cog: cog.leave_queue_click(interaction))
 
 
-class JoinListedButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:h:j:(?P<table>\d+)"):
+class JoinListedButton(TableIdButton, template=r"mj:h:j:(?P<table>\d+)"):
     """Take a seat at a listed table."""
-
-    def __init__(self, table: int, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
-        self.table = table
 
     @classmethod
     def make(cls, table: int, label: str, row: int) -> JoinListedButton:
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            style=discord.ButtonStyle.primary, label=label[:80], custom_id=f"mj:h:j:{table}", row=row
-        )
-        return cls(table, button)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> JoinListedButton:
-        return cls(int(match["table"]), clicked(item, discord.ui.Button))
+        return cls(table, new_button(f"mj:h:j:{table}", label, discord.ButtonStyle.primary, row=row))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_to_cog(interaction, lambda cog: cog.join_listed_click(interaction, self.table))
@@ -73,13 +60,8 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:h:p:(?
     @classmethod
     def make(cls, page: int, rules: str | None, label: str, *, disabled: bool, row: int) -> PageButton:
         # the two page buttons of one message differ by page; a disabled one still needs its own id
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            style=discord.ButtonStyle.secondary,
-            label=label[:80],
-            custom_id=f"mj:h:p:{page}:{rules or ALL_RULES}",
-            disabled=disabled,
-            row=row,
-        )
+        custom_id = f"mj:h:p:{page}:{rules or ALL_RULES}"
+        button = new_button(custom_id, label, discord.ButtonStyle.secondary, row=row, disabled=disabled)
         return cls(page, rules, button)
 
     @classmethod

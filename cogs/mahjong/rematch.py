@@ -6,36 +6,21 @@ answered politely, and /mahjong create still works)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
 from ..i18n import t
-from .clicks import clicked, hand_to_cog
+from .clicks import TableIdButton, hand_to_cog, new_button
 from .state import Seat, TableSettings
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:r:(?P<table>\d+)"):
+class RematchButton(TableIdButton, template=r"mj:r:(?P<table>\d+)"):
     """Under a finished match's summary: a new table with its seats and settings."""
-
-    def __init__(self, table: int, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
-        self.table = table
 
     @classmethod
     def make(cls, table: int, label: str) -> RematchButton:
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            style=discord.ButtonStyle.success, label=label[:80], custom_id=f"mj:r:{table}"
-        )
-        return cls(table, button)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> RematchButton:
-        return cls(int(match["table"]), clicked(item, discord.ui.Button))
+        return cls(table, new_button(f"mj:r:{table}", label, discord.ButtonStyle.success))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_to_cog(interaction, lambda cog: cog._rematch(interaction, self.table))

@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from .clicks import clicked, hand_to_cog
+from .clicks import TableIdButton, clicked, hand_to_cog, new_button
 
 SEAT_VALUES = ("0", "1", "2", "3")
 
@@ -60,13 +60,7 @@ class ReplayStepButton(
         cls, hand: int, seat: int, step: int, op: StepOp, label: str, row: int, disabled: bool = False
     ) -> ReplayStepButton:
         style = discord.ButtonStyle.primary if op in (StepOp.PREV, StepOp.NEXT) else discord.ButtonStyle.secondary
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            style=style,
-            label=label[:80],
-            custom_id=f"mj:r:{hand}:{seat}:{step}:{op}",
-            row=row,
-            disabled=disabled,
-        )
+        button = new_button(f"mj:r:{hand}:{seat}:{step}:{op}", label, style, row=row, disabled=disabled)
         return cls(ReplayFrame(hand, seat, step), op, button)
 
     @classmethod
@@ -132,10 +126,7 @@ class ReplayOpenButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:
 
     @classmethod
     def make(cls, table: int, hand_no: int, label: str) -> ReplayOpenButton:
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            style=discord.ButtonStyle.secondary, label=label[:80], custom_id=f"mj:rp:{table}:{hand_no}"
-        )
-        return cls(table, hand_no, button)
+        return cls(table, hand_no, new_button(f"mj:rp:{table}:{hand_no}", label, discord.ButtonStyle.secondary))
 
     @classmethod
     async def from_custom_id(
@@ -149,25 +140,12 @@ class ReplayOpenButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:
         await hand_to_cog(interaction, lambda cog: open_replay(cog.store, interaction, self.table, self.hand_no))
 
 
-class WatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:w:(?P<table>\d+)"):
+class WatchButton(TableIdButton, template=r"mj:w:(?P<table>\d+)"):
     """Watch the table (or stop watching)."""
-
-    def __init__(self, table: int, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
-        self.table = table
 
     @classmethod
     def make(cls, table: int, label: str) -> WatchButton:
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            style=discord.ButtonStyle.secondary, label=label[:80], custom_id=f"mj:w:{table}"
-        )
-        return cls(table, button)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> WatchButton:
-        return cls(int(match["table"]), clicked(item, discord.ui.Button))
+        return cls(table, new_button(f"mj:w:{table}", label, discord.ButtonStyle.secondary))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from .watch import on_watch_click

@@ -34,7 +34,7 @@ from engine.log import LogError
 from engine.review import Decision, Review, reasons, review_match
 
 from ..i18n import t, tile_label
-from .clicks import clicked, hand_to_cog
+from .clicks import TableIdButton, clicked, hand_to_cog, new_button
 from .mixin import CogMixin
 from .replay import check_replayable, step_payload
 from .state import TableError
@@ -217,12 +217,7 @@ class ReviewStepButton(
 
     @classmethod
     def make(cls, table: int, hand_no: int, seat: int, step: int, label: str) -> ReviewStepButton:
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            style=discord.ButtonStyle.secondary,
-            label=label[:80],
-            custom_id=f"mj:vr:{table}:{hand_no}:{seat}:{step}",
-            row=0,
-        )
+        button = new_button(f"mj:vr:{table}:{hand_no}:{seat}:{step}", label, discord.ButtonStyle.secondary, row=0)
         return cls(ReviewStep(table, hand_no, seat, step), button)
 
     @classmethod
@@ -247,13 +242,8 @@ class ReviewShareButton(
 
     @classmethod
     def make(cls, table: int, only: int | None, user: int, label: str) -> ReviewShareButton:
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            style=discord.ButtonStyle.primary,
-            label=label[:80],
-            custom_id=f"mj:vs:{table}:{only or 0}:{user}",  # hand 0: the whole match
-            row=1,
-        )
-        return cls(ReviewShare(table, only, user), button)
+        custom_id = f"mj:vs:{table}:{only or 0}:{user}"  # hand 0: the whole match
+        return cls(ReviewShare(table, only, user), new_button(custom_id, label, discord.ButtonStyle.primary, row=1))
 
     @classmethod
     async def from_custom_id(
@@ -266,25 +256,12 @@ class ReviewShareButton(
         await hand_to_cog(interaction, lambda cog: share_review(cog.store, interaction, self.share))
 
 
-class ReviewOpenButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:vo:(?P<table>\d+)"):
+class ReviewOpenButton(TableIdButton, template=r"mj:vo:(?P<table>\d+)"):
     """Review my play, under the standings: the clicker's own review of that match."""
-
-    def __init__(self, table: int, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
-        self.table = table
 
     @classmethod
     def make(cls, table: int, label: str) -> ReviewOpenButton:
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            style=discord.ButtonStyle.secondary, label=label[:80], custom_id=f"mj:vo:{table}"
-        )
-        return cls(table, button)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ReviewOpenButton:
-        return cls(int(match["table"]), clicked(item, discord.ui.Button))
+        return cls(table, new_button(f"mj:vo:{table}", label, discord.ButtonStyle.secondary))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_to_cog(
