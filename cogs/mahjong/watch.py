@@ -39,6 +39,7 @@ from .runner import NETWORK_ERRORS
 from .state import TableError, TablePhase
 
 if TYPE_CHECKING:
+    from . import Mahjong
     from .runner import TableRunner
 
 log = logging.getLogger(__name__)
@@ -298,7 +299,7 @@ class WatchCommands(CogMixin):
         await toggle_watching(self, interaction, runner)
 
 
-async def on_watch_click(cog: Any, interaction: discord.Interaction, table: int) -> None:
+async def on_watch_click(cog: Mahjong, interaction: discord.Interaction, table: int) -> None:
     """The Watch button on a table message."""
     runner = cog.by_id.get(table)
     if runner is None or runner.closed:
