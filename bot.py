@@ -18,6 +18,7 @@ import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -86,7 +87,7 @@ class Config:
 class MahjongBot(commands.Bot):
     """The table host. Shared resources open in setup_hook and close in close()."""
 
-    def __init__(self, config: Config, **options: object) -> None:
+    def __init__(self, config: Config, **options: Any) -> None:
         intents = discord.Intents.default()
         # the bot never reads messages (everything arrives as interactions): no message events to parse
         intents.guild_messages = intents.dm_messages = intents.typing = intents.dm_typing = False

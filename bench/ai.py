@@ -35,6 +35,7 @@ def deltas(game: Game) -> tuple[int, int, int, int]:
     if out is None or out.winner is None:
         return (0, 0, 0, 0)
     scored = score_outcome(game)
+    assert scored is not None  # a win is scored
     return settle_win(
         scored,
         winner=out.winner,
@@ -65,6 +66,7 @@ def compare(level: str, baseline: str, options: TableOptions, deals: int, seed: 
             levels[seat] = level
             game = play(deal, options, levels)
             out = game.outcome
+            assert out is not None  # played to its end
             total += deltas(game)[seat]
             hands += 1
             draws += out.winner is None
@@ -89,9 +91,11 @@ def compare(level: str, baseline: str, options: TableOptions, deals: int, seed: 
 
 def draw_rate(level: str, options: TableOptions, hands: int, seed: int) -> float:
     master = random.Random(seed)
-    draws = sum(
-        play(master.getrandbits(48), options, [level] * 4).outcome.winner is None for _ in range(hands)
-    )
+    draws = 0
+    for _ in range(hands):
+        out = play(master.getrandbits(48), options, [level] * 4).outcome
+        assert out is not None  # played to its end
+        draws += out.winner is None
     return round(draws / hands, 3)
 
 

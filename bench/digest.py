@@ -21,7 +21,7 @@ import dataclasses
 import hashlib
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import Enum
 from typing import Any
 
@@ -30,7 +30,7 @@ from engine.game import Game
 from engine.house_rules import HouseRules
 from engine.match import Match
 from engine.meld import Meld
-from engine.policy import make_policy
+from engine.policy import Policy, make_policy
 from engine.rules import TableOptions
 
 TABLES: tuple[tuple[str, str, TableOptions], ...] = (
@@ -78,7 +78,7 @@ class Digest:
         return self._h.hexdigest()[:16]
 
 
-def play_digested(game: Game, policies: list, digest: Digest) -> None:
+def play_digested(game: Game, policies: Sequence[Policy | None], digest: Digest) -> None:
     """``engine.selfplay.play_hand``'s loop, hashing every view and the events of every step."""
     steps = 0
     seen = 0
@@ -107,7 +107,7 @@ def table_digest(rules: str, options: TableOptions, policy: str, seeds: Iterable
     digest = Digest()
     for seed in seeds:
         master = random.Random(seed)
-        policies = [make_policy(policy, random.Random(master.random())) for _ in range(4)]
+        policies: list[Policy | None] = [make_policy(policy, random.Random(master.random())) for _ in range(4)]
         if policy == "auto":
             policies = [None] * 4  # the engine's 代打 (AutoPlayPolicy knows no 換牌)
         match = Match(rules, seed=master.getrandbits(32), rounds=4, options=options)

@@ -47,6 +47,7 @@ def _pictures(seed: int, names: tuple[str, ...] | None = None) -> tuple[dict[str
     state = synthetic(seed)
     names = names or state.names
     me = state.mine.viewer
+    assert me is not None  # the player's own view
     seats = list(state.mine.seats)
     seats[me] = replace(seats[me], flowers=(34, 35, 38, 41))  # a heavy hand: 4 flowers as well
     mine = replace(state.mine, seats=tuple(seats))

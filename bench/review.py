@@ -48,12 +48,12 @@ def tables() -> dict[str, tuple[str, TableOptions]]:
 
 def play_match(
     rules: str, options: TableOptions, seed: int, levels: list[str], hands: int
-) -> tuple[Match, list]:
+) -> tuple[Match, list[list[str]]]:
     """Up to ``hands`` hands of one match; the header and each hand's moves."""
     rng = random.Random(seed)
     match = Match(rules, seed=rng.getrandbits(32), rounds=4, options=options)
     policies = [make_policy(level, random.Random(rng.random())) for level in levels]
-    logs = []
+    logs: list[list[str]] = []
     while not match.is_over and len(logs) < hands:
         game = match.new_hand()
         play_hand(game, policies, check=False)
@@ -150,8 +150,8 @@ def main(argv: list[str] | None = None) -> int:
             "loss_per_hand": round(loss / hands, 2) if hands else None,
         }
     agree = [report["agreement"][lv]["agree"] for lv in REVIEWED]
-    loss = [report["agreement"][lv]["loss_per_hand"] for lv in REVIEWED]
-    report["weaker_scores_lower"] = agree == sorted(agree) and loss == sorted(loss, reverse=True)
+    losses = [report["agreement"][lv]["loss_per_hand"] for lv in REVIEWED]
+    report["weaker_scores_lower"] = agree == sorted(agree) and losses == sorted(losses, reverse=True)
     match, logs = play_match("taiwan16", TableOptions(), args.seed, list(LEVELS), MATCH_HANDS)
     timings = []
     for _ in range(3):
@@ -162,10 +162,10 @@ def main(argv: list[str] | None = None) -> int:
     report["match_hands"] = len(logs)
     report["review_hands_per_sec"] = round(report["hands"] * len(REVIEWED) / review_seconds, 1)
     report["seconds"] = round(time.perf_counter() - start, 1)
-    for name, rows in report["tables"].items():
+    for name, table in report["tables"].items():
         print(f"\n{name}\n| predicted | decisions | hands | mean predicted | mean actual (95 %) |")
         print("| --- | ---: | ---: | ---: | ---: |")
-        for r in rows:
+        for r in table:
             print(
                 f"| {r['predicted_bin']} | {r['decisions']} | {r['hands']} | {r['predicted']:+.2f} "
                 f"| {r['actual']:+.2f} ± {r['ci95']:.2f} |"

@@ -16,8 +16,9 @@ import time
 
 
 def run(hands: int, seed: int) -> dict:
-    from riichienv import RiichiEnv
-    from riichienv.agents import RandomAgent
+    # riichienv (the Rust peer) ships no type information
+    from riichienv import RiichiEnv  # type: ignore[import-untyped]
+    from riichienv.agents import RandomAgent  # type: ignore[import-untyped]
 
     agent = RandomAgent(seed)
     env = RiichiEnv(game_mode="4p-red-single", seed=seed)

@@ -97,18 +97,18 @@ def main(argv: list[str] | None = None) -> None:
     for name, r in runs.items():
         if not r.cpu:
             continue
-        cpu, wall = spread(r.cpu), spread(r.wall)
+        cpu_s, wall_s = spread(r.cpu), spread(r.wall)
         result[name] = {
-            "hands_per_sec": round(args.hands / cpu["median"], 1),  # of process CPU time, all included
-            "hands_per_sec_wall": round(args.hands / wall["median"], 1),
-            "cpu_s": {k: round(v, 3) for k, v in cpu.items()},
-            "wall_s": {k: round(v, 3) for k, v in wall.items()},
+            "hands_per_sec": round(args.hands / cpu_s["median"], 1),  # of process CPU time, all included
+            "hands_per_sec_wall": round(args.hands / wall_s["median"], 1),
+            "cpu_s": {k: round(v, 3) for k, v in cpu_s.items()},
+            "wall_s": {k: round(v, 3) for k, v in wall_s.items()},
             "loop_hands_per_sec": round(statistics.median(r.loop), 1),
         }
         print(
-            f"{name:10s} {args.hands / cpu['median']:7.1f} hands/s   CPU {cpu['median']:.3f} s"
-            f" ({cpu['min']:.3f}–{cpu['max']:.3f})   wall {wall['median']:.3f} s"
-            f" ({wall['min']:.3f}–{wall['max']:.3f})   in its loop {statistics.median(r.loop):.0f} hands/s"
+            f"{name:10s} {args.hands / cpu_s['median']:7.1f} hands/s   CPU {cpu_s['median']:.3f} s"
+            f" ({cpu_s['min']:.3f}–{cpu_s['max']:.3f})   wall {wall_s['median']:.3f} s"
+            f" ({wall_s['min']:.3f}–{wall_s['max']:.3f})   in its loop {statistics.median(r.loop):.0f} hands/s"
         )
     if ratios:
         ratio = spread(ratios)

@@ -13,19 +13,19 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from engine.house_rules import KNOWN_PRESETS
-from engine.rules import HAND_SIZES, PROFILES
+from engine.rules import HAND_SIZES
 from engine.rulesets import DEFAULT_RULES
 from engine.rulesets import get as rule_set
 from engine.score import RequestError, calculate
 from engine.scoring import ScoringError
 from engine.tiles import NotationError
 
+from .choices import RULE_CHOICES
 from .i18n import t
 
 log = logging.getLogger(__name__)
 
 WINDS = [app_commands.Choice(name=n, value=v) for n, v in (("東 E", "E"), ("南 S", "S"), ("西 W", "W"), ("北 N", "N"))]
-RULES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 # the flagship's 八仙過海 / 七搶一 (the calculator reads taiwan13's 大花胡 too, typed by hand)
 FLOWER_WIN_CHOICES = [app_commands.Choice(name=name, value=name) for name in rule_set(DEFAULT_RULES).flower_wins]
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in KNOWN_PRESETS]
@@ -61,11 +61,11 @@ class Calculator(commands.Cog):
     @app_commands.choices(
         seat_wind=WINDS,
         round_wind=WINDS,
-        rules=RULES,
+        rules=RULE_CHOICES,
         flower_win=FLOWER_WIN_CHOICES,
         preset=PRESET_CHOICES,
-        hand_size=HAND_SIZE_CHOICES,
     )
+    @app_commands.choices(hand_size=HAND_SIZE_CHOICES)  # apart: one choices() call takes one value type
     async def tai(
         self,
         interaction: discord.Interaction,

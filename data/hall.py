@@ -64,8 +64,8 @@ SETTINGS_COLUMNS = tuple(f.name for f in fields(GuildSettings) if f.name != "gui
 class _Database(Protocol):
     """What these methods use of ``Store`` (they are mixed into it)."""
 
-    path: str
-
+    @property
+    def path(self) -> str: ...  # Store's is read-only: a settable member here would shut Store out
     def _clock(self) -> float: ...
     def _write(self) -> AbstractAsyncContextManager[Session]: ...
     def _read(self) -> AbstractAsyncContextManager[Session]: ...

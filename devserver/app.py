@@ -208,8 +208,8 @@ class Api:
     async def open_dm(self, request: web.Request) -> web.Response:
         body, _ = await read_body(request)
         try:
-            user_id = int(body.get("recipient_id"))
-        except (TypeError, ValueError):
+            user_id = int(body["recipient_id"])
+        except (KeyError, TypeError, ValueError):
             raise form_error("recipient_id", "This field is required", "BASE_TYPE_REQUIRED") from None
         opening = user_id not in self.server.world.dm_by_user  # an existing DM is handed back, not opened
         if opening and self.server.limiter.hidden("dm_open", "") is not None:

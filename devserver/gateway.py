@@ -97,7 +97,8 @@ class Gateway:
         return ws
 
     async def _received(self, ws: web.WebSocketResponse, payload: dict[str, Any]) -> None:
-        op, data = payload.get("op"), payload.get("d")
+        op, d = payload.get("op"), payload.get("d")
+        data: dict[str, Any] = d if isinstance(d, dict) else {}  # a heartbeat's d is a sequence number
         if op == HEARTBEAT:
             await self._send(ws, {"op": HEARTBEAT_ACK})
         elif op == IDENTIFY:

@@ -230,10 +230,11 @@ class Messages:
 
 def unknown_message(message: Message | None, detail: str) -> DiscordError:
     """10008; a rule broken by the bot unless a person deleted the message under it (nothing to avoid)."""
-    by_someone_else = message is not None and message.deleted_by not in (None, "bot")
+    deleted_by = message.deleted_by if message is not None else None
+    by_someone_else = deleted_by not in (None, "bot")
     return DiscordError(
         404,
         UNKNOWN_MESSAGE,
-        detail=f"{detail} (deleted by {message.deleted_by})" if by_someone_else else detail,
+        detail=f"{detail} (deleted by {deleted_by})" if by_someone_else else detail,
         expected=by_someone_else,
     )

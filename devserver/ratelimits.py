@@ -129,7 +129,7 @@ class RateLimiter:
             return Admission()
         name = self.bucket_name(method, route)
         major = "+".join(params[k] for k in MAJOR_PARAMETERS if k in params)
-        window = getattr(self.limits, name, None) if name in NAMED_ROUTES.values() else self.limits.other
+        window: Window = getattr(self.limits, name) if name in NAMED_ROUTES.values() else self.limits.other
         bucket = self._bucket(name, major, window)
         now = self.clock.now()
         if not self.limits.enabled:

@@ -204,7 +204,7 @@ class SimUser:
             if "id" in component:
                 out["id"] = component["id"]
             return out
-        custom_id = component.get("custom_id")
+        custom_id: str = component.get("custom_id") or ""
         if kind == TEXT_INPUT:
             text = str(values.pop(custom_id, component.get("value") or ""))
             if component.get("required", True) and not text:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -22,19 +22,24 @@ from data import GuildSettings, QueueEntry, StoreConflict, StoreError
 from engine.rules import PROFILES
 from engine.rulesets import DEFAULT_RULES
 from table.lobby import TableError, TableState
+from table.timing import Timing
 
+from ..choices import RULE_CHOICES
 from ..i18n import locale_of, t
 from .hallbuttons import QueueButton
+from .mixin import CogMixin
 from .runner import TableRunner, seat_records
 from .system import SYSTEM, SYSTEM_TURN_CHOICES, fill_at, place_in, ready_group, system_settings
 from .tablelist import table_list
 
 if TYPE_CHECKING:
+    from bot import MahjongBot
+    from data import Store
+
     from . import Mahjong
 
 log = logging.getLogger(__name__)
 
-HALL_RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 SYSTEM_TURN_OPTIONS = [app_commands.Choice(name=f"{s}s", value=s) for s in SYSTEM_TURN_CHOICES]
 
 
@@ -51,8 +56,22 @@ async def _reply(interaction: discord.Interaction, text: str, view: discord.ui.V
     await interaction.response.send_message(text, **kwargs)
 
 
-class Hall:
+class Hall(CogMixin):
     """Mixed into ``Mahjong`` (cogs/mahjong/__init__.py), whose tables, seats and store it uses."""
+
+    # what the hall uses of the cog it is mixed into
+    bot: MahjongBot
+    store: Store
+    timing: Timing
+    by_id: dict[int, TableRunner]
+    seated: dict[tuple[int, int], int]
+    if TYPE_CHECKING:
+
+        def background(self, coro: Any) -> None: ...
+        async def guarded(self, interaction: discord.Interaction, handler: Any, *args: Any) -> None: ...
+        def _register(self, runner: TableRunner) -> None: ...
+        def _join(self, interaction: discord.Interaction, runner: TableRunner, password: str | None) -> None: ...
+        async def _start_match(self, runner: TableRunner) -> None: ...
 
     setup_group = app_commands.Group(
         name=_("setup"), description=_("This server's mahjong settings (Manage Server)")
@@ -66,18 +85,18 @@ class Hall:
 
     # ------------------------------------------------------------------ start and stop
 
-    async def hall_load(self: Mahjong) -> None:
+    async def hall_load(self) -> None:
         """After the tables are restored: every stored queue is looked at again (four waiting form a
         table, AI-fill timers are re-armed; a wait that ended while the bot was down fills at once)."""
         for guild_id in await self.store.waiting_guilds():
             self.background(self._recheck(guild_id))
 
-    def hall_unload(self: Mahjong) -> None:
+    def hall_unload(self) -> None:
         for task in self.fill_timers.values():
             task.cancel()
         self.fill_timers.clear()
 
-    async def _recheck(self: Mahjong, guild_id: int) -> None:
+    async def _recheck(self, guild_id: int) -> None:
         await self.bot.wait_until_ready()
         async with self._hall_lock(guild_id):
             try:
@@ -89,16 +108,16 @@ class Hall:
 
     # ------------------------------------------------------------------ look-ups
 
-    def _hall_lock(self: Mahjong, guild_id: int) -> asyncio.Lock:
+    def _hall_lock(self, guild_id: int) -> asyncio.Lock:
         return self.hall_locks.setdefault(guild_id, asyncio.Lock())
 
-    async def guild_settings(self: Mahjong, guild_id: int) -> GuildSettings:
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
         known = self.hall_settings.get(guild_id)
         if known is None:
             known = self.hall_settings[guild_id] = await self.store.guild_settings(guild_id)
         return known
 
-    def seated_runner(self: Mahjong, guild_id: int, user_id: int, channel_id: int | None) -> TableRunner | None:
+    def seated_runner(self, guild_id: int, user_id: int, channel_id: int | None) -> TableRunner | None:
         """The unfinished table in ``channel_id`` (any channel when None) where this person sits."""
         for runner in self.by_id.values():
             state = runner.state
@@ -110,16 +129,16 @@ class Hall:
                 return runner
         return None
 
-    def system_table_in(self: Mahjong, channel_id: int) -> TableRunner | None:
+    def system_table_in(self, channel_id: int) -> TableRunner | None:
         """The newest 系統桌 in a channel (what /mahjong table shows there to someone not seated)."""
         found = [r for r in self.by_id.values() if r.state.channel_id == channel_id and r.state.kind == SYSTEM]
-        return max(found, key=lambda r: r.table_id, default=None)
+        return max(found, key=lambda r: r.table_id) if found else None
 
-    def took_seat(self: Mahjong, guild_id: int, user_id: int) -> None:
+    def took_seat(self, guild_id: int, user_id: int) -> None:
         """A person sat down at a table: they are in no queue any more (never queued while seated)."""
         self.background(self._leave_queue_quietly(guild_id, user_id))
 
-    async def _leave_queue_quietly(self: Mahjong, guild_id: int, user_id: int) -> None:
+    async def _leave_queue_quietly(self, guild_id: int, user_id: int) -> None:
         async with self._hall_lock(guild_id):
             try:
                 entry = await self.store.dequeue(guild_id, user_id)
@@ -133,8 +152,8 @@ class Hall:
 
     @app_commands.command(name=_("tables"), description=_("This server's open and playing tables"))
     @app_commands.describe(rules=_("Rule set"))
-    @app_commands.choices(rules=HALL_RULE_CHOICES)
-    async def list_tables(self: Mahjong, interaction: discord.Interaction, rules: str | None = None) -> None:
+    @app_commands.choices(rules=RULE_CHOICES)
+    async def list_tables(self, interaction: discord.Interaction, rules: str | None = None) -> None:
         if rules is not None and rules not in PROFILES:
             raise TableError("err.bad_option", name="rules", accepted=", ".join(PROFILES))
         embed, view = await self._table_list(interaction, 1, rules)
@@ -144,7 +163,7 @@ class Hall:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     async def _table_list(
-        self: Mahjong, interaction: discord.Interaction, page: int, rules: str | None
+        self, interaction: discord.Interaction, page: int, rules: str | None
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         guild_id = interaction.guild_id
         assert guild_id is not None
@@ -165,8 +184,8 @@ class Hall:
         name=_("play"), description=_("Queue for a system table (系統桌); again to leave the queue")
     )
     @app_commands.describe(rules=_("Rule set"))
-    @app_commands.choices(rules=HALL_RULE_CHOICES)
-    async def play(self: Mahjong, interaction: discord.Interaction, rules: str | None = None) -> None:
+    @app_commands.choices(rules=RULE_CHOICES)
+    async def play(self, interaction: discord.Interaction, rules: str | None = None) -> None:
         if rules is not None and rules not in PROFILES:
             raise TableError("err.bad_option", name="rules", accepted=", ".join(PROFILES))
         assert interaction.guild_id is not None
@@ -179,7 +198,7 @@ class Hall:
         await _reply(interaction, text, view)  # answered outside the lock: the queue never waits on Discord
 
     async def _play(
-        self: Mahjong, interaction: discord.Interaction, rules: str | None
+        self, interaction: discord.Interaction, rules: str | None
     ) -> tuple[str, discord.ui.View | None]:
         """In, out or moved (guild lock held); the answer to give."""
         guild_id, user, locale = interaction.guild_id, interaction.user, interaction.locale
@@ -221,7 +240,8 @@ class Hall:
         view.add_item(QueueButton.make(t(locale, "btn.leave_queue")))
         return text, view
 
-    async def _leave_queue_click(self: Mahjong, interaction: discord.Interaction) -> None:
+    async def leave_queue_click(self, interaction: discord.Interaction) -> None:
+        """The Leave queue button under a /mahjong play answer."""
         guild_id = interaction.guild_id
         if guild_id is None:
             raise TableError("err.not_queued")
@@ -240,7 +260,7 @@ class Hall:
     # ------------------------------------------------------------------ forming 系統桌 (guild lock held)
 
     async def _form_tables(
-        self: Mahjong, guild_id: int, rules: str, channel_id: int | None, *, fill: bool = False
+        self, guild_id: int, rules: str, channel_id: int | None, *, fill: bool = False
     ) -> TableRunner | None:
         """Open a 系統桌 for each four in the queue, first come first (with ``fill``: one for whoever
         waits, AI in the empty seats); the last table opened, or None. People who sat down meanwhile
@@ -262,7 +282,7 @@ class Hall:
             await self._arm_fill(guild_id, rules)
         return opened
 
-    async def _open_system(self: Mahjong, group: list[QueueEntry], channel_id: int) -> TableRunner | None:
+    async def _open_system(self, group: list[QueueEntry], channel_id: int) -> TableRunner | None:
         guild_id, rules, locale = group[0].guild_id, group[0].rules, group[0].table_locale
         settings = await self.guild_settings(guild_id)
         assert self.bot.user is not None
@@ -287,12 +307,12 @@ class Hall:
             log.info("a 系統桌 in %s was not formed: %s", guild_id, error)
             return None
         state.table_id = record.id
-        runner = TableRunner(self, state, locale=locale, host_name=host_name)
+        runner = TableRunner(cast("Mahjong", self), state, locale=locale, host_name=host_name)  # mixed into it
         self._register(runner)
         self.background(self._start_system(runner, [e.user_id for e in group]))
         return runner
 
-    async def _start_system(self: Mahjong, runner: TableRunner, mention: list[int] | None) -> None:
+    async def _start_system(self, runner: TableRunner, mention: list[int] | None) -> None:
         """Say where the table is (each player mentioned once, in the table's channel), then deal."""
         await self.bot.wait_until_ready()
         if mention:
@@ -306,7 +326,7 @@ class Hall:
 
     # ------------------------------------------------------------------ AI fill (guild lock held)
 
-    async def _arm_fill(self: Mahjong, guild_id: int, rules: str) -> float | None:
+    async def _arm_fill(self, guild_id: int, rules: str) -> float | None:
         """(Re)arm the AI-fill timer of a queue; when it will fire (unix time), None if it will not."""
         key = (guild_id, rules)
         old = self.fill_timers.pop(key, None)
@@ -319,7 +339,7 @@ class Hall:
             self.fill_timers[key] = asyncio.create_task(self._fill_when_due(guild_id, rules, due))
         return due
 
-    async def _fill_when_due(self: Mahjong, guild_id: int, rules: str, due: float) -> None:
+    async def _fill_when_due(self, guild_id: int, rules: str, due: float) -> None:
         await asyncio.sleep(max(0.0, due - time.time()))
         await self.bot.wait_until_ready()
         async with self._hall_lock(guild_id):
@@ -328,8 +348,8 @@ class Hall:
             del self.fill_timers[(guild_id, rules)]
             try:
                 queue = await self.store.queue(guild_id, rules)
-                due = fill_at(queue, await self.guild_settings(guild_id), self.timing.timer_scale)
-                if due is not None and due <= time.time() + 0.01:
+                now_due = fill_at(queue, await self.guild_settings(guild_id), self.timing.timer_scale)
+                if now_due is not None and now_due <= time.time() + 0.01:
                     await self._form_tables(guild_id, rules, None, fill=True)
                 else:  # the first in the queue left, or the wait grew: wait on
                     await self._arm_fill(guild_id, rules)
@@ -338,7 +358,7 @@ class Hall:
 
     # ------------------------------------------------------------------ /mahjong setup
 
-    async def _settings_changed(self: Mahjong, interaction: discord.Interaction, **changes: Any) -> None:
+    async def _settings_changed(self, interaction: discord.Interaction, **changes: Any) -> None:
         guild_id = interaction.guild_id
         assert guild_id is not None
         async with self._hall_lock(guild_id):
@@ -354,7 +374,7 @@ class Hall:
     @setup_group.command(name=_("channel"), description=_("Where system tables open"))
     @app_commands.describe(where=_("The channel (default: this one)"))
     async def setup_channel(
-        self: Mahjong, interaction: discord.Interaction, where: discord.TextChannel | None = None
+        self, interaction: discord.Interaction, where: discord.TextChannel | None = None
     ) -> None:
         _manager(interaction)
         if where is None:
@@ -371,7 +391,7 @@ class Hall:
         await self._settings_changed(interaction, mahjong_channel_id=chosen)
 
     @commands.Cog.listener("on_guild_channel_delete")
-    async def hall_channel_deleted(self: Mahjong, channel: discord.abc.GuildChannel) -> None:
+    async def hall_channel_deleted(self, channel: discord.abc.GuildChannel) -> None:
         """The mahjong channel went away: 系統桌 open where the fourth person queued again."""
         settings = await self.guild_settings(channel.guild.id)
         if settings.mahjong_channel_id == channel.id:
@@ -385,7 +405,7 @@ class Hall:
     @setup_group.command(name=_("turn"), description=_("System tables' turn time (the documents: 5 s)"))
     @app_commands.describe(seconds=_("Seconds"))
     @app_commands.choices(seconds=SYSTEM_TURN_OPTIONS)
-    async def setup_turn(self: Mahjong, interaction: discord.Interaction, seconds: int) -> None:
+    async def setup_turn(self, interaction: discord.Interaction, seconds: int) -> None:
         _manager(interaction)
         if seconds not in SYSTEM_TURN_CHOICES:
             raise TableError(
@@ -396,7 +416,7 @@ class Hall:
     @setup_group.command(name=_("ai_fill"), description=_("Let AI fill a system table after a wait"))
     @app_commands.describe(minutes=_("Minutes of waiting; 0 turns AI fill off"))
     async def setup_ai_fill(
-        self: Mahjong, interaction: discord.Interaction, minutes: app_commands.Range[int, 0, 60]
+        self, interaction: discord.Interaction, minutes: app_commands.Range[int, 0, 60]
     ) -> None:
         _manager(interaction)
         if not 0 <= minutes <= 60:
@@ -407,34 +427,28 @@ class Hall:
         name=_("password"), description=_("Whether player tables must have a password (玩家桌必須設密碼)")
     )
     @app_commands.describe(required=_("Required"))
-    async def setup_password(self: Mahjong, interaction: discord.Interaction, required: bool) -> None:
+    async def setup_password(self, interaction: discord.Interaction, required: bool) -> None:
         _manager(interaction)
         await self._settings_changed(interaction, require_password=required)
 
     @setup_group.command(name=_("show"), description=_("This server's mahjong settings"))
-    async def setup_show(self: Mahjong, interaction: discord.Interaction) -> None:
+    async def setup_show(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         await _reply(interaction, settings_text(await self.guild_settings(interaction.guild_id), interaction.locale))
 
     # ------------------------------------------------------------------ the hall's buttons
 
-    async def on_hall_click(self: Mahjong, interaction: discord.Interaction, kind: str, fields: dict) -> None:
-        await self.guarded(interaction, self._on_hall_click, interaction, kind, fields)
+    async def table_page_click(self, interaction: discord.Interaction, page: int, rules: str | None) -> None:
+        embed, view = await self._table_list(interaction, page, rules)
+        await interaction.response.edit_message(embed=embed, view=view)
 
-    async def _on_hall_click(self: Mahjong, interaction: discord.Interaction, kind: str, fields: dict) -> None:
-        if kind == "QueueButton":
-            await self._leave_queue_click(interaction)
-        elif kind == "PageButton":
-            rules = None if fields["rules"] == "all" or fields["rules"] not in PROFILES else fields["rules"]
-            embed, view = await self._table_list(interaction, int(fields["page"]), rules)
-            await interaction.response.edit_message(embed=embed, view=view)
-        elif kind == "JoinListedButton":
-            runner = self.by_id.get(int(fields["table"]))
-            if runner is None or runner.closed or runner.state.guild_id != interaction.guild_id:
-                raise TableError("err.table_over")  # another server's table is never reached from here
-            await self._join_listed(interaction, runner)
+    async def join_listed_click(self, interaction: discord.Interaction, table: int) -> None:
+        runner = self.by_id.get(table)
+        if runner is None or runner.closed or runner.state.guild_id != interaction.guild_id:
+            raise TableError("err.table_over")  # another server's table is never reached from here
+        await self._join_listed(interaction, runner)
 
-    async def _join_listed(self: Mahjong, interaction: discord.Interaction, runner: TableRunner) -> None:
+    async def _join_listed(self, interaction: discord.Interaction, runner: TableRunner) -> None:
         """As /mahjong join in the table's channel: a password table asks for the password first."""
         state = runner.state
         channel = f"<#{state.channel_id}>"

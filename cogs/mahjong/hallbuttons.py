@@ -1,5 +1,6 @@
-"""The hall's buttons, in buttons.py's style: ``DynamicItem``s that survive a restart, whose custom id
-says all the click needs (the server comes with the click, never from the id).
+"""The hall's buttons: ``DynamicItem``s that survive a restart, whose custom id says all the click needs
+(the server comes with the click, never from the id). Each parses its id into typed attributes and calls
+one method of the hall (hall.py).
 
 * ``mj:q:leave``                     quick play: leave the queue you are in
 * ``mj:h:j:<table>``                 the table list: take a seat at that table (as /mahjong join would)
@@ -9,60 +10,70 @@ says all the click needs (the server comes with the click, never from the id).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-if TYPE_CHECKING:
-    from . import Mahjong
+from engine.rules import PROFILES
+
+from .clicks import TableIdButton, clicked, hand_to_cog, new_button
+
+ALL_RULES = "all"  # the page id of a list of every rule set
 
 
-class _HallItem(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:_hall_never_"):
-    def __init__(self, button: discord.ui.Button, fields: dict[str, Any]) -> None:
-        super().__init__(button)
-        self.fields = fields
+class QueueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:q:leave"):
+    """Leave the quick-play queue the clicker is in."""
+
+    @classmethod
+    def make(cls, label: str) -> QueueButton:
+        return cls(new_button("mj:q:leave", label, discord.ButtonStyle.secondary))
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> _HallItem:
-        fields = {k: (int(v) if v.isdigit() else v) for k, v in match.groupdict().items()}
-        return cls(discord.ui.Button(style=item.style, label=item.label, custom_id=item.custom_id), fields)
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> QueueButton:
+        return cls(clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog: Mahjong | None = interaction.client.get_cog("Mahjong")  # type: ignore[attr-defined]
-        if cog is not None:
-            await cog.on_hall_click(interaction, type(self).__name__, self.fields)
+        await hand_to_cog(interaction, lambda cog: cog.leave_queue_click(interaction))
 
 
-class QueueButton(_HallItem, template=r"mj:q:(?P<op>leave)"):
-    @classmethod
-    def make(cls, label: str) -> QueueButton:
-        button = discord.ui.Button(style=discord.ButtonStyle.secondary, label=label[:80], custom_id="mj:q:leave")
-        return cls(button, {"op": "leave"})
+class JoinListedButton(TableIdButton, template=r"mj:h:j:(?P<table>\d+)"):
+    """Take a seat at a listed table."""
 
-
-class JoinListedButton(_HallItem, template=r"mj:h:j:(?P<table>\d+)"):
     @classmethod
     def make(cls, table: int, label: str, row: int) -> JoinListedButton:
-        button = discord.ui.Button(
-            style=discord.ButtonStyle.primary, label=label[:80], custom_id=f"mj:h:j:{table}", row=row
-        )
-        return cls(button, {"table": table})
+        return cls(table, new_button(f"mj:h:j:{table}", label, discord.ButtonStyle.primary, row=row))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await hand_to_cog(interaction, lambda cog: cog.join_listed_click(interaction, self.table))
 
 
-class PageButton(_HallItem, template=r"mj:h:p:(?P<page>\d+):(?P<rules>[a-z0-9]+)"):
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:h:p:(?P<page>\d+):(?P<rules>[a-z0-9]+)"):
+    """Another page of the table list; ``rules`` None lists every rule set."""
+
+    def __init__(self, page: int, rules: str | None, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+        self.page = page
+        self.rules = rules
+
     @classmethod
     def make(cls, page: int, rules: str | None, label: str, *, disabled: bool, row: int) -> PageButton:
         # the two page buttons of one message differ by page; a disabled one still needs its own id
-        button = discord.ui.Button(
-            style=discord.ButtonStyle.secondary,
-            label=label[:80],
-            custom_id=f"mj:h:p:{page}:{rules or 'all'}",
-            disabled=disabled,
-            row=row,
-        )
-        return cls(button, {"page": page, "rules": rules or "all"})
+        custom_id = f"mj:h:p:{page}:{rules or ALL_RULES}"
+        button = new_button(custom_id, label, discord.ButtonStyle.secondary, row=row, disabled=disabled)
+        return cls(page, rules, button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PageButton:
+        # every rule set for "all", and for an id no longer offered (a button older than the change)
+        rules = match["rules"] if match["rules"] in PROFILES else None
+        return cls(int(match["page"]), rules, clicked(item, discord.ui.Button))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await hand_to_cog(interaction, lambda cog: cog.table_page_click(interaction, self.page, self.rules))
 
 
 HALL_ITEMS = (QueueButton, JoinListedButton, PageButton)

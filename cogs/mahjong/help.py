@@ -16,13 +16,14 @@ from engine.rules import PROFILES
 from engine.rulesets import DEFAULT_RULES
 from engine.scoring import get_rules
 
+from ..choices import RULE_CHOICES
 from ..i18n import locale_of, t
 from .arguments import accepted
+from .mixin import CogMixin
 
 if TYPE_CHECKING:
     from .runner import TableRunner
 
-RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 UNIT_WORDS = {"tai": "台", "fan": "番", "points": "分", "multiplier": "倍"}
 FIELD_LIMIT = 1024  # characters in one embed field
 
@@ -53,7 +54,7 @@ def help_embed(rules: str, loc: str) -> discord.Embed:
     return embed
 
 
-class HelpCommands:
+class HelpCommands(CogMixin):
     """Mixed into ``Mahjong``: expects ``self.tables`` (channel → runner)."""
 
     tables: dict[int, TableRunner]

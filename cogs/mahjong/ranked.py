@@ -24,22 +24,23 @@ from ranking.rating import PROVISIONAL_MATCHES
 from render.profile import ProfileCard, render_profile
 from table.lobby import TableError
 
+from ..choices import RULE_CHOICES
 from ..i18n import t
 from . import stats
 from .arguments import accepted
+from .mixin import CogMixin
 
 if TYPE_CHECKING:
     from data import Store
 
 PERIODS = {"today": 86_400, "week": 7 * 86_400, "month": 30 * 86_400}
 PERIOD_CHOICES = [app_commands.Choice(name=_(t("en", f"period.{p}")), value=p) for p in ("all", *PERIODS)]
-RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 SORT_CHOICES = [app_commands.Choice(name=_("Rated"), value="rating"), app_commands.Choice(name=_("Points"), value="points")]
 # the rated ladder shows established players unless asked otherwise; the points board shows everyone
 DEFAULT_MIN_MATCHES = {"rating": PROVISIONAL_MATCHES, "points": 1}
 
 
-class RankedCommands:
+class RankedCommands(CogMixin):
     """Mixed into ``Mahjong``: expects ``self.store``."""
 
     store: Store

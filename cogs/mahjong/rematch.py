@@ -13,14 +13,18 @@ import discord
 from table.lobby import Seat, TableSettings
 
 from ..i18n import t
-from .buttons import _button, _TableItem
+from .clicks import TableIdButton, hand_to_cog, new_button
 
 
-class RematchButton(_TableItem, template=r"mj:r:(?P<table>\d+)"):
+class RematchButton(TableIdButton, template=r"mj:r:(?P<table>\d+)"):
+    """Under a finished match's summary: a new table with its seats and settings."""
+
     @classmethod
     def make(cls, table: int, label: str) -> RematchButton:
-        custom_id = f"mj:r:{table}"
-        return cls(_button(custom_id, label, discord.ButtonStyle.success, None), {"table": table})
+        return cls(table, new_button(f"mj:r:{table}", label, discord.ButtonStyle.success))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await hand_to_cog(interaction, lambda cog: cog._rematch(interaction, self.table))
 
 
 @dataclass(frozen=True)

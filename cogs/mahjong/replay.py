@@ -27,7 +27,8 @@ from table.lobby import TableError
 
 from ..i18n import t
 from .live import Payload
-from .replay_buttons import ReplayOpenButton, ReplaySeatSelect, ReplayStepButton
+from .mixin import CogMixin
+from .replay_buttons import ReplayFrame, ReplayOpenButton, ReplaySeatSelect, ReplayStepButton, StepOp
 
 if TYPE_CHECKING:
     from data import Store
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-JUMPS = {"claim": CLAIM, "kong": KONG, "win": WIN}
+JUMPS = {StepOp.CLAIM: CLAIM, StepOp.KONG: KONG, StepOp.WIN: WIN}
 
 
 # ---------------------------------------------------------------------- who may see what
@@ -94,70 +95,69 @@ def step_view(
 ) -> discord.ui.View:
     last = len(all_marks) - 1
     view = discord.ui.View(timeout=None)
-    for op in ("first", "prev", "next", "last"):
-        disabled = index <= 0 if op in ("first", "prev") else index >= last
+    for op in (StepOp.FIRST, StepOp.PREV, StepOp.NEXT, StepOp.LAST):
+        disabled = index <= 0 if op in (StepOp.FIRST, StepOp.PREV) else index >= last
         view.add_item(ReplayStepButton.make(hand.id, seat, index, op, t(locale, f"replay.{op}"), 0, disabled))
     for op, mark in JUMPS.items():
         disabled = next_marked(all_marks, index, mark) is None
         view.add_item(ReplayStepButton.make(hand.id, seat, index, op, t(locale, f"replay.{op}"), 1, disabled))
     view.add_item(
-        ReplayStepButton.make(hand.id, seat, index, "ph", t(locale, "replay.prev_hand"), 1, hand.hand_no <= 1)
+        ReplayStepButton.make(
+            hand.id, seat, index, StepOp.PREV_HAND, t(locale, "replay.prev_hand"), 1, hand.hand_no <= 1
+        )
     )
     view.add_item(
         ReplayStepButton.make(
-            hand.id, seat, index, "nh", t(locale, "replay.next_hand"), 1, hand.hand_no >= hand.hands
+            hand.id, seat, index, StepOp.NEXT_HAND, t(locale, "replay.next_hand"), 1, hand.hand_no >= hand.hands
         )
     )
     view.add_item(ReplaySeatSelect.make(hand.id, index, seat, list(hand.names), t(locale, "replay.seat")))
     return view
 
 
-def target_step(op: str, index: int, all_marks: list[frozenset[str]]) -> int:
+def target_step(op: StepOp, index: int, all_marks: list[frozenset[str]]) -> int:
+    """The step a step-through button goes to from ``index`` (a jump with nothing ahead stays)."""
     last = len(all_marks) - 1
-    if op == "first":
+    if op is StepOp.FIRST:
         return 0
-    if op == "prev":
+    if op is StepOp.PREV:
         return max(0, index - 1)
-    if op == "next":
+    if op is StepOp.NEXT:
         return min(last, index + 1)
-    if op == "last":
+    if op is StepOp.LAST:
         return last
     found = next_marked(all_marks, index, JUMPS[op])
     return index if found is None else found
 
 
-async def on_replay_click(
-    cog: Any, interaction: discord.Interaction, kind: str, fields: dict[str, Any]
-) -> None:
-    """A replay button or the seat select (the click is answered by editing the replay in place), or
-    a Replay button on a score sheet or the history (answered with a fresh private replay)."""
+async def open_replay(store: Store, interaction: discord.Interaction, table: int, hand_no: int) -> None:
+    """A Replay button on a score sheet or in the history: a fresh private replay of that hand."""
     assert interaction.guild_id is not None
-    store: Store = cog.store
     user = interaction.user.id
-    locale = interaction.locale
-    if kind == "open":
-        hand = check_replayable(
-            await stored_hand(
-                store, interaction.guild_id, table_id=fields["table"], hand_no=fields["hand_no"]
-            ),
-            user,
-        )
-        payload = await step_payload(hand, 0, default_seat(hand, user), locale)
-        await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
-        return
-    hand = check_replayable(await stored_hand(store, interaction.guild_id, hand_id=fields["hand"]), user)
-    seat, index = fields["seat"], fields["step"]
-    op = fields.get("op", "")
-    if op in ("ph", "nh"):
-        number = hand.hand_no + (1 if op == "nh" else -1)
+    hand = check_replayable(await stored_hand(store, interaction.guild_id, table_id=table, hand_no=hand_no), user)
+    payload = await step_payload(hand, 0, default_seat(hand, user), interaction.locale)
+    await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+
+
+async def step_replay(
+    store: Store, interaction: discord.Interaction, at: ReplayFrame, op: StepOp | None
+) -> None:
+    """A step button (``op``), or the seat select (None: the same step from ``at.seat``): the click is
+    answered by editing the replay in place."""
+    assert interaction.guild_id is not None
+    user = interaction.user.id
+    hand = check_replayable(await stored_hand(store, interaction.guild_id, hand_id=at.hand), user)
+    index = at.step
+    if op in (StepOp.PREV_HAND, StepOp.NEXT_HAND):
+        number = hand.hand_no + (1 if op is StepOp.NEXT_HAND else -1)
         other = await stored_hand(store, interaction.guild_id, table_id=hand.table_id, hand_no=number)
         if other is None or not other.finished:
             raise TableError("replay.no_more")
         hand, index = check_replayable(other, user), 0
-    elif op:
+    elif op is not None:
         all_marks = await asyncio.to_thread(frame_marks, hand.header, hand.moves)
         index = target_step(op, index, all_marks)
-    payload = await step_payload(hand, index, seat, locale)
+    payload = await step_payload(hand, index, at.seat, interaction.locale)
     await interaction.response.edit_message(**payload.edit_kwargs())
 
 
@@ -213,7 +213,7 @@ def match_log(store_match: StoredMatch) -> bytes:
 # ---------------------------------------------------------------------- the commands
 
 
-class ReplayCommands:
+class ReplayCommands(CogMixin):
     """/mahjong replay and /mahjong export, mixed into the Mahjong group cog."""
 
     store: Store

@@ -1,5 +1,6 @@
 """Replay controls that survive a restart (``discord.ui.DynamicItem``): the custom id holds the hand,
-the seat and the step, so a click needs nothing but the database.
+the seat and the step, so a click needs nothing but the database. Each item parses its id into typed
+attributes and calls one function (replay.py, watch.py).
 
 * ``mj:r:<hand id>:<seat>:<step>:<op>``   step-through: first, prev, next, last, claim, kong, win
                                          (jump to the next one), ph / nh (previous / next hand)
@@ -11,71 +12,81 @@ the seat and the step, so a click needs nothing but the database.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
 
 import discord
 
-if TYPE_CHECKING:
-    from . import Mahjong
+from .clicks import TableIdButton, clicked, hand_to_cog, new_button
 
-STEP_OPS = ("first", "prev", "next", "last", "claim", "kong", "win", "ph", "nh")
-
-
-def _cog(interaction: discord.Interaction) -> Mahjong | None:
-    return interaction.client.get_cog("Mahjong")  # type: ignore[attr-defined,return-value]
+SEAT_VALUES = ("0", "1", "2", "3")
 
 
-async def _hand_to(interaction: discord.Interaction, kind: str, fields: dict[str, Any]) -> None:
-    from .replay import on_replay_click
+class StepOp(StrEnum):
+    """What a step-through button does; its value is what the custom id says."""
 
-    cog = _cog(interaction)
-    if cog is not None:
-        await cog.guarded(interaction, on_replay_click, cog, interaction, kind, fields)
+    FIRST = "first"
+    PREV = "prev"
+    NEXT = "next"
+    LAST = "last"
+    CLAIM = "claim"  # the next claim
+    KONG = "kong"  # the next kong
+    WIN = "win"  # the win
+    PREV_HAND = "ph"
+    NEXT_HAND = "nh"
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    """What a replay message shows: a stored hand (its id), from a seat, at a step."""
+
+    hand: int
+    seat: int
+    step: int
 
 
 class ReplayStepButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"mj:r:(?P<hand>\d+):(?P<seat>[0-3]):(?P<step>\d+):(?P<op>first|prev|next|last|claim|kong|win|ph|nh)",
+    template=rf"mj:r:(?P<hand>\d+):(?P<seat>[0-3]):(?P<step>\d+):(?P<op>{'|'.join(StepOp)})",
 ):
-    def __init__(self, button: discord.ui.Button, fields: dict[str, Any]) -> None:
+    def __init__(self, frame: ReplayFrame, op: StepOp, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)
-        self.fields = fields
+        self.frame = frame
+        self.op = op
 
     @classmethod
     def make(
-        cls, hand: int, seat: int, step: int, op: str, label: str, row: int, disabled: bool = False
+        cls, hand: int, seat: int, step: int, op: StepOp, label: str, row: int, disabled: bool = False
     ) -> ReplayStepButton:
-        style = discord.ButtonStyle.primary if op in ("prev", "next") else discord.ButtonStyle.secondary
-        button = discord.ui.Button(
-            style=style,
-            label=label[:80],
-            custom_id=f"mj:r:{hand}:{seat}:{step}:{op}",
-            row=row,
-            disabled=disabled,
-        )
-        return cls(button, {"hand": hand, "seat": seat, "step": step, "op": op})
+        style = discord.ButtonStyle.primary if op in (StepOp.PREV, StepOp.NEXT) else discord.ButtonStyle.secondary
+        button = new_button(f"mj:r:{hand}:{seat}:{step}:{op}", label, style, row=row, disabled=disabled)
+        return cls(ReplayFrame(hand, seat, step), op, button)
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReplayStepButton:
-        fields = {k: (v if k == "op" else int(v)) for k, v in match.groupdict().items()}
-        return cls(item, fields)
+        frame = ReplayFrame(int(match["hand"]), int(match["seat"]), int(match["step"]))
+        return cls(frame, StepOp(match["op"]), clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _hand_to(interaction, "step", self.fields)
+        from .replay import step_replay
+
+        await hand_to_cog(interaction, lambda cog: step_replay(cog.store, interaction, self.frame, self.op))
 
 
-class ReplaySeatSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"mj:rs:(?P<hand>\d+):(?P<step>\d+)"
-):
-    def __init__(self, select: discord.ui.Select, fields: dict[str, Any]) -> None:
+class ReplaySeatSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mj:rs:(?P<hand>\d+):(?P<step>\d+)"):
+    """The table turned to another seat at the same step."""
+
+    def __init__(self, hand: int, step: int, select: discord.ui.Select[Any]) -> None:
         super().__init__(select)
-        self.fields = fields
+        self.hand = hand
+        self.step = step
 
     @classmethod
     def make(cls, hand: int, step: int, seat: int, names: list[str], placeholder: str) -> ReplaySeatSelect:
-        select = discord.ui.Select(
+        select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"mj:rs:{hand}:{step}",
             placeholder=placeholder[:150],
             options=[
@@ -84,68 +95,62 @@ class ReplaySeatSelect(
             ],
             row=2,
         )
-        return cls(select, {"hand": hand, "step": step})
+        return cls(hand, step, select)
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReplaySeatSelect:
-        return cls(item, {k: int(v) for k, v in match.groupdict().items()})
+        return cls(int(match["hand"]), int(match["step"]), clicked(item, discord.ui.Select))
+
+    @property
+    def seat(self) -> int:
+        """The seat chosen (seat 0 for a value that names none: a forged click)."""
+        values = list(self.item.values)
+        return int(values[0]) if values and values[0] in SEAT_VALUES else 0
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list(self.item.values)
-        seat = int(values[0]) if values and values[0] in ("0", "1", "2", "3") else 0
-        await _hand_to(interaction, "seat", {**self.fields, "seat": seat})
+        from .replay import step_replay
+
+        frame = ReplayFrame(self.hand, self.seat, self.step)
+        await hand_to_cog(interaction, lambda cog: step_replay(cog.store, interaction, frame, None))
 
 
-class ReplayOpenButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"mj:rp:(?P<table>\d+):(?P<hand_no>\d+)"
-):
-    def __init__(self, button: discord.ui.Button, fields: dict[str, Any]) -> None:
+class ReplayOpenButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:rp:(?P<table>\d+):(?P<hand_no>\d+)"):
+    """A fresh private replay of a match's hand (by its number in the match)."""
+
+    def __init__(self, table: int, hand_no: int, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)
-        self.fields = fields
+        self.table = table
+        self.hand_no = hand_no
 
     @classmethod
     def make(cls, table: int, hand_no: int, label: str) -> ReplayOpenButton:
-        button = discord.ui.Button(
-            style=discord.ButtonStyle.secondary, label=label[:80], custom_id=f"mj:rp:{table}:{hand_no}"
-        )
-        return cls(button, {"table": table, "hand_no": hand_no})
+        return cls(table, hand_no, new_button(f"mj:rp:{table}:{hand_no}", label, discord.ButtonStyle.secondary))
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReplayOpenButton:
-        return cls(item, {k: int(v) for k, v in match.groupdict().items()})
+        return cls(int(match["table"]), int(match["hand_no"]), clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _hand_to(interaction, "open", self.fields)
+        from .replay import open_replay
+
+        await hand_to_cog(interaction, lambda cog: open_replay(cog.store, interaction, self.table, self.hand_no))
 
 
-class WatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:w:(?P<table>\d+)"):
-    def __init__(self, button: discord.ui.Button, fields: dict[str, Any]) -> None:
-        super().__init__(button)
-        self.fields = fields
+class WatchButton(TableIdButton, template=r"mj:w:(?P<table>\d+)"):
+    """Watch the table (or stop watching)."""
 
     @classmethod
     def make(cls, table: int, label: str) -> WatchButton:
-        button = discord.ui.Button(
-            style=discord.ButtonStyle.secondary, label=label[:80], custom_id=f"mj:w:{table}"
-        )
-        return cls(button, {"table": table})
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> WatchButton:
-        return cls(item, {"table": int(match["table"])})
+        return cls(table, new_button(f"mj:w:{table}", label, discord.ButtonStyle.secondary))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from .watch import on_watch_click
 
-        cog = _cog(interaction)
-        if cog is not None:
-            await cog.guarded(interaction, on_watch_click, cog, interaction, self.fields)
+        await hand_to_cog(interaction, lambda cog: on_watch_click(cog, interaction, self.table))
 
 
 REPLAY_ITEMS = (ReplayStepButton, ReplaySeatSelect, ReplayOpenButton, WatchButton)

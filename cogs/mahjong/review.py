@@ -21,6 +21,7 @@ import concurrent.futures
 import logging
 import re
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -34,12 +35,12 @@ from engine.review import Decision, Review, reasons, review_match
 from table.lobby import TableError
 
 from ..i18n import t, tile_label
+from .clicks import TableIdButton, clicked, hand_to_cog, new_button
+from .mixin import CogMixin
 from .replay import check_replayable, step_payload
 
 if TYPE_CHECKING:
     from data import Store
-
-    from . import Mahjong
 
 log = logging.getLogger(__name__)
 
@@ -178,11 +179,30 @@ def review_view(
         label = "▶ " + t(locale, "review.step", hand=d.hand, move=d.move)
         view.add_item(ReviewStepButton.make(table, d.hand, seat, d.frame, label))
     if share:
-        view.add_item(ReviewShareButton.make(table, only or 0, user, "📣 " + t(locale, "review.share")))
+        view.add_item(ReviewShareButton.make(table, only, user, "📣 " + t(locale, "review.share")))
     return view
 
 
 # ---------------------------------------------------------------------- buttons (survive restarts)
+
+
+@dataclass(frozen=True)
+class ReviewStep:
+    """A costly decision of a reviewed match: its hand (by number in the match), the seat, the step."""
+
+    table: int
+    hand_no: int
+    seat: int
+    step: int
+
+
+@dataclass(frozen=True)
+class ReviewShare:
+    """Whose review is shared, of which match (and hand: None for the whole match)."""
+
+    table: int
+    only: int | None
+    user: int
 
 
 class ReviewStepButton(
@@ -191,28 +211,24 @@ class ReviewStepButton(
 ):
     """A costly decision: a fresh private replay at the step before it."""
 
-    def __init__(self, button: discord.ui.Button, fields: dict[str, int]) -> None:
+    def __init__(self, at: ReviewStep, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)
-        self.fields = fields
+        self.at = at
 
     @classmethod
     def make(cls, table: int, hand_no: int, seat: int, step: int, label: str) -> ReviewStepButton:
-        button = discord.ui.Button(
-            style=discord.ButtonStyle.secondary,
-            label=label[:80],
-            custom_id=f"mj:vr:{table}:{hand_no}:{seat}:{step}",
-            row=0,
-        )
-        return cls(button, {"table": table, "hand_no": hand_no, "seat": seat, "step": step})
+        button = new_button(f"mj:vr:{table}:{hand_no}:{seat}:{step}", label, discord.ButtonStyle.secondary, row=0)
+        return cls(ReviewStep(table, hand_no, seat, step), button)
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReviewStepButton:
-        return cls(item, {k: int(v) for k, v in match.groupdict().items()})
+        at = ReviewStep(int(match["table"]), int(match["hand_no"]), int(match["seat"]), int(match["step"]))
+        return cls(at, clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _guarded(interaction, _open_step, interaction, self.fields)
+        await hand_to_cog(interaction, lambda cog: open_step(cog.store, interaction, self.at))
 
 
 class ReviewShareButton(
@@ -220,53 +236,36 @@ class ReviewShareButton(
 ):
     """The member shares their review: it is posted in the channel for everyone."""
 
-    def __init__(self, button: discord.ui.Button, fields: dict[str, int]) -> None:
+    def __init__(self, share: ReviewShare, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)
-        self.fields = fields
+        self.share = share
 
     @classmethod
-    def make(cls, table: int, hand: int, user: int, label: str) -> ReviewShareButton:
-        button = discord.ui.Button(
-            style=discord.ButtonStyle.primary,
-            label=label[:80],
-            custom_id=f"mj:vs:{table}:{hand}:{user}",
-            row=1,
-        )
-        return cls(button, {"table": table, "hand": hand, "user": user})
+    def make(cls, table: int, only: int | None, user: int, label: str) -> ReviewShareButton:
+        custom_id = f"mj:vs:{table}:{only or 0}:{user}"  # hand 0: the whole match
+        return cls(ReviewShare(table, only, user), new_button(custom_id, label, discord.ButtonStyle.primary, row=1))
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReviewShareButton:
-        return cls(item, {k: int(v) for k, v in match.groupdict().items()})
+        share = ReviewShare(int(match["table"]), int(match["hand"]) or None, int(match["user"]))
+        return cls(share, clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _guarded(interaction, _share, interaction, self.fields)
+        await hand_to_cog(interaction, lambda cog: share_review(cog.store, interaction, self.share))
 
 
-class ReviewOpenButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:vo:(?P<table>\d+)"):
+class ReviewOpenButton(TableIdButton, template=r"mj:vo:(?P<table>\d+)"):
     """Review my play, under the standings: the clicker's own review of that match."""
-
-    def __init__(self, button: discord.ui.Button, fields: dict[str, int]) -> None:
-        super().__init__(button)
-        self.fields = fields
 
     @classmethod
     def make(cls, table: int, label: str) -> ReviewOpenButton:
-        button = discord.ui.Button(
-            style=discord.ButtonStyle.secondary, label=label[:80], custom_id=f"mj:vo:{table}"
-        )
-        return cls(button, {"table": table})
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> ReviewOpenButton:
-        return cls(item, {"table": int(match["table"])})
+        return cls(table, new_button(f"mj:vo:{table}", label, discord.ButtonStyle.secondary))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _guarded(
-            interaction, _open_review, interaction, self.fields["table"], interaction.user.id, None
+        await hand_to_cog(
+            interaction, lambda cog: open_review(cog.store, interaction, self.table, interaction.user.id, None)
         )
 
 
@@ -280,25 +279,11 @@ def standings_view(table: int, locale: Any) -> discord.ui.View:
     return view
 
 
-def _cog(interaction: discord.Interaction) -> Mahjong | None:
-    return interaction.client.get_cog("Mahjong")  # type: ignore[attr-defined,return-value]
-
-
-async def _guarded(interaction: discord.Interaction, handler: Any, *args: Any) -> None:
-    cog = _cog(interaction)
-    if cog is not None:
-        await cog.guarded(interaction, handler, *args)
-
-
-def _store(interaction: discord.Interaction) -> Store:
-    cog = _cog(interaction)
-    assert cog is not None
-    return cog.store
-
-
-async def _open_review(interaction: discord.Interaction, table: int, member: int, only: int | None) -> None:
+async def open_review(
+    store: Store, interaction: discord.Interaction, table: int, member: int, only: int | None
+) -> None:
     assert interaction.guild_id is not None
-    found = await stored_match(_store(interaction), interaction.guild_id, table)
+    found = await stored_match(store, interaction.guild_id, table)
     seat = check_reviewable(found, interaction.user.id, member)
     assert found is not None
     if only is not None and not 1 <= only <= sum(1 for _, r in found.hands if r is not None):
@@ -308,30 +293,27 @@ async def _open_review(interaction: discord.Interaction, table: int, member: int
     await interaction.edit_original_response(content=text, view=view)
 
 
-async def _open_step(interaction: discord.Interaction, fields: dict[str, int]) -> None:
+async def open_step(store: Store, interaction: discord.Interaction, at: ReviewStep) -> None:
     assert interaction.guild_id is not None
     hand = check_replayable(
-        await stored_hand(
-            _store(interaction), interaction.guild_id, table_id=fields["table"], hand_no=fields["hand_no"]
-        ),
+        await stored_hand(store, interaction.guild_id, table_id=at.table, hand_no=at.hand_no),
         interaction.user.id,
     )
-    payload = await step_payload(hand, fields["step"], fields["seat"], interaction.locale)
+    payload = await step_payload(hand, at.step, at.seat, interaction.locale)
     await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
 
 
-async def _share(interaction: discord.Interaction, fields: dict[str, int]) -> None:
+async def share_review(store: Store, interaction: discord.Interaction, share: ReviewShare) -> None:
     assert interaction.guild_id is not None
-    if interaction.user.id != fields["user"]:
+    if interaction.user.id != share.user:
         raise TableError("review.share_own")
-    found = await stored_match(_store(interaction), interaction.guild_id, fields["table"])
-    seat = check_reviewable(found, interaction.user.id, fields["user"])
+    found = await stored_match(store, interaction.guild_id, share.table)
+    seat = check_reviewable(found, interaction.user.id, share.user)
     assert found is not None
-    only = fields["hand"] or None
-    review = await asyncio.to_thread(run_review, found, seat, only)
+    review = await asyncio.to_thread(run_review, found, seat, share.only)
     locale = interaction.guild_locale or interaction.locale
-    text = review_text(locale, found, review, seat, only=only)
-    view = review_view(found.table_id, seat, review, fields["user"], only, locale, share=False)
+    text = review_text(locale, found, review, seat, only=share.only)
+    view = review_view(found.table_id, seat, review, share.user, share.only, locale, share=False)
     await interaction.response.send_message(
         content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
     )
@@ -340,7 +322,7 @@ async def _share(interaction: discord.Interaction, fields: dict[str, int]) -> No
 # ---------------------------------------------------------------------- the command
 
 
-class ReviewCommands:
+class ReviewCommands(CogMixin):
     """/mahjong review, mixed into the Mahjong group cog."""
 
     store: Store
@@ -364,4 +346,4 @@ class ReviewCommands:
         # "hand_number", not "hand": the catalogue names both a match and a hand 牌局 in Chinese,
         # and Discord refuses two options of one command with the same localised name
         who = member or interaction.user
-        await _open_review(interaction, match, who.id, hand_number)
+        await open_review(self.store, interaction, match, who.id, hand_number)

@@ -35,9 +35,11 @@ from table.lobby import TableError, TablePhase
 
 from ..i18n import locale_of, t, tile_label
 from .live import LiveMessage, Payload
+from .mixin import CogMixin
 from .runner import NETWORK_ERRORS
 
 if TYPE_CHECKING:
+    from . import Mahjong
     from .runner import TableRunner
 
 log = logging.getLogger(__name__)
@@ -283,7 +285,7 @@ def table_mode(runner: TableRunner) -> str:
 # ---------------------------------------------------------------------- the command
 
 
-class WatchCommands:
+class WatchCommands(CogMixin):
     """/mahjong watch, mixed into the Mahjong group cog."""
 
     tables: dict[int, TableRunner]
@@ -297,9 +299,9 @@ class WatchCommands:
         await toggle_watching(self, interaction, runner)
 
 
-async def on_watch_click(cog: Any, interaction: discord.Interaction, fields: dict[str, Any]) -> None:
+async def on_watch_click(cog: Mahjong, interaction: discord.Interaction, table: int) -> None:
     """The Watch button on a table message."""
-    runner = cog.by_id.get(fields["table"])
+    runner = cog.by_id.get(table)
     if runner is None or runner.closed:
         raise TableError("err.table_over")
     await toggle_watching(cog, interaction, runner)
