@@ -23,12 +23,11 @@ import render
 from data import Store, StoreError
 from engine.actions import Kind
 from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules
-from engine.policy import LEVEL_NAMES
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.view import HandResult
 from ranking import RANKINGS
 
-from ..i18n import SUPPORTED, locale_of, t
+from ..i18n import LEVEL_NAMES, SUPPORTED, locale_of, t
 from . import stats
 from .answers import mark_received
 from .arguments import accepted

@@ -38,7 +38,7 @@ def help_embed(rules: str, loc: str) -> discord.Embed:
     """The whole help for one rule set; the item table split over fields of at most 1024 characters."""
     embed = discord.Embed(title=t(loc, "help.title", rules=t(loc, f"rules.{rules}")), colour=0xC8202A)
     embed.add_field(name=t(loc, "help.how"), value=t(loc, "help.how_text"), inline=False)
-    embed.add_field(name=t(loc, "help.special"), value=t(loc, f"help.special.{rules}"), inline=False)
+    embed.add_field(name=t(loc, "help.special_title"), value=t(loc, f"help.special.{rules}"), inline=False)
     lines = item_lines(rules)
     unit = UNIT_WORDS.get(get_rules(rules).unit, "")
     chunks: list[list[str]] = [[]]

@@ -15,12 +15,11 @@ from collections.abc import Sequence
 import discord
 
 from engine.actions import Action, Kind
-from engine.policy import LEVEL_NAMES
 from engine.rules import get_profile
 from engine.scoring import get_rules
 from engine.tiles import sort_key, tile_from_str, tile_to_str
 
-from ..i18n import locale_of, run_label, t, tile_label
+from ..i18n import LEVEL_NAMES, locale_of, run_label, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
 from .codes import code_of
 from .replay_buttons import WatchButton
