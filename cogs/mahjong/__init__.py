@@ -34,7 +34,7 @@ from .arguments import accepted
 from .buttons import DYNAMIC_ITEMS
 from .hall import Hall
 from .hallbuttons import HALL_ITEMS
-from .help import HelpCommands
+from .help import HELP_ITEMS, HelpCommands
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
 from .prompts import eye_confirm_view
 from .ranked import RankedCommands
@@ -181,7 +181,7 @@ class Mahjong(
     async def cog_load(self) -> None:
         """Register the buttons, then bring back every table that was open when the bot stopped: the
         runners exist before the first click can arrive, their messages go out once we are connected."""
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS, RematchButton)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS, *HELP_ITEMS, RematchButton)
         for saved in await self.store.unfinished_tables():
             try:
                 if saved.problem is not None:
