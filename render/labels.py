@@ -14,6 +14,8 @@ Chinese). 台/番 item names are never translated: they stay as the rule documen
 
 from __future__ import annotations
 
+import re
+
 from engine.tiles import tile_name
 
 LOCALES = ("en", "zh-TW", "zh-CN")
@@ -130,6 +132,24 @@ def tile_word(locale: object, tile: int) -> str:
     if lang == "zh-CN":
         return name.translate(_SIMPLIFIED)
     return name.replace("索", "條")  # the bamboo suit as Taiwanese players say it
+
+
+# a tile named as the engine names it (五萬, 八索, 東 …), standing as its own word: after a space or at
+# the start, and not followed by another ideograph (so 中 in 中馬 or a name is left alone)
+_ENGINE_NAMES = {tile_name(t): t for t in range(42)}
+_ENGINE_TILE = re.compile(
+    "(?<!\\S)(" + "|".join(sorted(map(re.escape, _ENGINE_NAMES), key=len, reverse=True)) + ")(?![\u4e00-\u9fff])"
+)
+
+
+def tile_words(locale: object, text: str) -> str:
+    """``text`` made by the engine (a replay step, a 买马 line) with its tile names in the reader's
+    words: 八索 → 八條 (zh-TW), 五萬 → 五万 (zh-CN), 五萬 → 5 Crak (en); the rest stays as written.
+
+        >>> tile_words("zh-TW", "B 打 八索（摸切）"), tile_words("zh-CN", "庄家买马 五萬")
+        ('B 打 八條（摸切）', '庄家买马 五万')
+    """
+    return _ENGINE_TILE.sub(lambda m: tile_word(locale, _ENGINE_NAMES[m.group(1)]), text)
 
 
 def relative(locale: object, seat: int, reader: int) -> str:

@@ -20,7 +20,7 @@ from engine.view import GameView, HandResult
 
 from . import encode, fonts, sprites, theme
 from .canvas import Canvas
-from .labels import label, wind
+from .labels import label, tile_words, wind
 
 UNITS = {"tai": "台", "fan": "番", "points": "分", "multiplier": "倍"}
 WIDTH = 760
@@ -170,7 +170,7 @@ def compose_score(
     for i, extra in enumerate(result.extras):
         y = y_extras + i * line + line / 2
         who = f" · {names[extra.seat]}" if extra.seat is not None else ""
-        cv.text((pad, y), fonts.fit(extra.name + who, size, width - 2 * pad - round(90 * s)), size, theme.INK)
+        cv.text((pad, y), fonts.fit(tile_words(locale, extra.name) + who, size, width - 2 * pad - round(90 * s)), size, theme.INK)
         pts = label(locale, "sheet.points")
         cv.text((width - pad, y), f"{extra.value:+} {pts}" if extra.value else f"0 {pts}", size, theme.INK, anchor="rm")
     if result.limited:
