@@ -11,7 +11,7 @@ select under the message turns the pages (a persistent DynamicItem: it works aft
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -128,7 +128,7 @@ def _clip(text: str) -> str:
 class HelpPageSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mj:hp:(?P<rules>[a-z0-9_]+)"):
     """The pages of one rule set's help; the reader's language is read from each click."""
 
-    def __init__(self, select: discord.ui.Select, rules: str) -> None:
+    def __init__(self, select: discord.ui.Select[Any], rules: str) -> None:
         super().__init__(select)
         self.rules = rules
 
@@ -147,15 +147,16 @@ class HelpPageSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mj:hp
                     default=page == n,
                 )
             )
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"mj:hp:{rules}", placeholder=_clip(t(loc, "help.choose_page")), options=options[:SELECT_OPTIONS]
         )
         return cls(select, rules)
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HelpPageSelect:
+        assert isinstance(item, discord.ui.Select)  # the template matches only our select's custom id
         return cls(item, match["rules"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
