@@ -15,6 +15,7 @@ Chinese). 台/番 item names are never translated: they stay as the rule documen
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from engine.tiles import tile_name
 
@@ -142,6 +143,12 @@ _ENGINE_TILE = re.compile(
 )
 
 
+def replace_tile_names(text: str, word: Callable[[int], str]) -> str:
+    """``text`` made by the engine with each tile name standing as a word replaced by ``word(tile)``
+    (the one place that finds the engine's tile names in its lines; cogs.i18n.tile_words uses it too)."""
+    return _ENGINE_TILE.sub(lambda m: word(_ENGINE_NAMES[m.group(1)]), text)
+
+
 def tile_words(locale: object, text: str) -> str:
     """``text`` made by the engine (a replay step, a 买马 line) with its tile names in the reader's
     words: 八索 → 八條 (zh-TW), 五萬 → 五万 (zh-CN), 五萬 → 5 Crak (en); the rest stays as written.
@@ -149,7 +156,7 @@ def tile_words(locale: object, text: str) -> str:
         >>> tile_words("zh-TW", "B 打 八索（摸切）"), tile_words("zh-CN", "庄家买马 五萬")
         ('B 打 八條（摸切）', '庄家买马 五万')
     """
-    return _ENGINE_TILE.sub(lambda m: tile_word(locale, _ENGINE_NAMES[m.group(1)]), text)
+    return replace_tile_names(text, lambda tile: tile_word(locale, tile))
 
 
 def relative(locale: object, seat: int, reader: int) -> str:

@@ -24,6 +24,7 @@ from discord import Locale, app_commands
 
 from engine.policy import LEVELS
 from engine.tiles import tile_name
+from render.labels import replace_tile_names
 
 SUPPORTED = ("en", "zh-TW", "zh-CN")
 DEFAULT = "en"
@@ -115,6 +116,12 @@ def run_label(locale: str | Locale | None, first: int) -> str:
         return f"{rank + 1}-{rank + 2}-{rank + 3} {_EN_SUITS[suit]}"
     words = tile_label(lang, first + 2)  # 五索: the numeral and the suit as this language writes them
     return "".join(tile_label(lang, first + i)[0] for i in range(2)) + words
+
+
+def tile_words(locale: str | Locale | None, text: str) -> str:
+    """A line the engine wrote (a 买马 line: 庄家买马 五萬) with its tiles in the reader's words, as
+    the buttons write them: 庄家买马 五万 (zh-CN), 庄家买马 5 Crak (en); 八索 → 八條 (zh-TW)."""
+    return replace_tile_names(text, lambda tile: tile_label(locale, tile))
 
 
 # ---------------------------------------------------------------- command names and descriptions

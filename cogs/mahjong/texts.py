@@ -11,7 +11,7 @@ from engine.match import Match
 from engine.tiles import format_tiles
 from engine.view import GameView, HandResult
 
-from ..i18n import t, tile_label
+from ..i18n import t, tile_label, tile_words
 
 CLAIM_PHASES = (Phase.CLAIM, Phase.ROB_KONG)
 
@@ -32,7 +32,7 @@ def table_text(game: Game, names: Sequence[str], loc: str, deadline: str, notes:
         )
     else:
         status = t(loc, "play.status_turn", name=names[game.turn], deadline=deadline)
-    streak = f" · 連{game.dealer_streak}" if game.dealer_streak else ""
+    streak = t(loc, "play.streak", n=game.dealer_streak) if game.dealer_streak else ""
     text = t(
         loc,
         "play.table",
@@ -76,11 +76,11 @@ def result_text(
         unit = t(loc, f"unit.{result.unit}")
         total = f"{result.total}"
         if result.capped_total is not None:
-            total += f" ({t(loc, 'play.cap_note', paid=result.capped_total)})"
+            total += t(loc, "play.cap_paren", note=t(loc, "play.cap_note", paid=result.capped_total))
         tile = "—" if result.win_tile is None else tile_label(loc, result.win_tile)  # a flower win has none
         head = t(loc, key, winner=names[result.winner], n=number, total=total, unit=unit, tile=tile)
     extras = [
-        t(loc, "play.extra_line", item=e.name, who="" if e.seat is None else f" ({names[e.seat]})", value=e.value)
+        t(loc, "play.extra_line", item=tile_words(loc, e.name), who="" if e.seat is None else t(loc, "play.extra_who", name=names[e.seat]), value=e.value)
         for e in result.extras
     ]
     deltas = [
