@@ -20,7 +20,6 @@ from .view import GameView
 
 __all__ = [
     "LEVELS",
-    "LEVEL_NAMES",
     "AutoPlayPolicy",
     "Policy",
     "RandomPolicy",
@@ -69,13 +68,8 @@ class AutoPlayPolicy:
         return discards[-1]
 
 
-# the levels a table host picks from, weakest first
+# the levels a table host picks from, weakest first (their names in each language: the catalogue, cogs/i18n)
 LEVELS = ("easy", "normal", "strong")
-LEVEL_NAMES: dict[str, dict[str, str]] = {
-    "easy": {"zh-TW": "簡單", "zh-CN": "简单", "en": "Easy"},
-    "normal": {"zh-TW": "普通", "zh-CN": "普通", "en": "Normal"},
-    "strong": {"zh-TW": "高手", "zh-CN": "高手", "en": "Strong"},
-}
 _ALIASES = {"ai": "easy", "simple": "easy"}
 
 

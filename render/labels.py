@@ -14,6 +14,9 @@ Chinese). 台/番 item names are never translated: they stay as the rule documen
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from engine.tiles import tile_name
 
 LOCALES = ("en", "zh-TW", "zh-CN")
@@ -130,6 +133,30 @@ def tile_word(locale: object, tile: int) -> str:
     if lang == "zh-CN":
         return name.translate(_SIMPLIFIED)
     return name.replace("索", "條")  # the bamboo suit as Taiwanese players say it
+
+
+# a tile named as the engine names it (五萬, 八索, 東 …), standing as its own word: after a space or at
+# the start, and not followed by another ideograph (so 中 in 中馬 or a name is left alone)
+_ENGINE_NAMES = {tile_name(t): t for t in range(42)}
+_ENGINE_TILE = re.compile(
+    "(?<!\\S)(" + "|".join(sorted(map(re.escape, _ENGINE_NAMES), key=len, reverse=True)) + ")(?![\u4e00-\u9fff])"
+)
+
+
+def replace_tile_names(text: str, word: Callable[[int], str]) -> str:
+    """``text`` made by the engine with each tile name standing as a word replaced by ``word(tile)``
+    (the one place that finds the engine's tile names in its lines; cogs.i18n.tile_words uses it too)."""
+    return _ENGINE_TILE.sub(lambda m: word(_ENGINE_NAMES[m.group(1)]), text)
+
+
+def tile_words(locale: object, text: str) -> str:
+    """``text`` made by the engine (a replay step, a 买马 line) with its tile names in the reader's
+    words: 八索 → 八條 (zh-TW), 五萬 → 五万 (zh-CN), 五萬 → 5 Crak (en); the rest stays as written.
+
+        >>> tile_words("zh-TW", "B 打 八索（摸切）"), tile_words("zh-CN", "庄家买马 五萬")
+        ('B 打 八條（摸切）', '庄家买马 五万')
+    """
+    return replace_tile_names(text, lambda tile: tile_word(locale, tile))
 
 
 def relative(locale: object, seat: int, reader: int) -> str:

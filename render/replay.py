@@ -26,6 +26,7 @@ from engine.view import GameView
 
 from . import encode, fonts, theme
 from .canvas import Canvas
+from .labels import tile_words
 from .table import compose_table
 
 BAND = 44  # the line of text above the table, at scale 1
@@ -35,8 +36,11 @@ FRAME_MS = 700
 LAST_FRAME_MS = 4000
 
 
-def compose_step(view: GameView, names: Sequence[str], line: str, scale: float = STEP_SCALE) -> Canvas:
-    """The table from ``view.viewer``'s seat with ``line`` written above it."""
+def compose_step(
+    view: GameView, names: Sequence[str], line: str, scale: float = STEP_SCALE, locale: object = None
+) -> Canvas:
+    """The table from ``view.viewer``'s seat with ``line`` written above it, its tiles in ``locale``'s
+    words (None: the pictures' Traditional Chinese, bamboo as 條)."""
     table = compose_table(view, names, scale=scale)
     band = round(BAND * scale)
     width, height = table.im.size
@@ -46,7 +50,11 @@ def compose_step(view: GameView, names: Sequence[str], line: str, scale: float =
     cv.written.extend(table.written)
     size = round(20 * scale)
     cv.text(
-        (width / 2, band / 2), fonts.fit(line, size, width - round(16 * scale)), size, theme.TEXT, anchor="mm"
+        (width / 2, band / 2),
+        fonts.fit(tile_words(locale, line), size, width - round(16 * scale)),
+        size,
+        theme.TEXT,
+        anchor="mm",
     )
     return cv
 

@@ -20,10 +20,14 @@ from engine.view import GameView, HandResult
 
 from . import encode, fonts, sprites, theme
 from .canvas import Canvas
-from .labels import label, wind
+from .labels import label, tile_words, wind
 
 UNITS = {"tai": "台", "fan": "番", "points": "分", "multiplier": "倍"}
 WIDTH = 760
+# text sizes at scale 1: a phone shows the 760-px sheet about 390 px wide (×0.51), so every word is
+# at least 20 px here, 10 px or more on the phone, and the items and names 12 px (24 here)
+TEXT = {"sub": 24, "where": 20, "item": 24, "line": 38, "mark": 20, "note": 20, "name": 22, "delta": 28, "house": 20}
+DELTAS_HEIGHT = 90  # the box of the four point changes: a name above its change
 TILE_SCALES = (
     1.2,
     1.1,
@@ -93,7 +97,7 @@ def compose_score(
     items = list(result.items)
     cols = 2 if len(items) > 6 else 1
     per_col = -(-len(items) // cols) if items else 0
-    line = round(30 * s)
+    line = round(TEXT["line"] * s)
 
     y_title = pad + round(20 * s)
     y_hand = y_title + round(40 * s)
@@ -101,9 +105,9 @@ def compose_score(
     y_total = y_items + per_col * line + (round(12 * s) if items else 0)
     y_extras = y_total + (round(52 * s) if result.winner is not None else 0)
     y_note = y_extras + len(result.extras) * line
-    y_deltas = y_note + (round(34 * s) if result.limited else 0)
-    y_house = y_deltas + round(78 * s) + round(20 * s)
-    height = y_deltas + round(84 * s) + pad + (round(28 * s) if house_rules else 0)
+    y_deltas = y_note + (round(38 * s) if result.limited else 0)
+    y_house = y_deltas + round(DELTAS_HEIGHT * s) + round(22 * s)
+    height = y_deltas + round((DELTAS_HEIGHT + 6) * s) + pad + (round(34 * s) if house_rules else 0)
 
     cv = Canvas(Image.new("RGB", (width, height), theme.PAPER))
     d = cv.draw
@@ -116,10 +120,10 @@ def compose_score(
     big, sub = _title(result, names, locale)
     colour = theme.INK_DIM if result.winner is None else (200, 32, 42)
     x = pad + cv.text((pad, y_title), big, round(34 * s), colour) + round(14 * s)
-    cv.text((x, y_title + round(3 * s)), sub, round(19 * s), theme.INK)
+    cv.text((x, y_title + round(3 * s)), sub, round(TEXT["sub"] * s), theme.INK)
     if view is not None:
         where = label(locale, "sheet.where", wind=wind(locale, view.round_wind), n=view.hand_number)
-        cv.text((width - pad, y_title), where, round(16 * s), theme.INK_DIM, anchor="rm")
+        cv.text((width - pad, y_title), where, round(TEXT["where"] * s), theme.INK_DIM, anchor="rm")
 
     if groups:
         x = pad
@@ -134,13 +138,13 @@ def compose_score(
             cv.text(
                 (x + gap + tw / 2, y_hand + th + round(10 * s)),
                 mark,
-                round(13 * s),
+                round(TEXT["mark"] * s),
                 (200, 32, 42),
                 anchor="mm",
             )
 
     col_w = (width - 2 * pad - round(30 * s) * (cols - 1)) // cols
-    size = round(18 * s)
+    size = round(TEXT["item"] * s)
     for i, item in enumerate(items):
         col, row = divmod(i, per_col)
         x0 = pad + col * (col_w + round(30 * s))
@@ -170,16 +174,16 @@ def compose_score(
     for i, extra in enumerate(result.extras):
         y = y_extras + i * line + line / 2
         who = f" · {names[extra.seat]}" if extra.seat is not None else ""
-        cv.text((pad, y), fonts.fit(extra.name + who, size, width - 2 * pad - round(90 * s)), size, theme.INK)
+        cv.text((pad, y), fonts.fit(tile_words(locale, extra.name) + who, size, width - 2 * pad - round(90 * s)), size, theme.INK)
         pts = label(locale, "sheet.points")
         cv.text((width - pad, y), f"{extra.value:+} {pts}" if extra.value else f"0 {pts}", size, theme.INK, anchor="rm")
     if result.limited:
         note = LIMIT_NOTE if locale is None else label(locale, "sheet.limit")
-        cv.text((width - pad, y_note + round(12 * s)), note, round(18 * s), (200, 32, 42), anchor="rm")
+        cv.text((width - pad, y_note + round(14 * s)), note, round(TEXT["note"] * s), (200, 32, 42), anchor="rm")
 
     cell = (width - 2 * pad) // 4
     d.rounded_rectangle(
-        (pad, y_deltas, width - pad, y_deltas + round(78 * s)), round(10 * s), fill=(242, 236, 220)
+        (pad, y_deltas, width - pad, y_deltas + round(DELTAS_HEIGHT * s)), round(10 * s), fill=(242, 236, 220)
     )
     for seat, delta in enumerate(result.deltas):
         cx = pad + cell * seat + cell / 2
@@ -188,24 +192,29 @@ def compose_score(
             tag = label(locale, "sheet.tag_tsumo" if result.self_drawn else "sheet.tag_win")
         elif seat == result.loser:
             tag = label(locale, "sheet.tag_dealt")
-        name_size = round(15 * s)
+        room = cell - round(12 * s)
+        # the largest size that writes the name whole, down to 16 (then it is shortened with …)
+        name_size = next(
+            (round(n * s) for n in range(TEXT["name"], 15, -2) if fonts.text_width(tag + names[seat], round(n * s)) <= room),
+            round(16 * s),
+        )
         cv.text(
-            (cx, y_deltas + round(22 * s)),
-            fonts.fit(tag + names[seat], name_size, cell - round(12 * s)),
+            (cx, y_deltas + round(26 * s)),
+            fonts.fit(tag + names[seat], name_size, room),
             name_size,
             theme.INK_DIM,
             anchor="mm",
         )
         colour = (30, 140, 70) if delta > 0 else (200, 40, 40) if delta < 0 else theme.INK_DIM
         cv.text(
-            (cx, y_deltas + round(54 * s)),
+            (cx, y_deltas + round(64 * s)),
             f"{delta:+,}" if delta else "0",
-            round(24 * s),
+            round(TEXT["delta"] * s),
             colour,
             anchor="mm",
         )
     if house_rules:
-        size = round(15 * s)
+        size = round(TEXT["house"] * s)
         words = fonts.fit(label(locale, "sheet.house", rules=house_rules), size, width - 2 * pad)
         cv.text((pad, y_house), words, size, theme.INK_DIM, anchor="lm")
     return cv

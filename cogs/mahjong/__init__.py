@@ -23,7 +23,6 @@ import render
 from data import Store, StoreError
 from engine.actions import Kind
 from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules
-from engine.policy import LEVEL_NAMES
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.rulesets import DEFAULT_MINIMUM, DEFAULT_RULES
 from engine.view import HandResult
@@ -42,14 +41,14 @@ from table.lobby import (
     valid_password,
 )
 
-from ..i18n import SUPPORTED, locale_of, t
+from ..i18n import LEVEL_NAMES, SUPPORTED, locale_of, t
 from . import stats
 from .answers import mark_received
 from .arguments import accepted
 from .buttons import DYNAMIC_ITEMS
 from .hall import Hall
 from .hallbuttons import HALL_ITEMS
-from .help import HelpCommands
+from .help import HELP_ITEMS, HelpCommands
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
 from .prompts import eye_confirm_view
 from .ranked import RankedCommands
@@ -180,7 +179,7 @@ class Mahjong(
     async def cog_load(self) -> None:
         """Register the buttons, then bring back every table that was open when the bot stopped: the
         runners exist before the first click can arrive, their messages go out once we are connected."""
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS, RematchButton)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS, *HELP_ITEMS, RematchButton)
         for saved in await self.store.unfinished_tables():
             try:
                 if saved.problem is not None:

@@ -1,11 +1,17 @@
-"""/mahjong help: how to play at this bot, the rule set's special rules and its 台/番 table, in
-the reader's language (an ephemeral answer: it is one person's question). A mixin of the
-``Mahjong`` GroupCog like ranked.py; the item table is the engine's own (engine.scoring), so the
-help can never disagree with the scorer. Item names stay as the rule documents write them."""
+"""/mahjong help: how to play at this bot, the rule set's special rules and its 台/番 table with what
+every item means, in the reader's language (an ephemeral answer: it is one person's question). A
+mixin of the ``Mahjong`` GroupCog like ranked.py; the item table is the engine's own (engine.scoring),
+so the help can never disagree with the scorer. Item names stay as the rule documents write them;
+their meanings live in the catalogue (``item.<rules>.<name>``).
+
+The answer is pages within Discord's limits: page 0 is how to play, the special rules and every item
+at a glance; the next pages hold the items with their meanings, as many as fit a phone screen. One
+select under the message turns the pages (a persistent DynamicItem: it works after a restart)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -25,33 +31,155 @@ if TYPE_CHECKING:
     from .runner import TableRunner
 
 UNIT_WORDS = {"tai": "台", "fan": "番", "points": "分", "multiplier": "倍"}
-FIELD_LIMIT = 1024  # characters in one embed field
+COLOUR = 0xC8202A
+# Discord's limits (an embed field, a description, the whole embed, a select option's texts)
+FIELD_LIMIT = 1024
+DESCRIPTION_LIMIT = 4096
+EMBED_LIMIT = 6000
+OPTION_TEXT_LIMIT = 100
+SELECT_OPTIONS = 25
+PAGE_BUDGET = 1500  # characters of item lines on one page: about a phone screen, well within 4096
+
+
+def _unit(rules: str) -> str:
+    table = get_rules(rules)
+    return UNIT_WORDS.get(table.unit, table.unit)
 
 
 def item_lines(rules: str) -> list[str]:
-    """``門清 1`` … every row of the rule set's table at document values (one line each)."""
-    table = get_rules(rules)
-    unit = UNIT_WORDS.get(table.unit, table.unit)
+    """``門清 1台`` … every row of the rule set's table at document values (one line each)."""
+    unit = _unit(rules)
     document = HouseRules()
-    return [f"{item.name} {item.value_for(document)}{unit}" for item in table.items]
+    return [f"{item.name} {item.value_for(document)}{unit}" for item in get_rules(rules).items]
+
+
+def meaning_lines(rules: str, loc: str) -> list[str]:
+    """``**門清** 1台 — 沒有吃、碰、明槓…`` for every item: its name, document value and meaning."""
+    names = [item.name for item in get_rules(rules).items]
+    return [f"**{name}** {line.removeprefix(name).strip()} — {t(loc, f'item.{rules}.{name}')}"
+            for name, line in zip(names, item_lines(rules), strict=True)]
+
+
+def item_pages(rules: str, loc: str) -> list[list[str]]:
+    """The meaning lines in order, on as few pages as ``PAGE_BUDGET`` allows, evened out so that the
+    last page is not a stub (each page is cut at the line nearest its share of the characters)."""
+    lines = meaning_lines(rules, loc)
+    sizes = [len(line) + 1 for line in lines]
+    count = -(-sum(sizes) // PAGE_BUDGET)
+    while True:
+        share = sum(sizes) / count
+        pages: list[list[str]] = [[]]
+        done = 0
+        for line, size in zip(lines, sizes, strict=True):
+            if pages[-1] and done + size / 2 > share * len(pages):
+                pages.append([])
+            pages[-1].append(line)
+            done += size
+        if all(len("\n".join(page)) <= PAGE_BUDGET for page in pages):
+            return pages
+        count += 1
 
 
 def help_embed(rules: str, loc: str) -> discord.Embed:
-    """The whole help for one rule set; the item table split over fields of at most 1024 characters."""
-    embed = discord.Embed(title=t(loc, "help.title", rules=t(loc, f"rules.{rules}")), colour=0xC8202A)
+    """Page 0: how to play, the special rules, and the item table at a glance (fields of ≤ 1024)."""
+    embed = discord.Embed(title=t(loc, "help.title", rules=t(loc, f"rules.{rules}")), colour=COLOUR)
     embed.add_field(name=t(loc, "help.how"), value=t(loc, "help.how_text"), inline=False)
-    embed.add_field(name=t(loc, "help.special"), value=t(loc, f"help.special.{rules}"), inline=False)
+    embed.add_field(name=t(loc, "help.special_title"), value=t(loc, f"help.special.{rules}"), inline=False)
     lines = item_lines(rules)
-    unit = UNIT_WORDS.get(get_rules(rules).unit, "")
     chunks: list[list[str]] = [[]]
     for line in lines:
         if len(" · ".join([*chunks[-1], line])) > FIELD_LIMIT:
             chunks.append([])
         chunks[-1].append(line)
     for i, chunk in enumerate(chunks):
-        name = t(loc, "help.items", unit=unit, n=len(lines)) if i == 0 else "\u200b"
+        name = t(loc, "help.items", unit=_unit(rules), n=len(lines)) if i == 0 else "\u200b"
         embed.add_field(name=name, value=" · ".join(chunk), inline=False)
+    embed.set_footer(text=t(loc, "help.meanings_hint"))
     return embed
+
+
+def _page_span(rules: str, loc: str, page: int) -> tuple[int, int]:
+    """The items' numbers (from 1) on item page ``page`` (from 1)."""
+    pages = item_pages(rules, loc)
+    first = sum(len(p) for p in pages[: page - 1]) + 1
+    return first, first + len(pages[page - 1]) - 1
+
+
+def help_pages(rules: str, loc: str) -> list[discord.Embed]:
+    """Every page of the help for one rule set: page 0 (help_embed), then the items' meanings."""
+    pages = item_pages(rules, loc)
+    count = len(pages) + 1
+    embeds = [help_embed(rules, loc)]
+    for n, lines in enumerate(pages, start=1):
+        first, last = _page_span(rules, loc, n)
+        embed = discord.Embed(
+            title=t(loc, "help.title", rules=t(loc, f"rules.{rules}")),
+            description=f"### {t(loc, 'help.page_items', unit=_unit(rules), first=first, last=last)}\n" + "\n".join(lines),
+            colour=COLOUR,
+        )
+        embed.set_footer(text=t(loc, "help.page_footer", page=n + 1, pages=count))
+        embeds.append(embed)
+    embeds[0].set_footer(text=f"{t(loc, 'help.meanings_hint')} · {t(loc, 'help.page_footer', page=1, pages=count)}")
+    return embeds
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= OPTION_TEXT_LIMIT else text[: OPTION_TEXT_LIMIT - 1] + "…"
+
+
+class HelpPageSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mj:hp:(?P<rules>[a-z0-9_]+)"):
+    """The pages of one rule set's help; the reader's language is read from each click."""
+
+    def __init__(self, select: discord.ui.Select[Any], rules: str) -> None:
+        super().__init__(select)
+        self.rules = rules
+
+    @classmethod
+    def make(cls, rules: str, loc: str, page: int) -> HelpPageSelect:
+        pages = item_pages(rules, loc)
+        options = [discord.SelectOption(label=_clip(t(loc, "help.page_overview")), value="0", default=page == 0)]
+        for n, lines in enumerate(pages, start=1):
+            first, last = _page_span(rules, loc, n)
+            names = [re.sub(r"^\*\*(.+?)\*\*.*$", r"\1", line) for line in (lines[0], lines[-1])]
+            options.append(
+                discord.SelectOption(
+                    label=_clip(t(loc, "help.page_items", unit=_unit(rules), first=first, last=last)),
+                    description=_clip(f"{names[0]} … {names[1]}"),
+                    value=str(n),
+                    default=page == n,
+                )
+            )
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=f"mj:hp:{rules}", placeholder=_clip(t(loc, "help.choose_page")), options=options[:SELECT_OPTIONS]
+        )
+        return cls(select, rules)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HelpPageSelect:
+        assert isinstance(item, discord.ui.Select)  # the template matches only our select's custom id
+        return cls(item, match["rules"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        loc = locale_of(interaction.locale)
+        if self.rules not in PROFILES:  # a forged or outdated custom id: say so, change nothing
+            names = ", ".join(PROFILES)
+            await interaction.response.send_message(t(loc, "err.bad_option", name="rules", accepted=names), ephemeral=True)
+            return
+        values = list(self.item.values)
+        embeds = help_pages(self.rules, loc)
+        page = int(values[0]) if values and values[0].isdigit() and int(values[0]) < len(embeds) else 0
+        await interaction.response.edit_message(embed=embeds[page], view=help_view(self.rules, loc, page))
+
+
+HELP_ITEMS = (HelpPageSelect,)
+
+
+def help_view(rules: str, loc: str, page: int = 0) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(HelpPageSelect.make(rules, loc, page))
+    return view
 
 
 class HelpCommands(CogMixin):
@@ -69,5 +197,6 @@ class HelpCommands(CogMixin):
             runner = self.tables.get(interaction.channel_id or 0)
             rules = runner.state.settings.rules if runner is not None else DEFAULT_RULES
         accepted("rules", rules, list(PROFILES))
-        embed = help_embed(rules, locale_of(interaction.locale))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        loc = locale_of(interaction.locale)
+        embed = help_pages(rules, loc)[0]
+        await interaction.response.send_message(embed=embed, view=help_view(rules, loc), ephemeral=True)

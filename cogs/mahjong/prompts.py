@@ -15,7 +15,6 @@ from collections.abc import Sequence
 import discord
 
 from engine.actions import Action, Kind
-from engine.policy import LEVEL_NAMES
 from engine.prompt import Prompt
 from engine.rules import get_profile
 from engine.rulesets import get as rule_set
@@ -24,7 +23,7 @@ from engine.view import GameView
 from table.codes import code_of
 from table.lobby import TablePhase, TableState
 
-from ..i18n import locale_of, run_label, t, tile_label
+from ..i18n import LEVEL_NAMES, locale_of, run_label, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
 from .replay_buttons import WatchButton
 from .system import SYSTEM_TURN

@@ -13,7 +13,7 @@ from engine.prompt import Ask, Prompt
 from engine.tiles import format_tiles
 from engine.view import GameView, HandResult
 
-from ..i18n import t, tile_label
+from ..i18n import t, tile_label, tile_words
 
 
 def table_text(view: GameView, names: Sequence[str], loc: str, deadline: str, notes: Sequence[str] = ()) -> str:
@@ -28,7 +28,7 @@ def table_text(view: GameView, names: Sequence[str], loc: str, deadline: str, no
         status = t(loc, "play.status_claim", tile=tile_label(loc, tile), name=names[discarder], deadline=deadline)
     else:
         status = t(loc, "play.status_turn", name=names[view.turn], deadline=deadline)
-    streak = f" · 連{view.dealer_streak}" if view.dealer_streak else ""
+    streak = t(loc, "play.streak", n=view.dealer_streak) if view.dealer_streak else ""
     text = t(
         loc,
         "play.table",
@@ -88,11 +88,11 @@ def result_text(
         unit = t(loc, f"unit.{result.unit}")
         total = f"{result.total}"
         if result.capped_total is not None:
-            total += f" ({t(loc, 'play.cap_note', paid=result.capped_total)})"
+            total += t(loc, "play.cap_paren", note=t(loc, "play.cap_note", paid=result.capped_total))
         tile = "—" if result.win_tile is None else tile_label(loc, result.win_tile)  # a flower win has none
         head = t(loc, key, winner=names[result.winner], n=number, total=total, unit=unit, tile=tile)
     extras = [
-        t(loc, "play.extra_line", item=e.name, who="" if e.seat is None else f" ({names[e.seat]})", value=e.value)
+        t(loc, "play.extra_line", item=tile_words(loc, e.name), who="" if e.seat is None else t(loc, "play.extra_who", name=names[e.seat]), value=e.value)
         for e in result.extras
     ]
     deltas = [

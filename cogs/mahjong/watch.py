@@ -74,7 +74,7 @@ def spectator_text(
         )
     else:
         status = t(locale, "play.status_turn", name=names[view.turn], deadline=deadline)
-    streak = f" · 連{view.dealer_streak}" if view.dealer_streak else ""
+    streak = t(locale, "play.streak", n=view.dealer_streak) if view.dealer_streak else ""
     table = t(
         locale,
         "play.table",

@@ -40,8 +40,9 @@ def test_a_results_text_names_the_winner_every_seats_change_and_each_settlement_
     text = texts.result_text(win(extras=horses), 7, NAMES, [100, 260, -300, -60], lang)
     lines = text.splitlines()
     assert "Bo" in lines[0] and "7" in lines[0] and i18n.t(lang, "unit.multiplier") in lines[0]
-    assert [line for line in lines if "庄家买马 5m" in line] == [lines[1]] and "(Bo)" in lines[1]
-    assert "明杠 ×1" in lines[2] and "(Di)" in lines[2] and "+30" in lines[2]
+    bo, di = ("(Bo)", "(Di)") if lang == "en" else ("（Bo）", "（Di）")  # full-width in Chinese
+    assert [line for line in lines if "庄家买马 5m" in line] == [lines[1]] and bo in lines[1]
+    assert "明杠 ×1" in lines[2] and di in lines[2] and "+30" in lines[2]
     assert len(lines) == 1 + 2 + 4
     assert "+60" in lines[4] and "260" in lines[4] and "-60" in lines[5]
 

@@ -38,3 +38,22 @@ def test_zh_tw_calls_the_bamboo_suit_tiao_and_zh_cn_writes_it_simplified():
     assert tile_label("zh-TW", tile_from_str("3s")) == "三條"
     assert tile_label("zh-CN", tile_from_str("3s")) == "三条"
     assert tile_label("zh-CN", tile_from_str("6m")) == "六万"
+
+
+def test_zh_cn_payment_lines_write_the_horse_tile_and_the_streak_in_simplified_with_full_width_brackets():
+    from engine.view import ScoreItem
+    from tests.chinese import HALF_WIDTH, wrong_script
+
+    from .test_texts import win
+
+    horses = (ScoreItem("庄家买马 六萬", 20, 1), ScoreItem("庄家买马 八索", -20, 2))
+    lines = texts.result_text(win(extras=horses), 7, NAMES, [100, 260, -300, -60], "zh-CN").splitlines()
+    assert "· 庄家买马 六万（B）：+20" in lines and "· 庄家买马 八条（C）：-20" in lines
+    assert "· 庄家买马 八條（C）：-20" in texts.result_text(win(extras=horses), 7, NAMES, [0] * 4, "zh-TW")
+    assert "· 庄家买马 6 Crak (B): +20" in texts.result_text(win(extras=horses), 7, NAMES, [0] * 4, "en")
+    game = Game(seed=3, dealer_streak=2)  # the dealer has kept the deal twice (連2)
+    table = texts.table_text(game.view(None), NAMES, "zh-CN", "")
+    assert "连2" in table and not wrong_script("zh-CN", table.replace("小明", ""))
+    assert "連2" in texts.table_text(game.view(None), NAMES, "zh-TW", "")
+    for line in lines:
+        assert not HALF_WIDTH.search(line), line

@@ -1,0 +1,154 @@
+"""Every string the bot shows, read from one data file per language (``en.toml``, ``zh-TW.toml``,
+``zh-CN.toml`` beside this module, keyed by message id), and the translator Discord asks for command
+names and descriptions. Other Discord languages fall back to English.
+
+    >>> t("zh-TW", "err.not_your_turn")
+    '還沒輪到你。'
+    >>> t("fr", "err.not_your_turn")
+    'It is not your turn.'
+    >>> tile_label("zh-CN", 4)
+    '五万'
+
+台 item names are never translated: they stay as the rule document writes them. The files are read
+with the package (``importlib.resources``), so the bot finds them from any working directory.
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from importlib import resources
+from typing import Any
+
+from discord import Locale, app_commands
+
+from engine.policy import LEVELS
+from engine.tiles import tile_name
+from render.labels import replace_tile_names
+
+SUPPORTED = ("en", "zh-TW", "zh-CN")
+DEFAULT = "en"
+COMMAND_TABLE = "command"  # the one table keyed by English text (what ``locale_str`` carries), not by id
+
+
+def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    """``{"err": {"stale": …}}`` → ``{"err.stale": …}``: TOML tables are the ids' dotted parts."""
+    flat: dict[str, str] = {}
+    for name, value in table.items():
+        if isinstance(value, dict):
+            flat.update(_flatten(value, f"{prefix}{name}."))
+        else:
+            flat[prefix + name] = value
+    return flat
+
+
+def _load(lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(message id → text, English command text → text) for one language."""
+    data = tomllib.loads(resources.files(__name__).joinpath(f"{lang}.toml").read_text(encoding="utf-8"))
+    commands = data.pop(COMMAND_TABLE, {})
+    return _flatten(data), commands
+
+
+_LOADED = {lang: _load(lang) for lang in SUPPORTED}
+STRINGS: dict[str, dict[str, str]] = {lang: strings for lang, (strings, _) in _LOADED.items()}
+
+# the AI levels a host picks from, by level id (the engine names levels; their words live here)
+LEVEL_NAMES: dict[str, dict[str, str]] = {level: {lang: STRINGS[lang][f"level.{level}"] for lang in SUPPORTED} for level in LEVELS}
+
+# tile labels on buttons: what a player reads at a glance in their language
+_EN_SUITS = ("Crak", "Dot", "Bam")
+_EN_HONOURS = ("East", "South", "West", "North", "White", "Green", "Red")
+_SIMPLIFIED = str.maketrans({"萬": "万", "東": "东", "發": "发", "蘭": "兰", "風": "风", "索": "条"})
+
+
+def locale_of(value: Locale | str | None) -> str:
+    """The catalogue locale for a Discord locale: zh-TW, zh-CN, else English."""
+    text = str(value.value if isinstance(value, Locale) else value or "")
+    if text == "zh-TW":
+        return "zh-TW"
+    if text == "zh-CN":
+        return "zh-CN"
+    return DEFAULT
+
+
+class _Plurals(string.Formatter):
+    """``{n:match|matches}``: the word for a count, so English says "1 match" and "2 matches"."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, _, many = format_spec.partition("|")
+            return one if value == 1 else many
+        return super().format_field(value, format_spec)
+
+
+_PLURALS = _Plurals()
+
+
+def t(locale: str | Locale | None, key: str, **values: Any) -> str:
+    """The string ``key`` in the reader's language (English when a string is missing there)."""
+    lang = locale_of(locale)
+    template = STRINGS[lang].get(key) or STRINGS[DEFAULT][key]
+    if not values:
+        return template
+    return _PLURALS.format(template, **values) if "|" in template else template.format(**values)
+
+
+def tile_label(locale: str | Locale | None, tile: int) -> str:
+    """A tile on a button: 五萬 / 五万 / 5 Crak (三條 / 三条 / 3 Bam)."""
+    lang = locale_of(locale)
+    if lang == "en":
+        if tile < 27:
+            return f"{tile % 9 + 1} {_EN_SUITS[tile // 9]}"
+        if tile < 34:
+            return _EN_HONOURS[tile - 27]
+        return f"Flower {tile - 33}"
+    name = tile_name(tile)
+    if lang == "zh-CN":
+        return name.translate(_SIMPLIFIED)
+    return name.replace("索", "條")  # Taiwanese players say 條 for the bamboo suit
+
+
+def run_label(locale: str | Locale | None, first: int) -> str:
+    """A chow in words, as players say it: 三四五條 / 三四五条 / 3-4-5 Bam (``first`` its lowest tile)."""
+    lang = locale_of(locale)
+    suit, rank = divmod(first, 9)
+    if lang == "en":
+        return f"{rank + 1}-{rank + 2}-{rank + 3} {_EN_SUITS[suit]}"
+    words = tile_label(lang, first + 2)  # 五索: the numeral and the suit as this language writes them
+    return "".join(tile_label(lang, first + i)[0] for i in range(2)) + words
+
+
+def tile_words(locale: str | Locale | None, text: str) -> str:
+    """A line the engine wrote (a 买马 line: 庄家买马 五萬) with its tiles in the reader's words, as
+    the buttons write them: 庄家买马 五万 (zh-CN), 庄家买马 5 Crak (en); 八索 → 八條 (zh-TW)."""
+    return replace_tile_names(text, lambda tile: tile_label(locale, tile))
+
+
+# ---------------------------------------------------------------- command names and descriptions
+
+# English command text → {lang: text}; the AI levels' choice names come from their catalogue ids
+COMMAND_TEXT: dict[str, dict[str, str]] = {}
+for _lang, (_, _commands) in _LOADED.items():
+    for _english, _text in _commands.items():
+        COMMAND_TEXT.setdefault(_english, {})[_lang] = _text
+for _names in LEVEL_NAMES.values():
+    COMMAND_TEXT[_names[DEFAULT]] = {lang: _names[lang] for lang in SUPPORTED if lang != DEFAULT}
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Command names and descriptions in zh-TW and zh-CN; Discord shows English elsewhere."""
+
+    async def translate(
+        self, string: app_commands.locale_str, locale: Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
+        lang = locale_of(locale)
+        if lang == DEFAULT:
+            return None
+        text = COMMAND_TEXT.get(string.message, {}).get(lang)
+        if text is None:  # choice names are catalogue strings (rule sets, levels)
+            key = _ENGLISH_KEYS.get(string.message)
+            text = STRINGS[lang].get(key) if key else None
+        return text
+
+
+_ENGLISH_KEYS = {text: key for key, text in STRINGS[DEFAULT].items() if "{" not in text}
