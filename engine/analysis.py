@@ -268,6 +268,26 @@ def _suit_keys(counts: list[int], unfinished: int) -> list[bytes] | None:
     return keys
 
 
+def turn_shape(counts: list[int]) -> tuple[bool, list[int]]:
+    """``(is_complete(counts), ready_discards(counts))`` of a 3k+2 hand, its suits read once (a
+    turn asks both: may the hand win, and which discards leave it ready)."""
+    keys = []
+    broken = pairs = 0
+    for lo, n in _SUIT_STARTS:
+        key = bytes(counts[lo : lo + n])
+        keys.append(key)
+        v = (_HONOR_WIN if n == 7 else _SUIT_WIN).get(key)
+        if v is None:
+            v = _win_value(key, n == 7)
+        if not v:
+            broken += 1
+            if broken > 2:
+                return False, []
+        elif v == 2:
+            pairs += 1
+    return broken == 0 and pairs == 1, _ready_from_keys(keys)
+
+
 def ready_discards(counts: list[int]) -> list[int]:
     """The tiles a 3k+2 hand may discard and be ready (聽) afterwards, in tile order.
 
@@ -280,6 +300,12 @@ def ready_discards(counts: list[int]) -> list[int]:
     keys = _suit_keys(counts, unfinished=2)
     if keys is None:
         return []
+    return _ready_from_keys(keys)
+
+
+def _ready_from_keys(keys: list[bytes]) -> list[int]:
+    """:func:`ready_discards` of the hand whose four suit keys are ``keys`` (at most two of them
+    neither sets nor sets plus a pair)."""
     infos = [_wait_info(keys[j], j == 3) for j in range(4)]
     broken = sum(1 for info in infos if info[0] == 0)
     result: list[int] = []
