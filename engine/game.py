@@ -668,7 +668,10 @@ class Game:
         if not (win_forms and forms.near_forms(hand, win_forms)):
             # per suit, one look-up per candidate discard; most hands are turned away at the first
             # step (three suits that are not sets), so no shanten gate is needed before it
-            ready_on = shape[1] if shape is not None else analysis.ready_discards(hand)
+            if shape is None:
+                ready_on = analysis.ready_discards(hand)
+            else:
+                ready_on = analysis.ready_by_shanten(hand) if shape[1] else []
             if ready_on:
                 ready = READIES[seat]
                 actions.extend(ready[t] for t in ready_on if t in discards)
