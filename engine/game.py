@@ -621,7 +621,7 @@ class Game:
         win_forms = profile.win_forms
         # the regular shape's win check and 聽 listing read the hand's suits once (most turns)
         listing = profile.ready_declaration and not self.eye[seat] and not self.ready[seat]
-        shape = analysis.turn_shape(hand) if listing and claimed is None else None
+        shape = analysis.turn_shape(hand) if listing else None
         if claimed is None and not ts.no_tsumo and not self.passed_win[seat]:
             if shape is None:
                 complete = self._complete(hand)

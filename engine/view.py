@@ -161,11 +161,13 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         # a seat whose every source is what the last view was made from (the usual case: one seat
         # moves at a time) gets that view's SeatPublic again, which therefore can never be stale;
         # the seat as its owner (or everyone, after the hand) sees it and as the others see it are
-        # kept apart, since a face-up 暗槓 differs from a face-down one
+        # kept apart when it holds a 暗槓 (face up differs from face down); without one, all see
+        # the same and share one
         kept = shown[s]
         if kept is None:
             kept = shown[s] = [None, None]
-        last = kept[face_up]
+        slot = face_up and bool(seat_melds) and any(m.kind is MeldKind.ANKONG for m in seat_melds)
+        last = kept[slot]
         if (
             last is None
             or last.source != source
@@ -186,7 +188,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
                 miji[s],
                 scores[s],
             )
-            last = kept[face_up] = _Shown(source, list(river), list(seat_melds), list(seat_flowers), seat)
+            last = kept[slot] = _Shown(source, list(river), list(seat_melds), list(seat_flowers), seat)
         seats.append(last.seat)
     concealed: tuple[int, ...] = ()
     drawn = None
