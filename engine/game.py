@@ -193,6 +193,7 @@ class Game:
         self._turn_cache: list[Action] | None = None
         self._waits_memo: dict[bytes, tuple[int, ...]] = {}  # see winning_tiles
         self._shown_seats: list[Any] = [None] * 4  # engine.view's last SeatPublic per seat
+        self._shown_hands: list[Any] = [None] * 4  # engine.view's last concealed tiles and waits per seat
         self._ron_memo: list[tuple[list[int], Sequence[int]] | None] = [None] * 4  # see _may_ron
         self.last_discard: tuple[int, int] | None = None  # (seat, tile) still lying in a river
 
@@ -463,6 +464,7 @@ class Game:
         game.log = []
         game._turn_cache = None
         game._shown_seats = [None] * 4
+        game._shown_hands = [None] * 4
         game._ron_memo = [None] * 4
         game.check_invariants()
         return game

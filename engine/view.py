@@ -200,8 +200,14 @@ def build_view(game: Game, viewer: int | None) -> GameView:
             counts[drawn] -= 1
         else:
             drawn = None
-        concealed = _in_display_order(counts)
-        if sum(counts) % 3 == 1 and (ready_on := game.winning_tiles(counts)):
+        # the viewer's tiles in display order and their waits, again if the tiles are those of
+        # the viewer's last view (a hand stays the same from one's discard to one's next draw)
+        kept_hand = game._shown_hands[viewer]
+        if kept_hand is None or kept_hand[0] != counts:
+            ready_on = game.winning_tiles(counts) if sum(counts) % 3 == 1 else ()
+            kept_hand = game._shown_hands[viewer] = (counts, _in_display_order(counts), ready_on)
+        concealed, ready_on = kept_hand[1], kept_hand[2]
+        if ready_on:
             unseen = unseen_counts(game, viewer)  # only for a ready hand: most views need no count
             waits = tuple((t, unseen[t]) for t in ready_on)
     revealed = {}

@@ -32,7 +32,7 @@ TABLES = [
     ("hongkong", TableOptions()),
     ("guangdong", TableOptions()),
 ]
-CACHES = ("_turn_cache", "_waits_memo", "_shown_seats", "_ron_memo")
+CACHES = ("_turn_cache", "_waits_memo", "_shown_seats", "_shown_hands", "_ron_memo")
 
 
 def state(game: Game) -> dict:
@@ -51,6 +51,7 @@ def from_scratch(game: Game) -> Game:
     fresh._waits_memo = {}
     fresh._shown_seats = [None] * 4
     fresh._ron_memo = [None] * 4
+    fresh._shown_hands = [None] * 4
     return fresh
 
 
