@@ -294,7 +294,10 @@ def ready_by_shanten(counts: list[int]) -> list[int]:
     """:func:`ready_discards` read from :func:`discard_shanten` (a discard leaves the hand ready
     exactly when it leaves it at shanten 0; tests/engine/test_analysis.py compares the two): the
     game lists 聽 this way on a turn, and the AI player that then weighs its discards asks for the
-    same shanten, which is remembered for it."""
+    same shanten, which is remembered for it. A hand above shanten 0 has no such discard (a
+    discard never lowers shanten), and one shanten costs less than one per discard."""
+    if shanten(counts) > 0:  # no discard can do better than the hand's own shanten
+        return []
     return [t for t, s in discard_shanten(counts).items() if s == 0]
 
 
