@@ -54,6 +54,7 @@ AUTO_AFTER_TIMEOUTS = 3  # 無動作3輪: own turns timed out in a row before �
 EXCHANGE_MAX = 3  # 換牌: a player gives back 0-3 tiles
 MIJI_DISCARDS = 8  # Miji: 眼牌 declared while the rivers hold at most eight discards (起牌後海底八張牌)
 DECLARATIONS = (Kind.EYE, Kind.MIJI)
+_KINDS = range(NUM_KINDS)
 
 
 class IllegalActionError(ValueError):
@@ -633,7 +634,7 @@ class Game:
                 actions.append(WINS[seat])  # always first: _play reads the offer from actions[0]
                 if not self.options.may_pass_win:
                     return actions  # the table wins for you (不可過水)
-        held = list(compress(range(NUM_KINDS), hand))  # the kinds in hand, in tile order
+        held = list(compress(_KINDS, hand))  # the kinds in hand, in tile order
         discard = DISCARDS[seat]
         if self.eye[seat]:  # 眼牌: 摸到什麼打什麼, no kong of any kind, no 聽 to declare
             drawn = self.drawn[seat]
@@ -689,16 +690,19 @@ class Game:
     def _may_ron(self, seat: int, tile: int, robbing: bool = False) -> bool:
         if self.options.self_draw_only or self.passed_win[seat]:
             return False
-        # the waiting hand's winning tiles, remembered with a copy of the hand they are for: a
-        # seat's hand stays the same for the three discards after its own (this runs for three
-        # seats on every discard), and comparing two lists costs less than a win check
+        return tile in self._seat_waits(seat) and self._win_allowed(seat, tile, False, robbing)
+
+    def _seat_waits(self, seat: int) -> Sequence[int]:
+        """The winning tiles of ``seat``'s waiting (3k+1) hand, remembered with a copy of the hand
+        they are for: a seat's hand stays the same for the three discards after its own (asked for
+        three seats on every discard), and comparing two lists costs less than a win check."""
         hand = self.hands[seat]
         memo = self._ron_memo[seat]
         if memo is None or memo[0] != hand:
             win_forms = self.profile.win_forms
             waits = self.winning_tiles(hand) if win_forms else analysis.waits(hand)
             memo = self._ron_memo[seat] = (hand.copy(), waits)
-        return tile in memo[1] and self._win_allowed(seat, tile, False, robbing)
+        return memo[1]
 
     def _win_allowed(self, seat: int, tile: int | None, self_drawn: bool, robbing: bool = False) -> bool:
         """Table minimums (三台起胡): 胡 is offered only when the scorer says the hand reaches them;
@@ -929,6 +933,7 @@ class Game:
     def _open_claims(self, tile: int, discarder: int, rob_kong: bool = False) -> None:
         offered: dict[int, list[Action]] = {}
         hands = self.hands
+        ron_memo = self._ron_memo
         chi = self.profile.chi and tile < 27
         for i in (1, 2, 3):
             seat = (discarder + i) % 4
@@ -937,8 +942,11 @@ class Game:
                 if options and not self.options.may_pass_win:
                     options = options[:1]
             else:
-                ron = self._may_ron(seat, tile)
-                if not ron and hands[seat][tile] < 2 and not (chi and i == 1):
+                hand = hands[seat]
+                memo = ron_memo[seat]  # (_seat_waits, inline: three seats on every discard)
+                waits = memo[1] if memo is not None and memo[0] == hand else self._seat_waits(seat)
+                ron = tile in waits and self._may_ron(seat, tile)
+                if not ron and hand[tile] < 2 and not (chi and i == 1):
                     continue  # no win, nothing to 碰 or 吃 with: the usual case, decided here
                 options = self._claim_options(seat, tile, discarder, ron)
             if options:
@@ -1070,7 +1078,12 @@ class Game:
         if seat == self.dealer and not back:
             self.first_round = False  # the dealer's second live draw starts the second go-round
         wall = self.wall
-        tile = wall.draw_back() if back else wall.draw_front()
+        front = wall.front
+        if back or front >= wall.back:  # (the live draw inline: one a turn; an empty wall raises)
+            tile = wall.draw_back() if back else wall.draw_front()
+        else:
+            tile = wall.tiles[front]
+            wall.front = front + 1
         replacement = back
         while tile >= NUM_KINDS:  # a flower (every turn draws: is_flower inline)
             self.flowers[seat].append(tile)
@@ -1088,7 +1101,8 @@ class Game:
         ts = self.ts
         ts.replacement = replacement
         ts.after_flower = replacement and not back
-        ts.last_tile = self.drawable <= 0
+        profile = self.profile  # (self.drawable, inline)
+        ts.last_tile = wall.back - wall.front - profile.reserve - profile.reserve_per_kong * self.kongs <= 0
         self.events.append((REPLACEMENT_DRAW_EVENTS if replacement else DRAW_EVENTS)[seat][tile])
 
     def _check_flower_win(self, seat: int) -> None:
@@ -1202,7 +1216,9 @@ class Game:
             if self.phase is Phase.EXCHANGE:
                 return
             if self.phase is Phase.TURN:
-                actions = self._turn_actions(self.turn)
+                actions = self._turn_cache
+                if actions is None:
+                    actions = self._turn_actions(self.turn)
                 fixed = self.ready[self.turn] or self.eye[self.turn]  # 聽 or 眼牌: the engine discards
                 if len(actions) == 1 and (actions[0].kind is Kind.WIN or fixed):
                     self._play(actions[0])
