@@ -795,66 +795,22 @@ def improving_tiles(counts: list[int]) -> list[int]:
 
 def improving_by_discard(counts: list[int], tiles: Iterable[int]) -> dict[int, list[int]]:
     """``improving_tiles`` of the 3k+1 hand left by each discard in ``tiles`` from the 3k+2 hand
-    ``counts`` (a player weighing its discards): the suits a discard leaves alone are read once,
-    and what they contribute is worked out once for every discard that leaves the same cost vector
-    in the discard's own suit (their rest of the hand is then the same)."""
+    ``counts`` (a player weighing its discards): the suits a discard leaves alone are read once."""
     keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
     ids = [_vec_id(keys[j], j == 3) for j in range(4)]
     sets_needed = (sum(counts) - 1) // 3
     result = {}
-    # (suit, its vector id after the discard) -> (the rest of the hand for that suit, what every
-    # other suit contributes, in suit order)
-    around: dict[tuple[int, int], tuple[int, list[tuple[int, ...]]]] = {}
     for t in tiles:
         j = 3 if t >= 27 else t // 9
         lo = _SUIT_STARTS[j][0]
         key = bytearray(keys[j])
         key[t - lo] -= 1
         left = bytes(key)
-        vid = _vec_id(left, j == 3)
-        found = around.get((j, vid))
-        if found is None:
-            saved = ids[j]
-            ids[j] = vid
-            rests = _rests(ids)
-            parts = [_helping(keys[i], i, rests[i], ids[i], sets_needed) if i != j else () for i in range(4)]
-            ids[j] = saved
-            found = around[(j, vid)] = (rests[j], parts)
-        rest, parts = found
-        own = _helping(left, j, rest, vid, sets_needed)
-        tiles_of = [*parts[0], *parts[1], *parts[2], *parts[3]] if not own else []
-        if own:  # the suits in tile order, this one among them
-            for i in range(4):
-                tiles_of.extend(own if i == j else parts[i])
-        result[t] = tiles_of
+        saved_key, saved_id = keys[j], ids[j]
+        keys[j], ids[j] = left, _vec_id(left, j == 3)
+        result[t] = _improving(keys, ids, sets_needed)
+        keys[j], ids[j] = saved_key, saved_id
     return result
-
-
-def _rests(ids: list[int]) -> tuple[int, int, int, int]:
-    """Each suit's rest of the hand: the other three suits' vectors combined, in suit order (the
-    first two shared by the last two suits)."""
-    i0, i1, i2, i3 = ids
-    p01 = _pair(i0, i1)
-    return (_pair(_pair(i1, i2), i3), _pair(_pair(i0, i2), i3), _pair(p01, i3), _pair(p01, i2))
-
-
-def _helping(suit: bytes, j: int, rest: int, vid: int, sets_needed: int) -> tuple[int, ...]:
-    """The tiles of suit ``j`` (pattern ``suit``, vector ``vid``) whose draw lowers the shanten of a
-    hand whose other suits combine to ``rest``: those lowering an entry an optimal split uses."""
-    key = (((rest << _ID_BITS) | vid) << 3) | sets_needed
-    optimal = _OPTIMAL.get(key)
-    if optimal is None:
-        optimal = _optimal_entries(key)
-    if not optimal:
-        return ()
-    by_optimal = _HELPING.get(suit)
-    if by_optimal is None:
-        by_optimal = _HELPING[suit] = {}
-    helping = by_optimal.get(optimal)
-    if helping is None:
-        helping = by_optimal[optimal] = tuple(i for i, mask in _lowering(suit, j == 3) if mask & optimal)
-    lo = _SUIT_STARTS[j][0]
-    return tuple([lo + i for i in helping]) if lo and helping else helping
 
 
 def _improving(keys: list[bytes], ids: list[int], sets_needed: int) -> list[int]:
