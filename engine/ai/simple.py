@@ -58,7 +58,7 @@ class SimpleAI:
             return candidates[0]
         # ties (first in tile order wins): the tile that works least with its neighbours, one more
         # for a middle tile (2-8): isolated honours go first
-        return min(candidates, key=lambda a: connections(hand, a.tile) + _MIDDLE[a.tile])
+        return min(candidates, key=lambda a: _looseness(hand, a))
 
     @staticmethod
     def _threat_rivers(view: GameView) -> list[set[int]]:
@@ -93,6 +93,13 @@ class SimpleAI:
             if after < best_s:
                 best, best_s = a, after
         return best
+
+
+def _looseness(hand: list[int], discard: Action) -> int:
+    """How much a discard's tile works with the hand (see ``connections``), one more for a middle
+    tile: the least goes first."""
+    t = discard.tile
+    return 0 if t is None else connections(hand, t) + _MIDDLE[t]
 
 
 _MIDDLE = tuple(0 if t >= 27 or t % 9 in (0, 8) else 1 for t in range(34))
