@@ -268,6 +268,39 @@ def _suit_keys(counts: list[int], unfinished: int) -> list[bytes] | None:
     return keys
 
 
+def turn_shape(counts: list[int]) -> tuple[bool, bool]:
+    """``(is_complete(counts), may be ready)`` of a 3k+2 hand, its suits read once (a turn asks
+    both: may the hand win, and which discards leave it ready). The second is False when three
+    suits or more are neither sets nor sets plus a pair: then no discard leaves the hand ready, as
+    :func:`ready_discards` says too; when True, :func:`ready_by_shanten` lists the discards."""
+    keys = []
+    broken = pairs = 0
+    for lo, n in _SUIT_STARTS:
+        key = bytes(counts[lo : lo + n])
+        keys.append(key)
+        v = (_HONOR_WIN if n == 7 else _SUIT_WIN).get(key)
+        if v is None:
+            v = _win_value(key, n == 7)
+        if not v:
+            broken += 1
+            if broken > 2:
+                return False, False
+        elif v == 2:
+            pairs += 1
+    return broken == 0 and pairs == 1, True
+
+
+def ready_by_shanten(counts: list[int]) -> list[int]:
+    """:func:`ready_discards` read from :func:`discard_shanten` (a discard leaves the hand ready
+    exactly when it leaves it at shanten 0; tests/engine/test_analysis.py compares the two): the
+    game lists 聽 this way on a turn, and the AI player that then weighs its discards asks for the
+    same shanten, which is remembered for it. A hand above shanten 0 has no such discard (a
+    discard never lowers shanten), and one shanten costs less than one per discard."""
+    if shanten(counts) > 0:  # no discard can do better than the hand's own shanten
+        return []
+    return [t for t, s in discard_shanten(counts).items() if s == 0]
+
+
 def ready_discards(counts: list[int]) -> list[int]:
     """The tiles a 3k+2 hand may discard and be ready (聽) afterwards, in tile order.
 
@@ -706,7 +739,23 @@ def _discards(key: bytes, honors: bool) -> tuple[tuple[int, int], ...]:
 
 def discard_shanten(counts: list[int]) -> dict[int, int]:
     """Shanten after discarding each held tile of a 3k+2 hand, in tile order (only that tile's suit
-    is redone)."""
+    is redone). The last few answers are remembered by the hand: a turn's 聽 listing and the player
+    weighing its discards ask for the same hand one after the other. A new dict every call."""
+    key = bytes(counts)
+    found = _DISCARD_SHANTEN.get(key)
+    if found is None:
+        if len(_DISCARD_SHANTEN) >= _DISCARD_SHANTEN_KEPT:
+            _DISCARD_SHANTEN.clear()
+        found = _DISCARD_SHANTEN[key] = _discard_shanten(counts)
+    return dict(found)
+
+
+# discard_shanten's last answers, by the hand (a few, so a long process keeps no more than this)
+_DISCARD_SHANTEN: dict[bytes, dict[int, int]] = {}
+_DISCARD_SHANTEN_KEPT = 64
+
+
+def _discard_shanten(counts: list[int]) -> dict[int, int]:
     sets_needed = (sum(counts) - 1) // 3
     keys = (bytes(counts[0:9]), bytes(counts[9:18]), bytes(counts[18:27]))
     a, b, c = (_vec_id(k, False) for k in keys)

@@ -55,6 +55,7 @@ AUTO_AFTER_TIMEOUTS = 3  # 無動作3輪: own turns timed out in a row before �
 EXCHANGE_MAX = 3  # 換牌: a player gives back 0-3 tiles
 MIJI_DISCARDS = 8  # Miji: 眼牌 declared while the rivers hold at most eight discards (起牌後海底八張牌)
 DECLARATIONS = (Kind.EYE, Kind.MIJI)
+_KINDS = range(NUM_KINDS)
 
 
 class IllegalActionError(ValueError):
@@ -194,6 +195,8 @@ class Game:
         self._turn_cache: list[Action] | None = None
         self._waits_memo: dict[bytes, tuple[int, ...]] = {}  # see winning_tiles
         self._shown_seats: list[Any] = [None] * 4  # engine.view's last SeatPublic per seat
+        self._shown_hands: list[Any] = [None] * 4  # engine.view's last concealed tiles and waits per seat
+        self._ron_memo: list[tuple[list[int], Sequence[int]] | None] = [None] * 4  # see _may_ron
         self.last_discard: tuple[int, int] | None = None  # (seat, tile) still lying in a river
 
         self._auto_at_start = tuple(s for s in range(4) if self.auto[s])
@@ -468,6 +471,8 @@ class Game:
         game.log = []
         game._turn_cache = None
         game._shown_seats = [None] * 4
+        game._shown_hands = [None] * 4
+        game._ron_memo = [None] * 4
         game.check_invariants()
         return game
 
@@ -548,14 +553,19 @@ class Game:
     def _deal(self) -> None:
         order = [(self.dealer + i) % 4 for i in range(4)]
         size = self.profile.hand_size
-        draw = self.wall.draw_front
+        wall = self.wall
+        tiles = wall.tiles
+        if wall.back - wall.front < 4 * size + 1:
+            raise IndexError("the wall is empty")
         dealt = 0
         while dealt < size:
             chunk = 4 if size - dealt >= 4 else 1
             for seat in order:
-                self._take(seat, [draw() for _ in range(chunk)])
+                start = wall.front
+                wall.front = start + chunk
+                self._take(seat, tiles[start : start + chunk])
             dealt += chunk
-        opener = draw()  # 開門: the dealer's 17th tile
+        opener = wall.draw_front()  # 開門: the dealer's 17th tile
         self._take(self.dealer, [opener])
         self.drawn[self.dealer] = None if is_flower(opener) else opener
         self._emit(Event(EventKind.DEAL, None, detail=f"{size} tiles each, dealer opens"))
@@ -573,7 +583,7 @@ class Game:
         """Put dealt tiles in hand; flowers are set aside, replaced in the 補花 rounds."""
         hand = self.hands[seat]
         for tile in tiles:
-            if is_flower(tile):
+            if tile >= NUM_KINDS:  # a flower (is_flower inline: every tile dealt passes here)
                 self.flowers[seat].append(tile)
                 self._emit(Event(EventKind.FLOWER, seat, tile))
             else:
@@ -616,11 +626,21 @@ class Game:
         ts = self.ts
         claimed = ts.claimed
         actions: list[Action] = []
-        if claimed is None and self._may_tsumo(seat):
-            actions.append(WINS[seat])  # always first: _play reads the offer from actions[0]
-            if not self.options.may_pass_win:
-                return actions  # the table wins for you (不可過水)
-        held = list(compress(range(NUM_KINDS), hand))  # the kinds in hand, in tile order
+        profile = self.profile
+        win_forms = profile.win_forms
+        # the regular shape's win check and 聽 listing read the hand's suits once (most turns)
+        listing = profile.ready_declaration and not self.eye[seat] and not self.ready[seat]
+        shape = analysis.turn_shape(hand) if listing else None
+        if claimed is None and not ts.no_tsumo and not self.passed_win[seat]:
+            if shape is None:
+                complete = self._complete(hand)
+            else:
+                complete = shape[0] or (bool(win_forms) and forms.is_winning(hand, win_forms))
+            if complete and self._win_allowed(seat, None, True):
+                actions.append(WINS[seat])  # always first: _play reads the offer from actions[0]
+                if not self.options.may_pass_win:
+                    return actions  # the table wins for you (不可過水)
+        held = list(compress(_KINDS, hand))  # the kinds in hand, in tile order
         discard = DISCARDS[seat]
         if self.eye[seat]:  # 眼牌: 摸到什麼打什麼, no kong of any kind, no 聽 to declare
             drawn = self.drawn[seat]
@@ -652,13 +672,15 @@ class Game:
         if not discards:  # 行動限制4 cannot be kept (every tile is the claimed kind)
             discards = held
         actions.extend(map(discard.__getitem__, discards))
-        if not self.profile.ready_declaration:
+        if not profile.ready_declaration:
             return actions
-        win_forms = self.profile.win_forms
         if not (win_forms and forms.near_forms(hand, win_forms)):
             # per suit, one look-up per candidate discard; most hands are turned away at the first
             # step (three suits that are not sets), so no shanten gate is needed before it
-            ready_on = analysis.ready_discards(hand)
+            if shape is None:
+                ready_on = analysis.ready_discards(hand)
+            else:
+                ready_on = analysis.ready_by_shanten(hand) if shape[1] else []
             if ready_on:
                 ready = READIES[seat]
                 actions.extend(ready[t] for t in ready_on if t in discards)
@@ -671,24 +693,22 @@ class Game:
                 hand[t] += 1
         return actions
 
-    def _may_tsumo(self, seat: int) -> bool:
-        if self.ts.no_tsumo or self.passed_win[seat]:
-            return False
-        if not self._complete(self.hands[seat]):
-            return False
-        return self._win_allowed(seat, None, True)
-
     def _may_ron(self, seat: int, tile: int, robbing: bool = False) -> bool:
         if self.options.self_draw_only or self.passed_win[seat]:
             return False
+        return tile in self._seat_waits(seat) and self._win_allowed(seat, tile, False, robbing)
+
+    def _seat_waits(self, seat: int) -> Sequence[int]:
+        """The winning tiles of ``seat``'s waiting (3k+1) hand, remembered with a copy of the hand
+        they are for: a seat's hand stays the same for the three discards after its own (asked for
+        three seats on every discard), and comparing two lists costs less than a win check."""
         hand = self.hands[seat]
-        if hand[tile] >= 4:
-            return False
-        hand[tile] += 1
-        # the regular shape inline (this runs for three seats on every discard), forms after it
-        ok = analysis.is_complete(hand) or (bool(self.profile.win_forms) and self._complete(hand))
-        hand[tile] -= 1
-        return ok and self._win_allowed(seat, tile, False, robbing)
+        memo = self._ron_memo[seat]
+        if memo is None or memo[0] != hand:
+            win_forms = self.profile.win_forms
+            waits = self.winning_tiles(hand) if win_forms else analysis.waits(hand)
+            memo = self._ron_memo[seat] = (hand.copy(), waits)
+        return memo[1]
 
     def _win_allowed(self, seat: int, tile: int | None, self_drawn: bool, robbing: bool = False) -> bool:
         """Table minimums (三台起胡): 胡 is offered only when the scorer says the hand reaches them;
@@ -728,9 +748,10 @@ class Game:
         hand[tile] += 4
         return same
 
-    def _claim_options(self, seat: int, tile: int, discarder: int) -> list[Action]:
+    def _claim_options(self, seat: int, tile: int, discarder: int, ron: bool) -> list[Action]:
+        """What ``seat`` may do with ``discarder``'s ``tile``; ``ron``: :meth:`_may_ron`'s answer."""
         options: list[Action] = []
-        if self._may_ron(seat, tile):
+        if ron:
             options.append(WINS[seat])
             if not self.options.may_pass_win:
                 return options
@@ -739,7 +760,7 @@ class Game:
         profile = self.profile
         chi = is_next and profile.chi and tile < 27
         blocked = (
-            (hand[tile] < 2 and not chi)  # nothing to claim with (the usual case: decided first)
+            (hand[tile] < 2 and not chi)  # nothing to claim with
             or self.ready[seat]  # 聽牌2: the hand is fixed
             or self.eye[seat]  # 眼牌: the hand is fixed too
             or (profile.no_claim_last_round and self.drawable < 4)  # 行動限制5
@@ -864,7 +885,7 @@ class Game:
         if self.phase is Phase.TURN:
             # the turn's legal actions (cached) already say whether a self-drawn win was on offer:
             # a win is listed first
-            listed = self._turn_actions(seat)
+            listed = self._turn_cache or self._turn_actions(seat)
             win_offered = bool(listed) and listed[0].kind is Kind.WIN
             self._turn_cache = None
             if kind is Kind.WIN:
@@ -909,7 +930,7 @@ class Game:
         if self.passed_win[seat] and tile not in self.winning_tiles(hand):
             self.passed_win[seat] = False  # a non-winning discard lifts 過水
             self._emit(Event(EventKind.PASS_WIN_LIFTED, seat))
-        self._emit(DISCARD_EVENTS[seat][tile])
+        self.events.append(DISCARD_EVENTS[seat][tile])
         if declare:
             self.ready[seat] = True
             self.ready_on_deal[seat] = on_deal
@@ -920,6 +941,9 @@ class Game:
 
     def _open_claims(self, tile: int, discarder: int, rob_kong: bool = False) -> None:
         offered: dict[int, list[Action]] = {}
+        hands = self.hands
+        ron_memo = self._ron_memo
+        chi = self.profile.chi and tile < 27
         for i in (1, 2, 3):
             seat = (discarder + i) % 4
             if rob_kong:
@@ -927,7 +951,13 @@ class Game:
                 if options and not self.options.may_pass_win:
                     options = options[:1]
             else:
-                options = self._claim_options(seat, tile, discarder)
+                hand = hands[seat]
+                memo = ron_memo[seat]  # (_seat_waits, inline: three seats on every discard)
+                waits = memo[1] if memo is not None and memo[0] == hand else self._seat_waits(seat)
+                ron = tile in waits and self._may_ron(seat, tile)
+                if not ron and hand[tile] < 2 and not (chi and i == 1):
+                    continue  # no win, nothing to 碰 or 吃 with: the usual case, decided here
+                options = self._claim_options(seat, tile, discarder, ron)
             if options:
                 offered[seat] = options
         self.phase = Phase.ROB_KONG if rob_kong else Phase.CLAIM
@@ -979,7 +1009,8 @@ class Game:
             self._draw(discarder, back=True)
             return
         nxt = (discarder + 1) % 4
-        if self.drawable <= 0:
+        wall = self.wall  # (self.drawable, inline: every discard nobody claims passes here)
+        if wall.back - wall.front - self.profile.reserve - self.profile.reserve_per_kong * self.kongs <= 0:
             self._end_draw_game()
             return
         self.phase = Phase.TURN
@@ -1056,9 +1087,15 @@ class Game:
     def _draw(self, seat: int, back: bool = False) -> None:
         if seat == self.dealer and not back:
             self.first_round = False  # the dealer's second live draw starts the second go-round
-        tile = self.wall.draw_back() if back else self.wall.draw_front()
+        wall = self.wall
+        front = wall.front
+        if back or front >= wall.back:  # (the live draw inline: one a turn; an empty wall raises)
+            tile = wall.draw_back() if back else wall.draw_front()
+        else:
+            tile = wall.tiles[front]
+            wall.front = front + 1
         replacement = back
-        while is_flower(tile):
+        while tile >= NUM_KINDS:  # a flower (every turn draws: is_flower inline)
             self.flowers[seat].append(tile)
             self._emit(Event(EventKind.FLOWER, seat, tile))
             self._check_flower_win(seat)
@@ -1071,10 +1108,12 @@ class Game:
             replacement = True
         self.hands[seat][tile] += 1
         self.drawn[seat] = tile
-        self.ts.replacement = replacement
-        self.ts.after_flower = replacement and not back
-        self.ts.last_tile = self.drawable <= 0
-        self._emit((REPLACEMENT_DRAW_EVENTS if replacement else DRAW_EVENTS)[seat][tile])
+        ts = self.ts
+        ts.replacement = replacement
+        ts.after_flower = replacement and not back
+        profile = self.profile  # (self.drawable, inline)
+        ts.last_tile = wall.back - wall.front - profile.reserve - profile.reserve_per_kong * self.kongs <= 0
+        self.events.append((REPLACEMENT_DRAW_EVENTS if replacement else DRAW_EVENTS)[seat][tile])
 
     def _check_flower_win(self, seat: int) -> None:
         """All eight flowers (八仙過海, 大花胡) and seven while another player shows the eighth (七搶一),
@@ -1188,7 +1227,9 @@ class Game:
             if self.phase is Phase.EXCHANGE:
                 return
             if self.phase is Phase.TURN:
-                actions = self._turn_actions(self.turn)
+                actions = self._turn_cache
+                if actions is None:
+                    actions = self._turn_actions(self.turn)
                 fixed = self.ready[self.turn] or self.eye[self.turn]  # 聽 or 眼牌: the engine discards
                 if len(actions) == 1 and (actions[0].kind is Kind.WIN or fixed):
                     self._play(actions[0])

@@ -168,11 +168,13 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         # a seat whose every source is what the last view was made from (the usual case: one seat
         # moves at a time) gets that view's SeatPublic again, which therefore can never be stale;
         # the seat as its owner (or everyone, after the hand) sees it and as the others see it are
-        # kept apart, since a face-up 暗槓 differs from a face-down one
+        # kept apart when it holds a 暗槓 (face up differs from face down); without one, all see
+        # the same and share one
         kept = shown[s]
         if kept is None:
             kept = shown[s] = [None, None]
-        last = kept[face_up]
+        slot = face_up and bool(seat_melds) and any(m.kind is MeldKind.ANKONG for m in seat_melds)
+        last = kept[slot]
         if (
             last is None
             or last.source != source
@@ -193,7 +195,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
                 miji[s],
                 scores[s],
             )
-            last = kept[face_up] = _Shown(source, list(river), list(seat_melds), list(seat_flowers), seat)
+            last = kept[slot] = _Shown(source, list(river), list(seat_melds), list(seat_flowers), seat)
         seats.append(last.seat)
     concealed: tuple[int, ...] = ()
     drawn = None
@@ -205,8 +207,14 @@ def build_view(game: Game, viewer: int | None) -> GameView:
             counts[drawn] -= 1
         else:
             drawn = None
-        concealed = _in_display_order(counts)
-        if sum(counts) % 3 == 1 and (ready_on := game.winning_tiles(counts)):
+        # the viewer's tiles in display order and their waits, again if the tiles are those of
+        # the viewer's last view (a hand stays the same from one's discard to one's next draw)
+        kept_hand = game._shown_hands[viewer]
+        if kept_hand is None or kept_hand[0] != counts:
+            ready_on = game.winning_tiles(counts) if sum(counts) % 3 == 1 else ()
+            kept_hand = game._shown_hands[viewer] = (counts, _in_display_order(counts), ready_on)
+        concealed, ready_on = kept_hand[1], kept_hand[2]
+        if ready_on:
             unseen = unseen_counts(game, viewer)  # only for a ready hand: most views need no count
             waits = tuple((t, unseen[t]) for t in ready_on)
     revealed = {}

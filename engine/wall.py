@@ -15,6 +15,28 @@ from .tiles import full_set
 SIDES = 4
 
 
+_BIT_LENGTHS = tuple(n.bit_length() for n in range(257))
+
+
+def shuffle(rng: random.Random, tiles: list[int]) -> None:
+    """``rng.shuffle(tiles)``: the same order from the same state of the generator (the standard
+    library's own steps, each index below ``n`` drawn as ``getrandbits(n.bit_length())`` until it
+    is below ``n``) at half its cost, every hand shuffling 144 tiles. A generator of another kind,
+    or a wall longer than :data:`_BIT_LENGTHS` knows, is shuffled by ``rng.shuffle`` itself."""
+    if type(rng) is not random.Random or len(tiles) >= len(_BIT_LENGTHS):
+        rng.shuffle(tiles)
+        return
+    getrandbits = rng.getrandbits
+    bits = _BIT_LENGTHS
+    for i in range(len(tiles) - 1, 0, -1):
+        n = i + 1
+        k = bits[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+
+
 @dataclass(slots=True)
 class Wall:
     tiles: list[int]  # in draw order from the break point
@@ -28,7 +50,7 @@ class Wall:
         """Shuffle and break: count ``dice_total`` seats counter-clockwise from the dealer (dealer = 1)
         to find the wall, then count that many stacks from its right; drawing starts at the next one."""
         ring = full_set(flowers)
-        rng.shuffle(ring)
+        shuffle(rng, ring)
         per_side = len(ring) // SIDES
         side = (dealer + dice_total - 1) % SIDES
         start = (side * per_side + 2 * dice_total) % len(ring)

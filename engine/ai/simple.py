@@ -28,14 +28,11 @@ class SimpleAI:
 
     # -- own turn
     def _turn(self, view: GameView, hand: list[int], actions: list[Action]) -> Action:
-        discards = []
-        kongs = []
-        for a in actions:
-            kind = a.kind
-            if kind is Kind.DISCARD:
-                discards.append(a)
-            elif kind is Kind.ANKONG or kind is Kind.ADDKONG:
-                kongs.append(a)
+        discards = [a for a in actions if a.kind is Kind.DISCARD]
+        if len(discards) < len(actions):  # a kong (or 聽) on offer besides the discards
+            kongs = [a for a in actions if a.kind is Kind.ANKONG or a.kind is Kind.ADDKONG]
+        else:
+            kongs = []
         if kongs:
             now = analysis.shanten(hand)
             for a in kongs:
@@ -52,37 +49,23 @@ class SimpleAI:
         after = analysis.discard_shanten(hand)
         best = min([after[a.named_tile] for a in discards])
         candidates = [a for a in discards if after[a.named_tile] == best]
-        danger = self._danger(view)
-        if danger:
-            safest = min(danger.get(a.named_tile, 0) for a in candidates)
-            candidates = [a for a in candidates if danger.get(a.named_tile, 0) == safest]
+        if len(candidates) > 1:
+            rivers = self._threat_rivers(view)
+            if rivers:  # the tiles fewest threatening opponents have not discarded
+                danger = [sum(1 for river in rivers if a.named_tile not in river) for a in candidates]
+                safest = min(danger)
+                candidates = [a for a, d in zip(candidates, danger, strict=True) if d == safest]
         if len(candidates) == 1:
             return candidates[0]
-        # ties (first in tile order wins): the tile that works least with its neighbours
-        return min(candidates, key=lambda a: self._usefulness(hand, a.named_tile))
+        # ties (first in tile order wins): the tile that works least with its neighbours, one more
+        # for a middle tile (2-8): isolated honours go first
+        return min(candidates, key=lambda a: _looseness(hand, a))
 
     @staticmethod
-    def _usefulness(hand: list[int], t: int) -> int:
-        """How much a tile works with the hand (see ``connections``), one more for a middle tile
-        (2-8): isolated honours go first."""
-        return connections(hand, t) + _MIDDLE[t]
-
-    @staticmethod
-    def _danger(view: GameView) -> dict[int, int]:
-        """Tiles not yet discarded by an opponent who declared 聽 or shows 3+ melds are risky."""
-        threats = [p for p in view.seats if p.seat != view.viewer and (p.ready or len(p.melds) >= 3)]
-        if not threats:
-            return {}
-        rivers = [set(p.discards) for p in threats]
-        danger: dict[int, int] = {}
-        for t in range(34):
-            count = 0
-            for river in rivers:
-                if t not in river:
-                    count += 1
-            if count:
-                danger[t] = count
-        return danger
+    def _threat_rivers(view: GameView) -> list[set[int]]:
+        """The rivers of the opponents who declared 聽 or show 3+ melds: a tile not yet in one of
+        them is risky against that opponent."""
+        return [set(p.discards) for p in view.seats if p.seat != view.viewer and (p.ready or len(p.melds) >= 3)]
 
     # -- claims
     def _claim(self, view: GameView, hand: list[int], actions: list[Action]) -> Action:
@@ -113,6 +96,13 @@ class SimpleAI:
             if after < best_s:
                 best, best_s = a, after
         return best
+
+
+def _looseness(hand: list[int], discard: Action) -> int:
+    """How much a discard's tile works with the hand (see ``connections``), one more for a middle
+    tile: the least goes first."""
+    t = discard.tile
+    return 0 if t is None else connections(hand, t) + _MIDDLE[t]
 
 
 _MIDDLE = tuple(0 if t >= 27 or t % 9 in (0, 8) else 1 for t in range(34))

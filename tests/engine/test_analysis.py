@@ -212,6 +212,41 @@ def test_shanten_and_waits_agree_with_a_brute_force_analyser(hand):
         assert set(found) == _brute_readings(hand)
         ready = [t for t in range(34) if hand[t] and waits(_plus(hand, t, -1))]
         assert ready_discards(hand) == ready
+        assert analysis.ready_by_shanten(hand) == ready
+        complete, may_be_ready = analysis.turn_shape(hand)
+        assert complete == is_complete(hand)
+        assert may_be_ready or not ready
+
+
+def near_ready(rnd: random.Random, size: int) -> list[int] | None:
+    """Sets and a pair of ``size`` tiles (3k+2), up to three of them swapped for random kinds."""
+    tiles: list[int] = []
+    while len(tiles) < size - 2:
+        if rnd.random() < 0.5:
+            tiles += [rnd.randrange(34)] * 3
+        else:
+            lo = rnd.randrange(3) * 9 + rnd.randrange(7)
+            tiles += [lo, lo + 1, lo + 2]
+    tiles = (tiles + [rnd.randrange(34)] * 2)[:size]
+    for _ in range(rnd.randrange(4)):
+        tiles[rnd.randrange(size)] = rnd.randrange(34)
+    hand = to_counts(tiles)
+    return hand if max(hand) <= 4 else None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from([5, 8, 11, 14, 17]))
+def test_the_turns_ready_listing_by_shanten_is_the_listing_by_waits(rnd, size):
+    """A game lists 聽 from discard_shanten (shanten 0 after the discard): exactly the discards
+    whose hand has a wait, four of a kind held included, and turn_shape's win check is the win check."""
+    hand = near_ready(rnd, size)
+    if hand is None:
+        return
+    ready = [t for t in range(34) if hand[t] and waits(_plus(hand, t, -1))]
+    assert analysis.ready_by_shanten(hand) == ready_discards(hand) == ready
+    complete, may_be_ready = analysis.turn_shape(hand)
+    assert complete == is_complete(hand)
+    assert may_be_ready or not ready
 
 
 def _plus(hand: list[int], t: int, n: int = 1) -> list[int]:

@@ -29,7 +29,7 @@ from tests.engine.helpers import act, pass_all, tile
 def snapshot(game: Game) -> dict:
     """Everything a failed ``apply`` must leave untouched (the caches aside: the legal actions, and
     the waits remembered per hand, which a refused action may look up)."""
-    caches = ("_turn_cache", "_waits_memo", "rng", "win_filter")
+    caches = ("_turn_cache", "_waits_memo", "_ron_memo", "_shown_hands", "rng", "win_filter")
     state = {k: copy.deepcopy(v) for k, v in vars(game).items() if k not in caches}
     state["rng"] = game.rng.getstate()
     state["log_text"] = [repr(a) for a in game.log]  # Action(False, ...) == Action(0, ...): compare text too

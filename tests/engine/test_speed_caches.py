@@ -21,6 +21,8 @@ from engine.policy import RandomPolicy, SimpleAI, reads_view
 from engine.rules import TableOptions
 from engine.selfplay import play_hand
 from engine.view import unseen_counts
+from engine.wall import shuffle
+from tests.engine.helpers import tile
 
 TABLES = [
     ("taiwan16", TableOptions()),
@@ -30,7 +32,7 @@ TABLES = [
     ("hongkong", TableOptions()),
     ("guangdong", TableOptions()),
 ]
-CACHES = ("_turn_cache", "_waits_memo", "_shown_seats")
+CACHES = ("_turn_cache", "_waits_memo", "_shown_seats", "_shown_hands", "_ron_memo")
 
 
 def state(game: Game) -> dict:
@@ -48,6 +50,8 @@ def from_scratch(game: Game) -> Game:
     fresh._turn_cache = None
     fresh._waits_memo = {}
     fresh._shown_seats = [None] * 4
+    fresh._ron_memo = [None] * 4
+    fresh._shown_hands = [None] * 4
     return fresh
 
 
@@ -217,3 +221,25 @@ def splits_into_sets(c: list[int]) -> bool:
 def test_one_pass_sets_check_agrees_with_an_exhaustive_search(counts):
     """The win check's per-suit test (one left-to-right pass) says what a full search says."""
     assert analysis._suit_sets_only(counts) == splits_into_sets(counts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), length=st.integers(0, 256))
+def test_the_walls_shuffle_orders_tiles_as_the_standard_librarys_does(seed, length):
+    """Every hand's wall comes from ``engine.wall.shuffle``: for the same generator state it gives
+    the order ``random.Random.shuffle`` gives, and leaves the generator in the same state."""
+    ours, theirs = random.Random(seed), random.Random(seed)
+    a, b = list(range(length)), list(range(length))
+    shuffle(ours, a)
+    theirs.shuffle(b)
+    assert a == b
+    assert ours.getstate() == theirs.getstate()
+
+
+def test_the_ron_check_remembers_the_hand_it_was_made_for():
+    """A hand changed behind the game's back (as tests and positions do) is checked afresh."""
+    game = Game.from_position(hands={0: "111222333444s56777z", 1: "123456789m123s1234p"}, turn=0, drawn="5z")
+    assert game._may_ron(1, tile("4p")) and not game._may_ron(1, tile("5z"))  # 1's waits: 1p 4p
+    game.hands[1][tile("4p")] -= 1
+    game.hands[1][tile("5z")] += 1  # now 123456789m123s123p5z: waits on 5z alone
+    assert game._may_ron(1, tile("5z")) and not game._may_ron(1, tile("4p"))
