@@ -22,7 +22,8 @@ Discord's 50-a-second global limit bounds: channel and DM posts and edits, DM op
 ``/mahjong start`` to the end, over the hands played; ``p99_prompt_ms`` is from the move that opens a
 decision to that person's prompt being visible (a new DM, an edit, or the answer to their own click);
 ``loop_lag_p99_ms`` is how late a 50 ms timer on the event loop fires; ``gateway_behind`` counts
-discord.py's "Can't keep up" warnings (the gateway websocket behind; must be 0).
+discord.py's "Can't keep up" warnings (the gateway websocket behind; must be 0); ``cpu_s_per_hand`` and
+``cores_used`` are the process's CPU time (bot, stand-in and render threads) per hand and per second.
 
 The stand-in and the simulated people run in the bot's process and on its event loop (one core's
 worth of Python for both): the figures are the bot's plus the stand-in's work. The stand-in finds each
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -45,7 +47,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 from devserver import Config, DevServer, Latency, RateLimits
 from devserver.fixtures import Harness
@@ -128,6 +132,40 @@ class Behind(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if "keep up" in str(record.msg):
             self.count += 1
+
+
+class ProcessRender:
+    """``--render-processes N``: the bot's pictures drawn in N worker processes (the calling render thread
+    waits, without the GIL), to measure whether a process pool helps on this machine's cores."""
+
+    NAMES = ("render_hand", "render_table", "render_score")
+
+    def __init__(self, workers: int) -> None:
+        import concurrent.futures
+
+        import render
+
+        self.render = render
+        from render import hand, scoresheet, table
+
+        self.pool = concurrent.futures.ProcessPoolExecutor(workers, initializer=render.warm_up)
+        self.saved = {name: getattr(render, name) for name in self.NAMES}
+        # what the workers run: the drawing functions themselves, pickled by their own names
+        self.drawn = dict(zip(self.NAMES, (hand.render_hand, table.render_table, scoresheet.render_score), strict=True))
+
+    def __enter__(self) -> ProcessRender:
+        for name, draw in self.drawn.items():
+            setattr(self.render, name, self._remote(draw))
+        list(self.pool.map(abs, range(len(self.saved))))  # the workers are up (and warm) before the run
+        return self
+
+    def _remote(self, draw):  # type: ignore[no-untyped-def]
+        return lambda *args, **kwargs: self.pool.submit(draw, *args, **kwargs).result()
+
+    def __exit__(self, *exc: object) -> None:
+        for name, draw in self.saved.items():
+            setattr(self.render, name, draw)
+        self.pool.shutdown()
 
 
 def interaction_route(line: str) -> bool:
@@ -308,6 +346,7 @@ async def run(
             runners = [cog.tables[server.channel(c).id] for c in channels]
             stop = asyncio.Event()
             started = time.perf_counter()
+            cpu_started = time.process_time()
             playing = [asyncio.create_task(p.play(stop, timeout=600)) for p in people]
             peak = idle
             with CpuShare() as cpu:
@@ -315,6 +354,7 @@ async def run(
                     await asyncio.sleep(0.5)
                     peak = max(peak, rss_mb())
             seconds = time.perf_counter() - started
+            cpu_seconds = time.process_time() - cpu_started
             lag.stop()
             stop.set()
             await asyncio.gather(*playing, return_exceptions=True)
@@ -371,6 +411,8 @@ async def run(
         "loop_lag_p99_ms": round(1000 * percentile(lag.lags, 0.99), 1),
         "gateway_behind": behind.count,
         "standin_cpu_share": cpu.share(),
+        "cpu_s_per_hand": round(cpu_seconds / played, 3) if played else None,
+        "cores_used": round(cpu_seconds / seconds, 2),
         "seconds": round(seconds, 1),
     }
 
@@ -384,25 +426,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--first-time", action="store_true", help="people the bot never DMed: each DM channel is opened in the run"
     )
+    parser.add_argument("--uvloop", action="store_true", help="run on uvloop's event loop (if installed)")
+    parser.add_argument("--render-processes", type=int, default=0, help="draw pictures in N worker processes")
     parser.add_argument("--people", type=int, default=1, choices=(1, 2, 3, 4), help="people at each table")
     parser.add_argument(
         "--ai-delay", type=float, default=0.8, help="seconds between AI discards (the table's pace; 0: at once)"
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
-    with tempfile.TemporaryDirectory() as folder:
+    runner: Callable[[Coroutine[Any, Any, dict]], dict] = asyncio.run
+    if args.uvloop:
+        import uvloop
+
+        runner = uvloop.run
+    pool = ProcessRender(args.render_processes) if args.render_processes else contextlib.nullcontext()
+    with tempfile.TemporaryDirectory() as folder, pool:
         common = {"latency": not args.no_latency, "people_per_table": args.people, "ai_delay": args.ai_delay,
                   "first_time": args.first_time}
-        stored = asyncio.run(
+        stored = runner(
             run(args.tables, args.hands, storage=True, database=f"{folder}/bench.sqlite3", **common)
         )
         print("with storage (SQLite file, WAL):", json.dumps(stored), file=sys.stderr)
         if not args.no_compare:
-            bare = asyncio.run(
+            bare = runner(
                 run(args.tables, args.hands, storage=False, database=f"{folder}/bare.sqlite3", **common)
             )
             print("storage off:                    ", json.dumps(bare), file=sys.stderr)
             stored["store_p99_extra_ms"] = round(stored["p99_ms"] - bare["p99_ms"], 1)
+    stored["event_loop"] = "uvloop" if args.uvloop else "asyncio"
+    stored["render_processes"] = args.render_processes
     print(json.dumps(stored))
     return 0 if stored["errors"] == 0 and stored["late_answers"] == 0 else 1
 

@@ -79,7 +79,12 @@ class EditBudget:
     prompts people are waiting for, so the table pictures are the ones that wait.
     """
 
-    def __init__(self, per_second: float = 40.0, reserve: int = 10, capacity: float | None = None) -> None:
+    def __init__(
+        self, per_second: float = 40.0, reserve: int = 10, capacity: float | None = None, pictures: int | None = 2
+    ) -> None:
+        # at most this many pictures that nobody waits for (table images) are drawn at once, bot-wide: with
+        # hundreds of tables they would fill the render threads' queue, and a click's hand would wait behind
+        self.pictures = asyncio.Semaphore(pictures) if pictures is not None else None
         self.rate = per_second
         self.capacity = per_second if capacity is None else capacity
         self.reserve = reserve
@@ -121,13 +126,22 @@ class WindowLimit:
             await asyncio.sleep(self.calls[0] + self.seconds - now)
 
 
-UNLIMITED = EditBudget(per_second=1e9, reserve=0)
+UNLIMITED = EditBudget(per_second=1e9, reserve=0, pictures=None)
 TOKEN_LIFE = 14 * 60.0  # an interaction token lives 15 minutes; past this, edits take the channel route
 TOKEN_GONE = (10015, 50027)  # Unknown Webhook, Invalid Webhook Token: the click's token cannot edit any more
 
 
+RECEIVED = "mahjong_received"  # answers.RECEIVED: time.monotonic() when the cog received the interaction
+
+
 def _token_age(interaction: discord.Interaction) -> float:
-    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    """Seconds since Discord created the interaction: from its snowflake, or, where that clock disagrees
+    beyond reason (negative, or older than a token lives), from when the cog received it (as answers.py)."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    if 0.0 <= age <= TOKEN_LIFE + 60.0:
+        return age
+    received = interaction.extras.get(RECEIVED)
+    return time.monotonic() - received if received is not None else TOKEN_LIFE + 1.0
 
 
 class LiveMessage:
@@ -183,7 +197,11 @@ class LiveMessage:
                 await self.budget.take(urgent=self.urgent)
             target = max(target, self.wanted)  # whatever was asked while we waited goes in this edit
             try:
-                payload = await self._build()
+                if self.urgent or self.budget.pictures is None:
+                    payload = await self._build()
+                else:
+                    async with self.budget.pictures:
+                        payload = await self._build()
                 shows = payload.shows()
                 if shows == self._shown:  # nothing changed for the reader
                     self.skipped += 1

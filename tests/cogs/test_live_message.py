@@ -83,6 +83,7 @@ class Recording:
         self.created_at = discord.utils.utcnow() - datetime.timedelta(seconds=age)
         self.calls: list[tuple[str, list]] = []
         self.fails = fails  # the Discord error code this click's token answers with
+        self.extras: dict = {}
 
     def _shown(self, kwargs: dict) -> SimpleNamespace:
         kept = [a for a in kwargs["attachments"] if not isinstance(a, discord.File)]
@@ -130,6 +131,15 @@ async def test_a_token_near_the_end_of_its_fifteen_minutes_leaves_edits_to_the_c
     assert click.calls == [] and [c[0] for c in message.calls] == ["next prompt"] and budget.taken == 1
 
 
+async def test_a_click_whose_id_clock_disagrees_counts_its_token_age_from_receipt():
+    message, click = Recording(), Recording(age=200 * 24 * 3600.0)  # an id from another clock
+    click.extras["mahjong_received"] = time.monotonic() - 5.0
+    live = LiveMessage(message, lambda: _payload("next prompt"))
+    live.mark_shown(1, via=click)
+    await _show(live, 2)
+    assert [c[0] for c in click.calls] == ["next prompt"] and message.calls == []
+
+
 async def test_a_dead_token_falls_back_to_the_channel_route_in_the_same_edit():
     message, click = Recording(), Recording(fails=50027)
     live = LiveMessage(message, lambda: _payload("next prompt"))
@@ -159,3 +169,28 @@ async def test_an_unchanged_picture_is_kept_instead_of_uploaded_again():
 
 async def _payload(content: str, png: bytes | None = None) -> Payload:
     return Payload(content=content, png=png)
+
+
+async def test_pictures_nobody_waits_for_are_drawn_a_few_at_a_time_and_prompts_never_queue_behind_them():
+    budget = EditBudget(per_second=1e6, reserve=0, pictures=2)
+    drawing = {"now": 0, "most": 0, "prompt_waited": None}
+
+    async def table_picture():
+        drawing["now"] += 1
+        drawing["most"] = max(drawing["most"], drawing["now"])
+        await asyncio.sleep(0.05)
+        drawing["now"] -= 1
+        return Payload(content="table")
+
+    async def prompt():
+        drawing["prompt_waited"] = drawing["now"]  # built while the tables are still drawing
+        return Payload(content="your turn")
+
+    tables = [LiveMessage(Recording(), table_picture, budget=budget) for _ in range(6)]
+    dm = LiveMessage(Recording(), prompt, budget=budget, urgent=True)
+    for live in tables:
+        live.want(1)
+    await asyncio.sleep(0.01)
+    dm.want(1)
+    await asyncio.wait([t for live in [*tables, dm] if (t := live.pending()) is not None])
+    assert drawing["most"] == 2 and drawing["prompt_waited"] == 2
