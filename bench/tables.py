@@ -14,24 +14,30 @@ and a long tail, uploads by size, real-time snowflakes. ``late_answers`` counts 
 in time that were not answered within Discord's 3 s (must be 0); ``p99_turn_lost_ms`` is how much of a
 turn or claim window, as the bot enforces it, was gone when that person's prompt arrived;
 ``invalid_requests_10min`` is the most 401/403/429 answers in any 10 minutes (Discord bans at 10,000).
+A turn counts as lost from when its decision opened; a person who answers the moment a late first DM
+shows (before Discord's acknowledgement reaches the bot) keeps that wait in the figure although the
+clock, which holds while a prompt is on its way, never ran out on them (see README, ``--first-time``).
 
 People are regulars by default: the bot opened their DM channels in an earlier match and stored them
 (``--first-time``: each is opened during the run, at the pace Discord allows, about one a second).
 
 Capacity figures: ``requests_per_hand`` counts the REST requests outside interaction answers (what
 Discord's 50-a-second global limit bounds: channel and DM posts and edits, DM opens), from the first
-``/mahjong start`` to the end, over the hands played; ``p99_prompt_ms`` is from the move that opens a
+``/mahjong start`` to the end of each table's last counted hand (a table that has played its hands
+stays idle), over the hands played; ``p99_prompt_ms`` is from the move that opens a
 decision to that person's prompt being visible (a new DM, an edit, or the answer to their own click);
 ``loop_lag_p99_ms`` is how late a 50 ms timer on the event loop fires; ``gateway_behind`` counts
 discord.py's "Can't keep up" warnings (the gateway websocket behind; must be 0); ``cpu_s_per_hand`` and
 ``cores_used`` are the process's CPU time (bot, stand-in and render threads) per hand and per second.
 
 The stand-in and the simulated people run in the bot's process and on its event loop (one core's
-worth of Python for both): the figures are the bot's plus the stand-in's work. The stand-in finds each
+worth of Python for both): the figures are the bot's plus the stand-in's work, and when that loop is
+short of CPU the stand-in's own clock (its rate limits, its 3-second rule) runs late with it. The stand-in finds each
 person's messages through a per-person index and wakes only the people whose messages changed, so its
 work grows with the tables, not with their square; ``standin_cpu_share`` is the fraction of the run's
 CPU samples spent in ``devserver`` code (profiled by a sampling timer), so the bot's own share can be read.
-The last stdout line is one JSON object.
+``--uvloop`` runs on uvloop's loop (when installed), ``--render-processes N`` draws the pictures in N worker
+processes: both are there to measure those choices. The last stdout line is one JSON object.
 """
 
 from __future__ import annotations
