@@ -4,28 +4,9 @@ safe to call from worker threads (``asyncio.to_thread``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from engine.view import GameView
-
-from . import hand, table
-from .hand import hand_image
-from .reuse import PICTURES
+from .hand import hand_image, render_hand
 from .scoresheet import render_score, score_image
-from .table import table_image
-
-
-def render_hand(view: GameView, scale: float = 2, locale: object = None) -> bytes:
-    """``hand.render_hand``, reused while the view is unchanged (render/reuse.py)."""
-    return PICTURES.get(("hand", view, scale, locale), lambda: hand.render_hand(view, scale, locale))
-
-
-def render_table(
-    view: GameView, names: Sequence[str], bottom: int | None = None, scale: float = 1.0, locale: object = None
-) -> bytes:
-    """``table.render_table``, reused while the view and names are unchanged (render/reuse.py)."""
-    key = ("table", view, tuple(names), bottom, scale, locale)
-    return PICTURES.get(key, lambda: table.render_table(view, names, bottom, scale, locale))
+from .table import render_table, table_image
 
 
 def sprite_uses() -> list[tuple[float, str, int]]:
