@@ -96,9 +96,10 @@ class Person:
         return bool(buttons) and move_of(buttons[0]) not in self.answered
 
     async def next_prompt(self, timeout: float) -> Message:
-        server = self.user.server
-        return await server.recorder.wait_until(
-            lambda: next((m for m in reversed(self.user.seen()) if self._pending(m)), None),
+        recorder = self.user.server.recorder
+        return await recorder.wait_private(
+            self.user.id,
+            lambda: next((m for m in reversed(recorder.private_to(self.user.id)) if self._pending(m)), None),
             timeout,
             lambda: f"a prompt for {self.user.name}",
         )

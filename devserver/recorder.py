@@ -239,6 +239,10 @@ class Recorder:
         self.messages: dict[int, Message] = {}
         self.violations: list[Violation] = []
         self.log: list[str] = []  # one line per request, for failure messages
+        # each person's own messages (their DMs, their ephemerals), oldest first, and a wake-up per person:
+        # a simulated person looks only here, so a change at one table wakes and costs only its own people
+        self._private: dict[int, dict[int, Message]] = {}
+        self._private_ticks: dict[int, asyncio.Event] = {}
         self._seq = 0
         self._tick = asyncio.Event()
 
@@ -252,10 +256,21 @@ class Recorder:
     def add(self, message: Message) -> Message:
         message.created_seq = message.updated_seq = self.bump()
         self.messages[message.id] = message
+        owner = _private_owner(message)
+        if owner is not None:
+            self._private.setdefault(owner, {})[message.id] = message
+        self._wake_private(message)
         return message
 
     def touched(self, message: Message) -> None:
         message.updated_seq = self.bump()
+        self._wake_private(message)
+
+    def _wake_private(self, message: Message) -> None:
+        owner = _private_owner(message)
+        tick = self._private_ticks.pop(owner, None) if owner is not None else None
+        if tick is not None:
+            tick.set()
 
     def violation(self, rule: str, code: int | None, detail: str, route: str = "") -> None:
         self.violations.append(Violation(rule, code, detail, route))
@@ -272,6 +287,11 @@ class Recorder:
     def seen_by(self, user_id: int) -> list[Message]:
         return [m for m in self.messages.values() if m.visible_to(user_id)]
 
+    def private_to(self, user_id: int) -> list[Message]:
+        """The user's own messages (DMs with them, ephemerals to them, deleted ones too), oldest first:
+        found through the per-person index, not by a scan of every message stored."""
+        return list(self._private.get(user_id, {}).values())
+
     def in_channel(self, channel_id: int) -> list[Message]:
         return [m for m in self.messages.values() if m.channel_id == channel_id and not m.deleted]
 
@@ -284,6 +304,28 @@ class Recorder:
             if result:
                 return result
             tick = self._tick
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"gave up after {timeout}s waiting for {describe()}")
+            try:
+                await asyncio.wait_for(tick.wait(), remaining)
+            except TimeoutError:
+                pass
+
+    async def wait_private(
+        self, user_id: int, check: Callable[[], Any], timeout: float, describe: Callable[[], str]
+    ) -> Any:
+        """As ``wait_until``, re-running ``check`` only when one of ``user_id``'s own messages changed
+        (for checks that read nothing else, such as a simulated person waiting for their prompt)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = check()
+            if result:
+                return result
+            tick = self._private_ticks.get(user_id)
+            if tick is None:
+                tick = self._private_ticks[user_id] = asyncio.Event()
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"gave up after {timeout}s waiting for {describe()}")
@@ -312,3 +354,8 @@ class Recorder:
             if predicate is None or predicate(m):
                 return m
         return None
+
+
+def _private_owner(message: Message) -> int | None:
+    """The one user a message is for (a DM's recipient, an ephemeral's user), or None for a channel's."""
+    return message.dm_with if message.dm_with is not None else message.ephemeral_to

@@ -127,10 +127,14 @@ class SimUser:
 
     def dms(self) -> list[Message]:
         """Open their DMs with the bot: the messages there, oldest first."""
-        return [m for m in self.seen() if m.dm_with == self.id]
+        return [m for m in self.server.recorder.private_to(self.id) if m.dm_with == self.id and not m.deleted]
 
     def ephemerals(self) -> list[Message]:
-        return [m for m in self.seen() if m.ephemeral_to == self.id and not m.loading]
+        return [
+            m
+            for m in self.server.recorder.private_to(self.id)
+            if m.ephemeral_to == self.id and not m.loading and not m.deleted
+        ]
 
     def failures(self) -> list[Interaction]:
         """This user's interactions that ended in "This interaction failed" (or "did not respond")."""

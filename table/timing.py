@@ -12,7 +12,9 @@ class Timing:
 
     ai_delay: float = 0.8  # between AI discards, so people can follow the table
     hand_pause: float = 4.0  # between the score sheet and the next hand
-    edit_interval: float = 1.0  # at most one edit per message per interval (Discord rate-limits edits)
+    # at most one edit per message per interval (Discord rate-limits edits): the table picture merges about
+    # four moves an edit, since each person's DM already lists every move since their last prompt (issue 30)
+    edit_interval: float = 3.0
     timer_scale: float = 1.0  # multiplies the table's turn and claim seconds
     pause_limit: float = 600.0  # a table paused because everyone is away ends after this long
     permission_probe: float = 30.0  # a table that lost a channel permission tries to post again this often

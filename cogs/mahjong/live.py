@@ -5,11 +5,19 @@ pending-edit slot. ``want(version)`` asks for the state at ``version`` to be sho
 flight, later wants merge into one follow-up edit built from the state as it is when it is sent.
 A click answered with an update-message response shows a version too (``shown``), so the slot skips an
 edit that would only repeat it.
+
+Requests are the capacity lever (Discord allows a bot 50 a second), so an edit costs as little as it can:
+- after a person's click on the message, later edits go through that click's interaction token
+  (``PATCH /webhooks/{app}/{token}/messages/@original``) while it lives (15 minutes): interaction
+  endpoints are not bound to the bot's global limit, nor to the channel's edit bucket;
+- an edit whose content, components, embeds and picture equal what the slot last put there is not sent;
+- an unchanged picture is kept (the attachment already on the message) instead of uploaded again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
 import time
@@ -45,6 +53,14 @@ class Payload:
             "embeds": self.embeds,
         }
 
+    def png_digest(self) -> str | None:
+        return hashlib.sha1(self.png).hexdigest() if self.png is not None else None
+
+    def shows(self) -> tuple:
+        """What a reader sees, as a comparable value (the picture by its digest)."""
+        components = self.view.to_components() if self.view is not None else None
+        return (self.content, repr(components), repr([e.to_dict() for e in self.embeds]), self.png_digest())
+
     def send_kwargs(self) -> dict:
         kwargs: dict = {"content": self.content, "files": self.files(), "embeds": self.embeds}
         if self.view is not None:
@@ -63,7 +79,12 @@ class EditBudget:
     prompts people are waiting for, so the table pictures are the ones that wait.
     """
 
-    def __init__(self, per_second: float = 40.0, reserve: int = 10, capacity: float | None = None) -> None:
+    def __init__(
+        self, per_second: float = 40.0, reserve: int = 10, capacity: float | None = None, pictures: int | None = 2
+    ) -> None:
+        # at most this many pictures that nobody waits for (table images) are drawn at once, bot-wide: with
+        # hundreds of tables they would fill the render threads' queue, and a click's hand would wait behind
+        self.pictures = asyncio.Semaphore(pictures) if pictures is not None else None
         self.rate = per_second
         self.capacity = per_second if capacity is None else capacity
         self.reserve = reserve
@@ -105,7 +126,22 @@ class WindowLimit:
             await asyncio.sleep(self.calls[0] + self.seconds - now)
 
 
-UNLIMITED = EditBudget(per_second=1e9, reserve=0)
+UNLIMITED = EditBudget(per_second=1e9, reserve=0, pictures=None)
+TOKEN_LIFE = 14 * 60.0  # an interaction token lives 15 minutes; past this, edits take the channel route
+TOKEN_GONE = (10015, 50027)  # Unknown Webhook, Invalid Webhook Token: the click's token cannot edit any more
+
+
+RECEIVED = "mahjong_received"  # answers.RECEIVED: time.monotonic() when the cog received the interaction
+
+
+def _token_age(interaction: discord.Interaction) -> float:
+    """Seconds since Discord created the interaction: from its snowflake, or, where that clock disagrees
+    beyond reason (negative, or older than a token lives), from when the cog received it (as answers.py)."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    if 0.0 <= age <= TOKEN_LIFE + 60.0:
+        return age
+    received = interaction.extras.get(RECEIVED)
+    return time.monotonic() - received if received is not None else TOKEN_LIFE + 1.0
 
 
 class LiveMessage:
@@ -133,7 +169,11 @@ class LiveMessage:
         self.shown = 0  # newest version on Discord
         self._task: asyncio.Task[None] | None = None
         self.edits = 0  # edits sent (for tests and benchmarks)
+        self.skipped = 0  # edits not sent: they would have shown what the message already shows
         self.closed = False
+        self._via: discord.Interaction | None = None  # the latest click on this message: its token edits it
+        self._shown: tuple | None = None  # what the slot's last edit put on the message (Payload.shows)
+        self._picture: tuple[str, discord.Attachment] | None = None  # (digest, attachment) on the message
 
     def want(self, version: int) -> None:
         if self.closed:
@@ -142,16 +182,21 @@ class LiveMessage:
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run(), name=f"live-message-{self.message.id}")
 
-    def mark_shown(self, version: int) -> None:
-        """A click response already put ``version`` on the message."""
+    def mark_shown(self, version: int, via: discord.Interaction | None = None) -> None:
+        """A click response already put ``version`` on the message; ``via`` is that click, whose token
+        then carries this message's later edits (outside the global limit) while it lives."""
         self.shown = max(self.shown, version)
+        self._shown = self._picture = None  # the answer changed the message: compare with nothing
+        if via is not None:
+            self._via = via
 
-    def answered(self, version: int, edits_before: int) -> None:
+    def answered(self, version: int, edits_before: int, via: discord.Interaction | None = None) -> None:
         """A click's answer put ``version`` on the message in place. If one of our edits landed while that
         answer was on its way (``edits`` moved past ``edits_before``), the answer replaced what the edit
         showed, newer or not: the message shows ``version`` now, and anything newer is edited in again."""
-        if self.edits == edits_before:
-            self.mark_shown(version)
+        raced = self.edits != edits_before
+        self.mark_shown(version, via=via)
+        if not raced:
             return
         self.shown = version
         if self.wanted > version:
@@ -160,12 +205,22 @@ class LiveMessage:
     async def _run(self) -> None:
         while not self.closed and self.wanted > self.shown:
             target = self.wanted
-            await self.budget.take(urgent=self.urgent)
+            if self._token() is None:  # the interaction route is outside the global limit
+                await self.budget.take(urgent=self.urgent)
             target = max(target, self.wanted)  # whatever was asked while we waited goes in this edit
             try:
-                payload = await self._build()
-                await self.message.edit(**payload.edit_kwargs())
-                self.edits += 1
+                if self.urgent or self.budget.pictures is None:
+                    payload = await self._build()
+                else:
+                    async with self.budget.pictures:
+                        payload = await self._build()
+                shows = payload.shows()
+                if shows == self._shown:  # nothing changed for the reader
+                    self.skipped += 1
+                else:
+                    await self._edit(payload)
+                    self._shown = shows
+                    self.edits += 1
                 if self._on_shown is not None:
                     self._on_shown(target)
             except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
@@ -179,6 +234,36 @@ class LiveMessage:
             self.shown = max(self.shown, target)
             if self.min_interval:
                 await asyncio.sleep(self.min_interval)
+
+    def _token(self) -> discord.Interaction | None:
+        via = self._via
+        if via is not None and _token_age(via) > TOKEN_LIFE:
+            self._via = via = None
+        return via
+
+    async def _edit(self, payload: Payload) -> None:
+        """One edit: through the latest click's token if it lives, else the channel route; the picture
+        kept when it is the one already on the message."""
+        kwargs = payload.edit_kwargs()
+        digest = payload.png_digest()
+        if digest is not None and self._picture is not None and self._picture[0] == digest:
+            kwargs["attachments"] = [self._picture[1]]
+        via = self._token()
+        edited: object = None
+        if via is not None:
+            try:
+                edited = await via.edit_original_response(**kwargs)
+            except discord.HTTPException as error:
+                if error.code not in TOKEN_GONE and error.status not in (401, 404):
+                    raise
+                log.info("message %s: the click's token no longer edits it (%s)", self.message.id, error)
+                self._via = None
+                await self.budget.take(urgent=self.urgent)
+                kwargs = payload.edit_kwargs()  # a fresh upload: the kept attachment may be what failed
+        if self._via is None:
+            edited = await self.message.edit(**kwargs)
+        attachments = getattr(edited, "attachments", None) or []
+        self._picture = (digest, attachments[0]) if digest is not None and attachments else None
 
     def pending(self) -> asyncio.Task[None] | None:
         """The edit in flight, if any (to wait for it)."""

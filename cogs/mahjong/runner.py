@@ -594,8 +594,8 @@ class TableRunner:
         if not await respond(interaction, partial(self.dm_payload, seat), update=True):
             self._answer_failed(seat)
             return
-        if live is not None:
-            live.answered(version, edits_before)
+        if live is not None:  # its token carries later edits of the DM (live.py)
+            live.answered(version, edits_before, via=interaction)
         self._prompt_delivered(seat, version)
 
     def _answer_failed(self, seat: int) -> None:

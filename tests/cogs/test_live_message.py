@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
 import time
+from types import SimpleNamespace
+
+import discord
 
 from cogs.mahjong.live import EditBudget, LiveMessage, Payload, WindowLimit
 
@@ -69,3 +73,124 @@ async def test_the_window_lets_a_burst_through_then_waits_for_the_oldest_call_to
     burst = time.monotonic() - start
     await window.take()  # the fourth waits until the first is 0.2 s old
     assert burst < 0.05 and time.monotonic() - start >= 0.19
+
+
+class Recording:
+    """A message or a click that records each edit it carries (content and what was attached)."""
+
+    def __init__(self, *, age: float = 0.0, fails: int | None = None) -> None:
+        self.id = 1
+        self.created_at = discord.utils.utcnow() - datetime.timedelta(seconds=age)
+        self.calls: list[tuple[str, list]] = []
+        self.fails = fails  # the Discord error code this click's token answers with
+        self.extras: dict = {}
+
+    def _shown(self, kwargs: dict) -> SimpleNamespace:
+        kept = [a for a in kwargs["attachments"] if not isinstance(a, discord.File)]
+        self.calls.append((kwargs["content"], kwargs["attachments"]))
+        return SimpleNamespace(attachments=kept or [SimpleNamespace(id=len(self.calls))])
+
+    async def edit(self, **kwargs) -> SimpleNamespace:
+        return self._shown(kwargs)
+
+    async def edit_original_response(self, **kwargs) -> SimpleNamespace:
+        if self.fails is not None:
+            raise discord.HTTPException(SimpleNamespace(status=401, reason="Unauthorized"), {"code": self.fails})
+        return self._shown(kwargs)
+
+
+class EmptyBudget(EditBudget):
+    """A budget that must not be asked: the click's token route is outside the global limit."""
+
+    def __init__(self) -> None:
+        super().__init__(per_second=1.0, reserve=0)
+        self.taken = 0
+
+    async def take(self, *, urgent: bool) -> None:
+        self.taken += 1
+
+
+async def _show(live: LiveMessage, version: int) -> None:
+    live.want(version)
+    await asyncio.wait([live.pending()])
+
+
+async def test_after_a_click_the_message_is_edited_through_its_token_outside_the_global_limit():
+    message, click, budget = Recording(), Recording(), EmptyBudget()
+    live = LiveMessage(message, lambda: _payload("next prompt"), budget=budget)
+    live.mark_shown(1, via=click)
+    await _show(live, 2)
+    assert [c[0] for c in click.calls] == ["next prompt"] and message.calls == [] and budget.taken == 0
+
+
+async def test_a_token_near_the_end_of_its_fifteen_minutes_leaves_edits_to_the_channel_route():
+    message, click, budget = Recording(), Recording(age=14.5 * 60), EmptyBudget()
+    live = LiveMessage(message, lambda: _payload("next prompt"), budget=budget)
+    live.mark_shown(1, via=click)
+    await _show(live, 2)
+    assert click.calls == [] and [c[0] for c in message.calls] == ["next prompt"] and budget.taken == 1
+
+
+async def test_a_click_whose_id_clock_disagrees_counts_its_token_age_from_receipt():
+    message, click = Recording(), Recording(age=200 * 24 * 3600.0)  # an id from another clock
+    click.extras["mahjong_received"] = time.monotonic() - 5.0
+    live = LiveMessage(message, lambda: _payload("next prompt"))
+    live.mark_shown(1, via=click)
+    await _show(live, 2)
+    assert [c[0] for c in click.calls] == ["next prompt"] and message.calls == []
+
+
+async def test_a_dead_token_falls_back_to_the_channel_route_in_the_same_edit():
+    message, click = Recording(), Recording(fails=50027)
+    live = LiveMessage(message, lambda: _payload("next prompt"))
+    live.mark_shown(1, via=click)
+    await _show(live, 2)
+    await _show(live, 3)  # the dead token is not tried again
+    assert [c[0] for c in message.calls] == ["next prompt"] and click.calls == []
+
+
+async def test_an_edit_that_would_show_what_the_message_shows_is_not_sent():
+    message = Recording()
+    live = LiveMessage(message, lambda: _payload("same"))
+    await _show(live, 1)
+    await _show(live, 2)
+    assert len(message.calls) == 1 and live.skipped == 1
+
+
+async def test_an_unchanged_picture_is_kept_instead_of_uploaded_again():
+    message = Recording()
+    texts = iter(["your turn", "waiting"])
+    live = LiveMessage(message, lambda: _payload(next(texts), png=b"same picture"))
+    await _show(live, 1)
+    await _show(live, 2)
+    first, second = (attachments for _, attachments in message.calls)
+    assert isinstance(first[0], discord.File) and not isinstance(second[0], discord.File)
+
+
+async def _payload(content: str, png: bytes | None = None) -> Payload:
+    return Payload(content=content, png=png)
+
+
+async def test_pictures_nobody_waits_for_are_drawn_a_few_at_a_time_and_prompts_never_queue_behind_them():
+    budget = EditBudget(per_second=1e6, reserve=0, pictures=2)
+    drawing = {"now": 0, "most": 0, "prompt_waited": None}
+
+    async def table_picture():
+        drawing["now"] += 1
+        drawing["most"] = max(drawing["most"], drawing["now"])
+        await asyncio.sleep(0.05)
+        drawing["now"] -= 1
+        return Payload(content="table")
+
+    async def prompt():
+        drawing["prompt_waited"] = drawing["now"]  # built while the tables are still drawing
+        return Payload(content="your turn")
+
+    tables = [LiveMessage(Recording(), table_picture, budget=budget) for _ in range(6)]
+    dm = LiveMessage(Recording(), prompt, budget=budget, urgent=True)
+    for live in tables:
+        live.want(1)
+    await asyncio.sleep(0.01)
+    dm.want(1)
+    await asyncio.wait([t for live in [*tables, dm] if (t := live.pending()) is not None])
+    assert drawing["most"] == 2 and drawing["prompt_waited"] == 2
