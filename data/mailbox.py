@@ -44,6 +44,11 @@ def channel_of(name: str) -> str:
     return "mahjong_" + hashlib.sha256(name.encode()).hexdigest()[:16]
 
 
+def application_name(name: str) -> str:
+    """What the process's listening connection calls itself: while it is connected, the process is alive."""
+    return f"{name} (mailbox)"
+
+
 def encode(message: dict) -> str:
     text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
     if len(text.encode()) <= LIMIT:
@@ -76,7 +81,7 @@ class Mailbox:
         path = shown(url)
         try:
             connection = await asyncpg.connect(
-                url, timeout=CONNECT_TIMEOUT, server_settings={"application_name": f"{name} (mailbox)"}
+                url, timeout=CONNECT_TIMEOUT, server_settings={"application_name": application_name(name)}
             )
 
             def received(_: object, __: int, ___: str, payload: object) -> None:
