@@ -89,6 +89,9 @@ class SoleProcess:
     async def adopt(self, saved: SavedTable) -> TableRunner | None:
         return run_here(self.cog, saved)
 
+    def start(self, bot: discord.Client) -> None:
+        return None
+
     async def stop(self) -> None:
         return None
 
