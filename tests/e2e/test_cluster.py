@@ -1,13 +1,16 @@
 """Two bot processes, one stand-in, one PostgreSQL database (issue 29): a table in a guild whose shard the
 second process runs is played by DM clicks, which Discord delivers to shard 0's process only; that
 process forwards each to the table's owner, which answers it. Then the owner is SIGKILLed mid-hand and
-the first process takes the table over from its stored moves, and a button posted before still plays.
+the first process takes the table over from its stored moves, and a button posted before still plays
+(pressed between the death and the takeover, it is answered with a polite word and changes nothing).
 
 The bots are real child processes (devserver/process.py), not two bots in the test's process: only a
 process of its own dies with its connections, leases and unfinished writes the way a crash does.
 """
 
 from __future__ import annotations
+
+import asyncio
 
 import asyncpg
 import pytest
@@ -46,12 +49,26 @@ async def stored_moves(database: str) -> list[str]:
         await connection.close()
 
 
+async def owner_gone(database: str, name: str) -> None:
+    connection = await asyncpg.connect(database)
+    try:
+        for _ in range(100):
+            if not await connection.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", f"{name} (mailbox)"
+            ):
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"{name}'s connections outlived it")
+    finally:
+        await connection.close()
+
+
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
 async def test_dm_clicks_reach_the_owner_in_another_process_which_a_takeover_replaces(
     pg_target, harness, devserver
 ):  # pg_target first: its database outlives the bots
     count, shard = split(devserver.world.guild_id)
-    common = dict(database=pg_target, shard_count=count, lease_seconds=2.0, edit_interval=0.0, seed=5)
+    common = dict(database=pg_target, shard_count=count, lease_seconds=3.0, edit_interval=0.0, seed=5)
     where = (devserver.api_url, devserver.gateway_url, devserver.config.token)
     zero = BotProcess(*where, shards=(0,), name="zero", **common)  # type: ignore[arg-type]
     other = BotProcess(*where, shards=(shard,), name="other", **common)  # type: ignore[arg-type]
@@ -77,6 +94,10 @@ async def test_dm_clicks_reach_the_owner_in_another_process_which_a_takeover_rep
         waiting = await person.next_prompt(30)  # posted by the owner; left unanswered across its death
         button = prompt_buttons(waiting)[0]
         other.kill()
+        await owner_gone(pg_target, "other")  # its connections end with it; its lease has a while to run
+        early = await alice.click(waiting, button.custom_id or "")
+        assert (await early.response()).type == 4  # a polite private word, not "did not respond"
+        assert "moving to another" in (await early.message()).content
         await devserver.wait_for_message(
             channel="general", predicate=lambda m: "resumes at hand" in m.content, timeout=30
         )
