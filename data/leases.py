@@ -10,7 +10,7 @@
 
 A lease is a row of ``table_leases`` (migration 0007): the owner's process name and an expiry on the
 database server's clock (so hosts whose clocks disagree still agree on it). Chosen over session-level
-advisory locks (``data.ownership`` built those first) because:
+advisory locks (an earlier ``data.ownership`` held those) because:
 
 * a connection that drops for a moment (a network blip, a server restart, a pooler) would release every
   advisory lock of the process at once while it keeps running its tables, and another process would
@@ -112,15 +112,32 @@ class Leases:
         )
         return Lease(str(rows[0][0]), bool(rows[0][1]), int(rows[0][2]), bool(rows[0][3])) if rows else None
 
-    async def expired(self) -> list[int]:
-        """Unfinished tables whose lease ran out: their owner died or lost the database. (A table with no
-        lease at all — its process died between storing it and claiming it — is picked up by the next
-        process that starts, as after any restart, never while its creator may still be claiming it.)"""
+    async def expired(self, *, grace: float = 0.0) -> list[int]:
+        """Unfinished tables whose lease ran out: their owner died, lost the database, shut down or handed
+        them back. Those this process let go itself come after ``grace`` seconds (another process is meant
+        to take them). (A table with no lease at all — its process died between storing it and claiming
+        it — is picked up by the next process that starts, never while its creator may still claim it.)"""
         rows = await self._fetch(
             "SELECT l.table_id FROM table_leases l JOIN tables t ON t.id = l.table_id"
-            " WHERE l.expires_at < " + _NOW + " AND t.phase IN " + _UNFINISHED + " ORDER BY l.table_id"
+            " WHERE l.expires_at < " + _NOW + " AND t.phase IN " + _UNFINISHED +
+            " AND (l.owner <> $1 OR l.expires_at < " + _NOW + " - $2) ORDER BY l.table_id",
+            self.owner,
+            grace,
         )
         return [int(row[0]) for row in rows]
+
+    async def held_elsewhere(self) -> list[tuple[int, int, str]]:
+        """(table, guild, owner) of every unfinished table another live process runs: a process asks for
+        the tables of its own guilds back (cogs/mahjong/cluster.py)."""
+        rows = await self._fetch(
+            "SELECT l.table_id, t.guild_id, l.owner FROM table_leases l JOIN tables t ON t.id = l.table_id"
+            " WHERE l.owner <> $1 AND l.expires_at >= " + _NOW + " AND t.phase IN " + _UNFINISHED +
+            " AND EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = l.owner || $2"
+            " AND a.datname = current_database()) ORDER BY l.table_id",
+            self.owner,
+            MAILBOX_SUFFIX,
+        )
+        return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
     async def _fetch(self, sql: str, *args: Any) -> list[Any]:
         try:

@@ -5,7 +5,7 @@
     await mailbox.close()
 
 Meant for the one thing Discord makes necessary: every click on a DM button reaches shard 0's process
-only, and that process hands the raw interaction to the table's owner (``data.ownership``), which
+only, and that process hands the raw interaction to the table's owner (``data.leases``), which
 answers it through the interaction's own REST callback within Discord's 3 seconds. A NOTIFY reaches
 the listening process in about a millisecond on a nearby server and costs no table, no polling and
 no cleanup. Its payload is at most 8,000 bytes: a message is JSON, compressed (zlib, base64) when it
@@ -16,6 +16,7 @@ checks ownership first).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import json
@@ -75,6 +76,7 @@ class Mailbox:
         self._connection = connection
         self.name = name
         self.path = path
+        self._sending = asyncio.Lock()  # one connection runs one statement at a time
 
     @classmethod
     async def open(cls, url: str, *, name: str, on_message: Callable[[dict], Any]) -> Mailbox:
@@ -101,7 +103,8 @@ class Mailbox:
         """Hand ``message`` to the process called ``to`` (ValueError if it is too large for a NOTIFY)."""
         payload = encode(message)
         try:
-            await self._connection.execute("SELECT pg_notify($1, $2)", channel_of(to), payload)
+            async with self._sending:
+                await self._connection.execute("SELECT pg_notify($1, $2)", channel_of(to), payload)
         except _ERRORS as error:
             raise translate(error, self.path) from error
 

@@ -35,20 +35,22 @@ class BotProcess:
         token: str,
         *,
         database: str,
-        shards: tuple[int, ...],
-        shard_count: int,
+        shards: tuple[int, ...] | None,
+        shard_count: int | None,
         name: str,
         seed: int = 1,
         lease_seconds: float = 8.0,
         edit_interval: float = 1.0,
     ) -> None:
         self.args = [
-            "--api", api_url, "--gateway", gateway_url, "--token", token, "--db", database,
-            "--shards", ",".join(map(str, shards)), "--shard-count", str(shard_count), "--name", name,
+            "--api", api_url, "--gateway", gateway_url, "--token", token, "--db", database, "--name", name,
             "--seed", str(seed), "--lease-seconds", str(lease_seconds), "--edit-interval", str(edit_interval),
         ]  # fmt: skip
+        if shard_count is not None:  # else one plain, unsharded connection
+            self.args += ["--shard-count", str(shard_count), "--shards", ",".join(map(str, shards or ()))]
         self.name = name
         self.errors: list[str] = []
+        self.log: list[str] = []  # everything it logged (MAHJONG_LOG=INFO for more than warnings)
         self.forwarded: list[float] = []
         self.process: asyncio.subprocess.Process | None = None
         self._readers: list[asyncio.Task[None]] = []
@@ -86,6 +88,7 @@ class BotProcess:
     async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
         async for raw in stream:
             line = raw.decode(errors="replace").rstrip()
+            self.log.append(line)
             if " ERROR " in line or line.startswith("Traceback"):
                 self.errors.append(line)
 
@@ -135,6 +138,7 @@ async def _serve(args: argparse.Namespace) -> int:
 
     async def ready() -> None:
         await bot.wait_until_ready()
+        await bot.warming  # the render caches are full: the first clicks are not slowed by filling them
         cluster = bot.get_cog("Mahjong").cluster  # type: ignore[union-attr]
         if isinstance(cluster, PgCluster):
             cluster.on_forwarded = lambda seconds: print(FORWARDED, f"{seconds:.6f}", flush=True)
@@ -152,8 +156,10 @@ async def _serve(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m devserver.process", description=__doc__.splitlines()[0])
-    for flag in ("--api", "--gateway", "--token", "--db", "--shards", "--shard-count", "--name"):
+    for flag in ("--api", "--gateway", "--token", "--db", "--name"):
         parser.add_argument(flag, required=True)
+    parser.add_argument("--shards")
+    parser.add_argument("--shard-count")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lease-seconds", type=float, default=8.0)
     parser.add_argument("--edit-interval", type=float, default=1.0)

@@ -761,7 +761,7 @@ class Mahjong(
             return
         runner = self.by_id.get(int(fields["table"]))
         if runner is None or runner.closed:
-            raise TableError("err.table_over")
+            raise TableError(self.cluster.gone(int(fields["table"])))  # cluster hook: over, or moving process
         if kind == "ActButton":
             await runner.act(interaction, fields)
         elif kind == "ModeButton":

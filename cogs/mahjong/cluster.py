@@ -52,6 +52,9 @@ log = logging.getLogger(__name__)
 # the buttons and selects that act on one running table: lobby, action, mode, table and 換牌 (buttons.py)
 TABLE_CLICK = re.compile(r"^mj:[lamte]:(\d+):")
 SCAN_EVERY = 1.0  # seconds between looks for tables whose owner stopped renewing
+HOME_EVERY = 2.0  # seconds between looks for this process's guilds' tables run elsewhere
+HAND_BACK_QUIET = 5.5  # seconds between stopping a table handed back and letting its lease go
+LET_GO_GRACE = 5.0  # a table handed back is this process's to take again only after this long
 MAX_HOPS = 3  # a click forwarded this often (owners changing under it) is answered where it is
 
 
@@ -80,6 +83,10 @@ class SoleProcess:
     def mine(self, table_id: int) -> bool:
         return True
 
+    def gone(self, table_id: int) -> str:
+        """Why a click finds no table here: the catalogue key of the answer."""
+        return "err.table_over"
+
     async def claim(self, table_id: int) -> bool:
         return True
 
@@ -99,10 +106,14 @@ class SoleProcess:
 class PgCluster(SoleProcess):
     """This process's part of a bot split over several processes sharing one PostgreSQL database."""
 
-    def __init__(self, cog: Mahjong, leases: Leases, name: str) -> None:
+    def __init__(
+        self, cog: Mahjong, leases: Leases, name: str, shards: tuple[int, ...] | None = None, count: int | None = None
+    ) -> None:
         super().__init__(cog)
         self.leases = leases
         self.name = name
+        self.shards = frozenset(shards or ())
+        self.shard_count = count  # None: unsharded, no guild is more at home here than anywhere
         self.mailbox: Mailbox | None = None
         self.owned: set[int] = set()
         self.held_until = time.monotonic() + leases.ttl  # past this without a renewal: stop running tables
@@ -110,12 +121,17 @@ class PgCluster(SoleProcess):
         self._parse: Callable[[Any], None] | None = None
         self.on_forwarded: Callable[[float], None] | None = None  # seconds a forwarded click took (bench)
         self.takeovers = 0
+        self.restoring: set[int] = set()  # claimed, being rebuilt from the store
+        self.leaving: set[int] = set()  # being handed back to their guild's process
 
     @classmethod
-    async def open(cls, cog: Mahjong, url: str, name: str, *, ttl: float = TTL) -> PgCluster:
+    async def open(
+        cls, cog: Mahjong, url: str, name: str, *, ttl: float = TTL, shards: tuple[int, ...] | None = None,
+        count: int | None = None,
+    ) -> PgCluster:
         driver = cog.store.driver
         assert isinstance(driver, PgDriver)
-        cluster = cls(cog, Leases(driver.pool, name, path=driver.path, ttl=ttl), name)
+        cluster = cls(cog, Leases(driver.pool, name, path=driver.path, ttl=ttl), name, shards, count)
         cluster.mailbox = await Mailbox.open(url, name=name, on_message=cluster._received)
         return cluster
 
@@ -123,6 +139,10 @@ class PgCluster(SoleProcess):
 
     def mine(self, table_id: int) -> bool:
         return table_id in self.owned
+
+    def gone(self, table_id: int) -> str:
+        """A table handed back or being taken over here is moving (press again), not over."""
+        return "err.table_moving" if table_id in self.leaving or table_id in self.restoring else "err.table_over"
 
     async def claim(self, table_id: int) -> bool:
         if await self.leases.claim(table_id):
@@ -174,7 +194,7 @@ class PgCluster(SoleProcess):
     async def _renewing(self) -> None:
         while True:
             await asyncio.sleep(self.leases.ttl / 4)
-            held = set(self.owned)
+            held = self.owned | self.leaving  # a table handed back stays ours until its lease is let go
             started = time.monotonic()
             try:
                 kept = await self.leases.renew(held)
@@ -201,13 +221,59 @@ class PgCluster(SoleProcess):
             self.cog.table_finished(runner)
             self.cog.background(runner.close())
 
+    def home(self, guild_id: int) -> bool:
+        """The guild's events come to this process: its commands, modals and channel clicks arrive here."""
+        return self.shard_count is not None and (guild_id >> 22) % self.shard_count in self.shards
+
     async def _scanning(self) -> None:
+        last_home = time.monotonic()
         while True:
             await asyncio.sleep(SCAN_EVERY)
             try:
-                await self.take_over(await self.leases.expired())
+                await self.take_over(await self.leases.expired(grace=LET_GO_GRACE))
+                if time.monotonic() - last_home >= HOME_EVERY:
+                    last_home = time.monotonic()
+                    await self._call_home()
             except StoreError as error:
                 log.info("could not look for tables to take over: %s", error)
+
+    async def _call_home(self) -> None:
+        """Ask for this process's guilds' tables back from the processes that took them over while it was
+        away: a guild's slash commands, forms and seats are kept where its events arrive."""
+        if self.mailbox is None or self.shard_count is None:
+            return
+        wanted: dict[str, list[int]] = {}
+        for table, guild, owner in await self.leases.held_elsewhere():
+            if self.home(guild):
+                wanted.setdefault(owner, []).append(table)
+        for owner, tables in wanted.items():
+            try:
+                await self.mailbox.send(owner, {"hand_back": tables[:500], "to": self.name})
+            except ValueError as error:
+                log.info("could not ask %s for tables back: %s", owner, error)
+
+    async def _hand_back(self, tables: list[int]) -> None:
+        """Another process runs these tables' guild: stop running them here, everything stored, and let
+        their leases run out for it to take them (it resumes them from the stored moves)."""
+        given = []
+        for table_id in tables:
+            runner = self.cog.by_id.get(table_id)
+            if table_id not in self.owned or (runner is not None and self.home(runner.state.guild_id)):
+                continue
+            self.owned.discard(table_id)  # first: table_finished then releases nothing
+            self.leaving.add(table_id)  # its clicks meanwhile: "press again in a few seconds"
+            if runner is not None:
+                await runner.close()  # its pending writes are stored
+                self.cog.table_finished(runner)
+            given.append(table_id)
+        if not given:
+            return
+        # Discord counts a channel's edits per 5 s whoever sends them, and the home process cannot know
+        # what this one spent: it takes over once the windows this process used have passed
+        await asyncio.sleep(HAND_BACK_QUIET)
+        await self._quietly(self.leases.let_go(given))
+        self.leaving -= set(given)
+        log.info("handed %d tables back to their guild's process", len(given))
 
     async def take_over(self, tables: list[int]) -> int:
         """Claim the tables whose owner stopped renewing, replay them from their stored moves and play on:
@@ -215,13 +281,21 @@ class PgCluster(SoleProcess):
         claimed = {t for t in tables if t not in self.owned and await self.leases.claim(t)}
         if not claimed:
             return 0
-        self.owned |= claimed
         started = time.monotonic()
+        self.restoring |= claimed  # a click meanwhile waits for its table (_settled)
         taken = 0
-        for saved in await self.cog.store.unfinished_tables():
-            if saved.table.id in claimed and saved.table.id not in self.cog.by_id:
-                if run_here(self.cog, saved) is not None:
-                    taken += 1
+        try:
+            for saved in await self.cog.store.unfinished_tables():
+                if saved.table.id in claimed and saved.table.id not in self.cog.by_id:
+                    self.owned.add(saved.table.id)
+                    if run_here(self.cog, saved) is not None:
+                        taken += 1
+                    else:
+                        self.release(saved.table.id)
+        finally:
+            self.restoring -= claimed
+        for table_id in claimed - self.owned:  # finished meanwhile, or not readable: nobody's
+            await self._quietly(self.leases.release(table_id))
         self.takeovers += taken
         log.warning("took over %d tables in %.2f s: %s", taken, time.monotonic() - started, sorted(claimed))
         return taken
@@ -237,37 +311,59 @@ class PgCluster(SoleProcess):
     def _interaction_create(self, data: dict) -> None:
         table = table_of(data)
         assert self._parse is not None
-        if table is None or table in self.owned:
+        if table is None or (table in self.owned and table not in self.restoring):
             self._parse(data)
             return
         self.cog.background(self._route(data, table, time.time(), 0))
 
     async def _route(self, data: dict, table: int, received_at: float, hops: int) -> None:
-        """A click on a table not run here: to its owner's mailbox, or here when nobody runs it (the cog
-        then answers "this table is over"), or here after taking over a table whose owner died."""
+        """A click on a table not run here: to its owner's mailbox; here when nobody runs it (the cog then
+        answers "this table is over") or after taking over a table whose owner died; a polite "press
+        again" while the table moves between processes."""
         try:
             lease = await self.leases.owner_of(table)
-            if lease is not None and lease.expired:
-                await self.take_over([table])
-                lease = None
-            if lease is not None and lease.owner != self.name and hops < MAX_HOPS and self.mailbox is not None:
-                if not lease.listening:  # its process died a moment ago; its lease runs out within ttl
+            if lease is None:
+                pass  # nobody runs it: finished, closed, or unknown
+            elif lease.owner == self.name:
+                if table in self.leaving:  # being handed back to its guild's process
                     await self._moving(data, received_at)
                     return
+            elif lease.expired and lease.listening:  # let go by a live process, about to be taken
+                await self._moving(data, received_at)
+                return
+            elif lease.expired:  # its owner died: take it now rather than at the next scan
+                await self.take_over([table])
+            elif not lease.listening:  # its owner died a moment ago; the lease runs out within its ttl
+                await self._moving(data, received_at)
+                return
+            elif hops < MAX_HOPS and self.mailbox is not None:
                 await self.mailbox.send(lease.owner, {"interaction": data, "at": received_at, "hops": hops + 1})
                 return
         except (StoreError, ValueError) as error:
-            log.warning("table %s: a click could not be forwarded (%s); answered here", table, error)
+            log.warning("table %s: a click could not be forwarded (%s)", table, error)
+            await self._moving(data, received_at)  # nothing was done: the person presses again
+            return
+        await self._settled(table)
         self._deliver(data, received_at)
+
+    async def _settled(self, table: int) -> None:
+        """A table being taken over here is rebuilt in moments: its click waits for it (at most 2 s)."""
+        for _ in range(40):
+            if table not in self.restoring:
+                return
+            await asyncio.sleep(0.05)
 
     def _received(self, message: dict) -> None:
         """A click another process forwarded: answered here if the table is run here, else passed on."""
+        if isinstance(message.get("hand_back"), list):
+            self.cog.background(self._hand_back([int(t) for t in message["hand_back"]]))
+            return
         data, received_at, hops = message.get("interaction"), float(message.get("at", 0.0)), int(message.get("hops", 1))
         if not isinstance(data, dict):
             log.error("cluster: a forwarded message without an interaction was dropped")
             return
         table = table_of(data)
-        if table is not None and table not in self.owned and hops < MAX_HOPS:
+        if table is not None and (table not in self.owned or table in self.restoring) and hops < MAX_HOPS:
             self.cog.background(self._route(data, table, received_at, hops))
             return
         if self.on_forwarded is not None:
@@ -276,6 +372,9 @@ class PgCluster(SoleProcess):
 
     def _deliver(self, data: dict, received_at: float) -> None:
         """What discord.py's parser does with a component interaction, its 3 s counted from ``received_at``."""
+        table = table_of(data)
+        if table is not None and table not in self.cog.by_id:
+            log.info("a click for table %s, not run here (%s)", table, "owned" if table in self.owned else "not owned")
         state = self.cog.bot._connection  # noqa: SLF001
         interaction = discord.Interaction(data=data, state=state)  # type: ignore[arg-type]
         interaction.extras[RECEIVED] = time.monotonic() - max(0.0, time.time() - received_at)
@@ -324,4 +423,5 @@ async def open_cluster(cog: Mahjong) -> SoleProcess:
         return SoleProcess(cog)
     name = getattr(config, "process_name", None) or "mahjong"
     ttl = float(getattr(config, "lease_seconds", TTL))
-    return await PgCluster.open(cog, url, name, ttl=ttl)
+    shards, count = getattr(config, "shards", None), getattr(config, "shard_count", None)
+    return await PgCluster.open(cog, url, name, ttl=ttl, shards=shards, count=count)

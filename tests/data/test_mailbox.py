@@ -68,3 +68,20 @@ def test_messages_round_trip_and_too_large_ones_are_refused() -> None:
     noise = {"blob": "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(20_000))}
     with pytest.raises(ValueError, match="does not fit"):
         encode(noise)
+
+
+async def test_messages_sent_at_once_all_arrive(pg_target: str) -> None:
+    """Every click of a busy shard 0 is forwarded at once: sends share one connection in turn."""
+    got: list[dict] = []
+    inbox = await Mailbox.open(pg_target, name="owner", on_message=got.append)
+    outbox = await Mailbox.open(pg_target, name="shard 0", on_message=lambda message: None)
+    try:
+        await asyncio.gather(*(outbox.send("owner", {"n": n}) for n in range(50)))
+        for _ in range(100):
+            if len(got) == 50:
+                break
+            await asyncio.sleep(0.02)
+        assert sorted(m["n"] for m in got) == list(range(50))
+    finally:
+        await inbox.close()
+        await outbox.close()

@@ -3,6 +3,7 @@ second process runs is played by DM clicks, which Discord delivers to shard 0's 
 process forwards each to the table's owner, which answers it. Then the owner is SIGKILLed mid-hand and
 the first process takes the table over from its stored moves, and a button posted before still plays
 (pressed between the death and the takeover, it is answered with a polite word and changes nothing).
+Started again, the guild's process gets its table back (its commands and forms arrive there).
 
 The bots are real child processes (devserver/process.py), not two bots in the test's process: only a
 process of its own dies with its connections, leases and unfinished writes the way a crash does.
@@ -111,6 +112,19 @@ async def test_dm_clicks_reach_the_owner_in_another_process_which_a_takeover_rep
             clicked = await person.act_once(30)
             assert clicked is not None and (await clicked.response()).type == 7
         assert zero.forwarded == [], "the table runs where the DM clicks arrive now: nothing to forward"
+
+        other = BotProcess(*where, shards=(shard,), name="other", **common)  # type: ignore[arg-type]
+        await other.start()  # back, as its supervisor would start it: the guild's table goes home
+        for _ in range(300):  # it asks within 2 s; the table stops, waits out Discord's 5 s windows, moves
+            if await lease_of(pg_target) == ("other", 3):
+                break
+            await asyncio.sleep(0.1)
+        assert await lease_of(pg_target) == ("other", 3)
+        for _ in range(2):
+            clicked = await person.act_once(30)
+            assert clicked is not None and (await clicked.response()).type == 7
+            answered.append(person.clicks[-1][0] + "@home")
+        assert len(other.forwarded) >= 1, "DM clicks are forwarded to the home process again"
 
         stored = await stored_moves(pg_target)
         seat = int(button.custom_id.split(":")[4])  # type: ignore[union-attr]
