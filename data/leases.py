@@ -139,6 +139,16 @@ class Leases:
         )
         return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
+    async def processes(self) -> int:
+        """How many bot processes listen on this database now (at least this one): they share the bot
+        token's global request limit."""
+        rows = await self._fetch(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND application_name LIKE '%' || $1",
+            MAILBOX_SUFFIX,
+        )
+        return max(1, int(rows[0][0]))
+
     async def _fetch(self, sql: str, *args: Any) -> list[Any]:
         try:
             async with self.pool.acquire() as connection:

@@ -72,10 +72,11 @@ def decode(payload: str) -> dict:
 
 
 class Mailbox:
-    def __init__(self, connection: asyncpg.Connection, name: str, path: str) -> None:
+    def __init__(self, connection: asyncpg.Connection, name: str, path: str, url: str = "") -> None:
         self._connection = connection
         self.name = name
         self.path = path
+        self.url = url  # to open it again (it holds the password: never logged)
         self._sending = asyncio.Lock()  # one connection runs one statement at a time
 
     @classmethod
@@ -97,7 +98,7 @@ class Mailbox:
             await connection.add_listener(channel_of(name), received)
         except _ERRORS as error:
             raise translate(error, path) from error
-        return cls(connection, name, path)
+        return cls(connection, name, path, url)
 
     async def send(self, to: str, message: dict) -> None:
         """Hand ``message`` to the process called ``to`` (ValueError if it is too large for a NOTIFY)."""
@@ -107,6 +108,11 @@ class Mailbox:
                 await self._connection.execute("SELECT pg_notify($1, $2)", channel_of(to), payload)
         except _ERRORS as error:
             raise translate(error, self.path) from error
+
+    @property
+    def closed(self) -> bool:
+        """The connection ended (the server restarted, the network dropped): nothing arrives any more."""
+        return self._connection.is_closed()
 
     async def close(self) -> None:
         if not self._connection.is_closed():

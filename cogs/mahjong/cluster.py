@@ -120,9 +120,11 @@ class PgCluster(SoleProcess):
         self._tasks: list[asyncio.Task[None]] = []
         self._parse: Callable[[Any], None] | None = None
         self.on_forwarded: Callable[[float], None] | None = None  # seconds a forwarded click took (bench)
-        self.takeovers = 0
         self.restoring: set[int] = set()  # claimed, being rebuilt from the store
         self.leaving: set[int] = set()  # being handed back to their guild's process
+        # the one-process request budget (the cog's), shared among the live processes (_share_the_token)
+        self.full_rate, self.full_capacity = cog.budget.rate, cog.budget.capacity
+        self.full_opens = cog.dm_opens.limit
 
     @classmethod
     async def open(
@@ -172,6 +174,7 @@ class PgCluster(SoleProcess):
     def start(self, bot: discord.Client) -> None:
         """Route clicks from now on, renew the leases and watch for tables to take over."""
         self.install(bot)
+        self.cog.background(self._share_the_token())  # before the first request of this process's tables
         self._tasks = [
             asyncio.create_task(self._renewing(), name="cluster-renew"),
             asyncio.create_task(self._scanning(), name="cluster-takeover"),
@@ -194,6 +197,8 @@ class PgCluster(SoleProcess):
     async def _renewing(self) -> None:
         while True:
             await asyncio.sleep(self.leases.ttl / 4)
+            await self._listen_again()
+            await self._share_the_token()
             held = self.owned | self.leaving  # a table handed back stays ours until its lease is let go
             started = time.monotonic()
             try:
@@ -207,6 +212,31 @@ class PgCluster(SoleProcess):
             lost = (held - kept) & self.owned
             if lost:
                 self._drop(lost, "another process took it over")
+
+    async def _share_the_token(self) -> None:
+        """Discord's global limit (50 requests a second) is the bot token's, whichever process sends: each
+        live process paces its requests at its share of the one-process budget (a dead one's share goes
+        to the others at the next renewal)."""
+        try:
+            processes = await self.leases.processes()
+        except StoreError:
+            return
+        budget, opens = self.cog.budget, self.cog.dm_opens
+        budget.rate = self.full_rate / processes
+        budget.capacity = max(budget.reserve + 1.0, self.full_capacity / processes)
+        budget.tokens = min(budget.tokens, budget.capacity)
+        opens.limit = max(1, self.full_opens // processes)
+
+    async def _listen_again(self) -> None:
+        """A mailbox whose connection ended hears no forwarded click: open it afresh (the others see this
+        process as gone, and answer "press again", until it listens again)."""
+        if self.mailbox is None or not self.mailbox.closed:
+            return
+        try:
+            self.mailbox = await Mailbox.open(self.mailbox.url, name=self.name, on_message=self._received)
+            log.warning("the mailbox listens again")
+        except StoreError as error:
+            log.warning("the mailbox cannot listen: %s", error)
 
     def _drop(self, tables: set[int], why: str) -> None:
         """Stop running tables another process may run now, storing nothing more (it stores their moves)."""
@@ -296,7 +326,6 @@ class PgCluster(SoleProcess):
             self.restoring -= claimed
         for table_id in claimed - self.owned:  # finished meanwhile, or not readable: nobody's
             await self._quietly(self.leases.release(table_id))
-        self.takeovers += taken
         log.warning("took over %d tables in %.2f s: %s", taken, time.monotonic() - started, sorted(claimed))
         return taken
 

@@ -101,3 +101,23 @@ async def test_a_table_deleted_takes_its_lease_along(pg_target: str) -> None:
             await connection.close()
     finally:
         await store.close()
+
+
+async def test_the_live_processes_are_counted_by_their_mailboxes(pg_target: str) -> None:
+    """They share the bot token's global request limit between them."""
+    store = await Store.open(pg_target)
+    try:
+        leases = Leases(store.driver.pool, "a")  # type: ignore[attr-defined]
+        assert await leases.processes() == 1  # none listens yet: this one counts
+        boxes = [await Mailbox.open(pg_target, name=n, on_message=lambda m: None) for n in ("a", "b", "c")]
+        assert await leases.processes() == 3
+        await boxes[2].close()
+        for _ in range(50):
+            if await leases.processes() == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert await leases.processes() == 2
+        for box in boxes[:2]:
+            await box.close()
+    finally:
+        await store.close()

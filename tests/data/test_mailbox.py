@@ -85,3 +85,22 @@ async def test_messages_sent_at_once_all_arrive(pg_target: str) -> None:
     finally:
         await inbox.close()
         await outbox.close()
+
+
+async def test_a_mailbox_knows_when_its_connection_ended(pg_target: str) -> None:
+    """A server restart or a dropped network ends the listening connection: the cluster opens it afresh."""
+    import asyncpg
+
+    mailbox = await Mailbox.open(pg_target, name="owner", on_message=lambda message: None)
+    admin = await asyncpg.connect(pg_target)
+    try:
+        assert not mailbox.closed and mailbox.url == pg_target
+        await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'owner (mailbox)'")
+        for _ in range(100):
+            if mailbox.closed:
+                break
+            await asyncio.sleep(0.02)
+        assert mailbox.closed
+    finally:
+        await admin.close()
+        await mailbox.close()
