@@ -60,6 +60,7 @@ from .tables import REAL, percentile
 MOVING = 4  # answered with a private message (a prompt button's answer is an update of its DM)
 MADE = (6, 7)  # a prompt's click answered by updating the DM (at once, or deferred): the move was made
 MOVING_WORDS = t("en", "err.table_moving")  # "press again in a few seconds": the table is being taken over
+RUN_LIMIT = 900.0  # seconds of play: tables still short of their hands by then are reported
 TAKEOVER_LIMIT = 60.0  # seconds: a table not playing again by then is reported, and the run goes on
 KILL_AFTER_MOVES = 3  # every person has made this many moves: every table is in a hand
 
@@ -77,9 +78,19 @@ class Player(Person):
     failures: list[str] = field(default_factory=list)  # what went wrong for the simulated person
     refused: Counter[str] = field(default_factory=Counter)  # private refusals of a prompt click, by words
     timed: list[tuple[float, float]] = field(default_factory=list)  # (clicked at, seconds) of every answer
+    taken_back: set[tuple[int, int]] = field(default_factory=set)  # (message, version) whose Take back was pressed
 
     def _pending(self, message: Message) -> bool:
-        return message.dm_with == self.user.id and super()._pending(message)
+        if message.dm_with != self.user.id:
+            return False
+        return super()._pending(message) or self._take_back(message) is not None
+
+    def _take_back(self, message: Message) -> str | None:
+        """A DM saying the table plays this seat (a clock that ran out while the owner was away): its
+        Take back button, once per version of the message."""
+        if (message.id, message.updated_seq) in self.taken_back or prompt_buttons(message):
+            return None
+        return next((b.custom_id for b in message.buttons() if (b.custom_id or "").endswith(":back")), None)
 
     async def act_once(self, timeout: float = 10.0) -> None:  # type: ignore[override]
         try:
@@ -90,6 +101,11 @@ class Player(Person):
 
     async def _act(self, timeout: float) -> None:
         message = await self.next_prompt(timeout)
+        back = self._take_back(message)
+        if back is not None:
+            self.taken_back.add((message.id, message.updated_seq))
+            await (await self.user.click(message, back)).response(timeout)
+            return
         buttons = prompt_buttons(message)
         move = move_of(buttons[0])
         self.answered.add(move)
@@ -237,6 +253,7 @@ async def run(
             )
 
         killed_at: float | None = None
+        stuck = 0
         takeover_s: float | None = None
         victim = 1 if processes > 1 else None
         while True:
@@ -268,6 +285,11 @@ async def run(
                     paused.clear()
             done = all(finished(c) >= hands for c in channels)
             if done and (not kill or victim is None or takeover_s is not None):
+                break
+            if time.perf_counter() - started > RUN_LIMIT:
+                behind = [c for c in channels if finished(c) < hands]
+                print(f"stopped after {RUN_LIMIT:g} s; tables short of {hands} hands: {behind[:10]}", file=sys.stderr)
+                stuck = len(behind)
                 break
         seconds = time.perf_counter() - started
         await asyncio.sleep(peek_every + 1)  # channel clicks to the restarted process
@@ -327,6 +349,7 @@ async def run(
         "unanswered_other": len(unanswered) - len(at_kill),
         "moving_answers": sum(p.moving for p in people),
         "person_failures": len(failures),
+        "tables_short": stuck,
         "refused_clicks": sum(refused.values()),
         "answered_moves": sum(answered.values()),
         "seconds": round(seconds, 1),
