@@ -2,6 +2,8 @@
 
     DISCORD_TOKEN=... python bot.py            (or put DISCORD_TOKEN in a .env file)
     python bot.py --sync                       (re-sync the slash commands even if unchanged)
+    python bot.py --shards 0-3 --shard-count 8 (this process runs Discord's shards 0-3 of 8; several such
+                                               processes share one PostgreSQL database: README, "Several processes")
     python bot.py --sandbox OUTDIR [--hands N] [--seed S] [--db FILE] [--rules R] [--lang L]
                                                (no token: play against a local stand-in)
 """
@@ -14,6 +16,7 @@ import hashlib
 import json
 import logging
 import os
+import socket
 import sys
 import time
 from dataclasses import dataclass, field, replace
@@ -62,6 +65,10 @@ class Config:
     timing: Timing = field(default_factory=Timing)
     seed: int | None = None  # seeds every match's shuffle (tests, the sandbox); None: unpredictable
     force_sync: bool = False  # sync the global commands even when they are as last synced
+    shards: tuple[int, ...] | None = None  # Discord shards this process runs (None: all of shard_count)
+    shard_count: int | None = None  # None: one unsharded connection (or Discord's count with shards)
+    process_name: str | None = None  # this process among several (leases, mailbox); default host + shards
+    lease_seconds: float = 8.0  # a table's lease (data/leases.py): how soon another process takes it over
 
     @classmethod
     def from_env(cls) -> Config:
@@ -77,11 +84,62 @@ class Config:
         guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise SystemExit(f"DISCORD_GUILD_ID must be a server id (digits only), not {guild!r}.")
-        return cls(
+        config = cls(
             token=token,
             database=os.environ.get("MAHJONG_DB", "mahjong.sqlite3"),
             sync_guild=int(guild) if guild.isdigit() else None,
         )
+        return config.sharded(
+            os.environ.get("MAHJONG_SHARDS", "").strip() or None,
+            os.environ.get("MAHJONG_SHARD_COUNT", "").strip() or None,
+            os.environ.get("MAHJONG_PROCESS_NAME", "").strip() or None,
+        )
+
+    def sharded(self, shards: str | None, count: str | None, name: str | None = None) -> Config:
+        """The shards this process runs (``--shards``/``MAHJONG_SHARDS``, ``--shard-count``/
+        ``MAHJONG_SHARD_COUNT``); SystemExit with one line for a spec that cannot be run.
+
+        >>> Config("t", "x.sqlite3").sharded(None, "2").shards
+        (0, 1)
+        >>> Config("t", "postgresql://db/m").sharded("0-1,3", "4").process_name.endswith("shards 0-1,3 of 4")
+        True
+        """
+        if shards is None and count is None:
+            return replace(self, process_name=name or self.process_name or socket.gethostname())
+        if count is None:
+            raise SystemExit("--shards needs --shard-count (MAHJONG_SHARD_COUNT): how many shards the bot has in all.")
+        if not count.isdigit() or not 1 <= int(count) <= 4096:
+            raise SystemExit(f"--shard-count must be a whole number from 1 to 4096, not {count!r}.")
+        total = int(count)
+        chosen = parse_shards(shards, total) if shards is not None else tuple(range(total))
+        if len(chosen) < total and not str(self.database).startswith(("postgresql://", "postgres://")):
+            raise SystemExit(
+                "A process that runs only some shards shares its tables with the others: set MAHJONG_DB to a "
+                "PostgreSQL database that every process uses (SQLite is one process's file)."
+            )
+        spec = shards if shards is not None else f"0-{total - 1}"
+        default = f"{socket.gethostname()} shards {spec} of {total}"
+        return replace(self, shards=chosen, shard_count=total, process_name=name or default)
+
+
+def parse_shards(spec: str, count: int) -> tuple[int, ...]:
+    """``0-3`` or ``0,2,5-7``: the shard ids, each below ``count`` (SystemExit with one line otherwise).
+
+    >>> parse_shards("0-3", 8)
+    (0, 1, 2, 3)
+    >>> parse_shards("5,1-2", 8)
+    (1, 2, 5)
+    """
+    found: set[int] = set()
+    for part in spec.split(","):
+        low, _, high = part.strip().partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise SystemExit(f"--shards takes shard ids such as 0-3 or 0,2,5-7, not {spec!r}.")
+        first, last = int(low), int(high or low)
+        if first > last or last >= count:
+            raise SystemExit(f"--shards {spec}: shard ids run from 0 to {count - 1} (--shard-count {count}).")
+        found.update(range(first, last + 1))
+    return tuple(sorted(found))
 
 
 class MahjongBot(commands.Bot):
@@ -178,6 +236,19 @@ class MahjongBot(commands.Bot):
             log.info("invite: %s", invite_url(self.application_id))
 
 
+class ShardedMahjongBot(MahjongBot, commands.AutoShardedBot):
+    """The table host running some of the bot's shards (``--shards``), one gateway connection each."""
+
+
+def build_bot(config: Config, **options: object) -> MahjongBot:
+    """The bot a configuration asks for: sharded when it names shards, else one plain connection."""
+    if config.shard_count is None:
+        return MahjongBot(config, **options)
+    options.setdefault("shard_count", config.shard_count)
+    options.setdefault("shard_ids", list(config.shards or range(config.shard_count)))
+    return ShardedMahjongBot(config, **options)
+
+
 def invite_url(application_id: int) -> str:
     """The link that adds this bot to a server with what a table needs (README: Installing it)."""
     return discord.utils.oauth_url(
@@ -195,7 +266,7 @@ def run_with_retries(config: Config) -> int:
     new try after a growing pause, and exit code 3 once the pauses are spent (for a supervisor)."""
     for pause in (*START_RETRY_PAUSES, None):
         try:
-            MahjongBot(config).run(config.token, log_handler=None)
+            build_bot(config).run(config.token, log_handler=None)
             return 0
         except discord.LoginFailure:
             print("Discord refused DISCORD_TOKEN (improper token): check it in the Developer Portal.", file=sys.stderr)
@@ -268,6 +339,15 @@ def main(argv: list[str] | None = None) -> int:
         help="the simulated person's Discord language and the server's (default en)",
     )
     parser.add_argument("--sync", action="store_true", help="sync the slash commands even if unchanged")
+    parser.add_argument(
+        "--shards",
+        metavar="IDS",
+        help="the Discord shards this process runs, e.g. 0-3 or 0,2,5-7 (env MAHJONG_SHARDS); with a PostgreSQL "
+        "MAHJONG_DB that several processes share, each running its own shards",
+    )
+    parser.add_argument(
+        "--shard-count", metavar="N", help="how many shards the bot has in all (env MAHJONG_SHARD_COUNT)"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.sandbox:
@@ -291,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     try:
         config = Config.from_env()
+        if args.shards is not None or args.shard_count is not None:  # the command line over the environment
+            config = config.sharded(args.shards, args.shard_count, os.environ.get("MAHJONG_PROCESS_NAME") or None)
     except SystemExit as stop:
         print(stop, file=sys.stderr)
         return 2

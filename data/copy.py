@@ -34,6 +34,7 @@ from data.store import Store
 TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tables", ("id",)),
     ("table_failures", ("table_id",)),
+    ("table_leases", ("table_id",)),
     ("seats", ("table_id", "seat")),
     ("matches", ("table_id",)),
     ("match_scores", ("table_id", "seat")),

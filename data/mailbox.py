@@ -5,7 +5,7 @@
     await mailbox.close()
 
 Meant for the one thing Discord makes necessary: every click on a DM button reaches shard 0's process
-only, and that process hands the raw interaction to the table's owner (``data.ownership``), which
+only, and that process hands the raw interaction to the table's owner (``data.leases``), which
 answers it through the interaction's own REST callback within Discord's 3 seconds. A NOTIFY reaches
 the listening process in about a millisecond on a nearby server and costs no table, no polling and
 no cleanup. Its payload is at most 8,000 bytes: a message is JSON, compressed (zlib, base64) when it
@@ -16,6 +16,7 @@ checks ownership first).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import json
@@ -44,6 +45,11 @@ def channel_of(name: str) -> str:
     return "mahjong_" + hashlib.sha256(name.encode()).hexdigest()[:16]
 
 
+def application_name(name: str) -> str:
+    """What the process's listening connection calls itself: while it is connected, the process is alive."""
+    return f"{name} (mailbox)"
+
+
 def encode(message: dict) -> str:
     text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
     if len(text.encode()) <= LIMIT:
@@ -66,17 +72,19 @@ def decode(payload: str) -> dict:
 
 
 class Mailbox:
-    def __init__(self, connection: asyncpg.Connection, name: str, path: str) -> None:
+    def __init__(self, connection: asyncpg.Connection, name: str, path: str, url: str = "") -> None:
         self._connection = connection
         self.name = name
         self.path = path
+        self.url = url  # to open it again (it holds the password: never logged)
+        self._sending = asyncio.Lock()  # one connection runs one statement at a time
 
     @classmethod
     async def open(cls, url: str, *, name: str, on_message: Callable[[dict], Any]) -> Mailbox:
         path = shown(url)
         try:
             connection = await asyncpg.connect(
-                url, timeout=CONNECT_TIMEOUT, server_settings={"application_name": f"{name} (mailbox)"}
+                url, timeout=CONNECT_TIMEOUT, server_settings={"application_name": application_name(name)}
             )
 
             def received(_: object, __: int, ___: str, payload: object) -> None:
@@ -90,15 +98,21 @@ class Mailbox:
             await connection.add_listener(channel_of(name), received)
         except _ERRORS as error:
             raise translate(error, path) from error
-        return cls(connection, name, path)
+        return cls(connection, name, path, url)
 
     async def send(self, to: str, message: dict) -> None:
         """Hand ``message`` to the process called ``to`` (ValueError if it is too large for a NOTIFY)."""
         payload = encode(message)
         try:
-            await self._connection.execute("SELECT pg_notify($1, $2)", channel_of(to), payload)
+            async with self._sending:
+                await self._connection.execute("SELECT pg_notify($1, $2)", channel_of(to), payload)
         except _ERRORS as error:
             raise translate(error, self.path) from error
+
+    @property
+    def closed(self) -> bool:
+        """The connection ended (the server restarted, the network dropped): nothing arrives any more."""
+        return self._connection.is_closed()
 
     async def close(self) -> None:
         if not self._connection.is_closed():

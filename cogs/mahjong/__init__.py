@@ -46,6 +46,7 @@ from . import stats
 from .answers import mark_received
 from .arguments import accepted
 from .buttons import DYNAMIC_ITEMS
+from .cluster import SoleProcess, open_cluster
 from .hall import Hall
 from .hallbuttons import HALL_ITEMS
 from .help import HELP_ITEMS, HelpCommands
@@ -168,6 +169,7 @@ class Mahjong(
         self.skip_stored_dm: set[int] = set()  # people whose stored DM channel failed: open a new one
         self._tasks: set[asyncio.Task[None]] = set()
         self.runners: weakref.WeakSet[TableRunner] = weakref.WeakSet()  # every table not yet garbage
+        self.cluster: SoleProcess = SoleProcess(self)  # cluster hook: replaced in cog_load (cluster.py)
         self.watchers: dict[int, Watchers] = {}  # table id → its spectators (watch.py)
         self.budget = EditBudget(per_second=35, capacity=10, reserve=4)  # every request, under Discord's 50/s
         # opening DM channels fast is refused (40003): a gentle pace, and each channel is opened once.
@@ -180,19 +182,11 @@ class Mahjong(
         """Register the buttons, then bring back every table that was open when the bot stopped: the
         runners exist before the first click can arrive, their messages go out once we are connected."""
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS, *HELP_ITEMS, RematchButton)
+        self.cluster = await open_cluster(self)  # cluster hook (issue 29): which tables run in this process
         for saved in await self.store.unfinished_tables():
-            try:
-                if saved.problem is not None:
-                    raise ValueError(saved.problem)
-                runner = TableRunner.restore(self, saved)
-            except Exception as error:  # a bug, a newer version's rows, a corrupt row: never a stuck table
-                log.warning("table %s could not be restored", saved.table.id, exc_info=True)
-                locale = str(saved.table.options.get("locale", "en"))
-                self.background(self._restore_failed(saved.table.id, saved.table.channel_id, error, locale))
-                continue
-            self._register(runner)
-            self.background(self._resume(runner))
+            await self.cluster.adopt(saved)  # cluster hook: claims it, restores it (run_here), resumes it
         await self.hall_load()  # the quick-play queues (hall.py)
+        self.cluster.start(self.bot)  # cluster hook: route clicks, renew leases, take over dead processes' tables
 
     async def _resume(self, runner: TableRunner) -> None:
         await self.bot.wait_until_ready()
@@ -229,6 +223,7 @@ class Mahjong(
         self.hall_unload()
         for runner in list(self.runners):  # the closing and finishing ones too: their writes land first
             await runner.close()
+        await self.cluster.stop()  # cluster hook: the leases run out now, for another process to take over
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -315,6 +310,7 @@ class Mahjong(
 
     def table_finished(self, runner: TableRunner) -> None:
         """Forget a table whose match ended (its messages stay in the channel)."""
+        self.cluster.release(runner.table_id)  # cluster hook: no process runs it any more
         channel = runner.state.channel_id
         if self.tables.get(channel) is runner:
             del self.tables[channel]
@@ -474,6 +470,7 @@ class Mahjong(
                 password_hash=pw,
                 ranking=settings.ranking,
             )
+            await self.cluster.claim(record.id)  # cluster hook: a table this process creates runs here
         except StoreError as error:
             log.warning("could not store a new table: %s", error)
             raise TableError("err.storage") from None
@@ -753,7 +750,7 @@ class Mahjong(
             return
         runner = self.by_id.get(int(fields["table"]))
         if runner is None or runner.closed:
-            raise TableError("err.table_over")
+            raise TableError(self.cluster.gone(int(fields["table"])))  # cluster hook: over, or moving process
         if kind == "ActButton":
             await runner.act(interaction, fields)
         elif kind == "ModeButton":

@@ -486,8 +486,8 @@ class TableRunner:
                 answering=self._answering(interaction, seat),
             )
             jobs = self.carry_out(effects)
+            self.wake.set()  # the driver waits on the lock: it plays on (AI replies) as soon as this is stored
             await self.journal.flush()
-        self.wake.set()
         await self._answer_with_hand(interaction, seat)  # outside the lock: others' clicks need not wait
         await self._run(jobs)
 
@@ -510,8 +510,8 @@ class TableRunner:
                 answering=self._answering(interaction, seat),
             )
             jobs = self.carry_out(effects)
+            self.wake.set()  # the driver waits on the lock: it plays on (AI replies) as soon as this is stored
             await self.journal.flush()
-        self.wake.set()
         await self._answer_with_hand(interaction, seat)
         await self._run(jobs)
 
@@ -527,8 +527,8 @@ class TableRunner:
             seat = self.session.seat_for(interaction.user.id)
             effects = call(interaction.user.id, now=time.time(), answering=self._answering(interaction, seat))
             jobs = self.carry_out(effects)
+            self.wake.set()  # the driver waits on the lock: it plays on (AI replies) as soon as this is stored
             await self.journal.flush()
-        self.wake.set()
         await self._answer_stored(interaction, seat)
         await self._run(jobs)
 
@@ -542,8 +542,8 @@ class TableRunner:
         """The pause's Resume button: a seated person takes their seat back and the next hand starts."""
         async with self.lock:
             jobs = self.carry_out(self.session.resume_paused(interaction.user.id, now=time.time()))
+            self.wake.set()
             await self.journal.flush()
-        self.wake.set()
         await interaction.response.send_message(t(interaction.locale, "ok.resumed"), ephemeral=True)
         await self._run(jobs)
 

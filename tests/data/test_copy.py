@@ -88,6 +88,11 @@ async def fill(target: str) -> None:
         called=[True, False, False, False],
     )
     await store.finish_match(rated.id, [940, 1000, 1000, 1060], leaver=1)
+    async with store.driver.session() as db:  # a lease (data/leases.py writes them on PostgreSQL only)
+        await db.execute(
+            "INSERT INTO table_leases (table_id, owner, expires_at, generation) VALUES (?, ?, ?, ?)",
+            (live.id, "host-a shards 0-3 of 8", 1_700_000_008.5, 2),
+        )
     await store.close()
 
 

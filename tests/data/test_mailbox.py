@@ -68,3 +68,39 @@ def test_messages_round_trip_and_too_large_ones_are_refused() -> None:
     noise = {"blob": "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(20_000))}
     with pytest.raises(ValueError, match="does not fit"):
         encode(noise)
+
+
+async def test_messages_sent_at_once_all_arrive(pg_target: str) -> None:
+    """Every click of a busy shard 0 is forwarded at once: sends share one connection in turn."""
+    got: list[dict] = []
+    inbox = await Mailbox.open(pg_target, name="owner", on_message=got.append)
+    outbox = await Mailbox.open(pg_target, name="shard 0", on_message=lambda message: None)
+    try:
+        await asyncio.gather(*(outbox.send("owner", {"n": n}) for n in range(50)))
+        for _ in range(100):
+            if len(got) == 50:
+                break
+            await asyncio.sleep(0.02)
+        assert sorted(m["n"] for m in got) == list(range(50))
+    finally:
+        await inbox.close()
+        await outbox.close()
+
+
+async def test_a_mailbox_knows_when_its_connection_ended(pg_target: str) -> None:
+    """A server restart or a dropped network ends the listening connection: the cluster opens it afresh."""
+    import asyncpg
+
+    mailbox = await Mailbox.open(pg_target, name="owner", on_message=lambda message: None)
+    admin = await asyncpg.connect(pg_target)
+    try:
+        assert not mailbox.closed and mailbox.url == pg_target
+        await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'owner (mailbox)'")
+        for _ in range(100):
+            if mailbox.closed:
+                break
+            await asyncio.sleep(0.02)
+        assert mailbox.closed
+    finally:
+        await admin.close()
+        await mailbox.close()

@@ -1,0 +1,405 @@
+"""Several bot processes on one PostgreSQL database, through the stand-in with Discord's rate limits on,
+and one of them SIGKILLed mid-hand.
+
+    python -m bench.cluster --processes 2 --tables 100 --hands 1
+
+Starts a throw-away PostgreSQL server (tests/pgcluster.py) and the stand-in, then N real bot processes
+(devserver/process.py): process 0 runs shard 0, which Discord sends every DM click to; process 1 runs the
+shard of the stand-in's guild, so it creates and owns every table; the others run the remaining shards.
+Each table has one simulated person clicking their DM prompts as fast as they arrive (each click reaches
+process 0 and is forwarded to the owner) and pressing *Show my hand* on the table message every few
+seconds (a channel click, to the guild's shard). Once every person has made a few moves, process 1 is
+SIGKILLed; the others take its tables over when the leases run out; then it is started again (as its
+supervisor would) and its channel clicks are forwarded to the new owner.
+
+Printed as one JSON object on the last line:
+
+* ``p50_ms``/``p99_ms``: click → interaction response, every answered click; ``dm_*`` and ``channel_*``
+  the DM clicks and the channel clicks apart; ``steady_p99_ms`` the clicks before the kill;
+* ``forwarded_p50_ms``/``forwarded_p99_ms``: the extra cost of a forwarded click, from its receipt by the
+  process Discord gave it to to its delivery in the owner (measured inside the processes);
+* ``errors``: ERROR lines the bot processes logged, and Discord rules the stand-in saw broken, but for
+  ``unanswered_at_kill`` (clicks that were on their way to the killed process: Discord says "the
+  application did not respond" for those, as it would);
+* ``takeover_s``: from the SIGKILL until the last of its tables answered a move again;
+* ``lost_moves``: moves whose click was answered but that are not in the database afterwards (must be 0);
+* ``moving_answers``: clicks between the death and the takeover, answered with "press again";
+* ``baseline_p99_ms`` and ``p99_ratio``: the same tables and people on one bot process on SQLite, no kill
+  (``--no-baseline`` skips it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncpg
+
+from cogs.i18n import t
+from devserver import Config, DevServer, Latency, RateLimits
+from devserver.fixtures import Harness
+from devserver.gateway import shard_of
+from devserver.people import Person, code_of, move_of, prompt_buttons
+from devserver.process import BotProcess
+from devserver.recorder import Message
+from table.codes import to_action
+
+from .tables import REAL, percentile
+
+MOVING = 4  # answered with a private message (a prompt button's answer is an update of its DM)
+MADE = (6, 7)  # a prompt's click answered by updating the DM (at once, or deferred): the move was made
+MOVING_WORDS = t("en", "err.table_moving")  # "press again in a few seconds": the table is being taken over
+RUN_LIMIT = 900.0  # seconds of play: tables still short of their hands by then are reported
+TAKEOVER_LIMIT = 60.0  # seconds: a table not playing again by then is reported, and the run goes on
+KILL_AFTER_MOVES = 3  # every person has made this many moves: every table is in a hand
+
+
+@dataclass
+class Player(Person):
+    """A person at a phone: DM prompts only (not the private copies Show my hand brings), pressed again
+    after "press again", and every answered move remembered to check against the database."""
+
+    moves: list[tuple[int, int, str, float]] = field(default_factory=list)  # (table, hand, action, clicked)
+    dm_latencies: list[float] = field(default_factory=list)
+    channel_latencies: list[float] = field(default_factory=list)
+    unanswered: list[float] = field(default_factory=list)  # when each click that got no answer was made
+    moving: int = 0
+    failures: list[str] = field(default_factory=list)  # what went wrong for the simulated person
+    refused: Counter[str] = field(default_factory=Counter)  # private refusals of a prompt click, by words
+    timed: list[tuple[float, float]] = field(default_factory=list)  # (clicked at, seconds) of every answer
+    taken_back: set[tuple[int, int]] = field(default_factory=set)  # (message, version) whose Take back was pressed
+
+    def _pending(self, message: Message) -> bool:
+        if message.dm_with != self.user.id:
+            return False
+        return super()._pending(message) or self._take_back(message) is not None
+
+    def _take_back(self, message: Message) -> str | None:
+        """A DM saying the table plays this seat (a clock that ran out while the owner was away): its
+        Take back button, once per version of the message."""
+        if (message.id, message.updated_seq) in self.taken_back or prompt_buttons(message):
+            return None
+        return next((b.custom_id for b in message.buttons() if (b.custom_id or "").endswith(":back")), None)
+
+    async def act_once(self, timeout: float = 10.0) -> None:  # type: ignore[override]
+        try:
+            await self._act(timeout)
+        except Exception as error:  # noqa: BLE001 - reported, and the person plays on
+            self.failures.append(repr(error))
+            await asyncio.sleep(0.2)
+
+    async def _act(self, timeout: float) -> None:
+        message = await self.next_prompt(timeout)
+        back = self._take_back(message)
+        if back is not None:
+            self.taken_back.add((message.id, message.updated_seq))
+            await (await self.user.click(message, back)).response(timeout)
+            return
+        buttons = prompt_buttons(message)
+        move = move_of(buttons[0])
+        self.answered.add(move)
+        answer = self.choose(message, buttons)
+        if answer is None or not hasattr(answer, "custom_id"):
+            return
+        custom_id = answer.custom_id or ""
+        clicked_at, started = time.time(), time.perf_counter()
+        interaction = await self.user.click(message, custom_id)
+        try:
+            response = await interaction.response(timeout)
+        except AssertionError:  # no answer in Discord's 3 s (its process died under it)
+            self.unanswered.append(clicked_at)
+            self.answered.discard(move)
+            return
+        elapsed = time.perf_counter() - started
+        if response.type not in MADE:  # a private word instead of the updated hand: no move was made
+            words = (await interaction.message(timeout)).content
+            if MOVING_WORDS in words:
+                self.moving += 1
+                await asyncio.sleep(0.5)  # and pressed again
+            else:  # e.g. a prompt of a move the dead process had not yet stored: its DM is brought up to date
+                self.refused[words[:60]] += 1
+                await asyncio.sleep(0.3)
+            self.answered.discard(move)  # the decision is still to be made, whatever the prompt's id
+            return
+        self.latencies.append(elapsed)
+        self.dm_latencies.append(elapsed)
+        self.timed.append((clicked_at, elapsed))
+        code = code_of(answer)
+        if code:
+            _, _, table, hand, seat, _, _ = custom_id.split(":")
+            self.moves.append((int(table), int(hand), str(to_action(int(seat), code)), clicked_at))
+
+    async def peek(self, channel: str, stop: asyncio.Event, every: float, paused: asyncio.Event) -> None:
+        """Show my hand on the table message now and then: a click in the guild's channel."""
+        server = self.user.server
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), every)
+            if stop.is_set():
+                return
+            if paused.is_set():
+                continue
+            shows = [
+                (m, b.custom_id)
+                for m in server.channel_messages(channel)
+                for b in m.buttons()
+                if (b.custom_id or "").startswith("mj:t:") and (b.custom_id or "").endswith(":show")
+            ]
+            if not shows:
+                continue
+            message, custom_id = shows[-1]
+            clicked_at, started = time.time(), time.perf_counter()
+            interaction = await self.user.click(message, custom_id or "")
+            try:
+                response = await interaction.response(10)
+            except AssertionError:
+                self.unanswered.append(clicked_at)
+                continue
+            elapsed = time.perf_counter() - started
+            if response.type != MOVING or MOVING_WORDS not in (await interaction.message(10)).content:
+                self.channel_latencies.append(elapsed)
+                self.latencies.append(elapsed)
+                self.timed.append((clicked_at, elapsed))
+
+
+def shard_plan(guild_id: int, processes: int) -> tuple[int, list[tuple[int, ...]]]:
+    """The shard count and each process's shards: 0 first (DMs), the guild's second (its tables)."""
+    if processes == 1:
+        return 1, [(0,)]
+    count = next(c for c in range(max(2, processes), 4096) if shard_of(guild_id, c) != 0)
+    guild = shard_of(guild_id, count)
+    rest = [s for s in range(count) if s not in (0, guild)]
+    plan: list[list[int]] = [[0], [guild]] + [[] for _ in range(processes - 2)]
+    for index, shard in enumerate(rest):
+        plan[2 + index % (processes - 2) if processes > 2 else 0].append(shard)
+    return count, [tuple(sorted(p)) for p in plan]
+
+
+def ms(values: list[float], q: float | None = None) -> float | None:
+    if not values:
+        return None
+    return round(1000 * (statistics.median(values) if q is None else percentile(values, q)), 1)
+
+
+async def stored_moves(database: str) -> Counter[tuple[int, int, str]]:
+    connection = await asyncpg.connect(database)
+    try:
+        rows = await connection.fetch(
+            "SELECT h.table_id, h.hand_no, m.action FROM moves m JOIN hands h ON h.id = m.hand_id"
+        )
+    finally:
+        await connection.close()
+    return Counter((int(r[0]), int(r[1]), str(r[2])) for r in rows)
+
+
+async def run(
+    processes: int,
+    tables: int,
+    hands: int,
+    *,
+    database: str,
+    kill: bool,
+    latency: bool = False,
+    lease_seconds: float = 8.0,
+    peek_every: float = 15.0,
+) -> dict:
+    names = [f"player{i}" for i in range(tables)]
+    channels = tuple(f"table-{i}" for i in range(tables))
+    config = Config(
+        rate_limits=RateLimits(), wait_timeout=900, latency=REAL if latency else Latency(), real_time_ids=latency
+    )
+    server = DevServer(config, channels=channels, members=tuple(names))
+    async with Harness(server) as harness:
+        count, plan = shard_plan(server.world.guild_id, processes)
+        where = (server.api_url, server.gateway_url, server.config.token)
+
+        def process(index: int) -> BotProcess:
+            sharded = processes > 1
+            return BotProcess(
+                *where, database=database, shards=plan[index] if sharded else None,
+                shard_count=count if sharded else None, name=f"bench-{index}",
+                lease_seconds=lease_seconds, edit_interval=1.0, seed=1,
+            )  # fmt: skip
+
+        bots = [process(i) for i in range(processes)]
+        retired: list[BotProcess] = []
+        for bot in bots:  # one at a time: the first syncs the commands
+            await bot.start(timeout=120)
+        people = [Player(server.member(n)) for n in names]
+        for person, channel in zip(people, channels, strict=True):
+            await (await person.user.slash("mahjong create", channel=channel, rounds=4)).message()
+            await (await person.user.slash("mahjong start", channel=channel)).message()
+        stop, paused = asyncio.Event(), asyncio.Event()
+        started = time.perf_counter()
+        playing = [asyncio.create_task(p.play(stop, timeout=900)) for p in people]
+        peeking = [
+            asyncio.create_task(p.peek(c, stop, peek_every, paused)) for p, c in zip(people, channels, strict=True)
+        ]
+
+        def finished(channel: str) -> int:
+            return sum(
+                1 for m in server.channel_messages(channel) if any(a.filename == "score.png" for a in m.attachments)
+            )
+
+        killed_at: float | None = None
+        stuck = 0
+        takeover_s: float | None = None
+        victim = 1 if processes > 1 else None
+        while True:
+            await asyncio.sleep(0.5)
+            if kill and victim is not None and killed_at is None:
+                if all(len(p.moves) >= KILL_AFTER_MOVES for p in people):
+                    paused.set()  # the guild's shard goes down with it: no channel clicks can arrive
+                    bots[victim].kill()
+                    killed_at = time.time()
+                    print(f"killed bench-{victim} at {time.perf_counter() - started:.1f} s", file=sys.stderr)
+            if killed_at is not None and takeover_s is None:
+                # the first move clicked after the kill and made: only a live owner makes a move
+                again = [min((m[3] for m in p.moves if m[3] > killed_at), default=None) for p in people]
+                if time.time() - killed_at > TAKEOVER_LIMIT and any(a is None for a in again):
+                    stuck = [p.user.name for p, a in zip(people, again, strict=True) if a is None]
+                    print(f"no move since the kill for {len(stuck)} tables: {stuck[:10]}", file=sys.stderr)
+                    for person in people:
+                        if person.user.name in stuck[:2]:
+                            print("their failures:", person.failures[-3:], file=sys.stderr)
+                            print("they saw:", [m.content[:80] for m in person.user.seen()[-4:]], file=sys.stderr)
+                    print("\n".join(bots[0].log[-30:]), file=sys.stderr)
+                    again = [a if a is not None else time.time() for a in again]
+                if all(a is not None for a in again):
+                    takeover_s = round(max(again) - killed_at, 2)  # type: ignore[type-var]
+                    print(f"every table plays again after {takeover_s} s", file=sys.stderr)
+                    retired.append(bots[victim])  # started again, as its supervisor would
+                    bots[victim] = process(victim)
+                    await bots[victim].start(timeout=120)
+                    paused.clear()
+            done = all(finished(c) >= hands for c in channels)
+            if done and (not kill or victim is None or takeover_s is not None):
+                break
+            if time.perf_counter() - started > RUN_LIMIT:
+                behind = [c for c in channels if finished(c) < hands]
+                print(f"stopped after {RUN_LIMIT:g} s; tables short of {hands} hands: {behind[:10]}", file=sys.stderr)
+                stuck = len(behind)
+                break
+        seconds = time.perf_counter() - started
+        await asyncio.sleep(peek_every + 1)  # channel clicks to the restarted process
+        stop.set()
+        await asyncio.gather(*playing, *peeking, return_exceptions=True)
+        for bot in bots:
+            await bot.stop()
+        problems = harness.problems()
+        server.recorder.violations.clear()  # reported here, not raised by the harness
+        harness.errors.records.clear()
+    answered = Counter((t, h, a) for p in people for t, h, a, _ in p.moves)
+    stored = await stored_moves(database) if database.startswith("postgresql://") else answered
+    lost = sum(max(0, n - stored[key]) for key, n in answered.items())
+    unanswered = [at for p in people for at in p.unanswered]
+    at_kill = [at for at in unanswered if killed_at is not None and killed_at - 3.5 <= at <= killed_at + 0.5]
+    deadline_misses = sum(1 for line in problems if "response_deadline" in line)
+    child_errors = [line for bot in (*bots, *retired) for line in bot.errors]
+    if os.environ.get("MAHJONG_BENCH_LOGS"):  # every line each bot process logged, for a closer look
+        folder = Path(os.environ["MAHJONG_BENCH_LOGS"])
+        folder.mkdir(parents=True, exist_ok=True)
+        for number, bot in enumerate((*bots, *retired)):
+            (folder / f"{number}-{bot.name}.log").write_text("\n".join(bot.log))
+    failures = [f for p in people for f in p.failures]
+    refused = sum((p.refused for p in people), Counter())
+    if refused:
+        print("refused clicks:", dict(refused), file=sys.stderr)
+    for failure in failures[:5]:
+        print("person:", failure, file=sys.stderr)
+    for line in [*child_errors, *problems][:8]:
+        print("problem:", line, file=sys.stderr)
+    errors = len(child_errors) + len(problems) - min(deadline_misses, len(at_kill))
+    forwarded = [s for bot in (*bots, *retired) for s in bot.forwarded]
+    dm = [x for p in people for x in p.dm_latencies]
+    channel = [x for p in people for x in p.channel_latencies]
+    every = dm + channel
+    steady = [x for p in people for at, x in p.timed if killed_at is None or at < killed_at]
+    return {
+        "processes": processes,
+        "tables": tables,
+        "clicks": len(every),
+        "p50_ms": ms(every),
+        "p99_ms": ms(every, 0.99),
+        "steady_p99_ms": ms(steady, 0.99),
+        "dm_clicks": len(dm),
+        "dm_p50_ms": ms(dm),
+        "dm_p99_ms": ms(dm, 0.99),
+        "channel_clicks": len(channel),
+        "channel_p50_ms": ms(channel),
+        "channel_p99_ms": ms(channel, 0.99),
+        "forwarded_clicks": len(forwarded),
+        "forwarded_p50_ms": ms(forwarded),
+        "forwarded_p99_ms": ms(forwarded, 0.99),
+        "errors": errors,
+        "takeover_s": takeover_s,
+        "lost_moves": lost,
+        "unanswered_at_kill": len(at_kill),
+        "unanswered_other": len(unanswered) - len(at_kill),
+        "moving_answers": sum(p.moving for p in people),
+        "person_failures": len(failures),
+        "tables_short": stuck,
+        "refused_clicks": sum(refused.values()),
+        "answered_moves": sum(answered.values()),
+        "seconds": round(seconds, 1),
+    }
+
+
+async def cluster_run(args: argparse.Namespace) -> dict:
+    from tests.pgcluster import Cluster
+
+    cluster = Cluster.create()
+    try:
+        database = cluster.url(await cluster.create_database())
+        return await run(
+            args.processes, args.tables, args.hands, database=database, kill=not args.no_kill,
+            latency=args.latency, lease_seconds=args.lease_seconds,
+        )  # fmt: skip
+    finally:
+        cluster.destroy()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.cluster", description=__doc__.splitlines()[0])
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--hands", type=int, default=1, help="finished hands every table plays at least")
+    parser.add_argument("--lease-seconds", type=float, default=8.0, help="the bot's default lease (data/leases.py)")
+    parser.add_argument("--latency", action="store_true", help="the stand-in's latency model on (bench.tables's)")
+    parser.add_argument("--no-kill", action="store_true", help="no process is killed")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the one-process SQLite run")
+    args = parser.parse_args(argv)
+    if args.processes < 1 or args.tables < 1 or args.hands < 1:
+        parser.error("--processes, --tables and --hands are at least 1")
+    logging.basicConfig(level=logging.WARNING)
+    result = asyncio.run(cluster_run(args))
+    if not args.no_baseline:
+        with tempfile.TemporaryDirectory() as folder:
+            baseline = asyncio.run(
+                run(1, args.tables, args.hands, database=str(Path(folder) / "one.sqlite3"), kill=False,
+                    latency=args.latency)
+            )  # fmt: skip
+        print("one process on SQLite:", json.dumps(baseline), file=sys.stderr)
+        result["baseline_p50_ms"] = baseline["p50_ms"]
+        result["baseline_p99_ms"] = baseline["p99_ms"]
+        result["baseline_errors"] = baseline["errors"]
+        if baseline["p99_ms"]:
+            result["p99_ratio"] = round((result["p99_ms"] or 0) / baseline["p99_ms"], 2)
+            result["steady_p99_ratio"] = round((result["steady_p99_ms"] or 0) / baseline["p99_ms"], 2)
+    print(json.dumps(result))
+    return 0 if result["errors"] == 0 and result["lost_moves"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,161 @@
+"""Which bot process runs each table, when several share one PostgreSQL database: a lease per table.
+
+    leases = Leases(pool, owner="host-a:812 shards 0-3", ttl=8.0)
+    await leases.claim(table_id)           # True: this process runs the table until its lease runs out
+    await leases.renew(owned)              # the tables still ours (every few seconds while alive)
+    await leases.owner_of(table_id)        # Lease(owner, expired, generation, listening) or None
+    await leases.expired()                 # unfinished tables whose owner stopped renewing: take them over
+    await leases.release(table_id)         # finished or closed
+    await leases.let_go(owned)             # shutting down: others may take them at once
+
+A lease is a row of ``table_leases`` (migration 0007): the owner's process name and an expiry on the
+database server's clock (so hosts whose clocks disagree still agree on it). Chosen over session-level
+advisory locks (an earlier ``data.ownership`` held those) because:
+
+* a connection that drops for a moment (a network blip, a server restart, a pooler) would release every
+  advisory lock of the process at once while it keeps running its tables, and another process would
+  run them too; a lease outlives the blip and is renewed over any new connection;
+* the owner is a plain row: the process that receives a click finds the owner with one indexed read,
+  without ``pg_locks``/``pg_stat_activity`` (which a restricted role may not see in full), and an
+  operator reads it with ``SELECT * FROM table_leases``;
+* advisory locks do not survive transaction-mode poolers (pgbouncer), which most hosted PostgreSQL uses.
+
+The price is the wait: a dead process's tables are taken over when their lease runs out (``ttl``, 8 s
+by default, renewed every ``ttl / 4``), not the moment it dies. A process that cannot renew in time
+must stop running its tables itself (the caller's renew loop does): by then another may own them.
+Two owners can never both store a move: moves are keyed by (hand, move number), so the second write of
+a move number is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+
+from data.mailbox import application_name
+from data.postgres import translate
+
+TTL = 8.0  # seconds a lease lasts unless renewed
+_NOW = "extract(epoch FROM clock_timestamp())"
+_UNFINISHED = "('lobby', 'playing')"
+MAILBOX_SUFFIX = application_name("")  # what the owner's listening connection adds to its name
+_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    owner: str
+    expired: bool
+    generation: int
+    listening: bool  # the owner's mailbox connection is up (data.mailbox): its process is alive
+
+
+class Leases:
+    def __init__(self, pool: asyncpg.Pool, owner: str, *, path: str = "postgresql", ttl: float = TTL) -> None:
+        self.pool = pool
+        self.owner = owner
+        self.path = path
+        self.ttl = ttl
+
+    async def claim(self, table_id: int) -> bool:
+        """Own the table unless another process holds an unexpired lease on it (taking an expired one
+        over counts a new generation); claiming one's own table again renews it."""
+        row = await self._fetchval(
+            "INSERT INTO table_leases (table_id, owner, expires_at) VALUES ($1, $2, " + _NOW + " + $3)"
+            " ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,"
+            " generation = table_leases.generation + (table_leases.owner <> EXCLUDED.owner)::int"
+            " WHERE table_leases.owner = EXCLUDED.owner OR table_leases.expires_at < " + _NOW +
+            " RETURNING table_id",
+            table_id,
+            self.owner,
+            self.ttl,
+        )
+        return row is not None
+
+    async def renew(self, tables: Iterable[int]) -> set[int]:
+        """Extend this process's leases; returns those it still holds (the others were taken over)."""
+        wanted = sorted(set(tables))
+        if not wanted:
+            return set()
+        rows = await self._fetch(
+            "UPDATE table_leases SET expires_at = " + _NOW + " + $3"
+            " WHERE owner = $1 AND table_id = ANY($2::bigint[]) RETURNING table_id",
+            self.owner,
+            wanted,
+            self.ttl,
+        )
+        return {int(row[0]) for row in rows}
+
+    async def release(self, table_id: int) -> None:
+        await self._fetch("DELETE FROM table_leases WHERE table_id = $1 AND owner = $2", table_id, self.owner)
+
+    async def let_go(self, tables: Iterable[int]) -> None:
+        """Shutting down: the leases run out now, so another process takes the tables at its next look."""
+        await self._fetch(
+            "UPDATE table_leases SET expires_at = " + _NOW + " - 1 WHERE owner = $1 AND table_id = ANY($2::bigint[])",
+            self.owner,
+            sorted(set(tables)),
+        )
+
+    async def owner_of(self, table_id: int) -> Lease | None:
+        """Who runs the table, and whether that process still listens (a process killed a moment ago
+        holds its lease until it runs out, but its connections are gone at once)."""
+        rows = await self._fetch(
+            "SELECT owner, expires_at < " + _NOW + ", generation, EXISTS (SELECT 1 FROM pg_stat_activity a"
+            " WHERE a.application_name = owner || $2 AND a.datname = current_database())"
+            " FROM table_leases WHERE table_id = $1",
+            table_id,
+            MAILBOX_SUFFIX,
+        )
+        return Lease(str(rows[0][0]), bool(rows[0][1]), int(rows[0][2]), bool(rows[0][3])) if rows else None
+
+    async def expired(self, *, grace: float = 0.0) -> list[int]:
+        """Unfinished tables whose lease ran out: their owner died, lost the database, shut down or handed
+        them back. Those this process let go itself come after ``grace`` seconds (another process is meant
+        to take them). (A table with no lease at all — its process died between storing it and claiming
+        it — is picked up by the next process that starts, never while its creator may still claim it.)"""
+        rows = await self._fetch(
+            "SELECT l.table_id FROM table_leases l JOIN tables t ON t.id = l.table_id"
+            " WHERE l.expires_at < " + _NOW + " AND t.phase IN " + _UNFINISHED +
+            " AND (l.owner <> $1 OR l.expires_at < " + _NOW + " - $2) ORDER BY l.table_id",
+            self.owner,
+            grace,
+        )
+        return [int(row[0]) for row in rows]
+
+    async def held_elsewhere(self) -> list[tuple[int, int, str]]:
+        """(table, guild, owner) of every unfinished table another live process runs: a process asks for
+        the tables of its own guilds back (cogs/mahjong/cluster.py)."""
+        rows = await self._fetch(
+            "SELECT l.table_id, t.guild_id, l.owner FROM table_leases l JOIN tables t ON t.id = l.table_id"
+            " WHERE l.owner <> $1 AND l.expires_at >= " + _NOW + " AND t.phase IN " + _UNFINISHED +
+            " AND EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = l.owner || $2"
+            " AND a.datname = current_database()) ORDER BY l.table_id",
+            self.owner,
+            MAILBOX_SUFFIX,
+        )
+        return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+    async def processes(self) -> int:
+        """How many bot processes listen on this database now (at least this one): they share the bot
+        token's global request limit."""
+        rows = await self._fetch(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND application_name LIKE '%' || $1",
+            MAILBOX_SUFFIX,
+        )
+        return max(1, int(rows[0][0]))
+
+    async def _fetch(self, sql: str, *args: Any) -> list[Any]:
+        try:
+            async with self.pool.acquire() as connection:
+                return list(await connection.fetch(sql, *args))
+        except _ERRORS as error:
+            raise translate(error, self.path) from error
+
+    async def _fetchval(self, sql: str, *args: Any) -> Any:
+        rows = await self._fetch(sql, *args)
+        return rows[0][0] if rows else None

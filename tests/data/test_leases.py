@@ -1,0 +1,123 @@
+"""Table leases between bot processes (data/leases.py): one owner at a time, renewed while alive, taken over
+(one generation more) once expired, let go at a clean shutdown; the owner's liveness is seen at once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+
+from data import Store
+from data.leases import Leases
+from data.mailbox import Mailbox
+
+
+async def two_tables(store: Store) -> list[int]:
+    ids = []
+    for channel in (10, 11):
+        record = await store.create_table(
+            guild_id=1, channel_id=channel, host_id=3, rules="taiwan16", rounds=1, options={}, password_hash=None
+        )
+        ids.append(record.id)
+    return ids
+
+
+async def test_one_owner_until_the_lease_runs_out_then_a_takeover_counts_a_generation(pg_target: str) -> None:
+    store = await Store.open(pg_target)
+    try:
+        pool = store.driver.pool  # type: ignore[attr-defined]
+        first, second = Leases(pool, "a", ttl=0.6), Leases(pool, "b", ttl=0.6)
+        one, two = await two_tables(store)
+        assert await first.claim(one) and await first.claim(one)  # claiming one's own again renews it
+        assert not await second.claim(one)
+        assert await second.claim(two)
+        lease = await second.owner_of(one)
+        assert lease is not None and (lease.owner, lease.expired, lease.generation) == ("a", False, 1)
+        assert await first.expired() == []
+        for _ in range(3):  # renewed while alive: never expired, never taken
+            await asyncio.sleep(0.3)
+            assert await first.renew({one}) == {one} and await second.renew({two}) == {two}
+            assert not await second.claim(one)
+        await asyncio.sleep(0.8)  # a stops renewing (it died): its table is up for grabs, b's is too
+        assert await first.expired() == [one, two]
+        assert await second.claim(one)
+        lease = await first.owner_of(one)
+        assert lease is not None and (lease.owner, lease.generation) == ("b", 2)
+        assert await first.renew({one}) == set(), "a learns that its table was taken over"
+    finally:
+        await store.close()
+
+
+async def test_finished_tables_are_released_and_a_shutdown_lets_go_at_once(pg_target: str) -> None:
+    store = await Store.open(pg_target)
+    try:
+        pool = store.driver.pool  # type: ignore[attr-defined]
+        first, second = Leases(pool, "a", ttl=60), Leases(pool, "b", ttl=60)
+        one, two = await two_tables(store)
+        assert await first.claim(one) and await first.claim(two)
+        await first.release(one)
+        assert await second.owner_of(one) is None and await second.expired() == []
+        await first.let_go({two})  # a clean shutdown: no waiting out a minute's lease
+        assert await second.expired() == [two] and await second.claim(two)
+        await store.set_phase(two, "over")
+        await second.let_go({two})
+        assert await first.expired() == [], "a finished table is never taken over"
+    finally:
+        await store.close()
+
+
+async def test_the_owner_is_seen_gone_the_moment_its_process_is(pg_target: str) -> None:
+    store = await Store.open(pg_target)
+    try:
+        pool = store.driver.pool  # type: ignore[attr-defined]
+        (one, _) = await two_tables(store)
+        leases = Leases(pool, "shards 4-7", ttl=60)
+        assert await leases.claim(one)
+        mailbox = await Mailbox.open(pg_target, name="shards 4-7", on_message=lambda message: None)
+        lease = await leases.owner_of(one)
+        assert lease is not None and lease.listening and not lease.expired
+        await mailbox.close()  # as SIGKILL ends its connections
+        for _ in range(50):
+            lease = await leases.owner_of(one)
+            if lease is not None and not lease.listening:
+                break
+            await asyncio.sleep(0.05)
+        assert lease is not None and not lease.listening and not lease.expired
+    finally:
+        await store.close()
+
+
+async def test_a_table_deleted_takes_its_lease_along(pg_target: str) -> None:
+    store = await Store.open(pg_target)
+    try:
+        pool = store.driver.pool  # type: ignore[attr-defined]
+        (one, _) = await two_tables(store)
+        assert await Leases(pool, "a").claim(one)
+        connection = await asyncpg.connect(pg_target)
+        try:
+            await connection.execute("DELETE FROM tables WHERE id = $1", one)
+            assert await connection.fetchval("SELECT count(*) FROM table_leases") == 0
+        finally:
+            await connection.close()
+    finally:
+        await store.close()
+
+
+async def test_the_live_processes_are_counted_by_their_mailboxes(pg_target: str) -> None:
+    """They share the bot token's global request limit between them."""
+    store = await Store.open(pg_target)
+    try:
+        leases = Leases(store.driver.pool, "a")  # type: ignore[attr-defined]
+        assert await leases.processes() == 1  # none listens yet: this one counts
+        boxes = [await Mailbox.open(pg_target, name=n, on_message=lambda m: None) for n in ("a", "b", "c")]
+        assert await leases.processes() == 3
+        await boxes[2].close()
+        for _ in range(50):
+            if await leases.processes() == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert await leases.processes() == 2
+        for box in boxes[:2]:
+            await box.close()
+    finally:
+        await store.close()

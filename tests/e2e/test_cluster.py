@@ -1,0 +1,139 @@
+"""Two bot processes, one stand-in, one PostgreSQL database (issue 29): a table in a guild whose shard the
+second process runs is played by DM clicks, which Discord delivers to shard 0's process only; that
+process forwards each to the table's owner, which answers it. Then the owner is SIGKILLed mid-hand and
+the first process takes the table over from its stored moves, and a button posted before still plays
+(pressed between the death and the takeover, it is answered with a polite word and changes nothing).
+Started again, the guild's process gets its table back (its commands and forms arrive there).
+
+The bots are real child processes (devserver/process.py), not two bots in the test's process: only a
+process of its own dies with its connections, leases and unfinished writes the way a crash does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import pytest
+
+from devserver.config import RateLimits
+from devserver.gateway import shard_of
+from devserver.people import Person, code_of, move_of, prompt_buttons
+from devserver.process import BotProcess
+from table.codes import to_action
+
+QUICK = RateLimits(time_scale=0.02)
+
+
+def split(guild_id: int) -> tuple[int, int]:
+    """A shard count that puts the guild on a shard other than 0, and that shard."""
+    for count in range(2, 64):
+        if shard_of(guild_id, count) != 0:
+            return count, shard_of(guild_id, count)
+    raise AssertionError("no shard count puts the guild off shard 0")
+
+
+async def lease_of(database: str) -> tuple[str, int]:
+    connection = await asyncpg.connect(database)
+    try:
+        row = await connection.fetchrow("SELECT owner, generation FROM table_leases")
+        return str(row[0]), int(row[1])
+    finally:
+        await connection.close()
+
+
+async def stored_moves(database: str) -> list[str]:
+    connection = await asyncpg.connect(database)
+    try:
+        return [r[0] for r in await connection.fetch("SELECT action FROM moves ORDER BY hand_id, move_no")]
+    finally:
+        await connection.close()
+
+
+async def owner_gone(database: str, name: str) -> None:
+    connection = await asyncpg.connect(database)
+    try:
+        for _ in range(100):
+            if not await connection.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", f"{name} (mailbox)"
+            ):
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"{name}'s connections outlived it")
+    finally:
+        await connection.close()
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_dm_clicks_reach_the_owner_in_another_process_which_a_takeover_replaces(
+    pg_target, harness, devserver
+):  # pg_target first: its database outlives the bots
+    count, shard = split(devserver.world.guild_id)
+    common = dict(database=pg_target, shard_count=count, lease_seconds=3.0, edit_interval=0.0, seed=5)
+    where = (devserver.api_url, devserver.gateway_url, devserver.config.token)
+    zero = BotProcess(*where, shards=(0,), name="zero", **common)  # type: ignore[arg-type]
+    other = BotProcess(*where, shards=(shard,), name="other", **common)  # type: ignore[arg-type]
+    try:
+        await zero.start()  # syncs the commands (the database has no fingerprint yet)
+        await other.start()
+        alice = devserver.member("alice")
+        lobby = await (await alice.slash("mahjong create", turn_seconds=60)).message()  # to the guild's shard
+        await (await alice.click(lobby, "Start")).response()
+        assert await lease_of(pg_target) == ("other", 1)
+
+        person = Person(alice)
+        answered: list[str] = []  # every move a click made, as the person saw it accepted
+        for _ in range(4):
+            message = await person.next_prompt(30)
+            assert message.dm_with == alice.id
+            move = move_of(prompt_buttons(message)[0])  # read now: the answer replaces the message's buttons
+            clicked = await person.act_once(30)
+            assert clicked is not None and (await clicked.response()).type == 7  # answered in place
+            answered.append(person.clicks[-1][0] + "@" + move)
+        # each DM click reached shard 0's process, which handed it to the owner (which answered it)
+        assert len(other.forwarded) >= 4 and zero.forwarded == []
+
+        waiting = await person.next_prompt(30)  # posted by the owner; left unanswered across its death
+        button = prompt_buttons(waiting)[0]
+        other.kill()
+        await owner_gone(pg_target, "other")  # its connections end with it; its lease has a while to run
+        early = await alice.click(waiting, button.custom_id or "")
+        assert (await early.response()).type == 4  # a polite private word, not "did not respond"
+        assert "moving to another" in (await early.message()).content
+        await devserver.wait_for_message(
+            channel="general", predicate=lambda m: "resumes at hand" in m.content, timeout=30
+        )
+        assert await lease_of(pg_target) == ("zero", 2)  # a new owner: one generation more
+
+        clicked = await alice.click(waiting, button.custom_id or "")  # a button posted before the takeover
+        assert (await clicked.response()).type == 7, "the old button still plays"
+        person.answered.add(move_of(button))
+        answered.append(code_of(button) + "@" + move_of(button))
+        for _ in range(3):
+            clicked = await person.act_once(30)
+            assert clicked is not None and (await clicked.response()).type == 7
+        assert zero.forwarded == [], "the table runs where the DM clicks arrive now: nothing to forward"
+
+        other = BotProcess(*where, shards=(shard,), name="other", **common)  # type: ignore[arg-type]
+        await other.start()  # back, as its supervisor would start it: the guild's table goes home
+        for _ in range(300):  # it asks within 2 s; the table stops, waits out Discord's 5 s windows, moves
+            if await lease_of(pg_target) == ("other", 3):
+                break
+            await asyncio.sleep(0.1)
+        assert await lease_of(pg_target) == ("other", 3)
+        for _ in range(2):
+            clicked = await person.act_once(30)
+            assert clicked is not None and (await clicked.response()).type == 7
+            answered.append(person.clicks[-1][0] + "@home")
+        assert len(other.forwarded) >= 1, "DM clicks are forwarded to the home process again"
+
+        stored = await stored_moves(pg_target)
+        seat = int(button.custom_id.split(":")[4])  # type: ignore[union-attr]
+        for move in answered:  # nothing the person saw accepted is missing from the stored moves
+            code = move.split("@")[0]
+            assert str(to_action(seat, code)) in stored, f"{move} was answered but not stored"
+    finally:
+        other.kill()
+        await zero.stop()
+        await other.stop()
+    assert zero.errors == [] and other.errors == []
