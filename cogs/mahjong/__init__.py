@@ -31,6 +31,7 @@ from table.lobby import (
     AI_LEVELS,
     CLAIM_SECONDS,
     DEFAULT_AI,
+    PACES,
     TURN_SECONDS,
     Seat,
     TableError,
@@ -78,6 +79,7 @@ LANGUAGE_CHOICES = [
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in KNOWN_PRESETS]  # house rules, families too
 HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]  # hongkong
 RANKING_CHOICES = [app_commands.Choice(name=_(t("en", f"ranking.{r}")), value=r) for r in RANKINGS]
+PACE_CHOICES = [app_commands.Choice(name=_(t("en", f"pace.{p}")), value=p) for p in PACES]
 LEVEL_CHOICES = [app_commands.Choice(name=_(LEVEL_NAMES[level]["en"]), value=level) for level in AI_LEVELS]
 
 
@@ -346,6 +348,7 @@ class Mahjong(
         ranking=_("Rated or casual (ratings move only at rated tables)"),
         spectators=_("Spectators: public, delayed (every hand face up once over) or off"),
         hints=_("Show each player their waits and the discards that keep them ready (off for serious play)"),
+        pace=_("How fast AI players discard: normal is about a second each, so people can follow"),
     )
     @app_commands.choices(
         ranking=RANKING_CHOICES,
@@ -357,6 +360,7 @@ class Mahjong(
         language=LANGUAGE_CHOICES,
         hand_size=HAND_SIZE_CHOICES,
         spectators=SPECTATOR_CHOICES,
+        pace=PACE_CHOICES,
     )
     async def create(
         self,
@@ -380,6 +384,7 @@ class Mahjong(
         ranking: str = "casual",
         spectators: str = "public",
         hints: bool = True,
+        pace: str = "normal",
     ) -> None:
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
         accepted("rules", rules, list(PROFILES))
@@ -387,6 +392,7 @@ class Mahjong(
         accepted("rounds", rounds, range(1, 5))
         accepted("turn_seconds", turn_seconds, TURN_SECONDS)
         accepted("claim_seconds", claim_seconds, CLAIM_SECONDS)
+        accepted("pace", pace, list(PACES))
         if minimum is None:  # what players of the rule set expect when the host says nothing
             minimum = DEFAULT_MINIMUM.get(rules, 0)
         accepted("minimum", minimum, [choice.value for choice in MINIMUM_CHOICES])
@@ -420,7 +426,9 @@ class Mahjong(
         options = replace(get_profile(rules).options, **chosen)
         if type(hints) is not bool:  # a forged argument: the option is a boolean (1 == True would pass a list)
             raise TableError("err.bad_option", name="hints", accepted="True, False")
-        settings = TableSettings(rules, rounds, options, ranking=ranking, spectators=spectators, hints=hints)
+        settings = TableSettings(
+            rules, rounds, options, ranking=ranking, spectators=spectators, hints=hints, pace=pace
+        )
         assert interaction.guild_id is not None
         if password or (await self.guild_settings(interaction.guild_id)).require_password:  # 玩家桌必須設密碼
             loc = locale_of(interaction.locale)
@@ -466,6 +474,7 @@ class Mahjong(
                     "locale": locale,
                     "spectators": settings.spectators,
                     "hints": settings.hints,
+                    "pace": settings.pace,
                 },
                 password_hash=pw,
                 ranking=settings.ranking,

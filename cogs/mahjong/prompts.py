@@ -103,6 +103,8 @@ def settings_parts(state: TableState, locale: str) -> list[str]:
         settings.append(t(locale, f"lobby.spectators_{s.spectators}"))
     if not s.hints:  # standing.py; hints on is the default and goes unsaid
         settings.append(t(locale, "lobby.hints_off"))
+    if s.pace != "normal":  # the AI's pace (table/session.py); normal goes unsaid
+        settings.append(t(locale, f"lobby.pace_{s.pace}"))
     if state.locked:
         settings.append(t(locale, "lobby.locked"))
     if s.ranking != "casual":

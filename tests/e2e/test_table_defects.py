@@ -194,6 +194,7 @@ FORGED = [
     ("mahjong leaderboard", {"rules": "x"}, "rules"),
     ("mahjong leaderboard", {"page": 0}, "page"),
     ("mahjong hand", {"hand_id": 0}, "hand_id"),
+    ("mahjong create", {"pace": "turbo"}, "pace"),
 ]
 
 
