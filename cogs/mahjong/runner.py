@@ -162,6 +162,10 @@ class TableRunner:
         return self.session.blocked
 
     @property
+    def paused_until(self) -> float | None:
+        return self.session.paused_until
+
+    @property
     def channel(self) -> discord.abc.Messageable:
         return self.bot.get_partial_messageable(self.state.channel_id, guild_id=self.state.guild_id)
 
@@ -358,9 +362,8 @@ class TableRunner:
 
     async def _show_hand(self) -> None:
         """Post the hand's table message and send each person their hand (outside the lock)."""
-        async with self.lock:
-            version = self.session.touch()
-            payload = await self._table_payload()
+        version = self.session.touch()  # no lock: the payload reads its facts before the render's await
+        payload = await self._table_payload()
         table = await self.post_payload(payload)
         async with self.lock:
             if table is not None:
@@ -403,9 +406,9 @@ class TableRunner:
         for attempt, pause in enumerate((*DM_RETRY_PAUSES, None)):
             try:
                 channel = await self.cog.dm_channel(who.user_id)
-                async with self.lock:
-                    payload = await self.dm_payload(seat)
-                    version = self.version
+                # no lock: a payload reads every fact before its render's await, at this version
+                version = self.version
+                payload = await self.dm_payload(seat)
                 await self.cog.budget.take(urgent=True)
                 message = await channel.send(**payload.send_kwargs())
                 break
@@ -764,9 +767,8 @@ class TableRunner:
         if self.game is None:
             self.session.still_blocked(now=time.time())
             return
-        async with self.lock:
-            version = self.session.touch()
-            payload = await self._table_payload()
+        version = self.session.touch()  # no lock: the payload reads its facts before the render's await
+        payload = await self._table_payload()
         try:
             await self.cog.budget.take(urgent=True)
             message = await self.channel.send(**payload.send_kwargs())
@@ -791,10 +793,9 @@ class TableRunner:
 
     async def repost_table(self) -> Payload:
         """The current table for /mahjong table (posted as the command's answer)."""
-        async with self.lock:
-            if self.game is None:
-                return await self.lobby_payload()
-            return await self._table_payload()
+        if self.game is None:
+            return await self.lobby_payload()
+        return await self._table_payload()
 
     async def close(self) -> None:
         """Stop playing (the host closed the table, or the bot shuts down); pending writes are stored first."""

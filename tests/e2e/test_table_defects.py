@@ -9,7 +9,6 @@ import asyncio
 import re
 import sqlite3
 import struct
-import sys
 import time
 import zlib
 
@@ -20,6 +19,8 @@ from data import Store
 from devserver.config import RateLimits
 from devserver.messages import Messages
 from devserver.people import Person
+from table.effects import WakeAt
+from table.session import TableSession
 from table.timing import Timing
 
 from .tablebot import FAST, build_bot, table_runner
@@ -129,16 +130,15 @@ async def test_a_table_that_cannot_be_restored_is_closed_with_its_reason_and_fre
 async def test_take_back_pressed_as_the_hand_ends_goes_to_the_next_hand(harness, devserver, monkeypatch):
     settle = asyncio.Event()
     bot = await harness.start(build_bot(FAST, seed=2))
-    runner_class = sys.modules["cogs.mahjong.runner"].TableRunner  # the loaded extension's (reloaded per bot)
-    real = runner_class._advance
+    real = TableSession.tick
 
-    def held(self):  # the hand is over, its settlement has not run yet: the window the click fell into
-        game = self.game
+    def held(self, *, now, coming=frozenset()):  # the hand is over, its settlement has not run yet: the
+        game = self.game  # window the click fell into
         if game is not None and game.is_over and self.result is None and not settle.is_set():
-            return 0.02, None
-        return real(self)
+            return [WakeAt(now + 0.02)]
+        return real(self, now=now, coming=coming)
 
-    monkeypatch.setattr(runner_class, "_advance", held)
+    monkeypatch.setattr(TableSession, "tick", held)
     alice = devserver.member("alice")
     await open_table(devserver, rounds=1)
     runner = await first_hand(bot, devserver)
