@@ -46,7 +46,7 @@ from ..i18n import LEVEL_NAMES, SUPPORTED, locale_of, t
 from . import stats
 from .answers import mark_received
 from .arguments import accepted
-from .buttons import DYNAMIC_ITEMS
+from .buttons import DYNAMIC_ITEMS, LobbyOp, TableOp
 from .cluster import SoleProcess, open_cluster
 from .hall import Hall
 from .hallbuttons import HALL_ITEMS
@@ -750,41 +750,33 @@ class Mahjong(
 
     # ------------------------------------------------------------------ buttons
 
-    async def on_button(self, interaction: discord.Interaction, kind: str, fields: dict[str, Any]) -> None:
-        await self.guarded(interaction, self._on_button, interaction, kind, fields)
-
-    async def _on_button(self, interaction: discord.Interaction, kind: str, fields: dict[str, Any]) -> None:
-        if kind == "RematchButton":
-            await self._rematch(interaction, int(fields["table"]))
-            return
-        runner = self.by_id.get(int(fields["table"]))
+    def running(self, table_id: int) -> TableRunner:
+        """The table a click names, if this process runs it; TableError otherwise (the match is over, or
+        another process runs the table now: the cluster says which)."""
+        runner = self.by_id.get(table_id)
         if runner is None or runner.closed:
-            raise TableError(self.cluster.gone(int(fields["table"])))  # cluster hook: over, or moving process
-        if kind == "ActButton":
-            await runner.act(interaction, fields)
-        elif kind == "ModeButton":
-            await runner.switch_mode(interaction, fields)
-        elif kind == "ExchangeSelect":
-            await runner.exchange(interaction, fields)
-        elif kind == "TableButton":
-            if fields["op"] == "show":
-                await runner.show_hand(interaction)
-            elif fields["op"] == "eye":
-                await runner.declare_eye(interaction)
-            elif fields["op"] == "eyeask":  # what 眼牌 does and costs, and the button that declares it
-                miji = _eye_offer(runner, interaction.user.id)
-                key = "confirm.miji" if miji else "confirm.eye"
-                await interaction.response.send_message(
-                    t(interaction.locale, key),
-                    view=eye_confirm_view(runner.table_id, miji, locale_of(interaction.locale)),
-                    ephemeral=True,
-                )
-            elif fields["op"] == "resume":
-                await runner.resume_paused(interaction)
-            else:
-                await runner.take_back(interaction)
-        elif kind == "LobbyButton":
-            await self._lobby_click(interaction, runner, fields["op"])
+            raise TableError(self.cluster.gone(table_id))  # cluster hook: over, or moving process
+        return runner
+
+    async def table_click(self, interaction: discord.Interaction, table_id: int, op: TableOp) -> None:
+        """A table button (buttons.TableButton): not tied to a decision point."""
+        runner = self.running(table_id)
+        if op is TableOp.SHOW:
+            await runner.show_hand(interaction)
+        elif op is TableOp.EYE:
+            await runner.declare_eye(interaction)
+        elif op is TableOp.EYE_ASK:  # what 眼牌 does and costs, and the button that declares it
+            miji = _eye_offer(runner, interaction.user.id)
+            key = "confirm.miji" if miji else "confirm.eye"
+            await interaction.response.send_message(
+                t(interaction.locale, key),
+                view=eye_confirm_view(runner.table_id, miji, locale_of(interaction.locale)),
+                ephemeral=True,
+            )
+        elif op is TableOp.RESUME:
+            await runner.resume_paused(interaction)
+        else:
+            await runner.take_back(interaction)
 
     async def _rematch(self, interaction: discord.Interaction, table_id: int) -> None:
         """A new table in this channel with the finished table's seats and settings (rematch.py)."""
@@ -811,21 +803,23 @@ class Mahjong(
             if seat.user_id is not None and interaction.guild_id is not None:
                 self.took_seat(interaction.guild_id, seat.user_id)
 
-    async def _lobby_click(self, interaction: discord.Interaction, runner: TableRunner, op: str) -> None:
-        if op == "join":
+    async def lobby_click(self, interaction: discord.Interaction, table_id: int, op: LobbyOp) -> None:
+        """A lobby button (buttons.LobbyButton)."""
+        runner = self.running(table_id)
+        if op is LobbyOp.JOIN:
             if runner.state.locked and interaction.user.id != runner.state.host_id:
                 if runner.state.seat_of(interaction.user.id) is None:
                     await self._ask_password(interaction, runner)
                     return
             self._join(interaction, runner, None)
-        elif op == "leave":
+        elif op is LobbyOp.LEAVE:
             await self._leave(interaction, runner)
-        elif op == "ai":
+        elif op is LobbyOp.AI:
             self._check_host(interaction, runner)
             runner.carry(runner.session.add_ai())
-        elif op == "start":
+        elif op is LobbyOp.START:
             self._begin(interaction, runner)
-        elif op == "close":
+        elif op is LobbyOp.CLOSE:
             self._check_host(interaction, runner)
             mid_match = self._shut(runner)
             await interaction.response.edit_message(**(await runner.lobby_payload()).edit_kwargs())
