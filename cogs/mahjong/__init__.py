@@ -10,6 +10,7 @@ import io
 import logging
 import random
 import weakref
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -47,6 +48,7 @@ from . import stats
 from .answers import mark_received
 from .arguments import accepted
 from .buttons import DYNAMIC_ITEMS, LobbyOp, TableOp
+from .clicks import hand_to_cog
 from .cluster import SoleProcess, open_cluster
 from .hall import Hall
 from .hallbuttons import HALL_ITEMS
@@ -86,7 +88,7 @@ LEVEL_CHOICES = [app_commands.Choice(name=_(LEVEL_NAMES[level]["en"]), value=lev
 class PasswordModal(discord.ui.Modal):
     """Asks for the table's four digits; the callback decides what they open (create or join)."""
 
-    def __init__(self, locale: str, on_password: Any) -> None:
+    def __init__(self, locale: str, on_password: Callable[[discord.Interaction, str], Awaitable[None]]) -> None:
         super().__init__(title=t(locale, "modal.password.title"), timeout=300)
         self.locale = locale
         self.on_password = on_password
@@ -96,10 +98,11 @@ class PasswordModal(discord.ui.Modal):
         self.add_item(self.password)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        cog: Mahjong = interaction.client.get_cog("Mahjong")  # type: ignore[assignment]
-        await cog.guarded(interaction, self.on_password, interaction, self.password.value.strip())
+        password = self.password.value.strip()
+        await hand_to_cog(interaction, lambda _cog: self.on_password(interaction, password))
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception, /) -> None:
+    # discord.py 2.7's own Modal.on_error drops BaseView's item argument: this is Modal's signature
+    async def on_error(self, interaction: discord.Interaction, error: Exception, /) -> None:  # type: ignore[override]
         log.exception("password modal failed", exc_info=error)
         await _answer(interaction, t(interaction.locale, "err.internal"))
 
@@ -353,14 +356,13 @@ class Mahjong(
     @app_commands.choices(
         ranking=RANKING_CHOICES,
         rules=RULE_CHOICES,
-        turn_seconds=TURN_CHOICES,
-        claim_seconds=CLAIM_CHOICES,
         preset=PRESET_CHOICES,
-        minimum=MINIMUM_CHOICES,
         language=LANGUAGE_CHOICES,
-        hand_size=HAND_SIZE_CHOICES,
         spectators=SPECTATOR_CHOICES,
         pace=PACE_CHOICES,
+    )
+    @app_commands.choices(  # apart: one choices() call takes one value type
+        turn_seconds=TURN_CHOICES, claim_seconds=CLAIM_CHOICES, minimum=MINIMUM_CHOICES, hand_size=HAND_SIZE_CHOICES
     )
     async def create(
         self,
@@ -729,7 +731,10 @@ class Mahjong(
         matches = await self.store.history(interaction.guild_id, limit=10)
         embed = stats.history_embed(matches, partial(t, interaction.locale))
         view = history_view(matches, interaction.locale)  # a Replay button per match
-        await interaction.response.send_message(embed=embed, **({"view": view} if view else {}))
+        if view is None:
+            await interaction.response.send_message(embed=embed)
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
 
     @app_commands.command(name=_("hand"), description=_("A finished hand's score sheet again"))
     @app_commands.describe(hand_id=_("The hand's number in the history"))

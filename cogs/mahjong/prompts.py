@@ -177,7 +177,7 @@ def action_view(
     ready = [a for a in legal if a.kind is Kind.READY]
     if mode == "ready" and ready:
         for i, a in enumerate(_by_tile(ready, drawn)):
-            act(a, t(locale, "btn.ready_with", tile=tile_label(locale, a.tile)), Style.danger, i // ROW_WIDTH)
+            act(a, t(locale, "btn.ready_with", tile=tile_label(locale, a.named_tile)), Style.danger, i // ROW_WIDTH)
         row = min(DISCARD_ROWS, (len(ready) - 1) // ROW_WIDTH + 1)
         buttons.add_item(ModeButton.make(table, hand, seat, move, Mode.MAIN, t(locale, "btn.back"), Style.secondary, row))
         return buttons
@@ -186,7 +186,7 @@ def action_view(
     buttons.discard_rows = {i // ROW_WIDTH for i in range(len(discards))}  # type: ignore[attr-defined]  # 眼牌 keeps off
     for i, a in enumerate(discards):
         style = Style.primary if a.tile == drawn else Style.secondary
-        label = tile_label(locale, a.tile)
+        label = tile_label(locale, a.named_tile)
         act(a, f"🎯 {label}" if a.tile in marked else label, style, i // ROW_WIDTH)
     # 胡 first, then kongs / 碰 / 吃, 聽…, 過: on the rows after the discards, five to a row
     first_free = -(-len(discards) // ROW_WIDTH)
@@ -196,22 +196,22 @@ def action_view(
             specials.append((a, t(locale, "btn.self_draw" if self_draw_turn else "btn.win"), Style.success))
     for a in legal:
         if a.kind in (Kind.KONG, Kind.ANKONG, Kind.ADDKONG):
-            specials.append((a, t(locale, "btn.kong", tile=tile_label(locale, a.tile)), Style.primary))
+            specials.append((a, t(locale, "btn.kong", tile=tile_label(locale, a.named_tile)), Style.primary))
         elif a.kind is Kind.PON:
             specials.append((a, t(locale, "btn.pon"), Style.primary))
         elif a.kind is Kind.CHI:
-            specials.append((a, t(locale, "btn.chi", tiles=run_label(locale, a.tile)), Style.primary))
+            specials.append((a, t(locale, "btn.chi", tiles=run_label(locale, a.named_tile)), Style.primary))
     if ready:
         specials.append((None, t(locale, "btn.ready"), Style.danger))
     for a in legal:
         if a.kind is Kind.PASS:
             specials.append((a, t(locale, "btn.pass"), Style.secondary))
-    for i, (a, label, style) in enumerate(specials):
+    for i, (special, label, style) in enumerate(specials):
         row = min(4, first_free + i // ROW_WIDTH)
-        if a is None:
+        if special is None:
             buttons.add_item(ModeButton.make(table, hand, seat, move, Mode.READY, label, style, row))
         else:
-            act(a, label, style, row)
+            act(special, label, style, row)
     return buttons
 
 
@@ -245,7 +245,7 @@ def add_eye_button(view: discord.ui.View | None, table: int, miji: bool, locale:
     view = view or discord.ui.View(timeout=None)
     used = [sum(1 for item in view.children if item.row == row) for row in range(5)]
     selects = {item.row for item in view.children if isinstance(item, discord.ui.Select)}
-    tiles = getattr(view, "discard_rows", set())
+    tiles: set[int] = getattr(view, "discard_rows", set())
     row = next((r for r in (4, 3, 2, 1, 0) if used[r] < ROW_WIDTH and r not in selects | tiles), None)
     if row is not None:
         label = t(locale, "btn.miji" if miji else "btn.eye")
@@ -265,5 +265,5 @@ def eye_confirm_view(table: int, miji: bool, locale: str) -> discord.ui.View:
 
 def _by_tile(actions: list[Action], drawn: int | None) -> list[Action]:
     """Hand order, the drawn tile last (it sits apart in the picture too)."""
-    return sorted(actions, key=lambda a: (a.tile == drawn, sort_key(a.tile)))
+    return sorted(actions, key=lambda a: (a.tile == drawn, sort_key(a.named_tile)))
 

@@ -376,6 +376,7 @@ class TableRunner:
                 self.journal.table_message(table.id)
         people = [(seat, who) for seat, who in enumerate(self.seating.by_seat) if who.user_id is not None]
         for seat, who in people:  # every hand is on its way: no clock runs out first
+            assert who.user_id is not None
             if who.user_id not in self.dm_closed:
                 self.dms.setdefault(seat, DmSlot(who.user_id, sending=True))
         for seat, who in people:
@@ -617,7 +618,7 @@ class TableRunner:
                     self.wake_at = None
                     coming = frozenset(seat for seat, slot in self.dms.items() if slot.coming())
                     jobs = self.carry_out(self.session.tick(now=time.time(), coming=coming))
-                    wake_at = self.wake_at
+                    wake_at: float | None = self.wake_at  # carry_out sets it again (mypy keeps the None above)
                 if jobs:
                     await _in_order(jobs)
                     continue
