@@ -10,6 +10,7 @@ import io
 import logging
 import random
 import weakref
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -46,7 +47,8 @@ from ..i18n import LEVEL_NAMES, SUPPORTED, locale_of, t
 from . import stats
 from .answers import mark_received
 from .arguments import accepted
-from .buttons import DYNAMIC_ITEMS
+from .buttons import DYNAMIC_ITEMS, LobbyOp, TableOp
+from .clicks import hand_to_cog
 from .cluster import SoleProcess, open_cluster
 from .hall import Hall
 from .hallbuttons import HALL_ITEMS
@@ -86,7 +88,7 @@ LEVEL_CHOICES = [app_commands.Choice(name=_(LEVEL_NAMES[level]["en"]), value=lev
 class PasswordModal(discord.ui.Modal):
     """Asks for the table's four digits; the callback decides what they open (create or join)."""
 
-    def __init__(self, locale: str, on_password: Any) -> None:
+    def __init__(self, locale: str, on_password: Callable[[discord.Interaction, str], Awaitable[None]]) -> None:
         super().__init__(title=t(locale, "modal.password.title"), timeout=300)
         self.locale = locale
         self.on_password = on_password
@@ -96,10 +98,11 @@ class PasswordModal(discord.ui.Modal):
         self.add_item(self.password)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        cog: Mahjong = interaction.client.get_cog("Mahjong")  # type: ignore[assignment]
-        await cog.guarded(interaction, self.on_password, interaction, self.password.value.strip())
+        password = self.password.value.strip()
+        await hand_to_cog(interaction, lambda _cog: self.on_password(interaction, password))
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception, /) -> None:
+    # discord.py 2.7's own Modal.on_error drops BaseView's item argument: this is Modal's signature
+    async def on_error(self, interaction: discord.Interaction, error: Exception, /) -> None:  # type: ignore[override]
         log.exception("password modal failed", exc_info=error)
         await _answer(interaction, t(interaction.locale, "err.internal"))
 
@@ -353,14 +356,13 @@ class Mahjong(
     @app_commands.choices(
         ranking=RANKING_CHOICES,
         rules=RULE_CHOICES,
-        turn_seconds=TURN_CHOICES,
-        claim_seconds=CLAIM_CHOICES,
         preset=PRESET_CHOICES,
-        minimum=MINIMUM_CHOICES,
         language=LANGUAGE_CHOICES,
-        hand_size=HAND_SIZE_CHOICES,
         spectators=SPECTATOR_CHOICES,
         pace=PACE_CHOICES,
+    )
+    @app_commands.choices(  # apart: one choices() call takes one value type
+        turn_seconds=TURN_CHOICES, claim_seconds=CLAIM_CHOICES, minimum=MINIMUM_CHOICES, hand_size=HAND_SIZE_CHOICES
     )
     async def create(
         self,
@@ -729,7 +731,10 @@ class Mahjong(
         matches = await self.store.history(interaction.guild_id, limit=10)
         embed = stats.history_embed(matches, partial(t, interaction.locale))
         view = history_view(matches, interaction.locale)  # a Replay button per match
-        await interaction.response.send_message(embed=embed, **({"view": view} if view else {}))
+        if view is None:
+            await interaction.response.send_message(embed=embed)
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
 
     @app_commands.command(name=_("hand"), description=_("A finished hand's score sheet again"))
     @app_commands.describe(hand_id=_("The hand's number in the history"))
@@ -750,41 +755,33 @@ class Mahjong(
 
     # ------------------------------------------------------------------ buttons
 
-    async def on_button(self, interaction: discord.Interaction, kind: str, fields: dict[str, Any]) -> None:
-        await self.guarded(interaction, self._on_button, interaction, kind, fields)
-
-    async def _on_button(self, interaction: discord.Interaction, kind: str, fields: dict[str, Any]) -> None:
-        if kind == "RematchButton":
-            await self._rematch(interaction, int(fields["table"]))
-            return
-        runner = self.by_id.get(int(fields["table"]))
+    def running(self, table_id: int) -> TableRunner:
+        """The table a click names, if this process runs it; TableError otherwise (the match is over, or
+        another process runs the table now: the cluster says which)."""
+        runner = self.by_id.get(table_id)
         if runner is None or runner.closed:
-            raise TableError(self.cluster.gone(int(fields["table"])))  # cluster hook: over, or moving process
-        if kind == "ActButton":
-            await runner.act(interaction, fields)
-        elif kind == "ModeButton":
-            await runner.switch_mode(interaction, fields)
-        elif kind == "ExchangeSelect":
-            await runner.exchange(interaction, fields)
-        elif kind == "TableButton":
-            if fields["op"] == "show":
-                await runner.show_hand(interaction)
-            elif fields["op"] == "eye":
-                await runner.declare_eye(interaction)
-            elif fields["op"] == "eyeask":  # what 眼牌 does and costs, and the button that declares it
-                miji = _eye_offer(runner, interaction.user.id)
-                key = "confirm.miji" if miji else "confirm.eye"
-                await interaction.response.send_message(
-                    t(interaction.locale, key),
-                    view=eye_confirm_view(runner.table_id, miji, locale_of(interaction.locale)),
-                    ephemeral=True,
-                )
-            elif fields["op"] == "resume":
-                await runner.resume_paused(interaction)
-            else:
-                await runner.take_back(interaction)
-        elif kind == "LobbyButton":
-            await self._lobby_click(interaction, runner, fields["op"])
+            raise TableError(self.cluster.gone(table_id))  # cluster hook: over, or moving process
+        return runner
+
+    async def table_click(self, interaction: discord.Interaction, table_id: int, op: TableOp) -> None:
+        """A table button (buttons.TableButton): not tied to a decision point."""
+        runner = self.running(table_id)
+        if op is TableOp.SHOW:
+            await runner.show_hand(interaction)
+        elif op is TableOp.EYE:
+            await runner.declare_eye(interaction)
+        elif op is TableOp.EYE_ASK:  # what 眼牌 does and costs, and the button that declares it
+            miji = _eye_offer(runner, interaction.user.id)
+            key = "confirm.miji" if miji else "confirm.eye"
+            await interaction.response.send_message(
+                t(interaction.locale, key),
+                view=eye_confirm_view(runner.table_id, miji, locale_of(interaction.locale)),
+                ephemeral=True,
+            )
+        elif op is TableOp.RESUME:
+            await runner.resume_paused(interaction)
+        else:
+            await runner.take_back(interaction)
 
     async def _rematch(self, interaction: discord.Interaction, table_id: int) -> None:
         """A new table in this channel with the finished table's seats and settings (rematch.py)."""
@@ -811,21 +808,23 @@ class Mahjong(
             if seat.user_id is not None and interaction.guild_id is not None:
                 self.took_seat(interaction.guild_id, seat.user_id)
 
-    async def _lobby_click(self, interaction: discord.Interaction, runner: TableRunner, op: str) -> None:
-        if op == "join":
+    async def lobby_click(self, interaction: discord.Interaction, table_id: int, op: LobbyOp) -> None:
+        """A lobby button (buttons.LobbyButton)."""
+        runner = self.running(table_id)
+        if op is LobbyOp.JOIN:
             if runner.state.locked and interaction.user.id != runner.state.host_id:
                 if runner.state.seat_of(interaction.user.id) is None:
                     await self._ask_password(interaction, runner)
                     return
             self._join(interaction, runner, None)
-        elif op == "leave":
+        elif op is LobbyOp.LEAVE:
             await self._leave(interaction, runner)
-        elif op == "ai":
+        elif op is LobbyOp.AI:
             self._check_host(interaction, runner)
             runner.carry(runner.session.add_ai())
-        elif op == "start":
+        elif op is LobbyOp.START:
             self._begin(interaction, runner)
-        elif op == "close":
+        elif op is LobbyOp.CLOSE:
             self._check_host(interaction, runner)
             mid_match = self._shut(runner)
             await interaction.response.edit_message(**(await runner.lobby_payload()).edit_kwargs())

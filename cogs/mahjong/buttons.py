@@ -1,6 +1,8 @@
 """Buttons that survive a restart: ``discord.ui.DynamicItem``s whose custom id names the table, the hand,
-the seat and the decision point. ``from_custom_id`` only parses (it must never raise: discord.py would
-log and drop the click) and the callback hands the click to the cog, which answers every refusal itself.
+the seat and the decision point. Each parses its id into typed attributes in ``from_custom_id`` (which
+must never raise for an id its template matched: discord.py would log and drop the click) and its
+callback hands the click to one method of the table's runner (or of the cog, for the lobby and the table
+buttons); a click for a table this process does not run is answered by the cog (``Mahjong.running``).
 
 Custom ids (all well under Discord's 100 characters):
 
@@ -9,137 +11,208 @@ Custom ids (all well under Discord's 100 characters):
 * ``mj:m:<table>:<hand>:<seat>:<move>:<mode>``       switch the prompt (ready / main)
 * ``mj:t:<table>:<op>``                             table: show (my hand), back (take control back),
                                                   eye (declare 眼牌, or Miji in its window),
+                                                  eyeask (what 眼牌 does and costs, first),
                                                   resume (a table paused while everyone was away)
 * ``mj:e:<table>:<hand>:<seat>:<move>``             換牌: the select of 1-3 tiles to give back
 """
 
 from __future__ import annotations
 
-import logging
 import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from table.codes import PATTERN
 
+from .clicks import TableIdButton, clicked, hand_to_cog, new_button
 from .replay_buttons import REPLAY_ITEMS
 from .review import REVIEW_ITEMS
 
 if TYPE_CHECKING:
-    from . import Mahjong
-
-log = logging.getLogger(__name__)
-
-LOBBY_OPS = ("join", "leave", "ai", "start", "close")
-TABLE_OPS = ("show", "back", "eye", "eyeask", "resume")  # eyeask: 眼牌's confirmation first
-MODES = ("main", "ready")
+    from .runner import TableRunner
 
 
-def _cog(interaction: discord.Interaction) -> Mahjong | None:
-    return interaction.client.get_cog("Mahjong")  # type: ignore[attr-defined,return-value]
+class LobbyOp(StrEnum):
+    """What a lobby button does; its value is what the custom id says."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    AI = "ai"
+    START = "start"
+    CLOSE = "close"
 
 
-class _TableItem(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:_never_"):
-    """Shared plumbing: rebuild from the custom id, then let the cog answer (errors included)."""
+class TableOp(StrEnum):
+    """What a table button does (not tied to a decision point)."""
 
-    def __init__(self, button: discord.ui.Button, fields: dict[str, Any]) -> None:
-        super().__init__(button)
-        self.fields = fields
+    SHOW = "show"  # my hand, ephemerally (the fallback for closed DMs)
+    BACK = "back"  # take control back from 代打
+    EYE_ASK = "eyeask"  # 眼牌's confirmation first
+    EYE = "eye"  # declare 眼牌 (Miji in its window)
+    RESUME = "resume"  # a table paused while everyone was away
+
+
+class Mode(StrEnum):
+    """Which buttons a prompt shows: every action, or one 聽 button per tile that keeps the hand ready."""
+
+    MAIN = "main"
+    READY = "ready"
+
+
+@dataclass(frozen=True)
+class PromptPoint:
+    """The decision point a prompt's buttons were made for: checked against the live one on a click."""
+
+    table: int
+    hand: int
+    seat: int
+    move: int
+
+
+_POINT = r"(?P<table>\d+):(?P<hand>\d+):(?P<seat>[0-3]):(?P<move>\d+)"
+
+
+def _point(match: re.Match[str]) -> PromptPoint:
+    return PromptPoint(int(match["table"]), int(match["hand"]), int(match["seat"]), int(match["move"]))
+
+
+async def hand_to_table(
+    interaction: discord.Interaction, table: int, act: Callable[[TableRunner], Awaitable[None]]
+) -> None:
+    """Run ``act(runner)`` for a click on a table this process runs (the cog answers one it does not)."""
+    await hand_to_cog(interaction, lambda cog: act(cog.running(table)))
+
+
+class LobbyButton(TableIdButton, template=r"mj:l:(?P<table>\d+):(?P<op>join|leave|ai|start|close)"):
+    def __init__(self, table: int, op: LobbyOp, button: discord.ui.Button[Any]) -> None:
+        super().__init__(table, button)
+        self.op = op
+
+    @classmethod
+    def make(cls, table: int, op: LobbyOp, label: str, style: discord.ButtonStyle) -> LobbyButton:
+        return cls(table, op, new_button(f"mj:l:{table}:{op}", label, style))
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> _TableItem:
-        fields = {k: (int(v) if v.isdigit() and k != "code" else v) for k, v in match.groupdict().items()}
-        button = discord.ui.Button(style=item.style, label=item.label, custom_id=item.custom_id)
-        return cls(button, fields)
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(int(match["table"]), LobbyOp(match["op"]), clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = _cog(interaction)
-        if cog is None:
-            return
-        await cog.on_button(interaction, type(self).__name__, self.fields)
+        await hand_to_cog(interaction, lambda cog: cog.lobby_click(interaction, self.table, self.op))
 
 
-def _button(custom_id: str, label: str, style: discord.ButtonStyle, row: int | None) -> discord.ui.Button:
-    return discord.ui.Button(style=style, label=label[:80], custom_id=custom_id, row=row)
+class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"mj:a:{_POINT}:(?P<code>{PATTERN})"):
+    """One legal action of a prompt (its code, codes.py)."""
 
+    def __init__(self, point: PromptPoint, code: str, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+        self.point = point
+        self.code = code
 
-class LobbyButton(_TableItem, template=r"mj:l:(?P<table>\d+):(?P<op>join|leave|ai|start|close)"):
-    @classmethod
-    def make(cls, table: int, op: str, label: str, style: discord.ButtonStyle) -> LobbyButton:
-        return cls(_button(f"mj:l:{table}:{op}", label, style, None), {"table": table, "op": op})
-
-
-class ActButton(
-    _TableItem,
-    template=rf"mj:a:(?P<table>\d+):(?P<hand>\d+):(?P<seat>[0-3]):(?P<move>\d+):(?P<code>{PATTERN})",
-):
     @classmethod
     def make(
         cls, table: int, hand: int, seat: int, move: int, code: str, label: str, style: discord.ButtonStyle, row: int
     ) -> ActButton:
-        custom_id = f"mj:a:{table}:{hand}:{seat}:{move}:{code}"
-        fields = {"table": table, "hand": hand, "seat": seat, "move": move, "code": code}
-        return cls(_button(custom_id, label, style, row), fields)
+        button = new_button(f"mj:a:{table}:{hand}:{seat}:{move}:{code}", label, style, row=row)
+        return cls(PromptPoint(table, hand, seat, move), code, button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActButton:
+        return cls(_point(match), match["code"], clicked(item, discord.ui.Button))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await hand_to_table(interaction, self.point.table, lambda runner: runner.act(interaction, self.point, self.code))
 
 
-class ModeButton(
-    _TableItem,
-    template=r"mj:m:(?P<table>\d+):(?P<hand>\d+):(?P<seat>[0-3]):(?P<move>\d+):(?P<mode>main|ready)",
-):
+class ModeButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"mj:m:{_POINT}:(?P<mode>main|ready)"):
+    """The prompt again in the other mode (the 聽… button and its way back)."""
+
+    def __init__(self, point: PromptPoint, mode: Mode, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+        self.point = point
+        self.mode = mode
+
     @classmethod
     def make(
-        cls, table: int, hand: int, seat: int, move: int, mode: str, label: str, style: discord.ButtonStyle, row: int
+        cls, table: int, hand: int, seat: int, move: int, mode: Mode, label: str, style: discord.ButtonStyle, row: int
     ) -> ModeButton:
-        custom_id = f"mj:m:{table}:{hand}:{seat}:{move}:{mode}"
-        fields = {"table": table, "hand": hand, "seat": seat, "move": move, "mode": mode}
-        return cls(_button(custom_id, label, style, row), fields)
+        button = new_button(f"mj:m:{table}:{hand}:{seat}:{move}:{mode}", label, style, row=row)
+        return cls(PromptPoint(table, hand, seat, move), mode, button)
 
-
-class TableButton(_TableItem, template=r"mj:t:(?P<table>\d+):(?P<op>show|back|eyeask|eye|resume)"):
     @classmethod
-    def make(cls, table: int, op: str, label: str, style: discord.ButtonStyle) -> TableButton:
-        return cls(_button(f"mj:t:{table}:{op}", label, style, None), {"table": table, "op": op})
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ModeButton:
+        return cls(_point(match), Mode(match["mode"]), clicked(item, discord.ui.Button))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await hand_to_table(
+            interaction, self.point.table, lambda runner: runner.switch_mode(interaction, self.point, self.mode)
+        )
 
 
-class ExchangeSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"mj:e:(?P<table>\d+):(?P<hand>\d+):(?P<seat>[0-3]):(?P<move>\d+)",
-):
+class TableButton(TableIdButton, template=r"mj:t:(?P<table>\d+):(?P<op>show|back|eyeask|eye|resume)"):
+    def __init__(self, table: int, op: TableOp, button: discord.ui.Button[Any]) -> None:
+        super().__init__(table, button)
+        self.op = op
+
+    @classmethod
+    def make(cls, table: int, op: TableOp, label: str, style: discord.ButtonStyle) -> TableButton:
+        return cls(table, op, new_button(f"mj:t:{table}:{op}", label, style))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
+        return cls(int(match["table"]), TableOp(match["op"]), clicked(item, discord.ui.Button))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await hand_to_cog(interaction, lambda cog: cog.table_click(interaction, self.table, self.op))
+
+
+class ExchangeSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"mj:e:{_POINT}"):
     """換牌: each option is one tile of the hand (``5m.0``, ``5m.1`` for two 5m); choosing is confirming."""
 
-    def __init__(self, select: discord.ui.Select, fields: dict[str, Any]) -> None:
+    def __init__(self, point: PromptPoint, select: discord.ui.Select[Any]) -> None:
         super().__init__(select)
-        self.fields = fields
+        self.point = point
 
     @classmethod
     def make(
         cls, table: int, hand: int, seat: int, move: int, options: list[tuple[str, str]], placeholder: str
     ) -> ExchangeSelect:
-        custom_id = f"mj:e:{table}:{hand}:{seat}:{move}"
-        select = discord.ui.Select(
-            custom_id=custom_id,
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"mj:e:{table}:{hand}:{seat}:{move}",
             placeholder=placeholder[:150],
             min_values=1,
             max_values=min(3, len(options)),
             options=[discord.SelectOption(label=label[:100], value=value) for value, label in options],
             row=0,
         )
-        return cls(select, {"table": table, "hand": hand, "seat": seat, "move": move})
+        return cls(PromptPoint(table, hand, seat, move), select)
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ExchangeSelect:
-        return cls(item, {k: int(v) for k, v in match.groupdict().items()})
+        return cls(_point(match), clicked(item, discord.ui.Select))
+
+    @property
+    def values(self) -> list[str]:
+        """The options chosen (the runner refuses values that name no tile)."""
+        return list(self.item.values)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = _cog(interaction)
-        if cog is None:
-            return
-        await cog.on_button(interaction, "ExchangeSelect", {**self.fields, "values": list(self.item.values)})
+        await hand_to_table(
+            interaction, self.point.table, lambda runner: runner.exchange(interaction, self.point, self.values)
+        )
 
 
 DYNAMIC_ITEMS = (LobbyButton, ActButton, ModeButton, TableButton, ExchangeSelect, *REPLAY_ITEMS, *REVIEW_ITEMS)

@@ -53,8 +53,9 @@ class Journal:
         while self._queue:
             write = self._queue.popleft()
             if isinstance(write, _Moves):  # consecutive moves of one hand go in one transaction
-                while self._queue and isinstance(self._queue[0], _Moves) and self._queue[0].hand_no == write.hand_no:
-                    write.moves.extend(self._queue.popleft().moves)
+                while self._queue and isinstance(after := self._queue[0], _Moves) and after.hand_no == write.hand_no:
+                    self._queue.popleft()
+                    write.moves.extend(after.moves)
             try:
                 await self.pending.write(write)
             except StoreError as error:  # not retryable: a conflict means a bug, the table goes on

@@ -24,7 +24,7 @@ from table.codes import code_of
 from table.lobby import TablePhase, TableState
 
 from ..i18n import LEVEL_NAMES, locale_of, run_label, t, tile_label
-from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
+from .buttons import ActButton, ExchangeSelect, LobbyButton, LobbyOp, Mode, ModeButton, TableButton, TableOp
 from .replay_buttons import WatchButton
 from .system import SYSTEM_TURN
 
@@ -122,30 +122,30 @@ def lobby_view(state: TableState, locale: str) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     tid = state.table_id
-    view.add_item(LobbyButton.make(tid, "join", t(locale, "btn.join"), Style.primary))
-    view.add_item(LobbyButton.make(tid, "leave", t(locale, "btn.leave"), Style.secondary))
-    view.add_item(LobbyButton.make(tid, "ai", t(locale, "btn.add_ai"), Style.secondary))
-    view.add_item(LobbyButton.make(tid, "start", t(locale, "btn.start"), Style.success))
-    view.add_item(LobbyButton.make(tid, "close", t(locale, "btn.close"), Style.danger))
+    view.add_item(LobbyButton.make(tid, LobbyOp.JOIN, t(locale, "btn.join"), Style.primary))
+    view.add_item(LobbyButton.make(tid, LobbyOp.LEAVE, t(locale, "btn.leave"), Style.secondary))
+    view.add_item(LobbyButton.make(tid, LobbyOp.AI, t(locale, "btn.add_ai"), Style.secondary))
+    view.add_item(LobbyButton.make(tid, LobbyOp.START, t(locale, "btn.start"), Style.success))
+    view.add_item(LobbyButton.make(tid, LobbyOp.CLOSE, t(locale, "btn.close"), Style.danger))
     return view
 
 
 def table_view(table_id: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(TableButton.make(table_id, "show", t(locale, "btn.show_hand"), Style.secondary))
+    view.add_item(TableButton.make(table_id, TableOp.SHOW, t(locale, "btn.show_hand"), Style.secondary))
     view.add_item(WatchButton.make(table_id, t(locale, "btn.watch")))  # spectators (watch.py)
     return view
 
 
 def resume_view(table_id: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(TableButton.make(table_id, "resume", t(locale, "btn.resume"), Style.success))
+    view.add_item(TableButton.make(table_id, TableOp.RESUME, t(locale, "btn.resume"), Style.success))
     return view
 
 
 def take_back_view(table_id: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(TableButton.make(table_id, "back", t(locale, "btn.take_back"), Style.primary))
+    view.add_item(TableButton.make(table_id, TableOp.BACK, t(locale, "btn.take_back"), Style.primary))
     return view
 
 
@@ -177,16 +177,16 @@ def action_view(
     ready = [a for a in legal if a.kind is Kind.READY]
     if mode == "ready" and ready:
         for i, a in enumerate(_by_tile(ready, drawn)):
-            act(a, t(locale, "btn.ready_with", tile=tile_label(locale, a.tile)), Style.danger, i // ROW_WIDTH)
+            act(a, t(locale, "btn.ready_with", tile=tile_label(locale, a.named_tile)), Style.danger, i // ROW_WIDTH)
         row = min(DISCARD_ROWS, (len(ready) - 1) // ROW_WIDTH + 1)
-        buttons.add_item(ModeButton.make(table, hand, seat, move, "main", t(locale, "btn.back"), Style.secondary, row))
+        buttons.add_item(ModeButton.make(table, hand, seat, move, Mode.MAIN, t(locale, "btn.back"), Style.secondary, row))
         return buttons
 
     discards = _by_tile([a for a in legal if a.kind is Kind.DISCARD], drawn)
     buttons.discard_rows = {i // ROW_WIDTH for i in range(len(discards))}  # type: ignore[attr-defined]  # 眼牌 keeps off
     for i, a in enumerate(discards):
         style = Style.primary if a.tile == drawn else Style.secondary
-        label = tile_label(locale, a.tile)
+        label = tile_label(locale, a.named_tile)
         act(a, f"🎯 {label}" if a.tile in marked else label, style, i // ROW_WIDTH)
     # 胡 first, then kongs / 碰 / 吃, 聽…, 過: on the rows after the discards, five to a row
     first_free = -(-len(discards) // ROW_WIDTH)
@@ -196,22 +196,22 @@ def action_view(
             specials.append((a, t(locale, "btn.self_draw" if self_draw_turn else "btn.win"), Style.success))
     for a in legal:
         if a.kind in (Kind.KONG, Kind.ANKONG, Kind.ADDKONG):
-            specials.append((a, t(locale, "btn.kong", tile=tile_label(locale, a.tile)), Style.primary))
+            specials.append((a, t(locale, "btn.kong", tile=tile_label(locale, a.named_tile)), Style.primary))
         elif a.kind is Kind.PON:
             specials.append((a, t(locale, "btn.pon"), Style.primary))
         elif a.kind is Kind.CHI:
-            specials.append((a, t(locale, "btn.chi", tiles=run_label(locale, a.tile)), Style.primary))
+            specials.append((a, t(locale, "btn.chi", tiles=run_label(locale, a.named_tile)), Style.primary))
     if ready:
         specials.append((None, t(locale, "btn.ready"), Style.danger))
     for a in legal:
         if a.kind is Kind.PASS:
             specials.append((a, t(locale, "btn.pass"), Style.secondary))
-    for i, (a, label, style) in enumerate(specials):
+    for i, (special, label, style) in enumerate(specials):
         row = min(4, first_free + i // ROW_WIDTH)
-        if a is None:
-            buttons.add_item(ModeButton.make(table, hand, seat, move, "ready", label, style, row))
+        if special is None:
+            buttons.add_item(ModeButton.make(table, hand, seat, move, Mode.READY, label, style, row))
         else:
-            act(a, label, style, row)
+            act(special, label, style, row)
     return buttons
 
 
@@ -245,11 +245,11 @@ def add_eye_button(view: discord.ui.View | None, table: int, miji: bool, locale:
     view = view or discord.ui.View(timeout=None)
     used = [sum(1 for item in view.children if item.row == row) for row in range(5)]
     selects = {item.row for item in view.children if isinstance(item, discord.ui.Select)}
-    tiles = getattr(view, "discard_rows", set())
+    tiles: set[int] = getattr(view, "discard_rows", set())
     row = next((r for r in (4, 3, 2, 1, 0) if used[r] < ROW_WIDTH and r not in selects | tiles), None)
     if row is not None:
         label = t(locale, "btn.miji" if miji else "btn.eye")
-        button = TableButton.make(table, "eyeask", label, Style.danger)
+        button = TableButton.make(table, TableOp.EYE_ASK, label, Style.danger)
         button.row = row
         view.add_item(button)
     return view
@@ -259,11 +259,11 @@ def eye_confirm_view(table: int, miji: bool, locale: str) -> discord.ui.View:
     """The one button that declares 眼牌 / Miji, under the words saying what it does and costs."""
     view = discord.ui.View(timeout=None)
     label = t(locale, "btn.eye_confirm_miji" if miji else "btn.eye_confirm")
-    view.add_item(TableButton.make(table, "eye", label, Style.danger))
+    view.add_item(TableButton.make(table, TableOp.EYE, label, Style.danger))
     return view
 
 
 def _by_tile(actions: list[Action], drawn: int | None) -> list[Action]:
     """Hand order, the drawn tile last (it sits apart in the picture too)."""
-    return sorted(actions, key=lambda a: (a.tile == drawn, sort_key(a.tile)))
+    return sorted(actions, key=lambda a: (a.tile == drawn, sort_key(a.named_tile)))
 

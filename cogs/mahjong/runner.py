@@ -44,6 +44,7 @@ from table.timing import Timing
 from ..i18n import t
 from . import texts
 from .answers import respond
+from .buttons import Mode, PromptPoint
 from .feed import FeedMarks
 from .journal import Journal
 from .live import LiveMessage, Payload
@@ -378,6 +379,7 @@ class TableRunner:
                 self.journal.table_message(table.id)
         people = [(seat, who) for seat, who in enumerate(self.seating.by_seat) if who.user_id is not None]
         for seat, who in people:  # every hand is on its way: no clock runs out first
+            assert who.user_id is not None
             if who.user_id not in self.dm_closed:
                 self.dms.setdefault(seat, DmSlot(who.user_id, sending=True))
         for seat, who in people:
@@ -474,17 +476,17 @@ class TableRunner:
 
     # ------------------------------------------------------------------ clicks
 
-    async def act(self, interaction: discord.Interaction, fields: dict) -> None:
+    async def act(self, interaction: discord.Interaction, point: PromptPoint, code: str) -> None:
         """A prompt button: the session checks it against the live decision point and plays it; the
         move is stored before the player sees it, and the answer shows their new hand."""
-        seat = int(fields["seat"])
+        seat = point.seat
         async with self.lock:
             effects = self.session.click(
                 interaction.user.id,
                 seat,
-                fields["code"],
-                hand=fields["hand"],
-                move=fields["move"],
+                code,
+                hand=point.hand,
+                move=point.move,
                 now=time.time(),
                 answering=self._answering(interaction, seat),
             )
@@ -494,21 +496,21 @@ class TableRunner:
         await self._answer_with_hand(interaction, seat)  # outside the lock: others' clicks need not wait
         await self._run(jobs)
 
-    async def exchange(self, interaction: discord.Interaction, fields: dict) -> None:
+    async def exchange(self, interaction: discord.Interaction, point: PromptPoint, values: list[str]) -> None:
         """換牌 select: the chosen tiles (choosing is confirming), validated like a button."""
-        seat = int(fields["seat"])
+        seat = point.seat
         async with self.lock:
-            self.session.check_prompt(interaction.user.id, seat, fields["hand"], fields["move"])
+            self.session.check_prompt(interaction.user.id, seat, point.hand, point.move)
             try:
-                tiles = exchange_tiles(fields["values"])
+                tiles = exchange_tiles(values)
             except NotationError:
                 raise TableError("err.stale") from None
             effects = self.session.exchange(
                 interaction.user.id,
                 seat,
                 tiles,
-                hand=fields["hand"],
-                move=fields["move"],
+                hand=point.hand,
+                move=point.move,
                 now=time.time(),
                 answering=self._answering(interaction, seat),
             )
@@ -535,10 +537,10 @@ class TableRunner:
         await self._answer_stored(interaction, seat)
         await self._run(jobs)
 
-    async def switch_mode(self, interaction: discord.Interaction, fields: dict) -> None:
+    async def switch_mode(self, interaction: discord.Interaction, point: PromptPoint, mode: Mode) -> None:
         async with self.lock:
-            seat = self.session.check_prompt(interaction.user.id, int(fields["seat"]), fields["hand"], fields["move"])
-        if not await respond(interaction, partial(self.dm_payload, seat, mode=fields["mode"]), update=True):
+            seat = self.session.check_prompt(interaction.user.id, point.seat, point.hand, point.move)
+        if not await respond(interaction, partial(self.dm_payload, seat, mode=mode), update=True):
             self._answer_failed(seat)
 
     async def resume_paused(self, interaction: discord.Interaction) -> None:
@@ -619,7 +621,7 @@ class TableRunner:
                     self.wake_at = None
                     coming = frozenset(seat for seat, slot in self.dms.items() if slot.coming())
                     jobs = self.carry_out(self.session.tick(now=time.time(), coming=coming))
-                    wake_at = self.wake_at
+                    wake_at: float | None = self.wake_at  # carry_out sets it again (mypy keeps the None above)
                 if jobs:
                     await _in_order(jobs)
                     continue

@@ -1,5 +1,5 @@
 """Buttons posted before a restart (or before an upgrade) must still work: every custom id the bot has
-ever written for the hall, replay, review, watch and rematch buttons is matched by exactly one registered
+ever written for the table, lobby, hall, replay, review, watch and rematch buttons is matched by exactly one registered
 template, and parses into the typed item it was made from; making that item again writes the same id."""
 
 from __future__ import annotations
@@ -9,7 +9,18 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.mahjong.buttons import DYNAMIC_ITEMS
+from cogs.mahjong.buttons import (
+    DYNAMIC_ITEMS,
+    ActButton,
+    ExchangeSelect,
+    LobbyButton,
+    LobbyOp,
+    Mode,
+    ModeButton,
+    PromptPoint,
+    TableButton,
+    TableOp,
+)
 from cogs.mahjong.hallbuttons import HALL_ITEMS, JoinListedButton, PageButton, QueueButton
 from cogs.mahjong.rematch import RematchButton
 from cogs.mahjong.replay_buttons import (
@@ -26,6 +37,23 @@ REGISTERED = (*DYNAMIC_ITEMS, *HALL_ITEMS, RematchButton)  # as Mahjong.cog_load
 
 # (custom id as written by the bot before the items were typed, the class, its typed attributes)
 OLD_IDS: list[tuple[str, type, dict[str, Any]]] = [
+    ("mj:l:7:join", LobbyButton, {"table": 7, "op": LobbyOp.JOIN}),
+    ("mj:l:7:leave", LobbyButton, {"table": 7, "op": LobbyOp.LEAVE}),
+    ("mj:l:7:ai", LobbyButton, {"table": 7, "op": LobbyOp.AI}),
+    ("mj:l:7:start", LobbyButton, {"table": 7, "op": LobbyOp.START}),
+    ("mj:l:7:close", LobbyButton, {"table": 7, "op": LobbyOp.CLOSE}),
+    ("mj:a:7:3:2:41:d5m", ActButton, {"point": PromptPoint(table=7, hand=3, seat=2, move=41), "code": "d5m"}),
+    ("mj:a:7:1:0:0:s", ActButton, {"point": PromptPoint(7, 1, 0, 0), "code": "s"}),
+    ("mj:a:12:2:3:9:c4s", ActButton, {"point": PromptPoint(12, 2, 3, 9), "code": "c4s"}),
+    ("mj:a:12:2:3:9:w", ActButton, {"point": PromptPoint(12, 2, 3, 9), "code": "w"}),
+    ("mj:m:7:3:1:41:ready", ModeButton, {"point": PromptPoint(7, 3, 1, 41), "mode": Mode.READY}),
+    ("mj:m:7:3:1:41:main", ModeButton, {"point": PromptPoint(7, 3, 1, 41), "mode": Mode.MAIN}),
+    ("mj:t:7:show", TableButton, {"table": 7, "op": TableOp.SHOW}),
+    ("mj:t:7:back", TableButton, {"table": 7, "op": TableOp.BACK}),
+    ("mj:t:7:eyeask", TableButton, {"table": 7, "op": TableOp.EYE_ASK}),
+    ("mj:t:7:eye", TableButton, {"table": 7, "op": TableOp.EYE}),
+    ("mj:t:7:resume", TableButton, {"table": 7, "op": TableOp.RESUME}),
+    ("mj:e:7:3:0:1", ExchangeSelect, {"point": PromptPoint(7, 3, 0, 1)}),
     ("mj:q:leave", QueueButton, {}),
     ("mj:h:j:41", JoinListedButton, {"table": 41}),
     ("mj:h:p:3:all", PageButton, {"page": 3, "rules": None}),
@@ -47,7 +75,7 @@ OLD_IDS: list[tuple[str, type, dict[str, Any]]] = [
 
 def component_for(kind: type, custom_id: str) -> discord.ui.Item[Any]:
     """The component as discord.py rebuilds it from the clicked message."""
-    if issubclass(kind, ReplaySeatSelect):
+    if issubclass(kind, (ReplaySeatSelect, ExchangeSelect)):
         return discord.ui.Select(custom_id=custom_id, options=[discord.SelectOption(label="x", value="0")])
     return discord.ui.Button(custom_id=custom_id, label="x")
 
@@ -74,6 +102,16 @@ async def test_an_old_custom_id_parses_to_the_same_typed_item(
 
 
 MADE = [
+    ("mj:l:7:join", lambda: LobbyButton.make(7, LobbyOp.JOIN, "Join", discord.ButtonStyle.primary)),
+    ("mj:l:7:close", lambda: LobbyButton.make(7, LobbyOp.CLOSE, "Close", discord.ButtonStyle.danger)),
+    ("mj:a:7:3:2:41:d5m", lambda: ActButton.make(7, 3, 2, 41, "d5m", "5m", discord.ButtonStyle.secondary, 0)),
+    ("mj:a:7:1:0:0:s", lambda: ActButton.make(7, 1, 0, 0, "s", "Pass", discord.ButtonStyle.secondary, 4)),
+    ("mj:m:7:3:1:41:ready", lambda: ModeButton.make(7, 3, 1, 41, Mode.READY, "Ready…", discord.ButtonStyle.danger, 4)),
+    ("mj:m:7:3:1:41:main", lambda: ModeButton.make(7, 3, 1, 41, Mode.MAIN, "Back", discord.ButtonStyle.secondary, 1)),
+    ("mj:t:7:show", lambda: TableButton.make(7, TableOp.SHOW, "My hand", discord.ButtonStyle.secondary)),
+    ("mj:t:7:eyeask", lambda: TableButton.make(7, TableOp.EYE_ASK, "眼牌", discord.ButtonStyle.danger)),
+    ("mj:t:7:resume", lambda: TableButton.make(7, TableOp.RESUME, "Resume", discord.ButtonStyle.success)),
+    ("mj:e:7:3:0:1", lambda: ExchangeSelect.make(7, 3, 0, 1, [("5m.0", "5m"), ("5m.1", "5m")], "Give back")),
     ("mj:q:leave", lambda: QueueButton.make("Leave queue")),
     ("mj:h:j:41", lambda: JoinListedButton.make(41, "Join 1", 0)),
     ("mj:h:p:3:all", lambda: PageButton.make(3, None, "Next", disabled=False, row=2)),
@@ -113,7 +151,22 @@ async def test_the_seat_select_turns_to_the_seat_chosen(values: list[str], seat:
 
 
 @pytest.mark.parametrize(
-    "custom_id", ["mj:r:17:4:35:next", "mj:r:17:2:35:jump", "mj:rs:17", "mj:vr:5:2:9:48", "mj:h:p:x:all", "mj:w:"]
+    "custom_id",
+    [
+        "mj:l:7:kick",
+        "mj:a:7:3:4:41:d5m",
+        "mj:a:7:3:2:41:",
+        "mj:m:7:3:1:41:riichi",
+        "mj:t:7:eyes",
+        "mj:e:7:3:0",
+        "mj:a:7:3:2:41:q5m",
+        "mj:r:17:4:35:next",
+        "mj:r:17:2:35:jump",
+        "mj:rs:17",
+        "mj:vr:5:2:9:48",
+        "mj:h:p:x:all",
+        "mj:w:",
+    ],
 )
 def test_a_custom_id_outside_the_grammar_reaches_no_item(custom_id: str) -> None:
     assert not [item for item in REGISTERED if item.__discord_ui_compiled_template__.fullmatch(custom_id)]
@@ -124,3 +177,9 @@ async def test_a_select_is_never_taken_for_a_button() -> None:
     select = discord.ui.Select(custom_id="mj:w:5", options=[discord.SelectOption(label="x", value="0")])
     with pytest.raises(TypeError):
         await WatchButton.from_custom_id(None, select, match)
+
+
+async def test_the_exchange_select_hands_on_the_tiles_chosen() -> None:
+    select = await parsed(ExchangeSelect, "mj:e:7:3:0:1")
+    select.item._refresh_state(None, {"values": ["5m.0", "5m.1"]})  # what discord.py does before the callback
+    assert select.values == ["5m.0", "5m.1"]

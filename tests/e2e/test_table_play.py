@@ -355,3 +355,16 @@ async def test_the_host_picks_a_preset_and_flips_a_house_rule_the_lobby_shows_it
     await devserver.recorder.wait_until(
         lambda: "河底撈魚" not in devserver.recorder.get(lobby.id).text, 5, lambda: "the lobby to update"
     )
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_click_for_a_table_no_longer_run_here_is_answered_that_it_has_finished(harness, devserver):
+    bot = await harness.start(build_bot(FAST))
+    alice = devserver.member("alice")
+    lobby = await (await alice.slash("mahjong create")).message()
+    await (await alice.click(lobby, "Start")).response()
+    runner = await wait_seated(bot, devserver)
+    table = await table_message(devserver)
+    await runner.close()  # as when the table is gone from this process: its buttons stay on the messages
+    answer = await (await alice.click(table, "Show my hand")).message()
+    assert answer.ephemeral_to == alice.id and answer.content == "That table has finished."
