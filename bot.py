@@ -31,6 +31,7 @@ import render
 from cogs.i18n import SUPPORTED, CatalogueTranslator
 from data import Store, StoreError
 from engine.rules import PROFILES
+from engine.rulesets import DEFAULT_RULES
 from table.timing import Timing
 
 log = logging.getLogger(__name__)
@@ -330,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         "--db", metavar="FILE", help="SQLite file (or postgresql:// URL) the table is stored in, to resume it after a stop (default: memory)"
     )
     sandbox.add_argument(
-        "--rules", choices=list(PROFILES), default="taiwan16", help="the rule set of a new table (default taiwan16)"
+        "--rules", choices=list(PROFILES), default=DEFAULT_RULES, help=f"the rule set of a new table (default {DEFAULT_RULES})"
     )
     sandbox.add_argument(
         "--lang",
