@@ -171,6 +171,7 @@ class LiveMessage:
         self.edits = 0  # edits sent (for tests and benchmarks)
         self.skipped = 0  # edits not sent: they would have shown what the message already shows
         self.closed = False
+        self.held = 0  # clicks whose in-place answer is on its way: edits wait for it (answered/released)
         self._via: discord.Interaction | None = None  # the latest click on this message: its token edits it
         self._shown: tuple | None = None  # what the slot's last edit put on the message (Payload.shows)
         self._picture: tuple[str, discord.Attachment] | None = None  # (digest, attachment) on the message
@@ -190,20 +191,31 @@ class LiveMessage:
         if via is not None:
             self._via = via
 
+    def hold(self) -> None:
+        """A click's answer will replace this message in place: no edit starts until it has (an edit
+        landing first would be overwritten by the older answer)."""
+        self.held += 1
+
+    def released(self) -> None:
+        """The answer failed: edits go on as before."""
+        self.held = max(0, self.held - 1)
+        if self.wanted > self.shown:
+            self.want(self.wanted)
+
     def answered(self, version: int, edits_before: int, via: discord.Interaction | None = None) -> None:
-        """A click's answer put ``version`` on the message in place. If one of our edits landed while that
-        answer was on its way (``edits`` moved past ``edits_before``), the answer replaced what the edit
-        showed, newer or not: the message shows ``version`` now, and anything newer is edited in again."""
+        """A click's answer put ``version`` on the message in place; what was wanted meanwhile is edited in
+        after it. If an edit already in flight at the hold landed while that answer was on its way
+        (``edits`` moved past ``edits_before``), the answer replaced it: the message shows ``version``."""
+        self.held = max(0, self.held - 1)
         raced = self.edits != edits_before
         self.mark_shown(version, via=via)
-        if not raced:
-            return
-        self.shown = version
-        if self.wanted > version:
+        if raced:
+            self.shown = version
+        if self.wanted > self.shown:
             self.want(self.wanted)
 
     async def _run(self) -> None:
-        while not self.closed and self.wanted > self.shown:
+        while not self.closed and not self.held and self.wanted > self.shown:
             target = self.wanted
             if self._token() is None:  # the interaction route is outside the global limit
                 await self.budget.take(urgent=self.urgent)

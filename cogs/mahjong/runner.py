@@ -596,7 +596,15 @@ class TableRunner:
         slot = self.dms.get(seat)
         live = slot.live if slot is not None and self._answering(interaction, seat) is not None else None
         edits_before = live.edits if live is not None else 0
-        if not await respond(interaction, partial(self.dm_payload, seat), update=True):
+        if live is not None:
+            live.hold()  # the DM's own edits wait for this answer, which replaces the message
+        answered = False
+        try:
+            answered = await respond(interaction, partial(self.dm_payload, seat), update=True)
+        finally:
+            if live is not None and not answered:
+                live.released()
+        if not answered:
             self._answer_failed(seat)
             return
         if live is not None:  # its token carries later edits of the DM (live.py)

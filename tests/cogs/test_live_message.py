@@ -194,3 +194,47 @@ async def test_pictures_nobody_waits_for_are_drawn_a_few_at_a_time_and_prompts_n
     dm.want(1)
     await asyncio.wait([t for live in [*tables, dm] if (t := live.pending()) is not None])
     assert drawing["most"] == 2 and drawing["prompt_waited"] == 2
+
+
+async def test_an_edit_waits_for_the_click_answer_that_replaces_the_message_then_shows_what_came_after():
+    """The answer (built at v1) and an edit (v2, wanted while the answer was on its way) must land in that
+    order: the other way round the older answer would cover the newer prompt."""
+    message = FakeMessage()
+    state = {"v": 1}
+
+    async def build():
+        return Payload(content=f"v{state['v']}")
+
+    live = LiveMessage(message, build)
+    live.hold()  # the click's answer, showing v1, is on its way
+    state["v"] = 2
+    live.want(2)
+    await asyncio.sleep(0.05)
+    assert message.edits == []  # nothing lands under the answer
+    live.answered(1, edits_before=0)
+    await asyncio.sleep(0.05)
+    assert message.edits == ["v2"] and live.shown == 2
+
+
+async def test_an_edit_that_raced_the_answer_is_made_again_and_a_failed_answer_lets_edits_go_on():
+    message = FakeMessage(delay=0.0)
+    state = {"v": 3}
+
+    async def build():
+        return Payload(content=f"v{state['v']}")
+
+    live = LiveMessage(message, build)
+    live.want(3)
+    await asyncio.sleep(0.01)  # an edit of v3 lands while an answer built at v1 is still on its way
+    assert message.edits == ["v3"]
+    live.answered(1, edits_before=0)  # the answer then replaced it with v1: v3 is edited in again
+    await asyncio.sleep(0.01)
+    assert message.edits == ["v3", "v3"]
+    live.hold()
+    state["v"] = 4
+    live.want(4)
+    await asyncio.sleep(0.01)
+    assert message.edits == ["v3", "v3"]
+    live.released()
+    await asyncio.sleep(0.01)
+    assert message.edits[-1] == "v4"
