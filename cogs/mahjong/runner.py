@@ -463,11 +463,6 @@ class TableRunner:
     async def _table_payload(self) -> Payload:
         return await table_payload(self.session, self.locale)
 
-    def table_text(self) -> str:
-        from .payloads import table_text
-
-        return table_text(self.session, self.locale)
-
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
         return await dm_payload(self.session, seat, self.feed_marks, mode)
 
