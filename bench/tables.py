@@ -62,6 +62,7 @@ from typing import Any
 
 from devserver import Config, DevServer, Latency, RateLimits
 from devserver.fixtures import Harness
+from devserver.interactions import COMPONENT
 from devserver.messages import Messages
 from devserver.people import Person, prompt_buttons
 
@@ -406,6 +407,11 @@ async def run(
             print("invalid requests:", harness.invalid_requests(), file=sys.stderr)
             late_answers = len(server.late_answers())
             delivered_late = sum(i.delivered_late for i in server.interactions.by_id.values())
+            held = [
+                i.bot_seconds
+                for i in server.interactions.by_id.values()
+                if i.bot_seconds is not None and i.type == COMPONENT
+            ]
             invalid = server.invalid_requests.worst
     finally:
         lag.stop()
@@ -428,6 +434,8 @@ async def run(
         "p50_ms": round(1000 * statistics.median(latencies), 1) if latencies else None,
         "p99_ms": round(1000 * percentile(latencies, 0.99), 1),
         "p99_dm_ms": round(1000 * percentile(dm_latency, 0.99), 1),
+        "p50_bot_ms": round(1000 * statistics.median(held), 1) if held else None,
+        "p99_bot_ms": round(1000 * percentile(held, 0.99), 1),
         "rss_mb_per_table": round((peak - idle) / tables, 2),
         "late_answers": late_answers,
         "delivered_too_late": delivered_late,

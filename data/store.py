@@ -27,6 +27,7 @@ from pathlib import Path
 from types import EllipsisType
 from typing import Any
 
+from data.batch import GroupWriter
 from data.dialect import Dialect
 from data.driver import Driver, Session
 from data.errors import (
@@ -89,6 +90,12 @@ __all__ = [
 # Written out, not bound: SQLite uses the partial index tables_unfinished only for this literal text.
 _UNFINISHED_SQL = "phase IN ('lobby', 'playing')"
 _INSERT_MOVE = "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES (?, ?, ?, ?)"
+_MoveRequest = tuple[int, tuple[tuple[int, str, float | None], ...]]  # a hand's id and its moves
+_ROWS_PER_INSERT = 500  # 2,000 parameters a statement: well under SQLite's and PostgreSQL's limits
+
+
+def _insert_moves(rows: int) -> str:
+    return "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES " + ", ".join(["(?, ?, ?, ?)"] * rows)
 log = logging.getLogger(__name__)
 # A hand added to a running total row (player_totals, player_hours) on conflict; the existing row's
 # columns named by the table, as PostgreSQL requires (a bare name could be the row proposed: excluded).
@@ -107,6 +114,7 @@ class Store(HallStore):
         self._driver = driver
         self._clock = clock
         self._writing: set[asyncio.Future[None]] = set()
+        self._moves: GroupWriter[_MoveRequest] = GroupWriter(self._append_many, self._append_alone)
 
     @property
     def path(self) -> str:
@@ -311,11 +319,25 @@ class Store(HallStore):
                 raise self._move_refused(error, hand_id, move_no) from error
 
     async def append_actions(self, hand_id: int, moves: Sequence[tuple[int, str, float | None]]) -> None:
-        """Store several moves of one hand (``(move_no, action, deadline)`` each) in one round trip: a
-        burst of AI and auto-played moves waits once, not once a move. A refused move (a move number
-        used twice) keeps every move before it, each stored whole — a position the engine replays."""
+        """Store several moves of one hand (``(move_no, action, deadline)`` each): a burst of AI and
+        auto-played moves waits once, not once a move, and the moves of every table that arrive
+        together are stored in one transaction (data.batch). A refused move (a move number used twice)
+        keeps every move before it, each stored whole — a position the engine replays."""
         if not moves:
             return
+        await self._moves.submit((hand_id, tuple(moves)))
+
+    async def _append_many(self, requests: list[_MoveRequest]) -> None:
+        """Every request's moves as one multi-row INSERT: one statement is all or nothing on both
+        databases, and it is one round trip to SQLite's thread however many tables wait (data.batch)."""
+        rows = [(hand_id, *move) for hand_id, moves in requests for move in moves]
+        async with self._write(single=len(rows) <= _ROWS_PER_INSERT) as db:  # more: one transaction
+            for start in range(0, len(rows), _ROWS_PER_INSERT):
+                chunk = rows[start : start + _ROWS_PER_INSERT]
+                await db.execute(_insert_moves(len(chunk)), [value for row in chunk for value in row])
+
+    async def _append_alone(self, request: _MoveRequest) -> None:
+        hand_id, moves = request
         rows = [(hand_id, move_no, action, deadline) for move_no, action, deadline in moves]
         async with self._write(single=True) as db:
             try:

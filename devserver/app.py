@@ -15,7 +15,7 @@ from .faults import ErrorFault
 from .messages import read_body
 from .permissions import check_write
 from .recorder import EPHEMERAL, Message
-from .replies import json_response, no_content, snowflake
+from .replies import ARRIVED, json_response, no_content, snowflake
 
 if TYPE_CHECKING:
     from .server import DevServer
@@ -82,6 +82,7 @@ class Api:
         route = self._route_template(request)
         line = f"{request.method} {route}"
         self.server.recorder.log.append(line)
+        request[ARRIVED] = self.server.clock.now()  # before the modelled network: the bot's own time ends here
         if not request.path.startswith(API):
             return await handler(request)
         before, after = self.server.delays.rest(request.content_length or 0)

@@ -20,7 +20,7 @@ from .interactions import (
 from .limits import check_modal
 from .messages import read_body, unknown_message
 from .recorder import EPHEMERAL, LOADING, Message
-from .replies import json_response, no_content, snowflake
+from .replies import ARRIVED, json_response, no_content, snowflake
 
 if TYPE_CHECKING:
     from .server import DevServer
@@ -70,6 +70,7 @@ class InteractionRoutes:
         response = self._respond(interaction, kind, data, uploads)
         interaction.initial = response
         interaction.answered_at = server.clock.now()
+        interaction.requested_at = request.get(ARRIVED)
         interaction.response_seq = server.recorder.bump()
         return json_response(self._callback_payload(interaction, response))
 

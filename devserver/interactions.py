@@ -71,6 +71,7 @@ class Interaction:
         self.deadline_missed = False
         self.delivered_at: float | None = None  # server clock when the bot was sent it (None: not yet)
         self.answered_at: float | None = None  # server clock when the initial response landed
+        self.requested_at: float | None = None  # server clock when its request left the bot (no network)
         self.failed: str | None = None  # what the person saw instead of an answer, if anything went wrong
         self.opened_by: Interaction | None = None  # for a modal submit: the interaction that opened the modal
         self._timer: asyncio.TimerHandle | None = None
@@ -110,6 +111,14 @@ class Interaction:
         if self.answered_at is None:
             return self.age > deadline
         return self.answered_at - self.created_at > deadline
+
+    @property
+    def bot_seconds(self) -> float | None:
+        """How long the bot held it: from its delivery to the bot to the answer's request leaving the bot
+        (the modelled network on both sides left out)."""
+        if self.delivered_at is None or self.requested_at is None:
+            return None
+        return self.requested_at - self.delivered_at
 
     def token_alive(self) -> bool:
         return self.age <= self.server.config.token_lifetime

@@ -9,6 +9,8 @@ from aiohttp import web
 
 from .errors import form_error
 
+ARRIVED = "devserver.arrived"  # request key: the server clock when a request reached the stand-in
+
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     """JSON with Content-Type exactly application/json: discord.py parses nothing else."""

@@ -94,13 +94,19 @@ class EditBudget:
         self.stamp = time.monotonic()
 
     async def take(self, *, urgent: bool) -> None:
+        """One request's token, taken just before the request is sent: a token taken earlier (before a
+        picture is drawn) would let requests bunch up past the global limit behind a slow render."""
+        await self.ready(urgent=urgent)
+        self.tokens -= 1
+
+    async def ready(self, *, urgent: bool) -> None:
+        """Wait until a token is there, without taking it (what is wanted meanwhile joins the edit)."""
         floor = 0 if urgent else self.reserve
         while True:
             now = time.monotonic()
             self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
             self.stamp = now
             if self.tokens >= floor + 1:
-                self.tokens -= 1
                 return
             await asyncio.sleep((floor + 1 - self.tokens) / self.rate)
 
@@ -218,7 +224,7 @@ class LiveMessage:
         while not self.closed and not self.held and self.wanted > self.shown:
             target = self.wanted
             if self._token() is None:  # the interaction route is outside the global limit
-                await self.budget.take(urgent=self.urgent)
+                await self.budget.ready(urgent=self.urgent)
             target = max(target, self.wanted)  # whatever was asked while we waited goes in this edit
             try:
                 if self.urgent or self.budget.pictures is None:
@@ -262,6 +268,8 @@ class LiveMessage:
             kwargs["attachments"] = [self._picture[1]]
         via = self._token()
         edited: object = None
+        if via is None:
+            await self.budget.take(urgent=self.urgent)
         if via is not None:
             try:
                 edited = await via.edit_original_response(**kwargs)

@@ -238,3 +238,33 @@ async def test_an_edit_that_raced_the_answer_is_made_again_and_a_failed_answer_l
     live.released()
     await asyncio.sleep(0.01)
     assert message.edits[-1] == "v4"
+
+
+class StampedBudget(EditBudget):
+    """Records when each token is taken."""
+
+    def __init__(self) -> None:
+        super().__init__(per_second=1000.0, reserve=0)
+        self.taken: list[float] = []
+
+    async def take(self, *, urgent: bool) -> None:
+        await super().take(urgent=urgent)
+        self.taken.append(time.monotonic())
+
+
+async def test_a_token_is_taken_when_the_edit_is_sent_not_before_its_picture_is_drawn():
+    """Tokens taken before slow renders would be spent in a burst when the renders finish, past the
+    global limit; an edit that would change nothing takes none."""
+    budget, drawn = StampedBudget(), []
+
+    async def build():
+        await asyncio.sleep(0.05)  # the picture
+        drawn.append(time.monotonic())
+        return Payload(content="same")
+
+    message = Recording()
+    live = LiveMessage(message, build, budget=budget, urgent=True)
+    await _show(live, 1)
+    await _show(live, 2)  # shows what the message already shows: skipped
+    assert len(drawn) == 2 and len(message.calls) == 1
+    assert len(budget.taken) == 1 and budget.taken[0] >= drawn[0]

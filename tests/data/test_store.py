@@ -136,6 +136,45 @@ async def test_a_burst_of_moves_is_stored_in_order_and_a_refused_move_keeps_the_
     assert saved.hands[0].actions == ["0 discard 1m", "1 discard 2m", "2 discard 3m"]
 
 
+async def test_moves_of_many_tables_at_once_are_each_stored_in_order_with_their_deadline(store: Store) -> None:
+    """Concurrent tables' moves go in together (data.batch): each hand keeps its own order and deadline."""
+    hands = []
+    for n in range(6):
+        table = await new_table(store, [10 * n + 1, 10 * n + 2, 10 * n + 3, 10 * n + 4], channel_id=100 + n)
+        hands.append(await store.start_hand(table.id, 1, {}))
+
+    async def play(index: int, hand: int) -> None:
+        for move in range(0, 8, 2):
+            await store.append_actions(
+                hand, [(move, f"{index} discard {move + 1}m", None), (move + 1, f"{index} discard 9p", float(move))]
+            )
+
+    await asyncio.gather(*(play(i, h) for i, h in enumerate(hands)))
+    saved = {t.table.id: t for t in await store.unfinished_tables()}
+    assert len(saved) == 6
+    for index, table in enumerate(sorted(saved.values(), key=lambda t: t.table.id)):
+        [hand] = table.hands
+        assert hand.actions == [a for move in range(0, 8, 2) for a in (f"{index} discard {move + 1}m", f"{index} discard 9p")]
+        assert hand.deadline == 6.0
+
+
+async def test_a_refused_move_among_other_tables_moves_is_refused_alone(store: Store) -> None:
+    """A batch with one bad request is rolled back and written request by request: the others are stored,
+    the bad one keeps its prefix and raises, as it would alone."""
+    first = await store.start_hand((await new_table(store, [1, 2, 3, 4], channel_id=201)).id, 1, {})
+    second = await store.start_hand((await new_table(store, [5, 6, 7, 8], channel_id=202)).id, 1, {})
+    await store.append_actions(first, [(0, "0 discard 1m", None)])
+    results = await asyncio.gather(
+        store.append_actions(first, [(1, "1 discard 2m", None), (0, "0 discard 9m", None)]),
+        store.append_actions(second, [(0, "0 discard 5p", 7.0)]),
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], DuplicateMove) and results[1] is None
+    saved = {t.hands[0].actions[0]: t.hands[0] for t in await store.unfinished_tables()}
+    assert saved["0 discard 1m"].actions == ["0 discard 1m", "1 discard 2m"]
+    assert saved["0 discard 5p"].actions == ["0 discard 5p"] and saved["0 discard 5p"].deadline == 7.0
+
+
 async def test_hand_numbers_are_unique_per_table_and_moves_need_a_hand(store: Store) -> None:
     table = await new_table(store, [1, 2, 3, 4])
     await store.start_hand(table.id, 1, {})
