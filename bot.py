@@ -29,6 +29,7 @@ from discord.ext import commands
 
 import render
 from cogs.i18n import SUPPORTED, CatalogueTranslator
+from cogs.mahjong.pictures import Painter, default_workers
 from data import Store, StoreError
 from engine.rules import PROFILES
 from engine.rulesets import DEFAULT_RULES
@@ -70,6 +71,7 @@ class Config:
     shard_count: int | None = None  # None: one unsharded connection (or Discord's count with shards)
     process_name: str | None = None  # this process among several (leases, mailbox); default host + shards
     lease_seconds: float = 8.0  # a table's lease (data/leases.py): how soon another process takes it over
+    picture_workers: int = 0  # processes that draw the table and hand pictures (cogs/mahjong/pictures.py)
 
     @classmethod
     def from_env(cls) -> Config:
@@ -85,10 +87,14 @@ class Config:
         guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise SystemExit(f"DISCORD_GUILD_ID must be a server id (digits only), not {guild!r}.")
+        workers = os.environ.get("MAHJONG_PICTURE_WORKERS", "").strip()
+        if workers and not workers.isdigit():
+            raise SystemExit(f"MAHJONG_PICTURE_WORKERS must be a whole number (0: draw in threads), not {workers!r}.")
         config = cls(
             token=token,
             database=os.environ.get("MAHJONG_DB", "mahjong.sqlite3"),
             sync_guild=int(guild) if guild.isdigit() else None,
+            picture_workers=int(workers) if workers else default_workers(),
         )
         return config.sharded(
             os.environ.get("MAHJONG_SHARDS", "").strip() or None,
@@ -161,17 +167,21 @@ class MahjongBot(commands.Bot):
         self.timing = config.timing
         self.store: Store  # opened in setup_hook
         self.syncing: asyncio.Task[None] | None = None  # a command sync tried again after failing at start
+        self.painter = Painter(config.picture_workers)  # where the table and hand pictures are drawn
 
     async def setup_hook(self) -> None:
         # fill the render caches in a worker thread while we log in: the first hand image is as fast
         # as the rest, and start-up does not wait for it
-        self.warming = asyncio.create_task(asyncio.to_thread(render.warm_up), name="render-warm-up")
+        self.warming = asyncio.create_task(self._warm_up(), name="render-warm-up")
         self.store = await Store.open(self.config.database)  # StoreError: one clear line, no start
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         log.info("loaded %s", ", ".join(EXTENSIONS))
         await self.sync_at_start()
+
+    async def _warm_up(self) -> None:
+        await asyncio.gather(asyncio.to_thread(render.warm_up), self.painter.warm_up())
 
     async def sync_commands(self) -> None:
         """To the test server at once when DISCORD_GUILD_ID is set. Globally only when the command
@@ -230,6 +240,7 @@ class MahjongBot(commands.Bot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+        self.painter.close()
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))

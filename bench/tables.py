@@ -36,7 +36,7 @@ short of CPU the stand-in's own clock (its rate limits, its 3-second rule) runs 
 person's messages through a per-person index and wakes only the people whose messages changed, so its
 work grows with the tables, not with their square; ``standin_cpu_share`` is the fraction of the run's
 CPU samples spent in ``devserver`` code (profiled by a sampling timer), so the bot's own share can be read.
-``--uvloop`` runs on uvloop's loop (when installed), ``--render-processes N`` draws the pictures in N worker
+``--uvloop`` runs on uvloop's loop (when installed), ``--render-processes N`` is the bot's ``picture_workers``: the pictures drawn in N worker
 processes: both are there to measure those choices. The last stdout line is one JSON object.
 """
 
@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -157,40 +156,6 @@ class Behind(logging.Handler):
             self.count += 1
 
 
-class ProcessRender:
-    """``--render-processes N``: the bot's pictures drawn in N worker processes (the calling render thread
-    waits, without the GIL), to measure whether a process pool helps on this machine's cores."""
-
-    NAMES = ("render_hand", "render_table", "render_score")
-
-    def __init__(self, workers: int) -> None:
-        import concurrent.futures
-
-        import render
-
-        self.render = render
-        from render import hand, scoresheet, table
-
-        self.pool = concurrent.futures.ProcessPoolExecutor(workers, initializer=render.warm_up)
-        self.saved = {name: getattr(render, name) for name in self.NAMES}
-        # what the workers run: the drawing functions themselves, pickled by their own names
-        self.drawn = dict(zip(self.NAMES, (hand.render_hand, table.render_table, scoresheet.render_score), strict=True))
-
-    def __enter__(self) -> ProcessRender:
-        for name, draw in self.drawn.items():
-            setattr(self.render, name, self._remote(draw))
-        list(self.pool.map(abs, range(len(self.saved))))  # the workers are up (and warm) before the run
-        return self
-
-    def _remote(self, draw):  # type: ignore[no-untyped-def]
-        return lambda *args, **kwargs: self.pool.submit(draw, *args, **kwargs).result()
-
-    def __exit__(self, *exc: object) -> None:
-        for name, draw in self.saved.items():
-            setattr(self.render, name, draw)
-        self.pool.shutdown()
-
-
 def interaction_route(line: str) -> bool:
     """A request that answers an interaction (exempt from the global limit), or not a REST call at all."""
     route = line.split(" ", 1)[-1]
@@ -221,6 +186,7 @@ async def run(
     ai_delay: float = 0.8,
     first_time: bool = False,
     think: float = 0.0,
+    picture_workers: int = 0,
 ) -> dict:
     from bot import Config as BotConfig
     from bot import MahjongBot
@@ -348,7 +314,9 @@ async def run(
     done: set[int] = set()
     patches.append((TableSession, "_deal", deal))
     TableSession._deal = enough  # type: ignore[method-assign]
-    config = BotConfig(token=server.config.token, database=Path(database), timing=timing, seed=1)
+    config = BotConfig(
+        token=server.config.token, database=Path(database), timing=timing, seed=1, picture_workers=picture_workers
+    )
     try:
         async with Harness(server) as harness:
             bot = await harness.start(MahjongBot(config, guild_ready_timeout=0.05), timeout=30)
@@ -465,7 +433,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--think", type=float, default=0.0, help="each person's mean seconds before answering")
     parser.add_argument("--uvloop", action="store_true", help="run on uvloop's event loop (if installed)")
-    parser.add_argument("--render-processes", type=int, default=0, help="draw pictures in N worker processes")
+    parser.add_argument(
+        "--render-processes", type=int, default=0, help="the bot's picture_workers: draw pictures in N worker processes"
+    )
     parser.add_argument("--people", type=int, default=1, choices=(1, 2, 3, 4), help="people at each table")
     parser.add_argument(
         "--ai-delay", type=float, default=0.8, help="seconds between AI discards (the table's pace; 0: at once)"
@@ -477,10 +447,9 @@ def main(argv: list[str] | None = None) -> int:
         import uvloop
 
         runner = uvloop.run
-    pool = ProcessRender(args.render_processes) if args.render_processes else contextlib.nullcontext()
-    with tempfile.TemporaryDirectory() as folder, pool:
+    with tempfile.TemporaryDirectory() as folder:
         common = {"latency": not args.no_latency, "people_per_table": args.people, "ai_delay": args.ai_delay,
-                  "first_time": args.first_time, "think": args.think}
+                  "first_time": args.first_time, "think": args.think, "picture_workers": args.render_processes}
         stored = runner(
             run(args.tables, args.hands, storage=True, database=f"{folder}/bench.sqlite3", **common)
         )

@@ -54,6 +54,7 @@ from .hall import Hall
 from .hallbuttons import HALL_ITEMS
 from .help import HELP_ITEMS, HelpCommands
 from .live import EditBudget, LiveMessage, Payload, WindowLimit
+from .pictures import THREADS, Painter
 from .prompts import eye_confirm_view
 from .ranked import RankedCommands
 from .rematch import RematchButton, RematchSeed
@@ -161,6 +162,7 @@ class Mahjong(
 
     def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
+        self.painter: Painter = getattr(bot, "painter", THREADS)  # where table, hand and score pictures are drawn
         self.store: Store = bot.store
         self.timing: Timing = getattr(bot, "timing", Timing())
         seed = getattr(getattr(bot, "config", None), "seed", None)

@@ -7,7 +7,6 @@ move made while a picture is drawn cannot put a newer caption over an older pict
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 import discord
@@ -26,6 +25,7 @@ from .feed import FeedMarks, feed_text
 from .live import Payload
 from .markdown import shown_names
 from .payments import payment_lines
+from .pictures import THREADS, Painter
 from .prompts import action_view, add_eye_button, deadline_text, exchange_view, table_view, take_back_view
 from .standing import marked_tiles, standing_lines
 
@@ -49,18 +49,20 @@ def table_text(session: TableSession, locale: str) -> str:
     return texts.table_text(game.view(None), text_names(session), locale, deadline, note_lines(session, locale))
 
 
-async def table_payload(session: TableSession, locale: str) -> Payload:
+async def table_payload(session: TableSession, locale: str, painter: Painter = THREADS) -> Payload:
     """The channel's table: the public picture, the status line, and its buttons while it plays."""
     game = session.game
     assert game is not None
     view = game.view(None)
     content = table_text(session, locale)
     buttons = None if session.match_ended() else table_view(session.table_id, locale)
-    png = await asyncio.to_thread(render.render_table, view, session.seating.names(), locale=locale)
+    png = await painter.draw(render.render_table, view, session.seating.names(), locale=locale)
     return Payload(content=content, png=png, filename="table.png", view=buttons)
 
 
-async def dm_payload(session: TableSession, seat: int, marks: FeedMarks, mode: str = "main") -> Payload:
+async def dm_payload(
+    session: TableSession, seat: int, marks: FeedMarks, mode: str = "main", painter: Painter = THREADS
+) -> Payload:
     """A person's hand: their picture, one line saying what to do, and their buttons."""
     game = session.game
     assert game is not None
@@ -122,7 +124,7 @@ async def dm_payload(session: TableSession, seat: int, marks: FeedMarks, mode: s
     if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
         line += "\n" + texts.others_text(view, names, loc)
     # last: the words above are of this view; the picture's labels in the reader's language
-    png = await asyncio.to_thread(render.render_hand, view, locale=loc)
+    png = await painter.draw(render.render_hand, view, locale=loc)
     return Payload(content=f"{header}\n{line}", png=png, filename="hand.png", view=buttons)
 
 

@@ -461,10 +461,10 @@ class TableRunner:
     # ------------------------------------------------------------------ payloads
 
     async def _table_payload(self) -> Payload:
-        return await table_payload(self.session, self.locale)
+        return await table_payload(self.session, self.locale, self.cog.painter)
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
-        return await dm_payload(self.session, seat, self.feed_marks, mode)
+        return await dm_payload(self.session, seat, self.feed_marks, mode, self.cog.painter)
 
     def result_text(self, result: HandResult, number: int) -> str:
         return result_text(self.session, result, number, self.locale)
@@ -653,7 +653,7 @@ class TableRunner:
         house = self.state.settings.options.house_rules.summary()
 
         async def show() -> None:
-            png = await asyncio.to_thread(
+            png = await self.cog.painter.draw(
                 render.render_score, result, names, view, house_rules=house, locale=self.locale
             )
             buttons = replay_view(self.table_id, number, self.locale)  # issue 24: a Replay button
