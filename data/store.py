@@ -223,7 +223,7 @@ class Store(HallStore):
     async def set_phase(self, table_id: int, phase: str) -> None:
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r}; expected one of {PHASES}")
-        async with self._write() as db:
+        async with self._write(single=True) as db:  # one statement: atomic without a transaction's round trips
             await self._update_table(db, table_id, {"phase": phase})
 
     async def set_options(
@@ -245,7 +245,7 @@ class Store(HallStore):
             changes["options"] = dumps(options)
         if password_hash is not ...:
             changes["password_hash"] = password_hash
-        async with self._write() as db:
+        async with self._write(single=bool(changes)) as db:  # one UPDATE; none: a read that checks the table
             await self._update_table(db, table_id, changes)
 
     async def set_messages(
@@ -256,7 +256,7 @@ class Store(HallStore):
             for k, v in (("lobby_message_id", lobby_message_id), ("table_message_id", table_message_id))
             if v is not None
         }
-        async with self._write() as db:
+        async with self._write(single=bool(changes)) as db:
             await self._update_table(db, table_id, changes)
 
     async def _update_table(self, db: Session, table_id: int, changes: dict[str, Any]) -> None:
@@ -291,7 +291,7 @@ class Store(HallStore):
 
     async def start_hand(self, table_id: int, hand_no: int, header: dict) -> int:
         """Store a hand's engine header; returns the hand id the moves are stored under."""
-        async with self._write() as db:
+        async with self._write(single=True) as db:  # one INSERT … RETURNING
             try:
                 row = await db.one(
                     "INSERT INTO hands (table_id, hand_no, header, started_at) VALUES (?, ?, ?, ?) RETURNING id",
@@ -359,7 +359,7 @@ class Store(HallStore):
         return StoreConflict(self.path, f"has no hand {hand_id}")
 
     async def set_deadline(self, hand_id: int, deadline: float | None) -> None:
-        async with self._write() as db:
+        async with self._write(single=True) as db:
             if await db.execute("UPDATE hands SET deadline = ? WHERE id = ?", (deadline, hand_id)) != 1:
                 raise StoreConflict(self.path, f"has no hand {hand_id}")
 
