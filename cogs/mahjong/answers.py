@@ -13,9 +13,11 @@ person, so the caller can bring their DM up to date through the channel route in
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 
 import aiohttp
 import discord
@@ -52,23 +54,25 @@ async def respond(
     ephemeral. Acknowledges first when the payload or its upload could miss the deadline. False when
     the answer did not reach the person (too late, or Discord refused it)."""
     left = time_left(interaction)
-    if left < LATE:
+    deferred = interaction.response.is_done()  # acknowledged while its move was being stored (acknowledge_if_slow)
+    if left < LATE and not deferred:
         log.info("interaction %s arrived with %.2fs left: not answered", interaction.id, left)
         return False
     task = asyncio.ensure_future(build())
-    deferred = False
     try:
-        try:
-            payload = await asyncio.wait_for(asyncio.shield(task), timeout=max(0.0, left - MARGIN))
-        except TimeoutError:
-            payload = None
-        if payload is None or time_left(interaction) < MARGIN:
-            if update:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            deferred = True
-            payload = payload if payload is not None else await task
+        ready: Payload | None = None
+        if not deferred:
+            try:
+                ready = await asyncio.wait_for(asyncio.shield(task), timeout=max(0.0, left - MARGIN))
+            except TimeoutError:
+                ready = None
+            if ready is None or time_left(interaction) < MARGIN:
+                if update:
+                    await interaction.response.defer()
+                else:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+                deferred = True
+        payload = ready if ready is not None else await task
         if update and deferred:
             await interaction.edit_original_response(**payload.edit_kwargs())
         elif update:
@@ -84,3 +88,32 @@ async def respond(
     finally:
         if not task.done():
             task.cancel()
+
+
+@asynccontextmanager
+async def acknowledge_if_slow(interaction: discord.Interaction, *, update: bool) -> AsyncIterator[None]:
+    """The work before a click's answer (waiting for the table, storing the move) normally takes
+    milliseconds; if it outlasts what the 3 s leave for the answer itself, the click is acknowledged
+    meanwhile (a deferred update, or a deferred ephemeral) and ``respond`` edits the answer in after."""
+    acknowledging = asyncio.Event()
+
+    async def acknowledge() -> None:
+        await asyncio.sleep(max(0.0, time_left(interaction) - MARGIN))
+        acknowledging.set()
+        if interaction.response.is_done():
+            return
+        with contextlib.suppress(*ANSWER_FAILURES):
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+
+    task = asyncio.create_task(acknowledge(), name=f"acknowledge-{interaction.id}")
+    try:
+        yield
+    finally:
+        if acknowledging.is_set():
+            await task  # its request is on its way: the answer must come after it
+        else:
+            task.cancel()
+

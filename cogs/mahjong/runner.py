@@ -43,7 +43,7 @@ from table.timing import Timing
 
 from ..i18n import t
 from . import texts
-from .answers import respond
+from .answers import acknowledge_if_slow, respond
 from .buttons import Mode, PromptPoint
 from .feed import FeedMarks
 from .journal import Journal
@@ -475,7 +475,7 @@ class TableRunner:
         """A prompt button: the session checks it against the live decision point and plays it; the
         move is stored before the player sees it, and the answer shows their new hand."""
         seat = point.seat
-        async with self.lock:
+        async with acknowledge_if_slow(interaction, update=True), self.lock:
             effects = self.session.click(
                 interaction.user.id,
                 seat,
@@ -494,7 +494,7 @@ class TableRunner:
     async def exchange(self, interaction: discord.Interaction, point: PromptPoint, values: list[str]) -> None:
         """換牌 select: the chosen tiles (choosing is confirming), validated like a button."""
         seat = point.seat
-        async with self.lock:
+        async with acknowledge_if_slow(interaction, update=True), self.lock:
             self.session.check_prompt(interaction.user.id, seat, point.hand, point.move)
             try:
                 tiles = exchange_tiles(values)
@@ -523,7 +523,7 @@ class TableRunner:
         await self._switch(interaction, self.session.take_back)
 
     async def _switch(self, interaction: discord.Interaction, call: Callable[..., list[Effect]]) -> None:
-        async with self.lock:
+        async with acknowledge_if_slow(interaction, update=_own_message(interaction)), self.lock:
             seat = self.session.seat_for(interaction.user.id)
             effects = call(interaction.user.id, now=time.time(), answering=self._answering(interaction, seat))
             jobs = self.carry_out(effects)

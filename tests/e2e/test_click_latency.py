@@ -5,6 +5,7 @@ items 1 and 2). The stand-in's latency model (Config.latency) and real-time snow
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
 
@@ -113,3 +114,29 @@ async def test_a_short_clock_does_not_run_out_while_the_prompt_is_still_uploadin
     # her move, answered in place: not "no longer current" because the clock ran out before she saw it
     assert not answer.ephemeral and answer.id == prompt.id, answer.content
     assert table_runner(bot, devserver).game is not None
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True, latency=CALM)
+async def test_a_click_whose_move_takes_long_to_store_is_acknowledged_first_then_answered(harness, devserver):
+    """Storage stalls (a busy disk, hundreds of tables): the move is still stored before the person sees
+    it, and the click is acknowledged within Discord's 3 s meanwhile instead of failing."""
+    bot = await harness.start(build_bot(FAST, seed=12))
+    alice = devserver.member("alice")
+    prompt = await _first_prompt(devserver, alice)
+    button = prompt_buttons(prompt)[-1]
+    store, append = bot.store, bot.store.append_actions
+
+    async def slow_append(hand_id, moves):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(2.9)  # past what the 3 s leave for any answer
+        await append(hand_id, moves)
+
+    store.append_actions = slow_append  # type: ignore[method-assign]
+    try:
+        click = await alice.click(prompt, button.custom_id)
+        response = await click.response(timeout=5)
+        assert response.type == DEFERRED_UPDATE  # acknowledged within the 3 s, the move not yet stored
+        answered = await click.message(timeout=10)
+    finally:
+        store.append_actions = append  # type: ignore[method-assign]
+    assert move_of(button) not in {move_of(b) for b in prompt_buttons(answered)}
+    assert not click.failed and not devserver.late_answers()
