@@ -34,7 +34,7 @@ RIVER_PER_ROW = 6
 RIVER_ROOM = 7  # a long river's rows may reach one tile past the six, no further (the plates are there)
 ROW_SCALES = (1.3, 1.15, 1.0, 0.85, 0.7, 0.55, 0.45)  # melds and flowers shrink to fit when many
 INDICATOR_SCALE = 1.2
-BACK_SCALE = 0.5  # the one back beside a plate's tile count
+BACK_SCALE = 0.7  # the one back beside a plate's tile count
 GAP = 6
 MARGIN = 8
 PLATE_DEPTH = 120
@@ -246,10 +246,10 @@ def _plate(
     cv.text((x1 - round(12 * s), mid), score, round(26 * s), score_colour, anchor="rm")
     if seat.concealed_count and view.revealed.get(seat.seat) is None:  # under the wind: one back, ×n
         count = f"×{seat.concealed_count}"
-        size = round(18 * s)
+        size = round(26 * s)  # as large as the score: about 12 px on a phone 390 px wide
         bw, bh = sprites.size(BACK_SCALE * s)
-        space = round(2 * s)
-        bx = round(x0 + round(30 * s) - (bw + space + fonts.text_width(count, size)) / 2)
+        space = round(4 * s)
+        bx = x0 + round(12 * s)
         cv.tile(sprites.BACK, bx, round(mid - bh / 2), BACK_SCALE * s)
         cv.text((bx + bw + space, mid), count, size, theme.TEXT_DIM)
 

@@ -275,3 +275,13 @@ def test_a_plate_name_always_fits_its_plate_in_two_lines_and_is_whole_unless_mar
     assert all(fonts.text_width(line, size) <= room for line in lines)
     if not lines[-1].endswith("…"):
         assert "".join(lines).replace(" ", "") == "".join(fonts.clusters(name)).replace(" ", "")
+
+
+def test_the_tile_counts_and_scores_on_the_table_plates_read_on_a_phone():
+    """Each seat's ``×n`` (its hidden tiles) and its score: at least 11 px on a 390-px display."""
+    state = synthetic(7)
+    cv = table.compose_table(state.public, state.names)
+    width = cv.im.size[0]
+    counts = {f"×{seat.concealed_count}" for seat in state.public.seats}
+    sizes = [phone.on_screen(w.size, width) for w in cv.written if w.text in counts]
+    assert len(sizes) == 4 and min(sizes) >= 11.0, sizes
