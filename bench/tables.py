@@ -434,13 +434,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=0.0, help="each person's mean seconds before answering")
     parser.add_argument("--uvloop", action="store_true", help="run on uvloop's event loop (if installed)")
     parser.add_argument(
-        "--render-processes", type=int, default=0, help="the bot's picture_workers: draw pictures in N worker processes"
+        "--render-processes",
+        type=int,
+        default=None,
+        help="the bot's picture_workers: draw pictures in N worker processes (default: as the bot, 1 on 2+ cores)",
     )
     parser.add_argument("--people", type=int, default=1, choices=(1, 2, 3, 4), help="people at each table")
     parser.add_argument(
         "--ai-delay", type=float, default=0.8, help="seconds between AI discards (the table's pace; 0: at once)"
     )
     args = parser.parse_args(argv)
+    if args.render_processes is None:
+        from cogs.mahjong.pictures import default_workers
+
+        args.render_processes = default_workers()
     logging.basicConfig(level=logging.WARNING)
     runner: Callable[[Coroutine[Any, Any, dict]], dict] = asyncio.run
     if args.uvloop:
