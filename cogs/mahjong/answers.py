@@ -116,4 +116,3 @@ async def acknowledge_if_slow(interaction: discord.Interaction, *, update: bool)
             await task  # its request is on its way: the answer must come after it
         else:
             task.cancel()
-
