@@ -240,7 +240,7 @@ class MahjongBot(commands.Bot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
-        self.painter.close()
+        await self.painter.close()
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))

@@ -23,7 +23,7 @@ async def test_a_worker_process_draws_the_very_picture_a_thread_draws() -> None:
             in_worker = await workers.draw(draw, *args, locale="zh-TW")
             assert in_worker == in_thread and in_worker.startswith(b"\x89PNG")
     finally:
-        workers.close()
+        await workers.close()
 
 
 def test_the_environment_chooses_the_picture_workers(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -33,3 +33,29 @@ def test_the_environment_chooses_the_picture_workers(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("MAHJONG_PICTURE_WORKERS", "some")
     with pytest.raises(SystemExit, match="MAHJONG_PICTURE_WORKERS"):
         entry.Config.from_env()
+
+
+async def test_a_worker_that_dies_costs_no_picture_and_is_started_again() -> None:
+    demo = synthetic()
+    painter = Painter(1)
+    try:
+        first = await painter.draw(render.render_hand, demo.mine)
+        [worker] = painter.workers
+        assert worker.process is not None
+        worker.process.kill()
+        await worker.process.wait()
+        again = await painter.draw(render.render_hand, demo.mine)  # drawn here while the worker is gone
+        assert again == first
+        later = await painter.draw(render.render_hand, demo.mine)  # and by a new worker
+        assert later == first and worker.alive
+    finally:
+        await painter.close()
+
+
+async def test_only_the_known_drawings_go_to_a_worker() -> None:
+    painter = Painter(1)
+    try:
+        assert await painter.draw(sorted, [3, 1, 2]) == [1, 2, 3]  # not a drawing: a thread
+        assert painter.workers[0].process is None  # no worker was started for it
+    finally:
+        await painter.close()

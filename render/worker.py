@@ -1,0 +1,53 @@
+"""The process end of the bot's picture workers (cogs/mahjong/pictures.py): drawing requests come in on
+stdin and the PNG bytes go back on stdout, one length-prefixed pickle each way, in order.
+
+    python -m render.worker
+
+A plain pipe and no threads on either side: the stdlib's process pool feeds its workers from a thread of
+the bot's process, and every picture then cost the event loop a GIL hand-off of a few milliseconds.
+Only the drawing functions named in ``DRAWINGS`` can be asked for.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+from collections.abc import Callable
+from typing import Any, BinaryIO
+
+from . import render_hand, render_score, render_table, warm_up
+
+DRAWINGS: dict[str, Callable[..., bytes]] = {
+    "render_hand": render_hand,
+    "render_table": render_table,
+    "render_score": render_score,
+}
+HEADER = 4  # bytes of big-endian length before each pickle
+
+
+def frame(value: Any) -> bytes:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return len(data).to_bytes(HEADER, "big") + data
+
+
+def serve(requests: BinaryIO, answers: BinaryIO) -> None:
+    """``(id, name, args, kwargs)`` in, ``(id, png, error)`` out, until the bot closes the pipe."""
+    while len(header := requests.read(HEADER)) == HEADER:
+        number, name, args, kwargs = pickle.loads(requests.read(int.from_bytes(header, "big")))
+        answer: tuple[int, bytes | None, str | None]
+        try:
+            answer = (number, DRAWINGS[name](*args, **kwargs), None)
+        except Exception as error:  # noqa: BLE001 - the bot draws this one itself and logs why
+            answer = (number, None, f"{type(error).__name__}: {error}")
+        answers.write(frame(answer))
+        answers.flush()
+
+
+def main() -> int:
+    warm_up()
+    serve(sys.stdin.buffer, sys.stdout.buffer)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
