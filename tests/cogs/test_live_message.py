@@ -268,3 +268,25 @@ async def test_a_token_is_taken_when_the_edit_is_sent_not_before_its_picture_is_
     await _show(live, 2)  # shows what the message already shows: skipped
     assert len(drawn) == 2 and len(message.calls) == 1
     assert len(budget.taken) == 1 and budget.taken[0] >= drawn[0]
+
+
+async def test_an_edit_still_in_flight_when_the_answer_lands_is_followed_by_the_answer_s_version():
+    """The edit (built at v1 before the click) lands after the click's answer (v2) and covers it; the
+    message must not be left showing the prompt just answered."""
+    message = FakeMessage(delay=0.05)
+    state = {"v": 1}
+
+    async def build():
+        return Payload(content=f"v{state['v']}")
+
+    live = LiveMessage(message, build)
+    live.want(1)
+    await asyncio.sleep(0.01)  # its edit is on its way
+    assert live.pending() is not None
+    live.hold()
+    state["v"] = 2
+    edits_before = live.edits
+    message.edits.append("answer v2")  # the click's answer, in place
+    live.answered(2, edits_before=edits_before)
+    await asyncio.sleep(0.2)
+    assert message.edits == ["answer v2", "v1", "v2"] and live.shown == 2
