@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from .interactions import Interaction
@@ -79,11 +79,14 @@ def greedy(message: Message, buttons: list[Button]) -> Button | None:
 @dataclass
 class Person:
     """One simulated player. ``choose`` picks a button (or select values) from a prompt (None: let the
-    clock run); ``on_choice`` hears each answer just before it is sent (the sandbox's transcript)."""
+    clock run); ``on_choice`` hears each answer just before it is sent (the sandbox's transcript).
+    ``settle``, when given, is awaited before a prompt is read, and the prompt is read again if anything
+    changed meanwhile: the person acts only on a settled prompt (the sandbox: devserver/settled.py)."""
 
     user: SimUser
     choose: Choice = steady
     on_choice: Callable[[Message, Answer], None] | None = None
+    settle: Callable[[], Awaitable[None]] | None = None
     answered: set[str] = field(default_factory=set)  # decision points already answered
     clicks: list[tuple[str, Interaction]] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)  # click → interaction response, seconds
@@ -95,14 +98,24 @@ class Person:
         buttons = prompt_buttons(message)
         return bool(buttons) and move_of(buttons[0]) not in self.answered
 
+    def _newest_pending(self) -> Message | None:
+        recorder = self.user.server.recorder
+        return next((m for m in reversed(recorder.private_to(self.user.id)) if self._pending(m)), None)
+
     async def next_prompt(self, timeout: float) -> Message:
         recorder = self.user.server.recorder
-        return await recorder.wait_private(
-            self.user.id,
-            lambda: next((m for m in reversed(recorder.private_to(self.user.id)) if self._pending(m)), None),
-            timeout,
-            lambda: f"a prompt for {self.user.name}",
-        )
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            message = await recorder.wait_private(
+                self.user.id, self._newest_pending, left, lambda: f"a prompt for {self.user.name}"
+            )
+            if self.settle is None:
+                return message
+            version = message.updated_seq
+            await self.settle()
+            if self._newest_pending() is message and message.updated_seq == version:
+                return message  # nothing changed while the bot's deliveries landed: this is the prompt
 
     async def act_once(self, timeout: float = 10.0) -> Interaction | None:
         message = await self.next_prompt(timeout)

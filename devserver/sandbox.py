@@ -16,6 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from .outdir import Outdir
 from .people import Person, move_of, prompt_buttons
 from .recorder import Message
 from .server import DevServer
+from .settled import dm_settled
 from .transcript import Transcript
 from .users import SimUser
 from .winner import PlaysToWin, See
@@ -79,6 +81,37 @@ def picture_view(runner: Any) -> See:
     return see
 
 
+@dataclass
+class ClockWatch:
+    """Counts the person's decisions that their clock played during this run (the engine logs each as
+    ``<seat> timeout``). The sandbox's person answers every live prompt it is shown, so each one is a
+    decision whose prompt it never had to answer, and the run has become another game than its seed's."""
+
+    runner: Any
+    user_id: int
+    hand: int  # the hand in play when the run's play began, and how many of its moves were made before
+    moves: int
+
+    @classmethod
+    def start(cls, runner: Any, user_id: int) -> ClockWatch:
+        game = runner.game
+        return cls(runner, user_id, game.hand_number if game is not None else 0, len(game.log) if game else 0)
+
+    def timeouts(self) -> int:
+        seats = {str(seat) for seat, who in enumerate(self.runner.seating.by_seat) if who.user_id == self.user_id}
+        match, game = self.runner.match, self.runner.game
+        logs = {record.number: record.log for record in (match.history if match is not None else [])}
+        if game is not None and game.hand_number not in logs:  # the hand in play, not yet recorded
+            logs[game.hand_number] = tuple(str(action) for action in game.log)
+        count = 0
+        for number, log in logs.items():
+            if number >= self.hand:
+                for move in log[self.moves :] if number == self.hand else log:
+                    seat, _, kind = move.partition(" ")
+                    count += kind == "timeout" and seat in seats
+        return count
+
+
 def table_options(rules: str) -> dict[str, Any]:
     """``/mahjong create`` as the person types it: four rounds, and 換牌 on where the rule set has it."""
     return {"rules": rules, "rounds": 4, **({"exchange": True} if rules == "taiwan16" else {})}
@@ -120,12 +153,16 @@ async def run_sandbox(
         finally:
             transcript.release()
         blind = 0  # prompts whose picture did not show the hand their buttons play (a bug)
+        clock_played = 0  # the person's decisions their clock played: prompts they never had to answer (a bug)
         if runner is not None:
             outdir.table = runner.table_id
             outdir.save(finished=False)
             winner = PlaysToWin(picture_view(runner))
-            await _play(server, runner, Person(person_user, winner, on_choice=transcript.answered), hands, played_before)
-            blind = winner.blind
+            settle = dm_settled(runner, person_user.id)  # the person reads a prompt once its delivery has landed
+            person = Person(person_user, winner, on_choice=transcript.answered, settle=settle)
+            watch = ClockWatch.start(runner, person_user.id)
+            await _play(server, runner, person, hands, played_before)
+            blind, clock_played = winner.blind, watch.timeouts()
             if not runner.closed:
                 await (await person_user.slash("mahjong close")).message()
         transcript.note("The leaderboard")
@@ -134,6 +171,10 @@ async def run_sandbox(
         problems = harness.problems()
     if blind:
         problems.append(f"{blind} prompt(s) showed a picture that is not of the hand the buttons play")
+    if clock_played:
+        problems.append(
+            f"the clock played {clock_played} of the person's decision(s): no prompt for them was left to answer"
+        )
     seconds = time.perf_counter() - started
     played = ""
     if runner is not None and runner.match is not None:
