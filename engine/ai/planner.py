@@ -189,11 +189,11 @@ class _Decision:
         shanten: int,
         claimed: Meld | None = None,
         worth: tuple[float, float] | None = None,
-        improving: list[int] | None = None,
+        live: int | None = None,
     ) -> float:
         """Expected 台-points of a 3k+1 hand: the chance to win times what a win pays, split into
         wins on a discard (one payer) and self-draws (three payers), each only if it may win here.
-        ``improving``: the hand's improving tiles, when the caller has them already."""
+        ``live``: the unseen copies of the hand's improving tiles, when the caller has them."""
         options = self.view.options
         if shanten == 0:
             waits = analysis.waits(counts)
@@ -206,10 +206,9 @@ class _Decision:
             # three rivals' discards can complete a hand that may win on a discard
             chance = self.chance(0, live, 1.0 + REACH_RON * ron_ok)
         else:
-            if improving is None:
-                improving = analysis.improving_tiles(counts)
-            unseen = self.unseen
-            live = sum([unseen[t] for t in improving])
+            if live is None:
+                unseen = self.unseen
+                live = sum([unseen[t] for t in analysis.improving_tiles(counts)])
             # an open hand keeps claiming; a concealed one that stays so only draws
             style = self.style
             opened = claimed is not None or self.valuer.open
@@ -248,13 +247,13 @@ class _Decision:
             if s == best_s
             or (s == best_s + 1 and (sum(worth[t]) > best_worth + 0.5 or danger[t] < least_danger - 0.02))
         }
-        # the improving tiles of every hand looked at that is not ready, from one reading of the suits
-        improving = analysis.improving_by_discard(counts, [t for s, t in options if s > 0 and t in looked])
+        # the live improving tiles of every hand looked at that is not ready, from one reading of the suits
+        live = analysis.live_by_discard(counts, [t for s, t in options if s > 0 and t in looked], self.unseen)
         scored: list[tuple[float, float, int]] = []
         for s, t in options:
             if t in looked:
                 counts[t] -= 1
-                gain = self.prospect(counts, s, claimed, worth[t], improving.get(t))
+                gain = self.prospect(counts, s, claimed, worth[t], live.get(t))
                 counts[t] += 1
             elif self.threats:
                 gain = 0.0  # only worth looking at as a way to fold

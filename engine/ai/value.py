@@ -4,7 +4,6 @@ once it is ready (so a hand that cannot reach the table minimum is known to be d
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from ..meld import Meld, MeldKind
 from ..scoring import WinContext, score_win
@@ -49,6 +48,7 @@ class Valuer:
         self.meld_honours = sum(3 for m in me.melds if not m.is_hidden and m.tiles[0] >= 27)
         self.triplet_melds = sum(1 for m in me.melds if m.is_triplet)
         self._exact: dict[tuple, tuple[int, int, float, float]] = {}
+        self._tai = _known_tai(view)
 
     def estimate(self, counts: list[int], claimed: Meld | None = None) -> tuple[float, float]:
         """Countable 台 the hand may reach when it wins on a discard and when it draws its own tile
@@ -142,30 +142,24 @@ class Valuer:
         found = self._exact.get(key)
         if found is not None:
             return found
-        view = self.view
-        options = view.options
-        concealed = tuple(t for t in range(34) for _ in range(counts[t]))
+        known = self._tai
+        if len(known) >= _TAI_KEPT:
+            known.clear()
+        hand = bytes(counts)
         live_by = [0, 0]
         tai_by = [0.0, 0.0]
-        me = view.me
+        concealed: tuple[int, ...] | None = None
         for w in waits:
             live = unseen[w]
             if not live:
                 continue
             for self_drawn in (False, True):
-                ctx = WinContext(
-                    concealed=concealed,
-                    melds=tuple(self.melds) + ((claimed,) if claimed is not None else ()),
-                    flowers=me.flowers,
-                    win_tile=w,
-                    self_drawn=self_drawn,
-                    seat_wind=me.wind,
-                    round_wind=view.round_wind,
-                    dealer=view.dealer == view.viewer,
-                    dealer_streak=view.dealer_streak,
-                    options=options,
-                )
-                tai = _win_tai(ctx, view.rules)
+                tai_key = (hand, claimed, w, self_drawn)
+                tai = known.get(tai_key, UNSCORED)
+                if tai == UNSCORED:
+                    if concealed is None:
+                        concealed = tuple(t for t in range(34) for _ in range(counts[t]))
+                    tai = known[tai_key] = self._score(concealed, w, self_drawn, claimed)
                 if tai is None:
                     continue
                 live_by[self_drawn] += live
@@ -179,15 +173,58 @@ class Valuer:
         self._exact[key] = found
         return found
 
+    def _score(self, concealed: tuple[int, ...], win: int, self_drawn: bool, claimed: Meld | None) -> int | None:
+        """台 a win pays at this table (None: it may not win here)."""
+        view = self.view
+        me = view.me
+        ctx = WinContext(
+            concealed=concealed,
+            melds=tuple(self.melds) + ((claimed,) if claimed is not None else ()),
+            flowers=me.flowers,
+            win_tile=win,
+            self_drawn=self_drawn,
+            seat_wind=me.wind,
+            round_wind=view.round_wind,
+            dealer=view.dealer == view.viewer,
+            dealer_streak=view.dealer_streak,
+            options=view.options,
+        )
+        result = score_win(ctx, view.rules)
+        if not result.meets_minimum(ctx.options.min_tai):
+            return None
+        return result.capped_total(ctx.options.cap_tai) - result.dealer
 
-@lru_cache(maxsize=8192)
-def _win_tai(ctx: WinContext, rules: str) -> int | None:
-    """台 a win pays at this table (None: it may not win here). A ready hand is valued again at
-    every turn it stays ready, and the scorer's answer for one context never changes."""
-    result = score_win(ctx, rules)
-    if not result.meets_minimum(ctx.options.min_tai):
-        return None
-    return result.capped_total(ctx.options.cap_tai) - result.dealer
+
+UNSCORED = -1  # not asked yet (a win pays 0 台 or more; None: it may not win)
+
+
+def _known_tai(view: GameView) -> dict[tuple, int | None]:
+    """What the scorer said about the ready hands of one seat whose table facts are these (rules,
+    options, winds, dealer, flowers, shown melds), by (hand, claimed meld, winning tile, self-drawn).
+    A ready hand is valued again at every decision it stays ready (each rival's discard, each own
+    draw that does not win); the scorer's answer for one context never changes."""
+    me = view.me
+    key = (
+        view.rules,
+        view.options,
+        me.wind,
+        view.round_wind,
+        view.dealer == view.viewer,
+        view.dealer_streak,
+        me.flowers,
+        me.melds,
+    )
+    found = _KNOWN_TAI.get(key)
+    if found is None:
+        if len(_KNOWN_TAI) >= _TABLES_KEPT:
+            _KNOWN_TAI.clear()
+        found = _KNOWN_TAI[key] = {}
+    return found
+
+
+_KNOWN_TAI: dict[tuple, dict[tuple, int | None]] = {}
+_TABLES_KEPT = 64  # seats' table facts kept (a few hands of a table)
+_TAI_KEPT = 4096  # answers kept per seat's table facts
 
 
 # Chance that the hand wins, by shanten (rows, 0 = ready) and stage of the hand (columns: discards
