@@ -165,6 +165,7 @@ class _Decision:
                 if chance >= 0.1:
                     self.threats.append((p.seat, chance, BASE_IN_TAI + visible_value(view, p.seat)))
         self.safe = memory.safe
+        self._risk: dict[int, float] = {}  # by tile (a decision asks about a tile several times)
 
     # -- scoring pieces
     def chance(self, shanten: int, live: int, reach: float) -> float:
@@ -176,12 +177,16 @@ class _Decision:
         return measured_win_chance(shanten, live, self.made)
 
     def risk(self, tile: int) -> float:
+        found = self._risk.get(tile)
+        if found is not None:
+            return found
         total = 0.0
         for seat, chance, cost in self.threats:
             if tile in self.safe.get(seat, ()):
                 continue
             total += chance * deal_in_chance(tile, self.view.seats[seat].discards, self.unseen) * cost
-        return total * self.style.risk_weight
+        found = self._risk[tile] = total * self.style.risk_weight
+        return found
 
     def prospect(
         self,

@@ -30,7 +30,7 @@ def unseen_counts(view: GameView, own: list[int]) -> list[int]:
                     seen[t] += 1
         for t in seat.discards:
             seen[t] += 1
-    return [max(0, 4 - n) for n in seen]
+    return [4 - n if n < 4 else 0 for n in seen]
 
 
 EXCHANGE_MAX = 3

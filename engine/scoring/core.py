@@ -129,10 +129,17 @@ class Reading:
     waits: tuple[int, ...]
     tiles: tuple[int, ...]  # every tile of the hand (concealed, melds, winning tile); no flowers
     form: str = ""  # "" for sets + pair, else the special form's name in engine.forms ("lugu")
+    # facts many table rows ask about, worked out on the first question (not part of the reading)
+    _triplets: tuple[HandSet, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _suits: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def triplets(self) -> tuple[HandSet, ...]:
-        return tuple(s for s in self.sets if s.is_triplet)
+        found = self._triplets
+        if found is None:
+            found = tuple(s for s in self.sets if s.is_triplet)
+            object.__setattr__(self, "_triplets", found)
+        return found
 
     @property
     def concealed_triplets(self) -> int:
@@ -236,9 +243,13 @@ def dragon_triplets(h: Reading) -> list[int]:
     return [s.tile for s in h.triplets if s.tile in DRAGONS]
 
 
-def suits(h: Reading) -> set[int]:
+def suits(h: Reading) -> frozenset[int]:
     """The suits (0 萬, 1 筒, 2 索) the hand's tiles come from."""
-    return {t // 9 for t in h.tiles if t < 27}
+    found = h._suits
+    if found is None:
+        found = frozenset([t // 9 for t in h.tiles if t < 27])
+        object.__setattr__(h, "_suits", found)
+    return found
 
 
 def has_honour(h: Reading) -> bool:
