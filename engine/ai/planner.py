@@ -5,7 +5,9 @@ ready, the safest tile scores best.
 
 Speed matters (a Discord table waits ≤ ~20 ms per decision, self-play wants thousands of hands):
 shanten after each discard and the improving tiles come from :mod:`engine.analysis`'s per-suit
-tables, and only discards within one step of the best are looked at in full.
+tables, only discards within one step of the best are looked at in full, the scorer's answer for
+a ready hand is kept while the seat's table facts stay the same, and (strong) the discard a claim
+was judged with is the one made after it.
 """
 
 from __future__ import annotations
