@@ -887,42 +887,45 @@ def live_by_discard(counts: list[int], tiles: Iterable[int], weights: Sequence[i
     sets_needed = (sum(counts) - 1) // 3
     p01, p02, p03 = _pair(i0, i1), _pair(i0, i2), _pair(i0, i3)
     p12, p13, p23 = _pair(i1, i2), _pair(i1, i3), _pair(i2, i3)
-    # by the changed suit j: suit j's rest (the other three), and for every suit k the pair of the
-    # two suits that are neither j nor k, shifted to take the changed suit's id
-    rest_of = (_pair(p12, i3), _pair(p02, i3), _pair(p01, i3), _pair(p01, i2))
-    two_of = (
-        (0, p23 << _ID_BITS, p13 << _ID_BITS, p12 << _ID_BITS),
-        (p23 << _ID_BITS, 0, p03 << _ID_BITS, p02 << _ID_BITS),
-        (p13 << _ID_BITS, p03 << _ID_BITS, 0, p01 << _ID_BITS),
-        (p12 << _ID_BITS, p02 << _ID_BITS, p01 << _ID_BITS, 0),
+    # an optimal-entries key is (rest << _ID_BITS | suit) << 3 | sets: its high part for the
+    # changed suit j (the other three suits, combined once), and the low part of every other suit
+    high = (
+        _pair(p12, i3) << (_ID_BITS + 3),
+        _pair(p02, i3) << (_ID_BITS + 3),
+        _pair(p01, i3) << (_ID_BITS + 3),
+        _pair(p01, i2) << (_ID_BITS + 3),
     )
+    weighed: list[dict[int, int]] = [{}, {}, {}, {}]  # an unchanged suit: its weight by optimal mask
+    # by the changed suit j: each other suit k, with the two suits that are neither (combined once,
+    # shifted to take the changed suit's id), k's low key part, its pattern and its weights so far
+    b = _ID_BITS
+    others = (
+        ((1, p23 << b, (i1 << 3) | sets_needed), (2, p13 << b, (i2 << 3) | sets_needed), (3, p12 << b, (i3 << 3) | sets_needed)),
+        ((0, p23 << b, (i0 << 3) | sets_needed), (2, p03 << b, (i2 << 3) | sets_needed), (3, p02 << b, (i3 << 3) | sets_needed)),
+        ((0, p13 << b, (i0 << 3) | sets_needed), (1, p03 << b, (i1 << 3) | sets_needed), (3, p01 << b, (i3 << 3) | sets_needed)),
+        ((0, p12 << b, (i0 << 3) | sets_needed), (1, p02 << b, (i1 << 3) | sets_needed), (2, p01 << b, (i2 << 3) | sets_needed)),
+    )
+    shift = _ID_BITS + 3
     pairs = _PAIR_ID
     optimal_of = _OPTIMAL
-    weighed: list[dict[int, int]] = [{}, {}, {}, {}]  # unchanged suit k: weight by optimal mask
     result = {}
     for t in tiles:
         j = 3 if t >= 27 else t // 9
-        lo = 27 if j == 3 else 9 * j
         key = bytearray(keys[j])
-        key[t - lo] -= 1
+        key[t - (27 if j == 3 else 9 * j)] -= 1
         left = bytes(key)
         left_id = _vec_id(left, j == 3)
-        total = 0
-        twos = two_of[j]
-        for k in range(4):
-            if k == j:
-                okey = (((rest_of[j] << _ID_BITS) | left_id) << 3) | sets_needed
-                optimal = optimal_of.get(okey)
-                if optimal is None:
-                    optimal = _optimal_entries(okey)
-                if optimal:
-                    total += _weigh(left, k, optimal, weights)
-                continue
-            pkey = twos[k] | left_id
+        okey = high[j] | (left_id << 3) | sets_needed
+        optimal = optimal_of.get(okey)
+        if optimal is None:
+            optimal = _optimal_entries(okey)
+        total = _weigh(left, j, optimal, weights) if optimal else 0
+        for k, two, low in others[j]:
+            pkey = two | left_id
             rest = pairs.get(pkey)
             if rest is None:
                 rest = _pair_id(pkey)
-            okey = (((rest << _ID_BITS) | ids[k]) << 3) | sets_needed
+            okey = (rest << shift) | low
             optimal = optimal_of.get(okey)
             if optimal is None:
                 optimal = _optimal_entries(okey)
