@@ -867,3 +867,85 @@ def _optimal_entries(key: int) -> int:
             optimal |= 1 << (6 + k)
     _OPTIMAL[key] = optimal
     return optimal
+
+
+
+def live_by_discard(counts: list[int], tiles: Iterable[int], weights: Sequence[int]) -> dict[int, int]:
+    """For each discard ``t`` in ``tiles`` from the 3k+2 hand ``counts``: the sum of ``weights``
+    (a player's unseen copies) over :func:`improving_tiles` of the hand it leaves — the number a
+    player weighing its discards wants, without the lists.
+
+    A discard changes one suit: that suit's rest of the hand (the other three combined) is the
+    same for every discard from it, and each other suit's rest is the two suits left alone
+    (combined once) with the changed one. Combining cost vectors is commutative and associative and
+    vectors are interned, so these are the ids :func:`improving_by_discard` reaches in its own
+    order. An unchanged suit's helping tiles depend on its optimal entries alone: their weight is
+    summed once per call."""
+    keys = [bytes(counts[0:9]), bytes(counts[9:18]), bytes(counts[18:27]), bytes(counts[27:34])]
+    ids = [_vec_id(keys[0], False), _vec_id(keys[1], False), _vec_id(keys[2], False), _vec_id(keys[3], True)]
+    i0, i1, i2, i3 = ids
+    sets_needed = (sum(counts) - 1) // 3
+    p01, p02, p03 = _pair(i0, i1), _pair(i0, i2), _pair(i0, i3)
+    p12, p13, p23 = _pair(i1, i2), _pair(i1, i3), _pair(i2, i3)
+    # an optimal-entries key is (rest << _ID_BITS | suit) << 3 | sets: its high part for the
+    # changed suit j (the other three suits, combined once), and the low part of every other suit
+    high = (
+        _pair(p12, i3) << (_ID_BITS + 3),
+        _pair(p02, i3) << (_ID_BITS + 3),
+        _pair(p01, i3) << (_ID_BITS + 3),
+        _pair(p01, i2) << (_ID_BITS + 3),
+    )
+    weighed: list[dict[int, int]] = [{}, {}, {}, {}]  # an unchanged suit: its weight by optimal mask
+    # by the changed suit j: each other suit k, with the two suits that are neither (combined once,
+    # shifted to take the changed suit's id), k's low key part, its pattern and its weights so far
+    b = _ID_BITS
+    others = (
+        ((1, p23 << b, (i1 << 3) | sets_needed), (2, p13 << b, (i2 << 3) | sets_needed), (3, p12 << b, (i3 << 3) | sets_needed)),
+        ((0, p23 << b, (i0 << 3) | sets_needed), (2, p03 << b, (i2 << 3) | sets_needed), (3, p02 << b, (i3 << 3) | sets_needed)),
+        ((0, p13 << b, (i0 << 3) | sets_needed), (1, p03 << b, (i1 << 3) | sets_needed), (3, p01 << b, (i3 << 3) | sets_needed)),
+        ((0, p12 << b, (i0 << 3) | sets_needed), (1, p02 << b, (i1 << 3) | sets_needed), (2, p01 << b, (i2 << 3) | sets_needed)),
+    )
+    shift = _ID_BITS + 3
+    pairs = _PAIR_ID
+    optimal_of = _OPTIMAL
+    result = {}
+    for t in tiles:
+        j = 3 if t >= 27 else t // 9
+        key = bytearray(keys[j])
+        key[t - (27 if j == 3 else 9 * j)] -= 1
+        left = bytes(key)
+        left_id = _vec_id(left, j == 3)
+        okey = high[j] | (left_id << 3) | sets_needed
+        optimal = optimal_of.get(okey)
+        if optimal is None:
+            optimal = _optimal_entries(okey)
+        total = _weigh(left, j, optimal, weights) if optimal else 0
+        for k, two, low in others[j]:
+            pkey = two | left_id
+            rest = pairs.get(pkey)
+            if rest is None:
+                rest = _pair_id(pkey)
+            okey = (rest << shift) | low
+            optimal = optimal_of.get(okey)
+            if optimal is None:
+                optimal = _optimal_entries(okey)
+            if optimal:
+                known = weighed[k]
+                w = known.get(optimal)
+                if w is None:
+                    w = known[optimal] = _weigh(keys[k], k, optimal, weights)
+                total += w
+        result[t] = total
+    return result
+
+
+def _weigh(suit: bytes, j: int, optimal: int, weights: Sequence[int]) -> int:
+    """The weights of the tiles of suit ``j`` (pattern ``suit``) that lower an optimal entry."""
+    by_optimal = _HELPING.get(suit)
+    if by_optimal is None:
+        by_optimal = _HELPING[suit] = {}
+    helping = by_optimal.get(optimal)
+    if helping is None:
+        helping = by_optimal[optimal] = tuple(i for i, mask in _lowering(suit, j == 3) if mask & optimal)
+    lo = 27 if j == 3 else 9 * j
+    return sum([weights[lo + i] for i in helping])

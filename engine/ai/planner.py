@@ -5,7 +5,9 @@ ready, the safest tile scores best.
 
 Speed matters (a Discord table waits ≤ ~20 ms per decision, self-play wants thousands of hands):
 shanten after each discard and the improving tiles come from :mod:`engine.analysis`'s per-suit
-tables, and only discards within one step of the best are looked at in full.
+tables, only discards within one step of the best are looked at in full, the scorer's answer for
+a ready hand is kept while the seat's table facts stay the same, and (strong) the discard a claim
+was judged with is the one made after it.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ class Style:
     reach: float = 1.4
     reach_closed: float = 1.1
     declare_eye: bool = False  # declare 眼牌 / Miji when the expected 台 pay for the risk
+    # after a 吃/碰, discard the tile the claim was judged with (a claim is taken for a plan; the
+    # table has changed by the claimed tile alone) instead of weighing every discard again
+    keep_claim_plan: bool = False
 
 
 # normal plays the open, quick game of a casual table: it counts on claims to build its hand
@@ -71,6 +76,7 @@ STRONG = Style(
     declare_ready=False,
     reach=1.7,
     declare_eye=True,
+    keep_claim_plan=True,
 )
 
 
@@ -94,6 +100,7 @@ class PlannerAI:
     def __init__(self, style: Style = STRONG) -> None:
         self.style = style
         self.memory = SafeTiles()
+        self._plan: tuple[bytes, int] | None = None  # (hand after a claim, the discard it was judged with)
 
     def choose(self, view: GameView, legal: Sequence[Action]) -> Action:
         actions = list(legal)
@@ -107,9 +114,14 @@ class PlannerAI:
         if self.style.defend:
             self.memory.update(view)
         ctx = _Decision(view, self.style, self.memory)
+        plan, self._plan = self._plan, None
         if actions[-1].kind is Kind.PASS:
-            return ctx.claim(actions)
-        return ctx.turn(actions)
+            chosen = ctx.claim(actions)
+            if self.style.keep_claim_plan and ctx.claim_discard is not None:
+                self._plan = ctx.claim_discard
+            return chosen
+        planned = plan[1] if plan is not None and plan[0] == bytes(ctx.hand) else None
+        return ctx.turn(actions, planned)
 
     def options(self, view: GameView, legal: Sequence[Action]) -> list[Option]:
         """Every legal action valued from the view alone, with the pieces :meth:`choose` weighs (what
@@ -165,6 +177,11 @@ class _Decision:
                 if chance >= 0.1:
                     self.threats.append((p.seat, chance, BASE_IN_TAI + visible_value(view, p.seat)))
         self.safe = memory.safe
+        # per threat: its river as a set and the tiles known safe against it (what risk() reads)
+        self._threat_tiles = [(frozenset(view.seats[seat].discards), self.safe.get(seat, ())) for seat, _, _ in self.threats]
+        # the claim chosen in a claim window (吃/碰): the hand it leaves and the discard it was judged with
+        self.claim_discard: tuple[bytes, int] | None = None
+        self._risk: dict[int, float] = {}  # by tile (a decision asks about a tile several times)
 
     # -- scoring pieces
     def chance(self, shanten: int, live: int, reach: float) -> float:
@@ -176,12 +193,16 @@ class _Decision:
         return measured_win_chance(shanten, live, self.made)
 
     def risk(self, tile: int) -> float:
+        found = self._risk.get(tile)
+        if found is not None:
+            return found
         total = 0.0
-        for seat, chance, cost in self.threats:
-            if tile in self.safe.get(seat, ()):
+        for (_, chance, cost), (river, safe) in zip(self.threats, self._threat_tiles, strict=True):
+            if tile in safe:
                 continue
-            total += chance * deal_in_chance(tile, self.view.seats[seat].discards, self.unseen) * cost
-        return total * self.style.risk_weight
+            total += chance * deal_in_chance(tile, river, self.unseen) * cost
+        found = self._risk[tile] = total * self.style.risk_weight
+        return found
 
     def prospect(
         self,
@@ -189,11 +210,11 @@ class _Decision:
         shanten: int,
         claimed: Meld | None = None,
         worth: tuple[float, float] | None = None,
-        improving: list[int] | None = None,
+        live: int | None = None,
     ) -> float:
         """Expected 台-points of a 3k+1 hand: the chance to win times what a win pays, split into
         wins on a discard (one payer) and self-draws (three payers), each only if it may win here.
-        ``improving``: the hand's improving tiles, when the caller has them already."""
+        ``live``: the unseen copies of the hand's improving tiles, when the caller has them."""
         options = self.view.options
         if shanten == 0:
             waits = analysis.waits(counts)
@@ -206,10 +227,9 @@ class _Decision:
             # three rivals' discards can complete a hand that may win on a discard
             chance = self.chance(0, live, 1.0 + REACH_RON * ron_ok)
         else:
-            if improving is None:
-                improving = analysis.improving_tiles(counts)
-            unseen = self.unseen
-            live = sum([unseen[t] for t in improving])
+            if live is None:
+                unseen = self.unseen
+                live = sum([unseen[t] for t in analysis.improving_tiles(counts)])
             # an open hand keeps claiming; a concealed one that stays so only draws
             style = self.style
             opened = claimed is not None or self.valuer.open
@@ -236,31 +256,40 @@ class _Decision:
         options = [(s, t) for t, s in after.items() if t in allowed]
         if not options:
             return float("-inf"), -1
-        best_s = min(s for s, _ in options)
-        danger = {t: self.risk(t) for _, t in options} if self.threats else dict.fromkeys(after, 0.0)
+        best_s = min([s for s, _ in options])
+        threats = self.threats
+        if threats:
+            risk = self.risk
+            danger = {t: risk(t) for _, t in options}
+            least_danger = min([danger[t] for s, t in options if s == best_s])
         worth = self.valuer.estimate_by_discard(counts, [t for s, t in options if s <= best_s + 1], claimed)
-        best_worth = max(sum(worth[t]) for s, t in options if s == best_s)
-        least_danger = min(danger[t] for s, t in options if s == best_s)
+        total_worth = {t: sum(w) for t, w in worth.items()}
+        best_worth = max([total_worth[t] for s, t in options if s == best_s])
         # a discard that breaks the best shape is worth a look only for value or for safety
         looked = {
             t
             for s, t in options
             if s == best_s
-            or (s == best_s + 1 and (sum(worth[t]) > best_worth + 0.5 or danger[t] < least_danger - 0.02))
+            or (
+                s == best_s + 1
+                and (total_worth[t] > best_worth + 0.5 or (threats and danger[t] < least_danger - 0.02))
+            )
         }
-        # the improving tiles of every hand looked at that is not ready, from one reading of the suits
-        improving = analysis.improving_by_discard(counts, [t for s, t in options if s > 0 and t in looked])
+        # the live improving tiles of every hand looked at that is not ready, from one reading of the suits
+        live = analysis.live_by_discard(counts, [t for s, t in options if s > 0 and t in looked], self.unseen)
+        prospect = self.prospect
         scored: list[tuple[float, float, int]] = []
         for s, t in options:
+            d = danger[t] if threats else 0.0
             if t in looked:
                 counts[t] -= 1
-                gain = self.prospect(counts, s, claimed, worth[t], improving.get(t))
+                gain = prospect(counts, s, claimed, worth[t], live.get(t))
                 counts[t] += 1
-            elif self.threats:
+            elif threats:
                 gain = 0.0  # only worth looking at as a way to fold
             else:
                 continue
-            scored.append((gain - danger[t], -danger[t], t))
+            scored.append((gain - d, -d, t))
         value, _, tile = max(scored)
         return value, tile
 
@@ -340,12 +369,16 @@ class _Decision:
         return Option(action, value, -1, 0, tai, 0.0)
 
     # -- own turn
-    def turn(self, actions: list[Action]) -> Action:
+    def turn(self, actions: list[Action], planned: int | None = None) -> Action:
+        """``planned``: the discard a claim that led here was judged with (kept when it is legal)."""
         hand = self.hand
         discards = {a.named_tile for a in actions if a.kind is Kind.DISCARD}
         if len(discards) == 1 and not any(a.kind in (Kind.ANKONG, Kind.ADDKONG) for a in actions):
             return next(a for a in actions if a.kind is Kind.DISCARD)
-        value, tile = self.best_discard(hand, discards)
+        if planned is not None and planned in discards:
+            tile = planned
+        else:
+            _, tile = self.best_discard(hand, discards)
         for a in actions:
             if a.kind is Kind.ANKONG and self._kong_keeps_shape(a.named_tile, 4):  # a free draw, never robbed
                 return a
@@ -387,6 +420,7 @@ class _Decision:
         # passing, the hand still has to discard after its next draw: count the safest such discard
         pass_risk = min((self.risk(t) for t in range(34) if hand[t]), default=0.0) if self.threats else 0.0
         best, best_value = passing, self.prospect(hand, now) - pass_risk + self.style.claim_margin
+        plan: tuple[bytes, int] | None = None
         for a in actions:
             if a.kind is Kind.PASS:
                 continue
@@ -400,11 +434,14 @@ class _Decision:
                 value = self.prospect(hand, after, meld) if after <= now else float("-inf")
             else:
                 allowed = {t for t in range(34) if hand[t] and t != tile}  # 行動限制4
-                value, _ = self.best_discard(hand, allowed or {t for t in range(34) if hand[t]}, meld)
+                value, discard = self.best_discard(hand, allowed or {t for t in range(34) if hand[t]}, meld)
+                option_plan = (bytes(hand), discard)
             for t in used:
                 hand[t] += 1
             if value > best_value:
                 best, best_value = a, value
+                plan = option_plan if a.kind is not Kind.KONG else None
+        self.claim_discard = plan
         return best
 
 

@@ -3,6 +3,8 @@ and which tiles are safe against whom. Nothing here looks beyond :class:`~engine
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from .. import analysis
 from ..actions import Action, Kind
 from ..meld import MeldKind
@@ -30,7 +32,7 @@ def unseen_counts(view: GameView, own: list[int]) -> list[int]:
                     seen[t] += 1
         for t in seat.discards:
             seen[t] += 1
-    return [max(0, 4 - n) for n in seen]
+    return [4 - n if n < 4 else 0 for n in seen]
 
 
 EXCHANGE_MAX = 3
@@ -186,7 +188,7 @@ def visible_value(view: GameView, seat: int) -> float:
     return value + 0.3 * len(pub.flowers)
 
 
-def deal_in_chance(tile: int, river: tuple[int, ...], unseen: list[int]) -> float:
+def deal_in_chance(tile: int, river: Collection[int], unseen: list[int]) -> float:
     """Chance that ``tile`` wins for one ready hand with no better knowledge: waits are a few kinds,
     middle tiles more often than terminals; honours need copies left; its own discards rarely."""
     if is_honor(tile):

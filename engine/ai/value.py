@@ -4,7 +4,6 @@ once it is ready (so a hand that cannot reach the table minimum is known to be d
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from ..meld import Meld, MeldKind
 from ..scoring import WinContext, score_win
@@ -22,32 +21,21 @@ class Valuer:
     """台 estimates for one seat's hand during one decision."""
 
     def __init__(self, view: GameView) -> None:
-        me = view.me
         self.view = view
-        self.seat_wind = me.wind
-        self.melds = me.melds
-        self.open = any(m.kind is not MeldKind.ANKONG for m in me.melds)
-        see = view.options.see_wind_see_flower
-        self.flowers = len(me.flowers) if see else sum(1 for f in me.flowers if flower_wind(f) == me.wind)
-        dealer = view.dealer == view.viewer
-        self.extra = self.flowers + ((1 + 2 * min(view.dealer_streak, 8)) if dealer else 0)
-        self.honour_worth = [0] * 7
-        for h in range(7):
-            if h >= 4:
-                self.honour_worth[h] = 1
-            elif see:
-                self.honour_worth[h] = 1
-            else:
-                self.honour_worth[h] = (h == me.wind) + (h == view.round_wind)
-        self.meld_counts = [0] * 34
-        self.chow_meld = False
-        for m in me.melds:
-            if m.kind is MeldKind.CHI:
-                self.chow_meld = True
-            for t in m.tiles:
-                self.meld_counts[t] += 1
-        self.meld_honours = sum(3 for m in me.melds if not m.is_hidden and m.tiles[0] >= 27)
-        self.triplet_melds = sum(1 for m in me.melds if m.is_triplet)
+        facts = _seat_facts(view)
+        (
+            self.seat_wind,
+            self.melds,
+            self.open,
+            self.flowers,
+            self.extra,
+            self.honour_worth,
+            self.meld_counts,
+            self.chow_meld,
+            self.meld_honours,
+            self.triplet_melds,
+            self._tai,
+        ) = facts
         self._exact: dict[tuple, tuple[int, int, float, float]] = {}
 
     def estimate(self, counts: list[int], claimed: Meld | None = None) -> tuple[float, float]:
@@ -75,21 +63,27 @@ class Valuer:
         )
         pairs = 34 - counts.count(0) - counts.count(1)
         kept_honours = None  # the honour 台 of the hand less a suited tile: the whole hand's
+        # a suited discard's estimate depends on its suit and whether it breaks a pair alone
+        by_suit: dict[tuple[int, bool], tuple[float, float]] = {}
         result = {}
         for t in tiles:
-            counts[t] -= 1
+            # a kind held twice goes down to one copy (once or three times, the pairs stay)
+            breaks = counts[t] == 2
             if t >= 27:
+                counts[t] -= 1
                 total = self._honour_total(counts, claimed)
-                left = list(suits)
-            else:
+                counts[t] += 1
+                result[t] = self._worth(total, honours - 1, list(suits), pairs - breaks, claimed)
+                continue
+            shape = (t // 9, breaks)
+            found = by_suit.get(shape)
+            if found is None:
                 if kept_honours is None:
-                    kept_honours = self._honour_total(counts, claimed)
-                total = kept_honours
+                    kept_honours = self._honour_total(counts, claimed)  # a suited tile leaves them
                 left = list(suits)
                 left[t // 9] -= 1
-            # a kind held twice goes down to one copy (once or three times, the pairs stay)
-            result[t] = self._worth(total, honours - (t >= 27), left, pairs - (counts[t] == 1), claimed)
-            counts[t] += 1
+                found = by_suit[shape] = self._worth(kept_honours, honours, left, pairs - breaks, claimed)
+            result[t] = found
         return result
 
     def _honour_total(self, counts: list[int], claimed: Meld | None) -> float:
@@ -142,30 +136,24 @@ class Valuer:
         found = self._exact.get(key)
         if found is not None:
             return found
-        view = self.view
-        options = view.options
-        concealed = tuple(t for t in range(34) for _ in range(counts[t]))
+        known = self._tai
+        if len(known) >= _TAI_KEPT:
+            known.clear()
+        hand = bytes(counts)
         live_by = [0, 0]
         tai_by = [0.0, 0.0]
-        me = view.me
+        concealed: tuple[int, ...] | None = None
         for w in waits:
             live = unseen[w]
             if not live:
                 continue
             for self_drawn in (False, True):
-                ctx = WinContext(
-                    concealed=concealed,
-                    melds=tuple(self.melds) + ((claimed,) if claimed is not None else ()),
-                    flowers=me.flowers,
-                    win_tile=w,
-                    self_drawn=self_drawn,
-                    seat_wind=me.wind,
-                    round_wind=view.round_wind,
-                    dealer=view.dealer == view.viewer,
-                    dealer_streak=view.dealer_streak,
-                    options=options,
-                )
-                tai = _win_tai(ctx, view.rules)
+                tai_key = (hand, claimed, w, self_drawn)
+                tai = known.get(tai_key, UNSCORED)
+                if tai == UNSCORED:
+                    if concealed is None:
+                        concealed = tuple(t for t in range(34) for _ in range(counts[t]))
+                    tai = known[tai_key] = self._score(concealed, w, self_drawn, claimed)
                 if tai is None:
                     continue
                 live_by[self_drawn] += live
@@ -179,15 +167,87 @@ class Valuer:
         self._exact[key] = found
         return found
 
+    def _score(self, concealed: tuple[int, ...], win: int, self_drawn: bool, claimed: Meld | None) -> int | None:
+        """台 a win pays at this table (None: it may not win here)."""
+        view = self.view
+        me = view.me
+        ctx = WinContext(
+            concealed=concealed,
+            melds=tuple(self.melds) + ((claimed,) if claimed is not None else ()),
+            flowers=me.flowers,
+            win_tile=win,
+            self_drawn=self_drawn,
+            seat_wind=me.wind,
+            round_wind=view.round_wind,
+            dealer=view.dealer == view.viewer,
+            dealer_streak=view.dealer_streak,
+            options=view.options,
+        )
+        result = score_win(ctx, view.rules)
+        if not result.meets_minimum(ctx.options.min_tai):
+            return None
+        return result.capped_total(ctx.options.cap_tai) - result.dealer
 
-@lru_cache(maxsize=8192)
-def _win_tai(ctx: WinContext, rules: str) -> int | None:
-    """台 a win pays at this table (None: it may not win here). A ready hand is valued again at
-    every turn it stays ready, and the scorer's answer for one context never changes."""
-    result = score_win(ctx, rules)
-    if not result.meets_minimum(ctx.options.min_tai):
-        return None
-    return result.capped_total(ctx.options.cap_tai) - result.dealer
+
+UNSCORED = -1  # not asked yet (a win pays 0 台 or more; None: it may not win)
+
+
+# what a Valuer reads from the view about its seat, the scorer's answers for its ready hands last
+SeatFacts = tuple[int, tuple[Meld, ...], bool, int, int, list[int], list[int], bool, int, int, dict[tuple, int | None]]
+
+
+def _seat_facts(view: GameView) -> SeatFacts:
+    """A seat's facts for valuing its hand — winds, shown melds, flowers, dealer, the table — and
+    what the scorer said about its ready hands with these facts, by (hand, claimed meld, winning
+    tile, self-drawn). They change only with a claim, a flower or a new hand: a seat's decisions in
+    between read them once, and a ready hand valued again at every decision it stays ready (each
+    rival's discard, each own draw that does not win) asks the scorer once."""
+    me = view.me
+    options = view.options
+    dealer = view.dealer == view.viewer
+    key = (view.rules, id(options), me.wind, view.round_wind, dealer, view.dealer_streak, me.flowers, me.melds)
+    found = _SEAT_FACTS.get(key)
+    if found is not None and found[0] is options:
+        return found[1]
+    see = options.see_wind_see_flower
+    flowers = len(me.flowers) if see else sum(1 for f in me.flowers if flower_wind(f) == me.wind)
+    extra = flowers + ((1 + 2 * min(view.dealer_streak, 8)) if dealer else 0)
+    honour_worth = [0] * 7
+    for h in range(7):
+        if h >= 4 or see:
+            honour_worth[h] = 1
+        else:
+            honour_worth[h] = (h == me.wind) + (h == view.round_wind)
+    meld_counts = [0] * 34
+    chow_meld = False
+    for m in me.melds:
+        if m.kind is MeldKind.CHI:
+            chow_meld = True
+        for t in m.tiles:
+            meld_counts[t] += 1
+    facts: SeatFacts = (
+        me.wind,
+        me.melds,
+        any(m.kind is not MeldKind.ANKONG for m in me.melds),
+        flowers,
+        extra,
+        honour_worth,
+        meld_counts,
+        chow_meld,
+        sum(3 for m in me.melds if not m.is_hidden and m.tiles[0] >= 27),
+        sum(1 for m in me.melds if m.is_triplet),
+        {},
+    )
+    if len(_SEAT_FACTS) >= _SEATS_KEPT:
+        _SEAT_FACTS.clear()
+    # the options are kept beside the facts, so that an id reused by other options is never taken for them
+    _SEAT_FACTS[key] = (options, facts)
+    return facts
+
+
+_SEAT_FACTS: dict[tuple, tuple[object, SeatFacts]] = {}
+_SEATS_KEPT = 64  # seats' facts kept (a few hands of a table)
+_TAI_KEPT = 4096  # scorer answers kept per seat's facts
 
 
 # Chance that the hand wins, by shanten (rows, 0 = ready) and stage of the hand (columns: discards
@@ -211,7 +271,19 @@ LIVE_EXPONENT = 0.5
 
 def measured_win_chance(shanten: int, live: int, discards_made: int) -> float:
     """Chance that a hand at ``shanten`` with ``live`` improving tiles unseen wins this hand at a
-    table with no minimum, when the table has made ``discards_made`` discards."""
+    table with no minimum, when the table has made ``discards_made`` discards (a few thousand
+    distinct questions, each asked many times: the answers are kept)."""
+    key = (shanten, live, discards_made)
+    found = _MEASURED.get(key)
+    if found is None:
+        found = _MEASURED[key] = _measured_win_chance(shanten, live, discards_made)
+    return found
+
+
+_MEASURED: dict[tuple[int, int, int], float] = {}
+
+
+def _measured_win_chance(shanten: int, live: int, discards_made: int) -> float:
     if shanten < 0:
         return 1.0
     if live <= 0:

@@ -58,7 +58,15 @@ def _module(name: str) -> ModuleType:
 
 def get_rules(name: str) -> RuleSet:
     """The scoring profile registered under ``name``; :class:`UnknownRules` otherwise."""
-    return _module(name).RULES
+    found = _RULES.get(name)
+    if found is None:
+        found = _RULES[name] = _module(name).RULES
+    return found
+
+
+# the profiles already looked up, by name (every score asks; the import machinery is slow to say
+# that a module is loaded)
+_RULES: dict[str, RuleSet] = {}
 
 
 def get_settle(name: str) -> Callable[[ScoreResult, Any], Any]:

@@ -129,10 +129,17 @@ class Reading:
     waits: tuple[int, ...]
     tiles: tuple[int, ...]  # every tile of the hand (concealed, melds, winning tile); no flowers
     form: str = ""  # "" for sets + pair, else the special form's name in engine.forms ("lugu")
+    # facts many table rows ask about, worked out on the first question (not part of the reading)
+    _triplets: tuple[HandSet, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _suits: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def triplets(self) -> tuple[HandSet, ...]:
-        return tuple(s for s in self.sets if s.is_triplet)
+        found = self._triplets
+        if found is None:
+            found = tuple(s for s in self.sets if s.is_triplet)
+            object.__setattr__(self, "_triplets", found)
+        return found
 
     @property
     def concealed_triplets(self) -> int:
@@ -149,17 +156,51 @@ def _wait_shape(kind: str, low: int, win: int) -> str:
     return TWO_SIDED
 
 
+# A win on a discard and the same win self-drawn read the same tiles, and every wait of a hand reads
+# the same hand: the AI values each ready hand that way, so the decompositions of the last complete
+# hands and the waits of the last hands are kept (a few thousand, so a long process keeps no more).
+_DECOMPOSITIONS: dict[bytes, list] = {}
+_HAND_WAITS: dict[bytes, tuple[int, ...]] = {}
+_HAND_SETS: dict[tuple[str, int, bool], HandSet] = {}
+_READINGS_KEPT = 4096
+
+
+def _decompositions(counts: list[int]) -> list:
+    key = bytes(counts)
+    found = _DECOMPOSITIONS.get(key)
+    if found is None:
+        if len(_DECOMPOSITIONS) >= _READINGS_KEPT:
+            _DECOMPOSITIONS.clear()
+        found = _DECOMPOSITIONS[key] = decompositions(counts)
+    return found
+
+
+def _hand_set(kind: str, tile: int, concealed: bool) -> HandSet:
+    """The set of a decomposition, made once (a few hundred exist)."""
+    key = (kind, tile, concealed)
+    found = _HAND_SETS.get(key)
+    if found is None:
+        found = _HAND_SETS[key] = HandSet(kind, tile, concealed=concealed, melded=False)
+    return found
+
+
 def standard_readings(ctx: WinContext) -> list[Reading]:
     """Readings of a regular hand (sets + one pair). For a win on a discard, a triplet the winning
     tile completed is not concealed; when the tile could sit in several sets every placement is a
     separate reading, so the scorer can take the one the player would choose."""
     assert ctx.win_tile is not None
     win = ctx.win_tile
-    counts = to_counts((*ctx.concealed, win))
-    decs = decompositions(counts)
+    counts = to_counts(ctx.concealed)
+    hand = bytes(counts)
+    counts[win] += 1
+    decs = _decompositions(counts)
     if not decs:
         return []
-    hand_waits = tuple(waits(to_counts(ctx.concealed)))
+    hand_waits = _HAND_WAITS.get(hand)
+    if hand_waits is None:
+        if len(_HAND_WAITS) >= _READINGS_KEPT:
+            _HAND_WAITS.clear()
+        hand_waits = _HAND_WAITS[hand] = tuple(waits(list(hand)))
     melded = tuple(HandSet.from_meld(m) for m in ctx.melds)
     tiles = (*ctx.concealed, win, *(t for m in ctx.melds for t in m.tiles))
     out: list[Reading] = []
@@ -173,12 +214,7 @@ def standard_readings(ctx: WinContext) -> list[Reading]:
                 slots.append(i)
         for slot in slots:
             sets = tuple(
-                HandSet(
-                    g.kind,
-                    g.tile,
-                    concealed=not (i == slot and g.kind == "pon" and not ctx.self_drawn),
-                    melded=False,
-                )
+                _hand_set(g.kind, g.tile, not (i == slot and g.kind == "pon" and not ctx.self_drawn))
                 for i, g in enumerate(dec.groups)
             )
             if slot == -1:
@@ -207,9 +243,13 @@ def dragon_triplets(h: Reading) -> list[int]:
     return [s.tile for s in h.triplets if s.tile in DRAGONS]
 
 
-def suits(h: Reading) -> set[int]:
+def suits(h: Reading) -> frozenset[int]:
     """The suits (0 萬, 1 筒, 2 索) the hand's tiles come from."""
-    return {t // 9 for t in h.tiles if t < 27}
+    found = h._suits
+    if found is None:
+        found = frozenset([t // 9 for t in h.tiles if t < 27])
+        object.__setattr__(h, "_suits", found)
+    return found
 
 
 def has_honour(h: Reading) -> bool:
@@ -556,44 +596,133 @@ def validate_context(ctx: WinContext, hand_size: int = 16) -> None:
 # ---------------------------------------------------------------- the evaluation loop
 
 
-def evaluate(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> list[tuple[Item, int]]:
-    """The counted items of one reading, in table order, with exclusions applied (both as the
-    table's house rules set them)."""
-    house = ctx.options.house_rules
-    present: dict[str, int] = {}
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """One item as a table with given options and house rules evaluates it: the tests its
+    conditions still make there, what it excludes there and what it is worth."""
+
+    item: Item
+    count: Count
+    needs_hand: bool
+    tests: tuple[Count, ...]
+    excludes: frozenset[str]
+    value: int
+    position: int  # in the table's order (the order results are listed in)
+    dealer: bool  # tagged DEALER
+    uncapped: bool  # tagged NO_CAP and not DEALER
+    countable: bool  # not tagged NO_MIN
+
+
+def _rows(rules: RuleSet, options: TableOptions) -> tuple[_Row, ...]:
+    """The rows of ``rules`` in play at a table with ``options``, in evaluation order. Which rows
+    play, which conditions a house rule lifts, what a row excludes and what it is worth depend on
+    the table alone, so they are read once per table rather than once per reading."""
+    key = (id(rules), options)
+    found = _ROWS.get(key)
+    if found is not None and found[0] is rules:
+        return found[1]
+    house = options.house_rules
+    position = {it.name: i for i, it in enumerate(rules.items)}
+    rows = []
     for it in rules.order:
-        if reading is None and it.needs_hand:
+        if it.option is not None and not getattr(options, it.option):
             continue
-        if it.option is not None and not getattr(ctx.options, it.option):
-            continue
-        if it.unless_option is not None and getattr(ctx.options, it.unless_option):
+        if it.unless_option is not None and getattr(options, it.unless_option):
             continue
         if it.value_from is not None and not house[it.value_from]:
             continue
-        if it.conditions and not all(c.holds(reading, ctx, house) for c in it.conditions):
+        tests = tuple(
+            c.test
+            for c in it.conditions
+            if not any(house[w] for w in c.waivers) and (c.required_by is None or house[c.required_by])
+        )
+        dealer = DEALER in it.tags
+        rows.append(
+            _Row(
+                it,
+                it.count,
+                it.needs_hand,
+                tests,
+                it.excludes_for(house),
+                it.value_for(house),
+                position[it.name],
+                dealer,
+                NO_CAP in it.tags and not dealer,
+                NO_MIN not in it.tags,
+            )
+        )
+    if len(_ROWS) >= _ROWS_KEPT:
+        _ROWS.clear()
+    _ROWS[key] = (rules, tuple(rows))
+    return tuple(rows)
+
+
+# rows in play by (rule set, table options); the rule set is kept beside them so that an id reused
+# by another object after the first is gone is never taken for it
+_ROWS: dict[tuple[int, TableOptions], tuple[RuleSet, tuple[_Row, ...]]] = {}
+_ROWS_KEPT = 256
+
+
+def _counted(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> list[tuple[_Row, int]]:
+    """The counted rows of one reading with their 台 (count × value), in table order, exclusions
+    applied."""
+    present: list[tuple[_Row, int]] = []
+    for row in _rows(rules, ctx.options):
+        if reading is None and row.needs_hand:
             continue
-        n = it.count(reading, ctx)  # type: ignore[arg-type]  # None only for needs_hand=False rows (Count)
+        if row.tests and not all(test(reading, ctx) for test in row.tests):  # type: ignore[arg-type]
+            continue
+        n = row.count(reading, ctx)  # type: ignore[arg-type]  # None only for needs_hand=False rows (Count)
         if n > 0:
-            present[it.name] = n
-    counted: dict[str, int] = {}
-    removed: set[str] = set()
-    for it in rules.order:  # excluders come first
-        if it.name in present and it.name not in removed:
-            counted[it.name] = present[it.name]
-            removed |= it.excludes_for(house)
-    return [(it, counted[it.name] * it.value_for(house)) for it in rules.items if it.name in counted]
+            present.append((row, n))
+    counted: list[tuple[_Row, int]] = []
+    removed: frozenset[str] | set[str] = frozenset()
+    for row, n in present:  # in evaluation order: excluders come first
+        if row.item.name not in removed:
+            counted.append((row, n * row.value))
+            if row.excludes:
+                removed = removed | row.excludes
+    counted.sort(key=_by_position)
+    return counted
+
+
+def _by_position(entry: tuple[_Row, int]) -> int:
+    return entry[0].position
+
+
+def evaluate(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> list[tuple[Item, int]]:
+    """The counted items of one reading, in table order, with exclusions applied (both as the
+    table's house rules set them)."""
+    return [(row.item, v) for row, v in _counted(rules, reading, ctx)]
 
 
 def _result(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> ScoreResult:
-    scored = evaluate(rules, reading, ctx)
-    items = tuple(ScoreItem(it.name, v) for it, v in scored)
-    total = sum(v for _, v in scored)
-    dealer = sum(v for it, v in scored if DEALER in it.tags)
-    uncapped = sum(v for it, v in scored if NO_CAP in it.tags and DEALER not in it.tags)
-    countable = sum(v for it, v in scored if NO_MIN not in it.tags)
+    return _result_of(rules, reading, ctx, _counted(rules, reading, ctx))
+
+
+def _result_of(
+    rules: RuleSet, reading: Reading | None, ctx: WinContext, counted: list[tuple[_Row, int]]
+) -> ScoreResult:
+    items = tuple(ScoreItem(row.item.name, v) for row, v in counted)
+    total, dealer, uncapped, countable = _totals(counted)
     return ScoreResult(
         True, "", items, total, rules.unit, rules.name, dealer, uncapped, countable, reading, ctx.flower_win
     )
+
+
+def _totals(counted: list[tuple[_Row, int]]) -> tuple[int, int, int, int]:
+    """(total, the dealer's part, the other part outside any cap, the part that counts toward a
+    table minimum) of counted rows."""
+    total = dealer = uncapped = countable = 0
+    for row, v in counted:
+        total += v
+        if row.dealer:
+            dealer += v
+        elif row.uncapped:
+            uncapped += v
+        if row.countable:
+            countable += v
+    return total, dealer, uncapped, countable
 
 
 def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
@@ -619,10 +748,15 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
         readings += [r for form, read in rules.form_readings if form in added for r in read(ctx)]
         if not readings:
             return _invalid(rules, "not a winning hand: the tiles do not form sets and a pair", NOT_WINNING)
-        best = max(
-            (_result(rules, r, ctx) for r in readings),
-            key=lambda s: (s.countable >= minimum, s.total, s.countable),
-        )
+        # the first reading with the best (reaches the minimum, total, countable); only it is built
+        best_key: tuple[bool, int, int] | None = None
+        for r in readings:
+            counted = _counted(rules, r, ctx)
+            total, _, _, countable = _totals(counted)
+            key = (countable >= minimum, total, countable)
+            if best_key is None or key > best_key:
+                best_key, best_reading, best_counted = key, r, counted
+        best = _result_of(rules, best_reading, ctx, best_counted)
     if rules.refuse is not None:
         reason = rules.refuse(ctx)
         if reason:

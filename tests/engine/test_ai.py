@@ -215,3 +215,55 @@ def test_the_estimate_of_every_discard_read_at_once_is_the_estimate_of_each_hand
             counts[t] -= 1
             assert together[t] == valuer.estimate(counts, claimed)
             counts[t] += 1
+
+
+def _claims_and_the_turns_after(level_style, seeds):
+    """(claim view, claim legal, the claim chosen, the turn's view, legal and the action chosen)
+    for every 吃/碰 a seat of ``level_style`` makes in games of four such seats."""
+    found = []
+    for seed in seeds:
+        game = Game(seed=seed, dealer=seed % 4)
+        players = [PlannerAI(level_style) for _ in range(4)]
+        pending: dict[int, tuple] = {}
+        while not game.is_over:
+            seat = game.to_act()[0]
+            view = game.view(seat)
+            legal = tuple(game.legal_actions(seat))
+            action = players[seat].choose(view, legal)
+            claimed = pending.pop(seat, None)
+            # the claim was made (not overtaken by another seat's): one meld more and no tile drawn
+            if claimed and view.drawn is None and len(view.me.melds) == len(claimed[0].me.melds) + 1:
+                found.append((*claimed, view, legal, action))
+            if action.kind in (Kind.CHI, Kind.PON):
+                pending[seat] = (view, legal, action)
+            game.apply(action)
+    return found
+
+
+def test_after_a_claim_the_strong_ai_discards_the_tile_the_claim_was_judged_with():
+    turns = _claims_and_the_turns_after(STRONG, range(6))
+    assert len(turns) >= 10
+    kept = 0
+    for claim_view, claim_legal, claim, turn_view, turn_legal, discard in turns:
+        judged = PlannerAI(STRONG)
+        assert judged.choose(claim_view, claim_legal) == claim
+        planned = judged._plan
+        assert planned is not None and planned[0] == bytes(_counts(turn_view))
+        if any(a.kind is Kind.DISCARD and a.tile == planned[1] for a in turn_legal):
+            assert discard.kind is Kind.DISCARD and discard.tile == planned[1]
+            kept += 1
+    assert kept >= 10
+
+
+def test_after_a_claim_the_normal_ai_weighs_every_discard_again():
+    turns = _claims_and_the_turns_after(NORMAL, range(4))
+    assert len(turns) >= 10
+    for *_, turn_view, turn_legal, discard in turns:
+        assert PlannerAI(NORMAL).choose(turn_view, turn_legal) == discard  # no plan: the same as a fresh seat
+
+
+def _counts(view: GameView) -> list[int]:
+    counts = [0] * 34
+    for t in (*view.concealed, *(() if view.drawn is None else (view.drawn,))):
+        counts[t] += 1
+    return counts

@@ -320,3 +320,18 @@ def test_improving_tiles_of_every_discard_read_at_once_are_those_of_each_hand_le
         hand[t] -= 1
         assert together[t] == improving_tiles(hand)
         hand[t] += 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from([2, 5, 8, 11, 14, 17]))
+def test_live_improving_tiles_of_every_discard_weigh_the_improving_tiles_of_each_hand_left(rnd, size):
+    hand = [0] * 34
+    for t in rnd.sample([t for t in range(34) for _ in range(4)], size):
+        hand[t] += 1
+    unseen = [rnd.randint(0, 4) for _ in range(34)]
+    held = [t for t in range(34) if hand[t]]
+    live = analysis.live_by_discard(hand, held, unseen)
+    for t in held:
+        hand[t] -= 1
+        assert live[t] == sum(unseen[u] for u in improving_tiles(hand))
+        hand[t] += 1
