@@ -16,7 +16,7 @@ lost per hand. Pure: replays moves through the engine, no I/O.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .actions import Action, Kind
 from .ai import STRONG, PlannerAI
@@ -25,6 +25,10 @@ from .game import Game
 from .log import hand_steps
 from .match import Match
 from .view import GameView, HandResult
+
+# the strong AI weighing every decision afresh: after a 吃/碰 its play keeps the tile the claim was judged
+# with (a shortcut for speed), which a review would show as the best move beside values saying otherwise
+JUDGE = replace(STRONG, keep_claim_plan=False)
 
 # what a review looks at: the choices a person makes (timeouts and 代打 are not theirs)
 REVIEWED = frozenset(
@@ -116,7 +120,7 @@ def _same_choice(a: Action, b: Action) -> bool:
 
 def review_hand(game: Game, moves: Sequence[str], seat: int) -> HandReview:
     """Replay ``moves`` on ``game`` (freshly dealt) and review ``seat``'s decisions."""
-    ai = PlannerAI(STRONG)
+    ai = PlannerAI(JUDGE)
     decisions: list[Decision] = []
     frame = -1
     for step in hand_steps(game, moves):

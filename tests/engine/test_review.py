@@ -186,3 +186,32 @@ def test_no_decision_is_judged_differently_when_the_rivals_hands_and_the_wall_ch
         assert judge(PlannerAI(STRONG), game.view(0), legal, action) == same
         judged += 1
     assert judged
+
+
+def test_after_a_claim_a_review_weighs_the_discard_afresh():
+    """The strong AI's play keeps the tile a claim was judged with (keep_claim_plan); a review judges the
+    discard after a claim as it judges every decision, as if it had not weighed the claim before."""
+    from engine.review import JUDGE
+
+    checked = 0
+    for seed in range(3, 9):
+        match, logs = _match("taiwan16", 2, seed)
+        for number, moves in enumerate(logs):
+            game = Match.replay(match.header(), logs[:number])[0].new_hand()
+            ai = PlannerAI(JUDGE)
+            after_claim = False
+            for step in hand_steps(game, moves):
+                if step.number >= len(moves) or game.is_over:
+                    continue
+                legal = game.legal_actions(2)
+                action = act(moves[step.number])
+                if action.seat == 2 and action.kind in REVIEWED and len(legal) >= 2:
+                    if after_claim:
+                        afresh = copy.deepcopy(ai)
+                        afresh._plan = None
+                        assert judge(ai, game.view(2), legal, action) == judge(afresh, game.view(2), legal, action)
+                        checked += 1
+                    else:
+                        judge(ai, game.view(2), legal, action)
+                after_claim = action.seat == 2 and action.kind in (Kind.CHI, Kind.PON)
+    assert checked
