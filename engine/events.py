@@ -80,3 +80,5 @@ def _by_seat_and_tile(kind: EventKind, **fields: Any) -> tuple[tuple[Event, ...]
 DISCARD_EVENTS = _by_seat_and_tile(EventKind.DISCARD)
 DRAW_EVENTS = _by_seat_and_tile(EventKind.DRAW, private=True)
 REPLACEMENT_DRAW_EVENTS = _by_seat_and_tile(EventKind.DRAW, private=True, detail="replacement")
+# a flower set aside, indexed ``[seat][flower - NUM_KINDS]`` (the eight flowers follow the 34 kinds)
+FLOWER_EVENTS = tuple(tuple(Event(EventKind.FLOWER, seat, t) for t in range(NUM_KINDS, NUM_KINDS + 8)) for seat in range(4))

@@ -4,11 +4,13 @@ can leak another player's concealed tiles by accident: a view simply does not ho
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import compress
 from typing import TYPE_CHECKING, NamedTuple
 
 from .events import Phase
+from .frozen import maker
 from .meld import Meld, MeldKind
 from .rules import TableOptions
 from .scoring.core import ScoreItem  # a score line is scoring's; views and results carry it
@@ -182,7 +184,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
             or last.melds != seat_melds
             or last.flowers != seat_flowers
         ):
-            seat = SeatPublic(
+            seat = _make_seat(
                 s,
                 game.seat_wind(s),
                 _shown_melds(seat_melds, face_up),
@@ -215,8 +217,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
             kept_hand = game._shown_hands[viewer] = (counts, _in_display_order(counts), ready_on)
         concealed, ready_on = kept_hand[1], kept_hand[2]
         if ready_on:
-            unseen = unseen_counts(game, viewer)  # only for a ready hand: most views need no count
-            waits = tuple((t, unseen[t]) for t in ready_on)
+            waits = unseen_of(game, viewer, ready_on)
     revealed = {}
     if over:
         revealed = {s: tuple(game.hand(s)) for s in range(4)}
@@ -226,8 +227,8 @@ def build_view(game: Game, viewer: int | None) -> GameView:
     claim = game.claim
     offer = (claim.discarder, claim.tile) if claim is not None and game.phase in _CLAIMING else None
     profile = game.profile
-    # positional, in GameView's field order (a view is built at every decision; keywords cost more)
-    return GameView(
+    # every field in GameView's order, without the frozen __init__'s cost (a view is built at every decision)
+    return _make_view(
         viewer,
         profile.id,
         game.round_wind,
@@ -253,6 +254,8 @@ def build_view(game: Game, viewer: int | None) -> GameView:
 
 
 _CLAIMING = (Phase.CLAIM, Phase.ROB_KONG)
+_make_view = maker(GameView)
+_make_seat = maker(SeatPublic)
 
 
 class _Shown(NamedTuple):
@@ -318,3 +321,25 @@ def unseen_counts(game: Game, viewer: int) -> list[int]:
     if claim is not None and claim.rob_kong:
         seen[claim.tile] += 1
     return [max(0, 4 - n) for n in seen]
+
+
+def unseen_of(game: Game, viewer: int, tiles: Iterable[int]) -> tuple[tuple[int, int], ...]:
+    """``(tile, unseen_counts(game, viewer)[tile])`` for each of ``tiles`` (a ready hand's few
+    waits, in every view of it): each kind counted where it can lie, not every tile seen."""
+    hands, rivers, melds = game.hands, game.rivers, game.melds
+    everyone = game.eye[viewer]
+    face_up = game.phase is Phase.OVER
+    claim = game.claim
+    robbed = claim.tile if claim is not None and claim.rob_kong else None
+    out = []
+    for t in tiles:
+        seen = hands[viewer][t] + (t == robbed)
+        for s in range(4):
+            if everyone and s != viewer:
+                seen += hands[s][t]
+            seen += rivers[s].count(t)
+            for meld in melds[s]:
+                if meld.kind is not MeldKind.ANKONG or face_up or s == viewer:  # (visible_melds)
+                    seen += meld.tiles.count(t)
+        out.append((t, max(0, 4 - seen)))
+    return tuple(out)

@@ -20,7 +20,7 @@ from engine.match import Match
 from engine.policy import RandomPolicy, SimpleAI, reads_view
 from engine.rules import TableOptions
 from engine.selfplay import play_hand
-from engine.view import unseen_counts
+from engine.view import unseen_counts, unseen_of
 from engine.wall import shuffle
 from tests.engine.helpers import tile
 
@@ -76,6 +76,8 @@ def check_caches(game: Game) -> None:
         # every view, the viewer's waits included, equals one built by a game that remembers nothing
         view = game.view(seat)
         assert view == fresh.view(seat)
+        # the views count a ready hand's waits kind by kind: the same counts as the whole table
+        assert unseen_of(game, seat, range(34)) == tuple(enumerate(unseen_counts(game, seat)))
         if sum(counts) % 3 == 1:
             unseen = unseen_counts(game, seat)
             assert view.waits == tuple((t, unseen[t]) for t in forms.winning_tiles(counts, win_forms))
