@@ -655,7 +655,7 @@ def table_sizes() -> dict[str, int]:
         "ready_in_suit": len(_READY_IN_SUIT),
         "lowering": len(_SUIT_LOWER) + len(_HONOR_LOWER),
         "discards": len(_SUIT_DISCARDS) + len(_HONOR_DISCARDS),
-        "discard_finals": len(_AFTER),
+        "discard_finals": sum(map(len, _AFTER.values())),
         "optimal_splits": len(_OPTIMAL),
         "helping": sum(map(len, _HELPING.values())),
     }
@@ -773,18 +773,19 @@ def _discard_shanten(hand: bytes) -> dict[int, int]:
         found = (_HONOR_DISCARDS if j == 3 else _SUIT_DISCARDS).get(key)
         held.append(_discards(key, j == 3) if found is None else found)
     a, b, c, honors = ids
-    after = _AFTER
     tail = (honors << 3) | sets_needed  # a final key is (suits << _ID_BITS | honors) << 3 | sets
     result = {}
     for lo, discards, rest in ((0, held[0], _pair(b, c)), (9, held[1], _pair(a, c)), (18, held[2], _pair(a, b))):
-        base = rest << _ID_BITS
+        memo_key = (rest << _AFTER_SHIFT) | tail
+        after = _AFTER.get(memo_key)
+        if after is None:
+            after = _AFTER[memo_key] = {}
         for i, vid in discards:
-            akey = ((base | vid) << _AFTER_SHIFT) | tail
-            v = after.get(akey)
+            v = after.get(vid)
             if v is None:
                 fkey = (_pair(rest, vid) << _AFTER_SHIFT) | tail
                 v = _FINAL.get(fkey)
-                v = after[akey] = _final(fkey) if v is None else v
+                v = after[vid] = _final(fkey) if v is None else v
             result[lo + i] = v
     abc = _pair(_pair(a, b), c) << _ID_BITS
     final = _FINAL
@@ -795,9 +796,10 @@ def _discard_shanten(hand: bytes) -> dict[int, int]:
     return result
 
 
-# a suited discard's shanten by (the other suits' pair id, the discard's suit vector id, honours id
-# and sets): one look-up a tile instead of two (the two suits' pair, then the final)
-_AFTER: dict[int, int] = {}
+# a suited discard's shanten by the other two suits' pair id with the honours id and sets, then by
+# the discard's suit vector id: per tile one look-up by a small number instead of two (the two
+# suits' pair, then the final)
+_AFTER: dict[int, dict[int, int]] = {}
 _AFTER_SHIFT = _ID_BITS + 3
 
 

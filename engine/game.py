@@ -729,6 +729,15 @@ class Game:
             memo = self._ron_memo[seat] = (hand.copy(), waits)
         return memo[1]
 
+    def _hand_waits(self, seat: int, counts: list[int]) -> Sequence[int]:
+        """:meth:`winning_tiles` of ``seat``'s 3k+1 tiles ``counts`` (its view's), read back from the
+        claim check when they are the hand it last checked: the hand a seat's view shows on its
+        turn, without the tile just drawn, is the one the others' discards were checked against."""
+        memo = self._ron_memo[seat]
+        if memo is not None and memo[0] == counts:
+            return memo[1]
+        return self.winning_tiles(counts)
+
     def _win_allowed(self, seat: int, tile: int | None, self_drawn: bool, robbing: bool = False) -> bool:
         """Table minimums (三台起胡): 胡 is offered only when the scorer says the hand reaches them;
         with ``profile.scorer_vets_wins`` every win is put to the scorer (guangdong: 必须自摸; taiwan13:
@@ -1065,7 +1074,7 @@ class Game:
                     hand[t] -= 1
             meld = Meld(MeldKind.CHI, (lo, lo + 1, lo + 2), tile, claim.discarder)
         self.melds[seat].append(meld)
-        self._emit(Event(EventKind(action.kind.value), seat, tile, tiles=meld.tiles))
+        self._emit(Event(_CLAIM_EVENTS[action.kind], seat, tile, tiles=meld.tiles))
         self.phase = Phase.TURN
         self.turn = seat
         self.ts = _TurnState(claimed=tile)
@@ -1326,6 +1335,9 @@ class Game:
                 extra = 1
             _require(held == size + extra, f"seat {s} holds {held} tiles (expected {size + extra})")
             _require(all(0 <= n <= 4 for n in self.hands[s]), f"seat {s} holds an impossible count")
+
+
+_CLAIM_EVENTS = {Kind.PON: EventKind.PON, Kind.CHI: EventKind.CHI}
 
 
 def _claim_rank(action: Action, discarder: int) -> tuple[int, int]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import compress
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from .events import Phase
 from .frozen import maker
@@ -176,14 +176,8 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         if kept is None:
             kept = shown[s] = [None, None]
         slot = face_up and bool(seat_melds) and any(m.kind is MeldKind.ANKONG for m in seat_melds)
-        last = kept[slot]
-        if (
-            last is None
-            or last.source != source
-            or last.river != river
-            or last.melds != seat_melds
-            or last.flowers != seat_flowers
-        ):
+        last = kept[slot]  # (source, river, melds, flowers, the SeatPublic made from them)
+        if last is None or last[0] != source or last[1] != river or last[2] != seat_melds or last[3] != seat_flowers:
             seat = _make_seat(
                 s,
                 game.seat_wind(s),
@@ -197,8 +191,8 @@ def build_view(game: Game, viewer: int | None) -> GameView:
                 miji[s],
                 scores[s],
             )
-            last = kept[slot] = _Shown(source, list(river), list(seat_melds), list(seat_flowers), seat)
-        seats.append(last.seat)
+            last = kept[slot] = (source, river.copy(), seat_melds.copy(), seat_flowers.copy(), seat)
+        seats.append(last[4])
     concealed: tuple[int, ...] = ()
     drawn = None
     waits: tuple[tuple[int, int], ...] = ()
@@ -213,7 +207,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         # the viewer's last view (a hand stays the same from one's discard to one's next draw)
         kept_hand = game._shown_hands[viewer]
         if kept_hand is None or kept_hand[0] != counts:
-            ready_on = game.winning_tiles(counts) if sum(counts) % 3 == 1 else ()
+            ready_on = game._hand_waits(viewer, counts) if sum(counts) % 3 == 1 else ()
             kept_hand = game._shown_hands[viewer] = (counts, _in_display_order(counts), ready_on)
         concealed, ready_on = kept_hand[1], kept_hand[2]
         if ready_on:
@@ -227,6 +221,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
     claim = game.claim
     offer = (claim.discarder, claim.tile) if claim is not None and game.phase in _CLAIMING else None
     profile = game.profile
+    live = game.drawable
     # every field in GameView's order, without the frozen __init__'s cost (a view is built at every decision)
     return _make_view(
         viewer,
@@ -235,7 +230,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         game.hand_number,
         game.dealer,
         game.dealer_streak,
-        max(0, game.drawable),
+        live if live > 0 else 0,
         tuple(seats),
         game.turn,
         game.phase,
@@ -256,17 +251,6 @@ def build_view(game: Game, viewer: int | None) -> GameView:
 _CLAIMING = (Phase.CLAIM, Phase.ROB_KONG)
 _make_view = maker(GameView)
 _make_seat = maker(SeatPublic)
-
-
-class _Shown(NamedTuple):
-    """A SeatPublic and what it was made from (see ``Game._shown_seats``): copies of the seat's
-    river, melds and flowers, compared with the game's lists as they are now."""
-
-    source: tuple
-    river: list[int]
-    melds: list[Meld]
-    flowers: list[int]
-    seat: SeatPublic
 
 
 # the kinds in display order (sorted_tiles): a hand is listed by walking this once
