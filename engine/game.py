@@ -202,6 +202,7 @@ class Game:
         self.log: list[Action] = []
         self.events: list[Event] = []
         self._turn_cache: list[Action] | None = None
+        self._turn_far = False  # the turn's listing read three suits or more that are not sets (+ pair)
         self._waits_memo: dict[bytes, tuple[int, ...]] = {}  # see winning_tiles
         self._shown_seats: list[Any] = [None] * 4  # engine.view's last SeatPublic per seat
         self._shown_hands: list[Any] = [None] * 4  # engine.view's last concealed tiles and waits per seat
@@ -485,6 +486,7 @@ class Game:
         game.events = []
         game.log = []
         game._turn_cache = None
+        game._turn_far = False
         game._shown_seats = [None] * 4
         game._shown_hands = [None] * 4
         game._ron_memo = [None] * 4
@@ -646,6 +648,7 @@ class Game:
         # the regular shape's win check and 聽 listing read the hand's suits once (most turns)
         listing = profile.ready_declaration and not self.eye[seat] and not self.ready[seat]
         shape = analysis.turn_shape(hand) if listing else None
+        self._turn_far = shape is not None and not shape[1]  # (see _discard)
         if claimed is None and not ts.no_tsumo and not self.passed_win[seat]:
             if shape is None:
                 complete = self._complete(hand)
@@ -914,6 +917,7 @@ class Game:
             # the turn's legal actions (cached) already say whether a self-drawn win was on offer:
             # a win is listed first
             listed = self._turn_cache or self._turn_actions(seat)
+            far = self._turn_far  # what that listing read of these tiles
             win_offered = bool(listed) and listed[0].kind is Kind.WIN
             self._turn_cache = None
             if kind is Kind.WIN:
@@ -924,7 +928,7 @@ class Game:
             tile = action.tile
             assert tile is not None  # a turn's other actions name their tile (TILE_REQUIRED)
             if kind in (Kind.DISCARD, Kind.READY):
-                self._discard(seat, tile, declare=kind is Kind.READY)
+                self._discard(seat, tile, declare=kind is Kind.READY, far=far)
             elif kind is Kind.ANKONG:
                 self._concealed_kong(seat, tile)
             elif kind is Kind.ADDKONG:
@@ -945,10 +949,15 @@ class Game:
         self.passed_win[seat] = True
         self._emit(Event(EventKind.PASS_WIN, seat, detail="過水"))
 
-    def _discard(self, seat: int, tile: int, declare: bool) -> None:
+    def _discard(self, seat: int, tile: int, declare: bool, far: bool = False) -> None:
+        """``far``: the turn's listing read three suits or more of these tiles that are neither sets
+        nor sets and a pair; a discard changes one suit, so two stay so and the hand left has no
+        waits of the regular shape: the claim check is told so instead of reading the suits again."""
         on_deal = self.first_go[seat] and not self.claims_made
         hand = self.hands[seat]
         hand[tile] -= 1
+        if far and not self.profile.win_forms:  # (a special form may wait whatever the suits)
+            self._ron_memo[seat] = (hand.copy(), ())
         self.drawn[seat] = None
         self.rivers[seat].append(tile)
         self.discards_made += 1
