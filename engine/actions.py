@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from .frozen import maker
 from .tiles import NUM_KINDS, NotationError, format_tiles, parse_tiles, tile_from_str, tile_to_str
 
 
@@ -110,11 +111,17 @@ class Action:
         return tile
 
     def __str__(self) -> str:
-        text = _LISTED_TEXT.get(id(self))  # one of the shared instances below: printed once, at import
+        text = _LISTED_TEXT.get(id(self))  # one of the shared instances below, printed before
         if text is not None:
             return text
         if shape_problem(self):
             return self.__repr__()  # a malformed action has no notation; never fail in a log line
+        text = self._notation()
+        if id(self) in _LISTED_IDS:
+            _LISTED_TEXT[id(self)] = text
+        return text
+
+    def _notation(self) -> str:
         text = f"{self.seat} {self.kind.value}"
         if self.kind is Kind.EXCHANGE:
             return f"{text} {format_tiles(sorted(self.tiles))}" if self.tiles else text
@@ -172,8 +179,10 @@ class Action:
 
 def _listed(kind: Kind) -> tuple[tuple[Action, ...], ...]:
     """``Action(seat, kind, tile)`` for every seat and tile, indexed ``[seat][tile]``."""
-    return tuple(tuple(Action(seat, kind, t) for t in range(NUM_KINDS)) for seat in range(4))
+    return tuple(tuple(_make(seat, kind, t, ()) for t in range(NUM_KINDS)) for seat in range(4))
 
+
+_make = maker(Action)  # (a thousand of them at import: without the frozen __init__'s cost)
 
 # The actions a game lists on every turn and every discard, made once: actions are immutable
 # values, so ``Game.legal_actions`` hands out these shared instances instead of building new ones
@@ -184,16 +193,17 @@ ANKONGS = _listed(Kind.ANKONG)
 ADDKONGS = _listed(Kind.ADDKONG)
 PONS = _listed(Kind.PON)
 KONGS = _listed(Kind.KONG)
-CHIS = tuple({t: Action(seat, Kind.CHI, t) for t in range(27) if t % 9 <= 6} for seat in range(4))
-WINS = tuple(Action(seat, Kind.WIN) for seat in range(4))
-PASSES = tuple(Action(seat, Kind.PASS) for seat in range(4))
+CHIS = tuple({t: _make(seat, Kind.CHI, t, ()) for t in range(27) if t % 9 <= 6} for seat in range(4))
+WINS = tuple(_make(seat, Kind.WIN, None, ()) for seat in range(4))
+PASSES = tuple(_make(seat, Kind.PASS, None, ()) for seat in range(4))
 
-# Their notation, keyed by identity: the shared instances live as long as the module, so no other
-# object can have one of these ids. A game's log is printed after every hand.
-_LISTED_TEXT: dict[int, str] = {}
-_LISTED_TEXT.update(
-    (id(a), str(a))
+# Their notation, keyed by identity, printed the first time it is asked for (a game's log is
+# printed after every hand): the shared instances live as long as the module, so no other object
+# can have one of these ids.
+_LISTED_IDS = frozenset(
+    id(a)
     for table in (DISCARDS, READIES, ANKONGS, ADDKONGS, PONS, KONGS, [c.values() for c in CHIS], (WINS, PASSES))
     for row in table
     for a in row
 )
+_LISTED_TEXT: dict[int, str] = {}

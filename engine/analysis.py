@@ -255,8 +255,9 @@ def _suit_keys(counts: list[int], unfinished: int) -> list[bytes] | None:
     """The four suits' keys of ``counts``; None as soon as more than ``unfinished`` suits are not
     sets (+ pair), read from their win values (the cheapest table, and most hands stop here)."""
     keys = []
+    hand = bytes(counts)
     for lo, n in _SUIT_STARTS:
-        key = bytes(counts[lo : lo + n])
+        key = hand[lo : lo + n]
         keys.append(key)
         v = (_HONOR_WIN if n == 7 else _SUIT_WIN).get(key)
         if v is None:
@@ -275,8 +276,9 @@ def turn_shape(counts: list[int]) -> tuple[bool, bool]:
     :func:`ready_discards` says too; when True, :func:`ready_by_shanten` lists the discards."""
     keys = []
     broken = pairs = 0
+    hand = bytes(counts)
     for lo, n in _SUIT_STARTS:
-        key = bytes(counts[lo : lo + n])
+        key = hand[lo : lo + n]
         keys.append(key)
         v = (_HONOR_WIN if n == 7 else _SUIT_WIN).get(key)
         if v is None:
@@ -575,9 +577,12 @@ def _honor_id(key: bytes) -> int:
 
 
 def _pair_id(key: int) -> int:
-    a = _VECS[key >> _ID_BITS]
-    b = _VECS[key & ((1 << _ID_BITS) - 1)]
-    vid = _PAIR_ID[key] = _intern(tuple(_combine(a, b, _MAX_SETS)))
+    first, second = key >> _ID_BITS, key & ((1 << _ID_BITS) - 1)
+    # two suits combine the same in either order: the other order's answer, if known, is this one
+    vid = _PAIR_ID.get((second << _ID_BITS) | first)
+    if vid is None:
+        vid = _intern(tuple(_combine(_VECS[first], _VECS[second], _MAX_SETS)))
+    _PAIR_ID[key] = vid
     return vid
 
 
@@ -602,19 +607,20 @@ def shanten(counts: list[int], sets_needed: int | None = None) -> int:
     if sets_needed is None:
         sets_needed = sum(counts) // 3
     suit = _SUIT_VEC_ID
-    k = bytes(counts[0:9])
+    hand = bytes(counts)
+    k = hand[0:9]
     a = suit.get(k)
     if a is None:
         a = _suit_id(k)
-    k = bytes(counts[9:18])
+    k = hand[9:18]
     b = suit.get(k)
     if b is None:
         b = _suit_id(k)
-    k = bytes(counts[18:27])
+    k = hand[18:27]
     c = suit.get(k)
     if c is None:
         c = _suit_id(k)
-    k = bytes(counts[27:34])
+    k = hand[27:34]
     z = _HONOR_VEC_ID.get(k)
     if z is None:
         z = _honor_id(k)
@@ -649,6 +655,7 @@ def table_sizes() -> dict[str, int]:
         "ready_in_suit": len(_READY_IN_SUIT),
         "lowering": len(_SUIT_LOWER) + len(_HONOR_LOWER),
         "discards": len(_SUIT_DISCARDS) + len(_HONOR_DISCARDS),
+        "discard_finals": sum(map(len, _AFTER.values())),
         "optimal_splits": len(_OPTIMAL),
         "helping": sum(map(len, _HELPING.values())),
     }
@@ -746,7 +753,7 @@ def discard_shanten(counts: list[int]) -> dict[int, int]:
     if found is None:
         if len(_DISCARD_SHANTEN) >= _DISCARD_SHANTEN_KEPT:
             _DISCARD_SHANTEN.clear()
-        found = _DISCARD_SHANTEN[key] = _discard_shanten(counts)
+        found = _DISCARD_SHANTEN[key] = _discard_shanten(key)
     return dict(found)
 
 
@@ -755,31 +762,45 @@ _DISCARD_SHANTEN: dict[bytes, dict[int, int]] = {}
 _DISCARD_SHANTEN_KEPT = 64
 
 
-def _discard_shanten(counts: list[int]) -> dict[int, int]:
-    sets_needed = (sum(counts) - 1) // 3
-    keys = (bytes(counts[0:9]), bytes(counts[9:18]), bytes(counts[18:27]))
-    a, b, c = (_vec_id(k, False) for k in keys)
-    honors = _vec_id(bytes(counts[27:34]), True)
-    pairs = _PAIR_ID
-    final = _FINAL
+def _discard_shanten(hand: bytes) -> dict[int, int]:
+    sets_needed = (sum(hand) - 1) // 3
+    ids = []
+    held = []
+    for j, (lo, n) in enumerate(_SUIT_STARTS):  # (_vec_id and _discards, inline: a few a turn)
+        key = hand[lo : lo + n]
+        vid = (_HONOR_VEC_ID if j == 3 else _SUIT_VEC_ID).get(key)
+        ids.append(_vec_id(key, j == 3) if vid is None else vid)
+        found = (_HONOR_DISCARDS if j == 3 else _SUIT_DISCARDS).get(key)
+        held.append(_discards(key, j == 3) if found is None else found)
+    a, b, c, honors = ids
     tail = (honors << 3) | sets_needed  # a final key is (suits << _ID_BITS | honors) << 3 | sets
     result = {}
-    for lo, key, rest in ((0, keys[0], _pair(b, c)), (9, keys[1], _pair(a, c)), (18, keys[2], _pair(a, b))):
-        rest <<= _ID_BITS
-        for i, vid in _discards(key, False):
-            both = rest | vid
-            suits = pairs.get(both)
-            if suits is None:
-                suits = _pair_id(both)
-            fkey = (suits << (_ID_BITS + 3)) | tail
-            v = final.get(fkey)
-            result[lo + i] = _final(fkey) if v is None else v
+    for lo, discards, rest in ((0, held[0], _pair(b, c)), (9, held[1], _pair(a, c)), (18, held[2], _pair(a, b))):
+        memo_key = (rest << _AFTER_SHIFT) | tail
+        after = _AFTER.get(memo_key)
+        if after is None:
+            after = _AFTER[memo_key] = {}
+        for i, vid in discards:
+            v = after.get(vid)
+            if v is None:
+                fkey = (_pair(rest, vid) << _AFTER_SHIFT) | tail
+                v = _FINAL.get(fkey)
+                v = after[vid] = _final(fkey) if v is None else v
+            result[lo + i] = v
     abc = _pair(_pair(a, b), c) << _ID_BITS
-    for i, vid in _discards(bytes(counts[27:34]), True):
+    final = _FINAL
+    for i, vid in held[3]:
         fkey = ((abc | vid) << 3) | sets_needed
         v = final.get(fkey)
         result[27 + i] = _final(fkey) if v is None else v
     return result
+
+
+# a suited discard's shanten by the other two suits' pair id with the honours id and sets, then by
+# the discard's suit vector id: per tile one look-up by a small number instead of two (the two
+# suits' pair, then the final)
+_AFTER: dict[int, dict[int, int]] = {}
+_AFTER_SHIFT = _ID_BITS + 3
 
 
 def improving_tiles(counts: list[int]) -> list[int]:
@@ -789,14 +810,16 @@ def improving_tiles(counts: list[int]) -> list[int]:
     that an optimal split of the sets between the suits uses: one rest-of-hand vector per suit and
     a mask test per tile, instead of a shanten per tile.
     """
-    keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
+    hand = bytes(counts)
+    keys = [hand[lo : lo + n] for lo, n in _SUIT_STARTS]
     return _improving(keys, [_vec_id(keys[j], j == 3) for j in range(4)], sum(counts) // 3)
 
 
 def improving_by_discard(counts: list[int], tiles: Iterable[int]) -> dict[int, list[int]]:
     """``improving_tiles`` of the 3k+1 hand left by each discard in ``tiles`` from the 3k+2 hand
     ``counts`` (a player weighing its discards): the suits a discard leaves alone are read once."""
-    keys = [bytes(counts[lo : lo + n]) for lo, n in _SUIT_STARTS]
+    hand = bytes(counts)
+    keys = [hand[lo : lo + n] for lo, n in _SUIT_STARTS]
     ids = [_vec_id(keys[j], j == 3) for j in range(4)]
     sets_needed = (sum(counts) - 1) // 3
     result = {}

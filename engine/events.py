@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
+from .frozen import maker
 from .tiles import NUM_KINDS, tile_to_str
 
 
@@ -71,8 +71,11 @@ class Event:
         return " ".join(parts)
 
 
-def _by_seat_and_tile(kind: EventKind, **fields: Any) -> tuple[tuple[Event, ...], ...]:
-    return tuple(tuple(Event(kind, seat, t, **fields) for t in range(NUM_KINDS)) for seat in range(4))
+def _by_seat_and_tile(kind: EventKind, private: bool = False, detail: str = "") -> tuple[tuple[Event, ...], ...]:
+    return tuple(tuple(_make(kind, seat, t, (), private, detail) for t in range(NUM_KINDS)) for seat in range(4))
+
+
+_make = maker(Event)  # (a few hundred of them at import: without the frozen __init__'s cost)
 
 
 # The events every turn causes, made once and shared (events are immutable values), indexed
@@ -80,3 +83,7 @@ def _by_seat_and_tile(kind: EventKind, **fields: Any) -> tuple[tuple[Event, ...]
 DISCARD_EVENTS = _by_seat_and_tile(EventKind.DISCARD)
 DRAW_EVENTS = _by_seat_and_tile(EventKind.DRAW, private=True)
 REPLACEMENT_DRAW_EVENTS = _by_seat_and_tile(EventKind.DRAW, private=True, detail="replacement")
+# a flower set aside, indexed ``[seat][flower - NUM_KINDS]`` (the eight flowers follow the 34 kinds)
+FLOWER_EVENTS = tuple(
+    tuple(_make(EventKind.FLOWER, seat, t, (), False, "") for t in range(NUM_KINDS, NUM_KINDS + 8)) for seat in range(4)
+)

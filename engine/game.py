@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations, compress, repeat
 from operator import is_
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import analysis, forms
 from .actions import (
@@ -40,15 +40,24 @@ from .actions import (
     Kind,
     shape_problem,
 )
-from .events import DISCARD_EVENTS, DRAW_EVENTS, REPLACEMENT_DRAW_EVENTS, Event, EventKind, Phase
-from .layout import lay_out
+from .events import (
+    DISCARD_EVENTS,
+    DRAW_EVENTS,
+    FLOWER_EVENTS,
+    REPLACEMENT_DRAW_EVENTS,
+    Event,
+    EventKind,
+    Phase,
+)
 from .meld import Meld, MeldKind
-from .prompt import Prompt, build_prompt
 from .rules import RuleProfile, TableOptions, get_profile
 from .scoring import WinContext, score_win
 from .tiles import NUM_KINDS, from_counts, is_flower, sorted_tiles, tile_to_str
 from .view import GameView, build_view, unseen_counts
 from .wall import Wall
+
+if TYPE_CHECKING:  # (engine.prompt and engine.layout load where they are used: self-play needs neither)
+    from .prompt import Prompt
 
 HEADER_VERSION = 1  # Game.header() format
 AUTO_AFTER_TIMEOUTS = 3  # 無動作3輪: own turns timed out in a row before 代打 takes over
@@ -193,6 +202,7 @@ class Game:
         self.log: list[Action] = []
         self.events: list[Event] = []
         self._turn_cache: list[Action] | None = None
+        self._turn_far = False  # the turn's listing read three suits or more that are not sets (+ pair)
         self._waits_memo: dict[bytes, tuple[int, ...]] = {}  # see winning_tiles
         self._shown_seats: list[Any] = [None] * 4  # engine.view's last SeatPublic per seat
         self._shown_hands: list[Any] = [None] * 4  # engine.view's last concealed tiles and waits per seat
@@ -226,8 +236,10 @@ class Game:
             return [self.turn]
         if self.phase is Phase.EXCHANGE:
             return [s for s in range(4) if s not in self.exchanges]
-        if self.claim is not None:
-            return [s for s in self.claim.options if s not in self.claim.responses]
+        claim = self.claim
+        if claim is not None:
+            responses = claim.responses
+            return [s for s in claim.options if s not in responses]
         return []
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -397,6 +409,8 @@ class Game:
     def prompt(self, seat: int) -> Prompt:
         """``seat``'s decision point as one value: what it is asked, its legal actions and
         declarations, the claimed tile and its discarder, 聽 and its waits, which clock runs."""
+        from .prompt import build_prompt
+
         return build_prompt(self, seat)
 
     def seat_wind(self, seat: int) -> int:
@@ -447,6 +461,8 @@ class Game:
         >>> "0 discard 5z" in [str(a) for a in game.legal_actions(0)]
         True
         """
+        from .layout import lay_out
+
         game = cls(rules, seed=0, dealer=dealer, options=options)
         laid = lay_out(game.profile, turn=turn, **tiles)
         game.hands, game.melds, game.flowers, game.rivers = laid.hands, laid.melds, laid.flowers, laid.rivers
@@ -470,6 +486,7 @@ class Game:
         game.events = []
         game.log = []
         game._turn_cache = None
+        game._turn_far = False
         game._shown_seats = [None] * 4
         game._shown_hands = [None] * 4
         game._ron_memo = [None] * 4
@@ -585,7 +602,7 @@ class Game:
         for tile in tiles:
             if tile >= NUM_KINDS:  # a flower (is_flower inline: every tile dealt passes here)
                 self.flowers[seat].append(tile)
-                self._emit(Event(EventKind.FLOWER, seat, tile))
+                self.events.append(FLOWER_EVENTS[seat][tile - NUM_KINDS])
             else:
                 hand[tile] += 1
 
@@ -602,7 +619,7 @@ class Game:
                     tile = self.wall.draw_back()
                     if is_flower(tile):
                         self.flowers[seat].append(tile)
-                        self._emit(Event(EventKind.FLOWER, seat, tile))
+                        self.events.append(FLOWER_EVENTS[seat][tile - NUM_KINDS])
                         next_owed[seat] += 1
                     else:
                         self.hands[seat][tile] += 1
@@ -631,6 +648,7 @@ class Game:
         # the regular shape's win check and 聽 listing read the hand's suits once (most turns)
         listing = profile.ready_declaration and not self.eye[seat] and not self.ready[seat]
         shape = analysis.turn_shape(hand) if listing else None
+        self._turn_far = shape is not None and not shape[1]  # (see _discard)
         if claimed is None and not ts.no_tsumo and not self.passed_win[seat]:
             if shape is None:
                 complete = self._complete(hand)
@@ -640,13 +658,13 @@ class Game:
                 actions.append(WINS[seat])  # always first: _play reads the offer from actions[0]
                 if not self.options.may_pass_win:
                     return actions  # the table wins for you (不可過水)
-        held = list(compress(_KINDS, hand))  # the kinds in hand, in tile order
         discard = DISCARDS[seat]
         if self.eye[seat]:  # 眼牌: 摸到什麼打什麼, no kong of any kind, no 聽 to declare
             drawn = self.drawn[seat]
             if drawn is not None and hand[drawn] and claimed is None:
                 actions.append(discard[drawn])
             else:  # declared after a 吃/碰 (or with no drawn tile): this turn's discard fixes the hand
+                held = list(compress(_KINDS, hand))
                 tiles = [t for t in held if t != claimed] or held
                 actions.extend(map(discard.__getitem__, tiles))
             return actions
@@ -654,24 +672,28 @@ class Game:
         if self.ready[seat]:
             drawn = self.drawn[seat]
             if kong_ok:
-                for t in held:
+                for t in compress(_KINDS, hand):
                     if hand[t] == 4 and self._ankong_keeps_waits(seat, t):
                         actions.append(ANKONGS[seat][t])
             if drawn is not None and hand[drawn]:
                 actions.append(discard[drawn])
             else:  # a ready hand always has its drawn tile; keep a way out if state is odd
-                actions.extend(map(discard.__getitem__, held))
+                actions.extend(compress(discard, hand))
             return actions
         if kong_ok:
             if 4 in hand:
-                actions.extend(ANKONGS[seat][t] for t in held if hand[t] == 4)
-            for meld in self.melds[seat]:
-                if meld.kind is MeldKind.PON and hand[meld.first]:
-                    actions.append(ADDKONGS[seat][meld.first])
-        discards = held if claimed is None or not hand[claimed] else [t for t in held if t != claimed]
-        if not discards:  # 行動限制4 cannot be kept (every tile is the claimed kind)
-            discards = held
-        actions.extend(map(discard.__getitem__, discards))
+                actions.extend(ANKONGS[seat][t] for t in _KINDS if hand[t] == 4)
+            melds = self.melds[seat]
+            if melds:
+                for meld in melds:
+                    if meld.kind is MeldKind.PON and hand[meld.first]:
+                        actions.append(ADDKONGS[seat][meld.first])
+        discards: list[int] | None = None  # None: every kind held (the usual case)
+        if claimed is None or not hand[claimed] or hand.count(0) == NUM_KINDS - 1:
+            actions.extend(compress(discard, hand))  # a discard of each kind held, in tile order
+        else:  # 行動限制4: not the tile just claimed (unless it is all the hand holds)
+            discards = [t for t in compress(_KINDS, hand) if t != claimed]
+            actions.extend(map(discard.__getitem__, discards))
         if not profile.ready_declaration:
             return actions
         if not (win_forms and forms.near_forms(hand, win_forms)):
@@ -683,10 +705,10 @@ class Game:
                 ready_on = analysis.ready_by_shanten(hand) if shape[1] else []
             if ready_on:
                 ready = READIES[seat]
-                actions.extend(ready[t] for t in ready_on if t in discards)
+                actions.extend(ready[t] for t in ready_on if discards is None or t in discards)
         else:  # a special form is near: every discard, every form
             ready = READIES[seat]
-            for t in discards:
+            for t in list(compress(_KINDS, hand)) if discards is None else discards:
                 hand[t] -= 1
                 if self.winning_tiles(hand):
                     actions.append(ready[t])
@@ -709,6 +731,15 @@ class Game:
             waits = self.winning_tiles(hand) if win_forms else analysis.waits(hand)
             memo = self._ron_memo[seat] = (hand.copy(), waits)
         return memo[1]
+
+    def _hand_waits(self, seat: int, counts: list[int]) -> Sequence[int]:
+        """:meth:`winning_tiles` of ``seat``'s 3k+1 tiles ``counts`` (its view's), read back from the
+        claim check when they are the hand it last checked: the hand a seat's view shows on its
+        turn, without the tile just drawn, is the one the others' discards were checked against."""
+        memo = self._ron_memo[seat]
+        if memo is not None and memo[0] == counts:
+            return memo[1]
+        return self.winning_tiles(counts)
 
     def _win_allowed(self, seat: int, tile: int | None, self_drawn: bool, robbing: bool = False) -> bool:
         """Table minimums (三台起胡): 胡 is offered only when the scorer says the hand reaches them;
@@ -821,7 +852,7 @@ class Game:
                 tile = self.wall.draw_front()
                 while is_flower(tile):
                     self.flowers[seat].append(tile)
-                    self._emit(Event(EventKind.FLOWER, seat, tile))
+                    self.events.append(FLOWER_EVENTS[seat][tile - NUM_KINDS])
                     tile = self.wall.draw_back()
                 hand[tile] += 1
                 received.append(tile)
@@ -886,6 +917,7 @@ class Game:
             # the turn's legal actions (cached) already say whether a self-drawn win was on offer:
             # a win is listed first
             listed = self._turn_cache or self._turn_actions(seat)
+            far = self._turn_far  # what that listing read of these tiles
             win_offered = bool(listed) and listed[0].kind is Kind.WIN
             self._turn_cache = None
             if kind is Kind.WIN:
@@ -896,7 +928,7 @@ class Game:
             tile = action.tile
             assert tile is not None  # a turn's other actions name their tile (TILE_REQUIRED)
             if kind in (Kind.DISCARD, Kind.READY):
-                self._discard(seat, tile, declare=kind is Kind.READY)
+                self._discard(seat, tile, declare=kind is Kind.READY, far=far)
             elif kind is Kind.ANKONG:
                 self._concealed_kong(seat, tile)
             elif kind is Kind.ADDKONG:
@@ -917,10 +949,15 @@ class Game:
         self.passed_win[seat] = True
         self._emit(Event(EventKind.PASS_WIN, seat, detail="過水"))
 
-    def _discard(self, seat: int, tile: int, declare: bool) -> None:
+    def _discard(self, seat: int, tile: int, declare: bool, far: bool = False) -> None:
+        """``far``: the turn's listing read three suits or more of these tiles that are neither sets
+        nor sets and a pair; a discard changes one suit, so two stay so and the hand left has no
+        waits of the regular shape: the claim check is told so instead of reading the suits again."""
         on_deal = self.first_go[seat] and not self.claims_made
         hand = self.hands[seat]
         hand[tile] -= 1
+        if far and not self.profile.win_forms:  # (a special form may wait whatever the suits)
+            self._ron_memo[seat] = (hand.copy(), ())
         self.drawn[seat] = None
         self.rivers[seat].append(tile)
         self.discards_made += 1
@@ -955,8 +992,14 @@ class Game:
                 memo = ron_memo[seat]  # (_seat_waits, inline: three seats on every discard)
                 waits = memo[1] if memo is not None and memo[0] == hand else self._seat_waits(seat)
                 ron = tile in waits and self._may_ron(seat, tile)
-                if not ron and hand[tile] < 2 and not (chi and i == 1):
-                    continue  # no win, nothing to 碰 or 吃 with: the usual case, decided here
+                if not ron and hand[tile] < 2:  # no win, nothing to 碰 with: the usual case, decided here
+                    if not (chi and i == 1):
+                        continue
+                    for a, b in _CHI_WITH[tile]:  # ... nor to 吃 with
+                        if hand[a] and hand[b]:
+                            break
+                    else:
+                        continue
                 options = self._claim_options(seat, tile, discarder, ron)
             if options:
                 offered[seat] = options
@@ -965,7 +1008,7 @@ class Game:
             self.claim = None
             self._after_no_claim(discarder, tile, rob_kong)
             return
-        self.claim = _ClaimState(tile, discarder, offered, rob_kong=rob_kong)
+        self.claim = _ClaimState(tile, discarder, offered, {}, rob_kong)
         self._resolve_claims_if_ready()
 
     def _resolve_claims_if_ready(self) -> None:
@@ -977,19 +1020,22 @@ class Game:
             self._after_no_claim(claim.discarder, claim.tile, claim.rob_kong)
             return
 
-        def rank(action: Action) -> tuple[int, int]:
-            distance = (action.seat - claim.discarder) % 4
-            return (CLAIM_RANK.get(action.kind, -1), -distance)
-
+        discarder = claim.discarder
         responses = claim.responses
-        best = max((a for a in responses.values() if a.kind is not Kind.PASS), key=rank, default=None)
+        best = None  # the first of the highest-ranked claims answered
+        best_rank = (-1, 0)
+        for a in responses.values():
+            if a.kind is not Kind.PASS:
+                ranked = _claim_rank(a, discarder)
+                if best is None or ranked > best_rank:
+                    best, best_rank = a, ranked
         for seat, options in claim.options.items():
             if seat in responses:
                 continue
             if best is None:
                 return  # an answer is still owed and nothing claims yet
-            could = max((rank(a) for a in options if a.kind is not Kind.PASS), default=(-1, 0))
-            if could > rank(best):
+            could = max((_claim_rank(a, discarder) for a in options if a.kind is not Kind.PASS), default=(-1, 0))
+            if could > best_rank:
                 return  # someone who could still outrank the best claim has not answered
         self.claim = None
         if best is None:
@@ -1037,7 +1083,7 @@ class Game:
                     hand[t] -= 1
             meld = Meld(MeldKind.CHI, (lo, lo + 1, lo + 2), tile, claim.discarder)
         self.melds[seat].append(meld)
-        self._emit(Event(EventKind(action.kind.value), seat, tile, tiles=meld.tiles))
+        self._emit(Event(_CLAIM_EVENTS[action.kind], seat, tile, tiles=meld.tiles))
         self.phase = Phase.TURN
         self.turn = seat
         self.ts = _TurnState(claimed=tile)
@@ -1097,7 +1143,7 @@ class Game:
         replacement = back
         while tile >= NUM_KINDS:  # a flower (every turn draws: is_flower inline)
             self.flowers[seat].append(tile)
-            self._emit(Event(EventKind.FLOWER, seat, tile))
+            self.events.append(FLOWER_EVENTS[seat][tile - NUM_KINDS])
             self._check_flower_win(seat)
             if self.outcome is not None:
                 return
@@ -1298,6 +1344,21 @@ class Game:
                 extra = 1
             _require(held == size + extra, f"seat {s} holds {held} tiles (expected {size + extra})")
             _require(all(0 <= n <= 4 for n in self.hands[s]), f"seat {s} holds an impossible count")
+
+
+_CLAIM_EVENTS = {Kind.PON: EventKind.PON, Kind.CHI: EventKind.CHI}
+
+
+def _claim_rank(action: Action, discarder: int) -> tuple[int, int]:
+    """A claim's precedence on one discard: 胡 > 槓 > 碰 > 吃, then the first seat after the discarder."""
+    return (CLAIM_RANK.get(action.kind, -1), -((action.seat - discarder) % 4))
+
+
+# per suited tile: the two held tiles that would make a 吃 of it (two below, either side, two above)
+_CHI_WITH = tuple(
+    tuple((t + a, t + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if 0 <= t % 9 + a and t % 9 + b <= 8) if t < 27 else ()
+    for t in range(NUM_KINDS)
+)
 
 
 def _require(ok: bool, message: str) -> None:

@@ -201,7 +201,7 @@ class Match:
             game.round_wind,
             game.dealer_streak,
             result,
-            tuple(str(a) for a in game.log),
+            tuple(map(str, game.log)),
             game.seed,
         )
         self.history.append(record)
@@ -258,7 +258,7 @@ class Match:
                 game.round_wind,
                 game.dealer_streak,
                 result,
-                tuple(str(a) for a in game.log),
+                tuple(map(str, game.log)),
                 game.seed,
             )
         )

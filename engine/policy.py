@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .actions import Action, Kind
-from .ai import NORMAL, STRONG, PlannerAI, SimpleAI
 from .view import GameView
+
+if TYPE_CHECKING:
+    from .ai import SimpleAI
 
 __all__ = [
     "LEVELS",
@@ -81,10 +83,19 @@ def make_policy(level: str, rng: random.Random) -> Policy:
         return RandomPolicy(rng)
     if level == "auto":
         return AutoPlayPolicy()
-    if level == "easy":
-        return SimpleAI()
-    if level == "normal":
-        return PlannerAI(NORMAL)
-    if level == "strong":
-        return PlannerAI(STRONG)
+    if level in LEVELS:
+        from . import ai  # (on first use: a process that plays only random or 代打 seats never loads it)
+
+        if level == "easy":
+            return ai.SimpleAI()
+        return ai.PlannerAI(ai.NORMAL if level == "normal" else ai.STRONG)
     raise ValueError(f"unknown player level {level!r}; choose from {', '.join(LEVELS)}, random, auto")
+
+
+def __getattr__(name: str) -> Any:
+    """``SimpleAI`` from :mod:`engine.ai`, loaded when first asked for (see :func:`make_policy`)."""
+    if name == "SimpleAI":
+        from .ai import SimpleAI
+
+        return SimpleAI
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -29,7 +29,6 @@ from typing import Any
 from .events import EventKind
 from .game import Game, InvariantError
 from .house_rules import HouseRules
-from .log import HandMoves, export_matches, match_record
 from .match import Match
 from .policy import Policy, make_policy, reads_view
 from .rules import TableOptions, get_profile
@@ -185,7 +184,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def selfplay_log(matches: Sequence[Match], policy: str) -> dict:
-    """The matches self-play played, as one match log document (four ``policy`` seats each)."""
+    """The matches self-play played, as one match log document (four ``policy`` seats each);
+    engine.log is loaded here, for ``--export`` only: a plain run never needs it."""
+    from .log import HandMoves, export_matches, match_record
+
     seats = [{"name": f"{policy} {s}", "ai": policy} for s in range(4)]
     return export_matches(
         [

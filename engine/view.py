@@ -4,11 +4,13 @@ can leak another player's concealed tiles by accident: a view simply does not ho
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import compress
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from .events import Phase
+from .frozen import maker
 from .meld import Meld, MeldKind
 from .rules import TableOptions
 from .scoring.core import ScoreItem  # a score line is scoring's; views and results carry it
@@ -174,15 +176,9 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         if kept is None:
             kept = shown[s] = [None, None]
         slot = face_up and bool(seat_melds) and any(m.kind is MeldKind.ANKONG for m in seat_melds)
-        last = kept[slot]
-        if (
-            last is None
-            or last.source != source
-            or last.river != river
-            or last.melds != seat_melds
-            or last.flowers != seat_flowers
-        ):
-            seat = SeatPublic(
+        last = kept[slot]  # (source, river, melds, flowers, the SeatPublic made from them)
+        if last is None or last[0] != source or last[1] != river or last[2] != seat_melds or last[3] != seat_flowers:
+            seat = _make_seat(
                 s,
                 game.seat_wind(s),
                 _shown_melds(seat_melds, face_up),
@@ -195,8 +191,8 @@ def build_view(game: Game, viewer: int | None) -> GameView:
                 miji[s],
                 scores[s],
             )
-            last = kept[slot] = _Shown(source, list(river), list(seat_melds), list(seat_flowers), seat)
-        seats.append(last.seat)
+            last = kept[slot] = (source, river.copy(), seat_melds.copy(), seat_flowers.copy(), seat)
+        seats.append(last[4])
     concealed: tuple[int, ...] = ()
     drawn = None
     waits: tuple[tuple[int, int], ...] = ()
@@ -211,12 +207,11 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         # the viewer's last view (a hand stays the same from one's discard to one's next draw)
         kept_hand = game._shown_hands[viewer]
         if kept_hand is None or kept_hand[0] != counts:
-            ready_on = game.winning_tiles(counts) if sum(counts) % 3 == 1 else ()
+            ready_on = game._hand_waits(viewer, counts) if sum(counts) % 3 == 1 else ()
             kept_hand = game._shown_hands[viewer] = (counts, _in_display_order(counts), ready_on)
         concealed, ready_on = kept_hand[1], kept_hand[2]
         if ready_on:
-            unseen = unseen_counts(game, viewer)  # only for a ready hand: most views need no count
-            waits = tuple((t, unseen[t]) for t in ready_on)
+            waits = unseen_of(game, viewer, ready_on)
     revealed = {}
     if over:
         revealed = {s: tuple(game.hand(s)) for s in range(4)}
@@ -226,15 +221,16 @@ def build_view(game: Game, viewer: int | None) -> GameView:
     claim = game.claim
     offer = (claim.discarder, claim.tile) if claim is not None and game.phase in _CLAIMING else None
     profile = game.profile
-    # positional, in GameView's field order (a view is built at every decision; keywords cost more)
-    return GameView(
+    live = game.drawable
+    # every field in GameView's order, without the frozen __init__'s cost (a view is built at every decision)
+    return _make_view(
         viewer,
         profile.id,
         game.round_wind,
         game.hand_number,
         game.dealer,
         game.dealer_streak,
-        max(0, game.drawable),
+        live if live > 0 else 0,
         tuple(seats),
         game.turn,
         game.phase,
@@ -253,17 +249,8 @@ def build_view(game: Game, viewer: int | None) -> GameView:
 
 
 _CLAIMING = (Phase.CLAIM, Phase.ROB_KONG)
-
-
-class _Shown(NamedTuple):
-    """A SeatPublic and what it was made from (see ``Game._shown_seats``): copies of the seat's
-    river, melds and flowers, compared with the game's lists as they are now."""
-
-    source: tuple
-    river: list[int]
-    melds: list[Meld]
-    flowers: list[int]
-    seat: SeatPublic
+_make_view = maker(GameView)
+_make_seat = maker(SeatPublic)
 
 
 # the kinds in display order (sorted_tiles): a hand is listed by walking this once
@@ -318,3 +305,25 @@ def unseen_counts(game: Game, viewer: int) -> list[int]:
     if claim is not None and claim.rob_kong:
         seen[claim.tile] += 1
     return [max(0, 4 - n) for n in seen]
+
+
+def unseen_of(game: Game, viewer: int, tiles: Iterable[int]) -> tuple[tuple[int, int], ...]:
+    """``(tile, unseen_counts(game, viewer)[tile])`` for each of ``tiles`` (a ready hand's few
+    waits, in every view of it): each kind counted where it can lie, not every tile seen."""
+    hands, rivers, melds = game.hands, game.rivers, game.melds
+    everyone = game.eye[viewer]
+    face_up = game.phase is Phase.OVER
+    claim = game.claim
+    robbed = claim.tile if claim is not None and claim.rob_kong else None
+    out = []
+    for t in tiles:
+        seen = hands[viewer][t] + (t == robbed)
+        for s in range(4):
+            if everyone and s != viewer:
+                seen += hands[s][t]
+            seen += rivers[s].count(t)
+            for meld in melds[s]:
+                if meld.kind is not MeldKind.ANKONG or face_up or s == viewer:  # (visible_melds)
+                    seen += meld.tiles.count(t)
+        out.append((t, max(0, 4 - seen)))
+    return tuple(out)

@@ -20,7 +20,7 @@ from engine.match import Match
 from engine.policy import RandomPolicy, SimpleAI, reads_view
 from engine.rules import TableOptions
 from engine.selfplay import play_hand
-from engine.view import unseen_counts
+from engine.view import unseen_counts, unseen_of
 from engine.wall import shuffle
 from tests.engine.helpers import tile
 
@@ -32,7 +32,7 @@ TABLES = [
     ("hongkong", TableOptions()),
     ("guangdong", TableOptions()),
 ]
-CACHES = ("_turn_cache", "_waits_memo", "_shown_seats", "_shown_hands", "_ron_memo")
+CACHES = ("_turn_cache", "_turn_far", "_waits_memo", "_shown_seats", "_shown_hands", "_ron_memo")
 
 
 def state(game: Game) -> dict:
@@ -76,6 +76,13 @@ def check_caches(game: Game) -> None:
         # every view, the viewer's waits included, equals one built by a game that remembers nothing
         view = game.view(seat)
         assert view == fresh.view(seat)
+        # the waits the claim check remembers for a seat's hand (or was told, after a discard from
+        # a hand far from ready) are that hand's
+        memo = game._ron_memo[seat]
+        if memo is not None and memo[0] == game.hands[seat]:
+            assert list(memo[1]) == forms.winning_tiles(game.hands[seat], win_forms)
+        # the views count a ready hand's waits kind by kind: the same counts as the whole table
+        assert unseen_of(game, seat, range(34)) == tuple(enumerate(unseen_counts(game, seat)))
         if sum(counts) % 3 == 1:
             unseen = unseen_counts(game, seat)
             assert view.waits == tuple((t, unseen[t]) for t in forms.winning_tiles(counts, win_forms))
