@@ -14,6 +14,7 @@ dies or fails a picture is not fatal: that picture is drawn in a thread and the 
 from __future__ import annotations
 
 import asyncio
+import heapq
 import itertools
 import logging
 import os
@@ -35,6 +36,12 @@ def default_workers() -> int:
     return 1 if (os.cpu_count() or 1) >= 2 else 0
 
 
+# what goes first when pictures queue (hundreds of hands starting at once): a hand someone waits for,
+# then a score sheet, then the table pictures
+PRIORITY = {"render_hand": 0, "render_score": 1, "render_table": 2}
+DEPTH = 2  # pictures in a worker's pipe at once: one being drawn, the next ready; the rest wait here, by priority
+
+
 class _Worker:
     """One ``render.worker`` process and the pictures asked of it, answered in order."""
 
@@ -44,6 +51,8 @@ class _Worker:
         self.numbers = itertools.count()
         self.reader: asyncio.Task[None] | None = None
         self.starting: asyncio.Task[None] | None = None
+        self.busy = 0  # pictures given to the process and not yet answered
+        self.queue: list[tuple[int, int, asyncio.Future[None]]] = []  # (priority, order, its turn)
 
     async def start(self) -> None:
         if self.starting is None or (self.starting.done() and not self.alive):
@@ -71,19 +80,48 @@ class _Worker:
     def _reader_done(self) -> bool:
         return self.reader is None or self.reader.done()
 
+    @property
+    def load(self) -> int:
+        return self.busy + len(self.queue)
+
     async def draw(self, name: str, args: tuple, kwargs: dict) -> bytes:
         await self.start()
-        process = self.process
-        assert process is not None and process.stdin is not None
+        await self._turn(PRIORITY.get(name, len(PRIORITY)))
         number = next(self.numbers)
         done: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self.waiting[number] = done
         try:
+            process = self.process
+            assert process is not None and process.stdin is not None
             process.stdin.write(frame((number, name, args, kwargs)))
             await process.stdin.drain()
             return await done
         finally:
             self.waiting.pop(number, None)
+            self.busy -= 1
+            self._grant()
+
+    async def _turn(self, priority: int) -> None:
+        """Wait for a place in the pipe; the most urgent waiting picture gets the next one."""
+        if self.busy < DEPTH and not self.queue:
+            self.busy += 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self.queue, (priority, next(self.numbers), turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given a place, then cancelled: give it on
+                self.busy -= 1
+                self._grant()
+            raise
+
+    def _grant(self) -> None:
+        while self.queue and self.busy < DEPTH:
+            _, _, turn = heapq.heappop(self.queue)
+            if not turn.done():
+                self.busy += 1
+                turn.set_result(None)
 
     async def _read(self, process: asyncio.subprocess.Process) -> None:
         assert process.stdout is not None
@@ -128,7 +166,7 @@ class Painter:
         name = getattr(draw, "__name__", "")
         if not self.workers or DRAWINGS.get(name) is not draw:
             return await asyncio.to_thread(draw, *args, **kwargs)
-        worker = min(self.workers, key=lambda w: len(w.waiting))  # the least busy
+        worker = min(self.workers, key=lambda w: w.load)  # the least busy
         try:
             return await worker.draw(name, args, kwargs)
         except (RuntimeError, OSError, pickle.PicklingError) as failed:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 import bot as entry
@@ -59,3 +61,25 @@ async def test_only_the_known_drawings_go_to_a_worker() -> None:
         assert painter.workers[0].process is None  # no worker was started for it
     finally:
         await painter.close()
+
+
+async def test_when_pictures_queue_a_hand_goes_before_the_tables_asked_earlier() -> None:
+    from cogs.mahjong.pictures import DEPTH, PRIORITY, _Worker
+
+    worker = _Worker()
+    worker.busy = DEPTH  # the pipe is full
+    order: list[str] = []
+
+    async def wait(name: str) -> None:
+        await worker._turn(PRIORITY[name])
+        order.append(name)
+
+    waiting = [asyncio.create_task(wait(n)) for n in ("render_table", "render_table", "render_score", "render_hand")]
+    await asyncio.sleep(0)
+    for _ in waiting:  # one picture answered at a time
+        worker.busy -= 1
+        worker._grant()
+        await asyncio.sleep(0)
+    await asyncio.gather(*waiting)
+    assert order == ["render_hand", "render_score", "render_table", "render_table"]
+    assert worker.busy == DEPTH and not worker.queue
