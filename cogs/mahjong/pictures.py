@@ -39,7 +39,9 @@ def default_workers() -> int:
 # what goes first when pictures queue (hundreds of hands starting at once): a hand someone waits for,
 # then a score sheet, then the table pictures
 PRIORITY = {"render_hand": 0, "render_score": 1, "render_table": 2}
-DEPTH = 2  # pictures in a worker's pipe at once: one being drawn, the next ready; the rest wait here, by priority
+# pictures in a worker's pipe at once: enough that it never idles while the loop hands it the next
+# (the answer's reader writes it, in the same turn of the loop); the rest wait in the bot, by priority
+DEPTH = 4
 
 
 class _Worker:
@@ -47,12 +49,11 @@ class _Worker:
 
     def __init__(self) -> None:
         self.process: asyncio.subprocess.Process | None = None
-        self.waiting: dict[int, asyncio.Future[bytes]] = {}
+        self.waiting: dict[int, asyncio.Future[bytes]] = {}  # given to the process, not yet answered
+        self.queue: list[tuple[int, int, bytes, asyncio.Future[bytes]]] = []  # (priority, number, frame, done)
         self.numbers = itertools.count()
         self.reader: asyncio.Task[None] | None = None
         self.starting: asyncio.Task[None] | None = None
-        self.busy = 0  # pictures given to the process and not yet answered
-        self.queue: list[tuple[int, int, asyncio.Future[None]]] = []  # (priority, order, its turn)
 
     async def start(self) -> None:
         if self.starting is None or (self.starting.done() and not self.alive):
@@ -82,46 +83,31 @@ class _Worker:
 
     @property
     def load(self) -> int:
-        return self.busy + len(self.queue)
+        return len(self.waiting) + len(self.queue)
 
     async def draw(self, name: str, args: tuple, kwargs: dict) -> bytes:
         await self.start()
-        await self._turn(PRIORITY.get(name, len(PRIORITY)))
         number = next(self.numbers)
         done: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        self.waiting[number] = done
+        heapq.heappush(self.queue, (PRIORITY.get(name, len(PRIORITY)), number, frame((number, name, args, kwargs)), done))
+        self._feed()
         try:
-            process = self.process
-            assert process is not None and process.stdin is not None
-            process.stdin.write(frame((number, name, args, kwargs)))
-            await process.stdin.drain()
             return await done
         finally:
-            self.waiting.pop(number, None)
-            self.busy -= 1
-            self._grant()
+            self.waiting.pop(number, None)  # a picture nobody waits for any more is skipped when its turn comes
 
-    async def _turn(self, priority: int) -> None:
-        """Wait for a place in the pipe; the most urgent waiting picture gets the next one."""
-        if self.busy < DEPTH and not self.queue:
-            self.busy += 1
-            return
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self.queue, (priority, next(self.numbers), turn))
-        try:
-            await turn
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():  # given a place, then cancelled: give it on
-                self.busy -= 1
-                self._grant()
-            raise
-
-    def _grant(self) -> None:
-        while self.queue and self.busy < DEPTH:
-            _, _, turn = heapq.heappop(self.queue)
-            if not turn.done():
-                self.busy += 1
-                turn.set_result(None)
+    def _feed(self) -> None:
+        """Give the process the most urgent pictures while its pipe has room."""
+        process = self.process
+        while self.queue and len(self.waiting) < DEPTH:
+            _, number, data, done = heapq.heappop(self.queue)
+            if done.done():
+                continue
+            if process is None or process.stdin is None or not self.alive:
+                done.set_exception(RuntimeError("the picture worker is not running"))
+                continue
+            self.waiting[number] = done
+            process.stdin.write(data)
 
     async def _read(self, process: asyncio.subprocess.Process) -> None:
         assert process.stdout is not None
@@ -129,17 +115,19 @@ class _Worker:
             while True:
                 header = await process.stdout.readexactly(HEADER)
                 number, png, error = pickle.loads(await process.stdout.readexactly(int.from_bytes(header, "big")))
-                done = self.waiting.get(number)
-                if done is None or done.done():
-                    continue
-                if error is None:
-                    done.set_result(png)
-                else:
-                    done.set_exception(RuntimeError(error))
+                done = self.waiting.pop(number, None)
+                if done is not None and not done.done():
+                    if error is None:
+                        done.set_result(png)
+                    else:
+                        done.set_exception(RuntimeError(error))
+                self._feed()
         except (asyncio.IncompleteReadError, ConnectionError) as gone:
-            for done in self.waiting.values():
+            for done in [*self.waiting.values(), *(item[3] for item in self.queue)]:
                 if not done.done():
                     done.set_exception(RuntimeError(f"the picture worker stopped: {gone}"))
+            self.waiting.clear()
+            self.queue.clear()
 
     async def close(self) -> None:
         process = self.process

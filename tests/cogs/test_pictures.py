@@ -64,22 +64,36 @@ async def test_only_the_known_drawings_go_to_a_worker() -> None:
 
 
 async def test_when_pictures_queue_a_hand_goes_before_the_tables_asked_earlier() -> None:
-    from cogs.mahjong.pictures import DEPTH, PRIORITY, _Worker
+    import pickle
 
+    from cogs.mahjong.pictures import DEPTH, _Worker
+    from render.worker import HEADER
+
+    class Pipe:
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+
+        def write(self, data: bytes) -> None:
+            self.sent.append(pickle.loads(data[HEADER:])[1])
+
+    class Process:
+        returncode = None
+        stdin = Pipe()
+
+    loop = asyncio.get_running_loop()
     worker = _Worker()
-    worker.busy = DEPTH  # the pipe is full
-    order: list[str] = []
-
-    async def wait(name: str) -> None:
-        await worker._turn(PRIORITY[name])
-        order.append(name)
-
-    waiting = [asyncio.create_task(wait(n)) for n in ("render_table", "render_table", "render_score", "render_hand")]
+    worker.process = Process()  # type: ignore[assignment]
+    worker.reader = asyncio.create_task(asyncio.sleep(60))
+    worker.starting = loop.create_future()
+    worker.starting.set_result(None)
+    worker.waiting = {-1 - n: loop.create_future() for n in range(DEPTH)}  # the pipe is full
+    names = ("render_table", "render_table", "render_score", "render_hand")
+    drawing = [asyncio.create_task(worker.draw(name, (), {})) for name in names]
     await asyncio.sleep(0)
-    for _ in waiting:  # one picture answered at a time
-        worker.busy -= 1
-        worker._grant()
-        await asyncio.sleep(0)
-    await asyncio.gather(*waiting)
-    assert order == ["render_hand", "render_score", "render_table", "render_table"]
-    assert worker.busy == DEPTH and not worker.queue
+    assert Process.stdin.sent == []
+    for n in range(len(names)):  # the worker answers one picture at a time
+        worker.waiting.pop(-1 - n)
+        worker._feed()
+    assert Process.stdin.sent == ["render_hand", "render_score", "render_table", "render_table"]
+    for task in (*drawing, worker.reader):
+        task.cancel()
