@@ -91,9 +91,10 @@ class Player(Person):
     timed: list[tuple[float, float]] = field(default_factory=list)  # (clicked at, seconds) of every answer
     taken_back: set[tuple[int, int]] = field(default_factory=set)  # (message, version) whose Take back was pressed
     outcomes: list[tuple[float, str]] = field(default_factory=list)  # (clicked at, what came of it): DM prompts
+    stale: set[tuple[int, int]] = field(default_factory=set)  # (message, version) refused as no longer current
 
     def _pending(self, message: Message) -> bool:
-        if message.dm_with != self.user.id:
+        if message.dm_with != self.user.id or (message.id, message.updated_seq) in self.stale:
             return False
         return super()._pending(message) or self._take_back(message) is not None
 
@@ -125,6 +126,7 @@ class Player(Person):
         if answer is None or not hasattr(answer, "custom_id"):
             return
         custom_id = answer.custom_id or ""
+        version = (message.id, message.updated_seq)
         clicked_at, started = time.time(), time.perf_counter()
         interaction = await self.user.click(message, custom_id)
         try:
@@ -140,9 +142,10 @@ class Player(Person):
             words = (await interaction.message(timeout)).content
             if MOVING_WORDS in words:
                 self.moving += 1
-                await asyncio.sleep(0.5)  # and pressed again
+                await asyncio.sleep(2.0)  # and pressed again, as it says, "in a few seconds"
             else:  # e.g. a prompt of a move the dead process had not yet stored: its DM is brought up to date
                 self.refused[words[:60]] += 1
+                self.stale.add(version)  # told so, a person looks at their latest hand, not at this one again
                 await asyncio.sleep(0.3)
             self.answered.discard(move)  # the decision is still to be made, whatever the prompt's id
             return
@@ -369,8 +372,7 @@ async def run(
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
-        for bot in bots:
-            await bot.stop()
+        await asyncio.gather(*(bot.stop() for bot in bots))  # at once: none hands its tables to another
         problems = harness.problems()
         server.recorder.violations.clear()  # reported here, not raised by the harness
         harness.errors.records.clear()
@@ -452,7 +454,7 @@ async def cluster_run(args: argparse.Namespace) -> dict:
         database = cluster.url(await cluster.create_database())
         return await run(
             args.processes, args.tables, args.hands, database=database, kill=not args.no_kill,
-            latency=args.latency, lease_seconds=args.lease_seconds, graceful=args.graceful,
+            latency=args.latency, lease_seconds=args.lease_seconds, graceful=args.graceful, peek_every=args.peek_every,
         )  # fmt: skip
     finally:
         cluster.destroy()
@@ -467,6 +469,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency", action="store_true", help="the stand-in's latency model on (bench.tables's)")
     parser.add_argument("--no-kill", action="store_true", help="no process is killed")
     parser.add_argument("--graceful", action="store_true", help="SIGTERM instead of SIGKILL: a clean shutdown")
+    parser.add_argument("--peek-every", type=float, default=15.0, help="seconds between a person's channel clicks")
     parser.add_argument("--no-baseline", action="store_true", help="skip the one-process SQLite run")
     args = parser.parse_args(argv)
     if args.processes < 1 or args.tables < 1 or args.hands < 1:

@@ -16,7 +16,8 @@ Entry points the cog calls (a few marked lines in ``__init__.py``):
 * ``await cluster.claim(table_id)`` — a table this process just created is its own;
 * ``cluster.release(table_id)`` — a table that finished or closed;
 * ``cluster.mine(table_id)`` — is this table run here?
-* ``await cluster.stop()`` — shutting down: this process's leases run out at once, for others to take.
+* ``await cluster.stop()`` — shutting down: this process's tables go to a live process at once;
+* ``cluster.resume_order(effects)`` — a table rebuilt here shows its people their prompts first.
 
 Clicks are routed before discord.py parses them (:meth:`PgCluster.install` wraps the
 ``INTERACTION_CREATE`` parser), so the cog never sees a click for a table it does not run. On SQLite one
@@ -29,8 +30,10 @@ import asyncio
 import contextlib
 import logging
 import re
+import signal
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -39,6 +42,8 @@ from data import SavedTable, StoreError
 from data.leases import TTL, Leases
 from data.mailbox import Mailbox
 from data.postgres import PgDriver
+from table import effects as fx
+from table.effects import Effect
 
 from ..i18n import t
 from .answers import RECEIVED
@@ -103,6 +108,11 @@ class SoleProcess:
     async def stop(self) -> None:
         return None
 
+    def resume_order(self, effects: list[Effect]) -> list[Effect]:
+        """The order a restored table carries out its first effects in: one process restarting keeps
+        the session's (the channel told, then the table and the hands)."""
+        return effects
+
 
 class PgCluster(SoleProcess):
     """This process's part of a bot split over several processes sharing one PostgreSQL database."""
@@ -124,6 +134,8 @@ class PgCluster(SoleProcess):
         self.restoring: set[int] = set()  # claimed, being rebuilt from the store
         self.leaving: set[int] = set()  # being handed back to their guild's process
         self._taking = asyncio.Lock()  # one takeover at a time: a table is claimed and rebuilt once
+        self._shutdown: asyncio.Task[None] | None = None  # SIGTERM's bot.close()
+        self.stopping = False
         self._look = asyncio.Event()  # a click found a table whose lease ran out: look now, not at the next scan
         # the bench's timeline of a takeover: (table, claimed at, replayed at), wall seconds
         self.on_taken: Callable[[int, float, float], None] | None = None
@@ -177,19 +189,27 @@ class PgCluster(SoleProcess):
         return runner
 
     def start(self, bot: discord.Client) -> None:
-        """Route clicks from now on, renew the leases and watch for tables to take over."""
+        """Route clicks from now on, renew the leases and watch for tables to take over; SIGTERM (what
+        supervisors send) is a clean shutdown, which hands the tables over (:meth:`stop`), not a crash."""
         self.install(bot)
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix, or not the main thread
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, partial(self._terminated, bot))
         self.cog.background(self._share_the_token())  # before the first request of this process's tables
         self._tasks = [
             asyncio.create_task(self._renewing(), name="cluster-renew"),
             asyncio.create_task(self._scanning(), name="cluster-takeover"),
         ]
 
+    def _terminated(self, bot: discord.Client) -> None:
+        if self._shutdown is None:  # kept apart from the cog's tasks, which the shutdown itself cancels
+            self._shutdown = asyncio.create_task(bot.close(), name="cluster-sigterm")
+
     async def stop(self) -> None:
         """Shutting down (the tables have stored what they hold): a clean shutdown is no crash. Every
         table goes to a live process at once, told through its mailbox, which rebuilds them then rather
         than after the lease's expiry; with no process to take them, the leases run out now, for the next
         process to start."""
+        self.stopping = True  # tables handed here from now on are not taken (their leases run out)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -288,6 +308,13 @@ class PgCluster(SoleProcess):
             runner.journal._queue.clear()  # noqa: SLF001 - the new owner writes from the stored moves on
             self.cog.table_finished(runner)
             self.cog.background(runner.close())
+
+    def resume_order(self, effects: list[Effect]) -> list[Effect]:
+        """A table taken over from a process that died plays again when its people see their prompts:
+        the hand (its table post, then each person's DM) goes before the channel's "resumes at hand"
+        word. Taken over by the hundred, each table's requests wait their turn under Discord's global
+        limit, and the word would put a hundred posts before the first prompt."""
+        return sorted(effects, key=lambda effect: not isinstance(effect, fx.Deal))
 
     def home(self, guild_id: int) -> bool:
         """The guild's events come to this process: its commands, modals and channel clicks arrive here."""
@@ -452,8 +479,9 @@ class PgCluster(SoleProcess):
             home = message.get("to")
             self.cog.background(self._hand_back([int(t) for t in message["hand_back"]], str(home) if home else None))
             return
-        if isinstance(message.get("yours"), list):  # handed here (a clean shutdown, or sent home): at once
-            self.cog.background(self._quietly(self.take_over([int(t) for t in message["yours"]])))
+        if isinstance(message.get("yours"), list):  # handed here: rebuilt at once (unless stopping too)
+            if not self.stopping:
+                self.cog.background(self._quietly(self.take_over([int(t) for t in message["yours"]])))
             return
         data, received_at, hops = message.get("interaction"), float(message.get("at", 0.0)), int(message.get("hops", 1))
         if not isinstance(data, dict):
