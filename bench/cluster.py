@@ -340,10 +340,10 @@ async def run(
                 # the first move clicked after the kill and made: only a live owner makes a move
                 again = [min((m[3] for m in p.moves if m[3] > killed_at), default=None) for p in people]
                 if time.time() - killed_at > TAKEOVER_LIMIT and any(a is None for a in again):
-                    stuck = [p.user.name for p, a in zip(people, again, strict=True) if a is None]
-                    print(f"no move since the kill for {len(stuck)} tables: {stuck[:10]}", file=sys.stderr)
+                    idle = [p.user.name for p, a in zip(people, again, strict=True) if a is None]
+                    print(f"no move since the kill for {len(idle)} tables: {idle[:10]}", file=sys.stderr)
                     for person in people:
-                        if person.user.name in stuck[:2]:
+                        if person.user.name in idle[:2]:
                             print("their failures:", person.failures[-3:], file=sys.stderr)
                             print("they saw:", [m.content[:80] for m in person.user.seen()[-4:]], file=sys.stderr)
                     print("\n".join(bots[0].log[-30:]), file=sys.stderr)

@@ -10,14 +10,14 @@ builds the ``discord.Interaction`` from it exactly as discord.py does from the g
 through the interaction's REST callback — any process may answer an interaction with its token, and the
 3 seconds count from the first process's receipt. A NOTIFY costs about a millisecond; nothing is polled.
 
-Entry points the cog calls (a few marked lines in ``__init__.py``):
+Entry points the cog calls (a few marked lines in ``__init__.py``, one in ``runner.py``):
 
 * ``await cluster.adopt(saved)`` — claim a stored table and run it here (start-up, takeover);
 * ``await cluster.claim(table_id)`` — a table this process just created is its own;
 * ``cluster.release(table_id)`` — a table that finished or closed;
 * ``cluster.mine(table_id)`` — is this table run here?
 * ``await cluster.stop()`` — shutting down: this process's tables go to a live process at once;
-* ``cluster.resume_order(effects)`` — a table rebuilt here shows its people their prompts first.
+* ``cluster.resume_order(effects)`` — a table rebuilt here shows its people their hands first (runner.py).
 
 Clicks are routed before discord.py parses them (:meth:`PgCluster.install` wraps the
 ``INTERACTION_CREATE`` parser), so the cog never sees a click for a table it does not run. On SQLite one
@@ -310,7 +310,7 @@ class PgCluster(SoleProcess):
             self.cog.background(runner.close())
 
     def resume_order(self, effects: list[Effect]) -> list[Effect]:
-        """A table taken over from a process that died plays again when its people see their prompts:
+        """A table rebuilt here (taken over, or at start-up) plays again when its people see their prompts:
         the hand (its table post, then each person's DM) goes before the channel's "resumes at hand"
         word. Taken over by the hundred, each table's requests wait their turn under Discord's global
         limit, and the word would put a hundred posts before the first prompt."""
