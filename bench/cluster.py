@@ -34,6 +34,7 @@ Printed as one JSON object on the last line:
 * ``error_kinds``: the errors by kind (late answers, 429s, ...), ``errors_after_kill`` those from the kill on.
 
 ``--graceful`` stops the process with SIGTERM instead: a clean shutdown hands its tables to the others at once.
+``--think S``: each person takes S seconds on average before a DM click (by default they click at once).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ import contextlib
 import json
 import logging
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -92,6 +94,8 @@ class Player(Person):
     taken_back: set[tuple[int, int]] = field(default_factory=set)  # (message, version) whose Take back was pressed
     outcomes: list[tuple[float, str]] = field(default_factory=list)  # (clicked at, what came of it): DM prompts
     stale: set[tuple[int, int]] = field(default_factory=set)  # (message, version) refused as no longer current
+    think: float = 0.0  # mean seconds before answering a prompt (0.2–1.8 ×, as bench.tables's people)
+    rng: random.Random = field(default_factory=random.Random)
 
     def _pending(self, message: Message) -> bool:
         if message.dm_with != self.user.id or (message.id, message.updated_seq) in self.stale:
@@ -114,6 +118,8 @@ class Player(Person):
 
     async def _act(self, timeout: float) -> None:
         message = await self.next_prompt(timeout)
+        if self.think:
+            await asyncio.sleep(self.think * self.rng.uniform(0.2, 1.8))
         back = self._take_back(message)
         if back is not None:
             self.taken_back.add((message.id, message.updated_seq))
@@ -282,6 +288,7 @@ async def run(
     lease_seconds: float = 8.0,
     peek_every: float = 15.0,
     graceful: bool = False,
+    think: float = 0.0,
 ) -> dict:
     names = [f"player{i}" for i in range(tables)]
     channels = tuple(f"table-{i}" for i in range(tables))
@@ -305,7 +312,7 @@ async def run(
         retired: list[BotProcess] = []
         for bot in bots:  # one at a time: the first syncs the commands
             await bot.start(timeout=120)
-        people = [Player(server.member(n)) for n in names]
+        people = [Player(server.member(n), think=think, rng=random.Random(i)) for i, n in enumerate(names)]
         for person, channel in zip(people, channels, strict=True):
             await (await person.user.slash("mahjong create", channel=channel, rounds=4)).message()
             await (await person.user.slash("mahjong start", channel=channel)).message()
@@ -455,6 +462,7 @@ async def cluster_run(args: argparse.Namespace) -> dict:
         return await run(
             args.processes, args.tables, args.hands, database=database, kill=not args.no_kill,
             latency=args.latency, lease_seconds=args.lease_seconds, graceful=args.graceful, peek_every=args.peek_every,
+            think=args.think,
         )  # fmt: skip
     finally:
         cluster.destroy()
@@ -470,6 +478,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-kill", action="store_true", help="no process is killed")
     parser.add_argument("--graceful", action="store_true", help="SIGTERM instead of SIGKILL: a clean shutdown")
     parser.add_argument("--peek-every", type=float, default=15.0, help="seconds between a person's channel clicks")
+    parser.add_argument("--think", type=float, default=0.0, help="each person's mean seconds before a DM click")
     parser.add_argument("--no-baseline", action="store_true", help="skip the one-process SQLite run")
     args = parser.parse_args(argv)
     if args.processes < 1 or args.tables < 1 or args.hands < 1:
@@ -480,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as folder:
             baseline = asyncio.run(
                 run(1, args.tables, args.hands, database=str(Path(folder) / "one.sqlite3"), kill=False,
-                    latency=args.latency)
+                    latency=args.latency, peek_every=args.peek_every, think=args.think)
             )  # fmt: skip
         print("one process on SQLite:", json.dumps(baseline), file=sys.stderr)
         result["baseline_p50_ms"] = baseline["p50_ms"]
