@@ -178,3 +178,14 @@ async def test_a_shutdown_hands_its_tables_to_a_live_peer_which_owns_them_at_onc
                 await mailbox.close()
     finally:
         await store.close()
+
+
+async def test_a_takeover_reads_only_the_tables_it_claimed(pg_target: str) -> None:
+    store = await Store.open(pg_target)
+    try:
+        one, two = await two_tables(store)
+        assert [saved.table.id for saved in await store.unfinished_tables(only={two})] == [two]
+        assert await store.unfinished_tables(only=set()) == []
+        assert [saved.table.id for saved in await store.unfinished_tables()] == [one, two]
+    finally:
+        await store.close()
