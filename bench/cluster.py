@@ -239,6 +239,9 @@ def takeover_timeline(
         }))  # fmt: skip
         clicks = Counter(what for at, what in person.outcomes if claimed <= at and (not moves or at < killed_at + min(moves)))
         tables[-1][1].update({f"clicks_{k}": v for k, v in clicks.items()})  # before the first move, since the claim
+        seen = sorted([(m.created_at, "dm" if m.dm_with else (m.content[:12] or m.attachments[0].filename if m.attachments else "?"))
+                       for m in [*posts, *dms]])[:6]  # fmt: skip
+        tables[-1][1]["first_messages"] = [f"{at - kill_clock:.2f} {what}" for at, what in seen]  # type: ignore[assignment]
     summary: dict[str, dict[str, float | None]] = {}
     for step in STEPS:
         values = [float(v) for _, steps in tables if (v := steps[step]) is not None]  # type: ignore[arg-type]
@@ -323,6 +326,9 @@ async def run(
             asyncio.create_task(p.peek(c, stop, peek_every, paused)) for p, c in zip(people, channels, strict=True)
         ]
 
+        def match_over(channel: str) -> bool:
+            return any("Match over" in (e.get("title") or "") for m in server.channel_messages(channel) for e in m.embeds)
+
         def finished(channel: str) -> int:
             return sum(
                 1 for m in server.channel_messages(channel) if any(a.filename == "score.png" for a in m.attachments)
@@ -330,6 +336,7 @@ async def run(
 
         killed_at: float | None = None
         kill_clock = 0.0  # the stand-in's clock at the kill
+        ended: set[str] = set()  # the people whose table's match was over at the kill
         problems_before = 0
         stuck = 0
         takeover_s: float | None = None
@@ -342,12 +349,16 @@ async def run(
                     problems_before = len(harness.problems()) + len(bots[victim].errors) + len(bots[0].errors)
                     bots[victim].terminate() if graceful else bots[victim].kill()
                     killed_at, kill_clock = time.time(), server.clock.now()
+                    ended = {p.user.name for p, c in zip(people, channels, strict=True) if match_over(c)}
                     print(f"killed bench-{victim} at {time.perf_counter() - started:.1f} s", file=sys.stderr)
             if killed_at is not None and takeover_s is None:
                 # the first move clicked after the kill and made: only a live owner makes a move
-                again = [min((m[3] for m in p.moves if m[3] > killed_at), default=None) for p in people]
+                # (a table whose match was over before the kill has nothing to play again)
+                again = [min((m[3] for m in p.moves if m[3] > killed_at), default=None) for p in people
+                         if p.user.name not in ended]  # fmt: skip
                 if time.time() - killed_at > TAKEOVER_LIMIT and any(a is None for a in again):
-                    idle = [p.user.name for p, a in zip(people, again, strict=True) if a is None]
+                    waiting = [p for p in people if p.user.name not in ended]
+                    idle = [p.user.name for p, a in zip(waiting, again, strict=True) if a is None]
                     print(f"no move since the kill for {len(idle)} tables: {idle[:10]}", file=sys.stderr)
                     for person in people:
                         if person.user.name in idle[:2]:
@@ -356,7 +367,7 @@ async def run(
                     print("\n".join(bots[0].log[-30:]), file=sys.stderr)
                     again = [a if a is not None else time.time() for a in again]
                 if all(a is not None for a in again):
-                    takeover_s = round(max(again) - killed_at, 2)  # type: ignore[type-var]
+                    takeover_s = round(max(again, default=killed_at) - killed_at, 2)  # type: ignore[type-var]
                     print(f"every table plays again after {takeover_s} s", file=sys.stderr)
                     retired.append(bots[victim])  # started again, as its supervisor would
                     bots[victim] = process(victim)
