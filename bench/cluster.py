@@ -353,7 +353,10 @@ async def run(
                     print(f"killed bench-{victim} at {time.perf_counter() - started:.1f} s", file=sys.stderr)
             if killed_at is not None and takeover_s is None:
                 # the first move clicked after the kill and made: only a live owner makes a move
-                # (a table whose match was over before the kill has nothing to play again)
+                # (a table whose match was over before the kill, or that the takeover found over, has nothing
+                # to play again)
+                ended |= {p.user.name for p, c in zip(people, channels, strict=True)
+                          if not any(m[3] > killed_at for m in p.moves) and match_over(c)}  # fmt: skip
                 again = [min((m[3] for m in p.moves if m[3] > killed_at), default=None) for p in people
                          if p.user.name not in ended]  # fmt: skip
                 if time.time() - killed_at > TAKEOVER_LIMIT and any(a is None for a in again):
