@@ -355,8 +355,10 @@ async def run(
                 # the first move clicked after the kill and made: only a live owner makes a move
                 # (a table whose match was over before the kill, or that the takeover found over, has nothing
                 # to play again)
-                ended |= {p.user.name for p, c in zip(people, channels, strict=True)
-                          if not any(m[3] > killed_at for m in p.moves) and match_over(c)}  # fmt: skip
+                idle_now = [(p, c) for p, c in zip(people, channels, strict=True)
+                            if p.user.name not in ended and not any(m[3] > killed_at for m in p.moves)]  # fmt: skip
+                if len(idle_now) <= 3:  # the last few only: reading a channel's messages scans them all
+                    ended |= {p.user.name for p, c in idle_now if match_over(c)}
                 again = [min((m[3] for m in p.moves if m[3] > killed_at), default=None) for p in people
                          if p.user.name not in ended]  # fmt: skip
                 if time.time() - killed_at > TAKEOVER_LIMIT and any(a is None for a in again):
