@@ -25,7 +25,16 @@ Printed as one JSON object on the last line:
 * ``lost_moves``: moves whose click was answered but that are not in the database afterwards (must be 0);
 * ``moving_answers``: clicks between the death and the takeover, answered with "press again";
 * ``baseline_p99_ms`` and ``p99_ratio``: the same tables and people on one bot process on SQLite, no kill
-  (``--no-baseline`` skips it).
+  (``--no-baseline`` skips it);
+* ``takeover_timeline``: for the tables taken over, seconds after the kill (p50 and max over the tables) of
+  each step of a table's takeover: its lease ``claimed`` and its moves ``replayed`` (told by the new
+  owner), the ``channel_told`` and the ``table_posted``, the ``prompt_sent`` (the person's fresh DM) and
+  the ``first_move`` clicked and made (these four read off the stand-in); the slowest tables' own
+  timelines go to stderr;
+* ``error_kinds``: the errors by kind (late answers, 429s, ...), ``errors_after_kill`` those from the kill on.
+
+``--graceful`` stops the process with SIGTERM instead: a clean shutdown hands its tables to the others at once.
+``--think S``: each person takes S seconds on average before a DM click (by default they click at once).
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ import contextlib
 import json
 import logging
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -60,8 +70,11 @@ from .tables import REAL, percentile
 MOVING = 4  # answered with a private message (a prompt button's answer is an update of its DM)
 MADE = (6, 7)  # a prompt's click answered by updating the DM (at once, or deferred): the move was made
 MOVING_WORDS = t("en", "err.table_moving")  # "press again in a few seconds": the table is being taken over
+RESUMED_WORDS = t("en", "play.resumed", n=0).rsplit(" ", 1)[0]  # the channel told a table plays on
 RUN_LIMIT = 900.0  # seconds of play: tables still short of their hands by then are reported
 TAKEOVER_LIMIT = 60.0  # seconds: a table not playing again by then is reported, and the run goes on
+END_GRACE = 20.0  # seconds the people get to finish their last click once the run is over
+STEPS = ("claimed", "replayed", "channel_told", "table_posted", "prompt_sent", "first_move")
 KILL_AFTER_MOVES = 3  # every person has made this many moves: every table is in a hand
 
 
@@ -79,9 +92,13 @@ class Player(Person):
     refused: Counter[str] = field(default_factory=Counter)  # private refusals of a prompt click, by words
     timed: list[tuple[float, float]] = field(default_factory=list)  # (clicked at, seconds) of every answer
     taken_back: set[tuple[int, int]] = field(default_factory=set)  # (message, version) whose Take back was pressed
+    outcomes: list[tuple[float, str]] = field(default_factory=list)  # (clicked at, what came of it): DM prompts
+    stale: set[tuple[int, int]] = field(default_factory=set)  # (message, version) refused as no longer current
+    think: float = 0.0  # mean seconds before answering a prompt (0.2–1.8 ×, as bench.tables's people)
+    rng: random.Random = field(default_factory=random.Random)
 
     def _pending(self, message: Message) -> bool:
-        if message.dm_with != self.user.id:
+        if message.dm_with != self.user.id or (message.id, message.updated_seq) in self.stale:
             return False
         return super()._pending(message) or self._take_back(message) is not None
 
@@ -101,6 +118,8 @@ class Player(Person):
 
     async def _act(self, timeout: float) -> None:
         message = await self.next_prompt(timeout)
+        if self.think:
+            await asyncio.sleep(self.think * self.rng.uniform(0.2, 1.8))
         back = self._take_back(message)
         if back is not None:
             self.taken_back.add((message.id, message.updated_seq))
@@ -113,22 +132,26 @@ class Player(Person):
         if answer is None or not hasattr(answer, "custom_id"):
             return
         custom_id = answer.custom_id or ""
+        version = (message.id, message.updated_seq)
         clicked_at, started = time.time(), time.perf_counter()
         interaction = await self.user.click(message, custom_id)
         try:
             response = await interaction.response(timeout)
         except AssertionError:  # no answer in Discord's 3 s (its process died under it)
             self.unanswered.append(clicked_at)
+            self.outcomes.append((clicked_at, "unanswered"))
             self.answered.discard(move)
             return
         elapsed = time.perf_counter() - started
+        self.outcomes.append((clicked_at, "made" if response.type in MADE else "private"))
         if response.type not in MADE:  # a private word instead of the updated hand: no move was made
             words = (await interaction.message(timeout)).content
             if MOVING_WORDS in words:
                 self.moving += 1
-                await asyncio.sleep(0.5)  # and pressed again
+                await asyncio.sleep(2.0)  # and pressed again, as it says, "in a few seconds"
             else:  # e.g. a prompt of a move the dead process had not yet stored: its DM is brought up to date
                 self.refused[words[:60]] += 1
+                self.stale.add(version)  # told so, a person looks at their latest hand, not at this one again
                 await asyncio.sleep(0.3)
             self.answered.discard(move)  # the decision is still to be made, whatever the prompt's id
             return
@@ -186,6 +209,60 @@ def shard_plan(guild_id: int, processes: int) -> tuple[int, list[tuple[int, ...]
     return count, [tuple(sorted(p)) for p in plan]
 
 
+def takeover_timeline(
+    server: DevServer, people: list[Player], channels: tuple[str, ...], killed_at: float, kill_clock: float,
+    taken: dict[int, tuple[float, float]],
+) -> tuple[dict[str, dict[str, float | None]], list[tuple[int, dict[str, float | None]]]]:
+    """Each taken-over table's steps, in seconds after the kill: the new owner's claim and replay, then
+    what the stand-in saw (the channel told, the table posted, the person's fresh DM) and the first move."""
+    tables: list[tuple[int, dict[str, float | None]]] = []
+    for person, channel in zip(people, channels, strict=True):
+        if not person.moves or person.moves[0][0] not in taken:
+            continue
+        table = person.moves[0][0]
+        claimed, replayed = taken[table]
+        posts = [m for m in server.channel_messages(channel) if m.created_at > kill_clock]
+        claimed_clock = kill_clock + claimed - killed_at
+        dms = [m for m in server.recorder.private_to(person.user.id) if m.dm_with and m.created_at > claimed_clock]
+
+        def first(times: list[float]) -> float | None:
+            return round(min(times) - kill_clock, 2) if times else None
+
+        moves = [m[3] - killed_at for m in person.moves if m[3] > killed_at]
+        tables.append((table, {
+            "claimed": round(claimed - killed_at, 2),
+            "replayed": round(replayed - killed_at, 2),
+            "channel_told": first([m.created_at for m in posts if RESUMED_WORDS in m.content]),
+            "table_posted": first([m.created_at for m in posts if any(a.filename == "table.png" for a in m.attachments)]),
+            "prompt_sent": first([m.created_at for m in dms]),
+            "first_move": round(min(moves), 2) if moves else None,
+        }))  # fmt: skip
+        clicks = Counter(what for at, what in person.outcomes if claimed <= at and (not moves or at < killed_at + min(moves)))
+        tables[-1][1].update({f"clicks_{k}": v for k, v in clicks.items()})  # before the first move, since the claim
+        seen = sorted([(m.created_at, "dm" if m.dm_with else (m.content[:12] or m.attachments[0].filename if m.attachments else "?"))
+                       for m in [*posts, *dms]])[:6]  # fmt: skip
+        tables[-1][1]["first_messages"] = [f"{at - kill_clock:.2f} {what}" for at, what in seen]  # type: ignore[assignment]
+    summary: dict[str, dict[str, float | None]] = {}
+    for step in STEPS:
+        values = [float(v) for _, steps in tables if (v := steps[step]) is not None]  # type: ignore[arg-type]
+        summary[step] = {
+            "p50": round(statistics.median(values), 2) if values else None,
+            "max": round(max(values), 2) if values else None,
+            "tables": len(values),
+        }
+    slowest = sorted(tables, key=lambda item: -(item[1]["first_move"] or 1e9))[:5]
+    return summary, slowest
+
+
+def error_kind(line: str) -> str:
+    """What broke, from a problem line or a bot's ERROR line: the stand-in's rule name, else the logger."""
+    if "Discord rule broken:" in line:
+        return line.split("Discord rule broken:", 1)[1].split()[0]
+    if " ERROR " in line:
+        return "bot: " + line.split(" ERROR ", 1)[1].split(":", 1)[0]
+    return line[:40]
+
+
 def ms(values: list[float], q: float | None = None) -> float | None:
     if not values:
         return None
@@ -213,6 +290,8 @@ async def run(
     latency: bool = False,
     lease_seconds: float = 8.0,
     peek_every: float = 15.0,
+    graceful: bool = False,
+    think: float = 0.0,
 ) -> dict:
     names = [f"player{i}" for i in range(tables)]
     channels = tuple(f"table-{i}" for i in range(tables))
@@ -236,7 +315,7 @@ async def run(
         retired: list[BotProcess] = []
         for bot in bots:  # one at a time: the first syncs the commands
             await bot.start(timeout=120)
-        people = [Player(server.member(n)) for n in names]
+        people = [Player(server.member(n), think=think, rng=random.Random(i)) for i, n in enumerate(names)]
         for person, channel in zip(people, channels, strict=True):
             await (await person.user.slash("mahjong create", channel=channel, rounds=4)).message()
             await (await person.user.slash("mahjong start", channel=channel)).message()
@@ -247,12 +326,18 @@ async def run(
             asyncio.create_task(p.peek(c, stop, peek_every, paused)) for p, c in zip(people, channels, strict=True)
         ]
 
+        def match_over(channel: str) -> bool:
+            return any("Match over" in (e.get("title") or "") for m in server.channel_messages(channel) for e in m.embeds)
+
         def finished(channel: str) -> int:
             return sum(
                 1 for m in server.channel_messages(channel) if any(a.filename == "score.png" for a in m.attachments)
             )
 
         killed_at: float | None = None
+        kill_clock = 0.0  # the stand-in's clock at the kill
+        ended: set[str] = set()  # the people whose table's match was over at the kill
+        problems_before = 0
         stuck = 0
         takeover_s: float | None = None
         victim = 1 if processes > 1 else None
@@ -261,23 +346,33 @@ async def run(
             if kill and victim is not None and killed_at is None:
                 if all(len(p.moves) >= KILL_AFTER_MOVES for p in people):
                     paused.set()  # the guild's shard goes down with it: no channel clicks can arrive
-                    bots[victim].kill()
-                    killed_at = time.time()
+                    problems_before = len(harness.problems()) + len(bots[victim].errors) + len(bots[0].errors)
+                    bots[victim].terminate() if graceful else bots[victim].kill()
+                    killed_at, kill_clock = time.time(), server.clock.now()
+                    ended = {p.user.name for p, c in zip(people, channels, strict=True) if match_over(c)}
                     print(f"killed bench-{victim} at {time.perf_counter() - started:.1f} s", file=sys.stderr)
             if killed_at is not None and takeover_s is None:
                 # the first move clicked after the kill and made: only a live owner makes a move
-                again = [min((m[3] for m in p.moves if m[3] > killed_at), default=None) for p in people]
+                # (a table whose match was over before the kill, or that the takeover found over, has nothing
+                # to play again)
+                idle_now = [(p, c) for p, c in zip(people, channels, strict=True)
+                            if p.user.name not in ended and not any(m[3] > killed_at for m in p.moves)]  # fmt: skip
+                if len(idle_now) <= 3:  # the last few only: reading a channel's messages scans them all
+                    ended |= {p.user.name for p, c in idle_now if match_over(c)}
+                again = [min((m[3] for m in p.moves if m[3] > killed_at), default=None) for p in people
+                         if p.user.name not in ended]  # fmt: skip
                 if time.time() - killed_at > TAKEOVER_LIMIT and any(a is None for a in again):
-                    stuck = [p.user.name for p, a in zip(people, again, strict=True) if a is None]
-                    print(f"no move since the kill for {len(stuck)} tables: {stuck[:10]}", file=sys.stderr)
+                    waiting = [p for p in people if p.user.name not in ended]
+                    idle = [p.user.name for p, a in zip(waiting, again, strict=True) if a is None]
+                    print(f"no move since the kill for {len(idle)} tables: {idle[:10]}", file=sys.stderr)
                     for person in people:
-                        if person.user.name in stuck[:2]:
+                        if person.user.name in idle[:2]:
                             print("their failures:", person.failures[-3:], file=sys.stderr)
                             print("they saw:", [m.content[:80] for m in person.user.seen()[-4:]], file=sys.stderr)
                     print("\n".join(bots[0].log[-30:]), file=sys.stderr)
                     again = [a if a is not None else time.time() for a in again]
                 if all(a is not None for a in again):
-                    takeover_s = round(max(again) - killed_at, 2)  # type: ignore[type-var]
+                    takeover_s = round(max(again, default=killed_at) - killed_at, 2)  # type: ignore[type-var]
                     print(f"every table plays again after {takeover_s} s", file=sys.stderr)
                     retired.append(bots[victim])  # started again, as its supervisor would
                     bots[victim] = process(victim)
@@ -294,9 +389,13 @@ async def run(
         seconds = time.perf_counter() - started
         await asyncio.sleep(peek_every + 1)  # channel clicks to the restarted process
         stop.set()
-        await asyncio.gather(*playing, *peeking, return_exceptions=True)
-        for bot in bots:
-            await bot.stop()
+        _, late = await asyncio.wait([*playing, *peeking], timeout=END_GRACE)
+        if late:  # a click still waiting for its answer: reported, not waited for
+            print(f"{len(late)} people still waiting {END_GRACE:g} s after the end", file=sys.stderr)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+        await asyncio.gather(*(bot.stop() for bot in bots))  # at once: none hands its tables to another
         problems = harness.problems()
         server.recorder.violations.clear()  # reported here, not raised by the harness
         harness.errors.records.clear()
@@ -321,6 +420,17 @@ async def run(
     for line in [*child_errors, *problems][:8]:
         print("problem:", line, file=sys.stderr)
     errors = len(child_errors) + len(problems) - min(deadline_misses, len(at_kill))
+    kinds = Counter(error_kind(line) for line in [*child_errors, *problems])
+    timeline: dict = {}
+    if killed_at is not None:
+        taken: dict[int, tuple[float, float]] = {}  # the first takeover after the kill (not the way home)
+        for bot in (*bots, *retired):
+            for table, (claimed, replayed) in bot.taken.items():
+                if claimed >= killed_at and (table not in taken or claimed < taken[table][0]):
+                    taken[table] = (claimed, replayed)
+        timeline, slowest = takeover_timeline(server, people, channels, killed_at, kill_clock, taken)
+        for table, steps in slowest:
+            print(f"table {table} after the kill:", json.dumps(steps), file=sys.stderr)
     forwarded = [s for bot in (*bots, *retired) for s in bot.forwarded]
     dm = [x for p in people for x in p.dm_latencies]
     channel = [x for p in people for x in p.channel_latencies]
@@ -353,6 +463,9 @@ async def run(
         "refused_clicks": sum(refused.values()),
         "answered_moves": sum(answered.values()),
         "seconds": round(seconds, 1),
+        "error_kinds": dict(kinds),
+        "errors_after_kill": max(0, errors - problems_before) if killed_at is not None else 0,
+        "takeover_timeline": timeline,
     }
 
 
@@ -364,7 +477,8 @@ async def cluster_run(args: argparse.Namespace) -> dict:
         database = cluster.url(await cluster.create_database())
         return await run(
             args.processes, args.tables, args.hands, database=database, kill=not args.no_kill,
-            latency=args.latency, lease_seconds=args.lease_seconds,
+            latency=args.latency, lease_seconds=args.lease_seconds, graceful=args.graceful, peek_every=args.peek_every,
+            think=args.think,
         )  # fmt: skip
     finally:
         cluster.destroy()
@@ -378,6 +492,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lease-seconds", type=float, default=8.0, help="the bot's default lease (data/leases.py)")
     parser.add_argument("--latency", action="store_true", help="the stand-in's latency model on (bench.tables's)")
     parser.add_argument("--no-kill", action="store_true", help="no process is killed")
+    parser.add_argument("--graceful", action="store_true", help="SIGTERM instead of SIGKILL: a clean shutdown")
+    parser.add_argument("--peek-every", type=float, default=15.0, help="seconds between a person's channel clicks")
+    parser.add_argument("--think", type=float, default=0.0, help="each person's mean seconds before a DM click")
     parser.add_argument("--no-baseline", action="store_true", help="skip the one-process SQLite run")
     args = parser.parse_args(argv)
     if args.processes < 1 or args.tables < 1 or args.hands < 1:
@@ -388,7 +505,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as folder:
             baseline = asyncio.run(
                 run(1, args.tables, args.hands, database=str(Path(folder) / "one.sqlite3"), kill=False,
-                    latency=args.latency)
+                    latency=args.latency, peek_every=args.peek_every, think=args.think)
             )  # fmt: skip
         print("one process on SQLite:", json.dumps(baseline), file=sys.stderr)
         result["baseline_p50_ms"] = baseline["p50_ms"]

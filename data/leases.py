@@ -2,11 +2,13 @@
 
     leases = Leases(pool, owner="host-a:812 shards 0-3", ttl=8.0)
     await leases.claim(table_id)           # True: this process runs the table until its lease runs out
+    await leases.claim_many(tables)        # the same for many at once (a takeover)
     await leases.renew(owned)              # the tables still ours (every few seconds while alive)
     await leases.owner_of(table_id)        # Lease(owner, expired, generation, listening) or None
     await leases.expired()                 # unfinished tables whose owner stopped renewing: take them over
     await leases.release(table_id)         # finished or closed
     await leases.let_go(owned)             # shutting down: others may take them at once
+    await leases.hand_over(tables, to)     # theirs now: a clean shutdown, a guild's tables sent home
 
 A lease is a row of ``table_leases`` (migration 0007): the owner's process name and an expiry on the
 database server's clock (so hosts whose clocks disagree still agree on it). Chosen over session-level
@@ -75,6 +77,42 @@ class Leases:
         )
         return row is not None
 
+    async def claim_many(self, tables: Iterable[int]) -> set[int]:
+        """:meth:`claim` for many tables in one statement (a takeover claims a dead process's tables at
+        once, rather than one round trip each); returns those now this process's."""
+        wanted = sorted(set(tables))
+        if not wanted:
+            return set()
+        rows = await self._fetch(
+            "INSERT INTO table_leases (table_id, owner, expires_at) SELECT t, $2, " + _NOW + " + $3"
+            " FROM unnest($1::bigint[]) AS t"
+            " ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,"
+            " generation = table_leases.generation + (table_leases.owner <> EXCLUDED.owner)::int"
+            " WHERE table_leases.owner = EXCLUDED.owner OR table_leases.expires_at < " + _NOW +
+            " RETURNING table_id",
+            wanted,
+            self.owner,
+            self.ttl,
+        )
+        return {int(row[0]) for row in rows}
+
+    async def hand_over(self, tables: Iterable[int], to: str) -> set[int]:
+        """Give this process's leases to the live process ``to`` (a clean shutdown, or a guild's tables
+        sent home): they are its at once, one generation more, for a full ttl in which it renews them;
+        returns those given. If ``to`` dies meanwhile, they run out as any of its leases would."""
+        wanted = sorted(set(tables))
+        if not wanted:
+            return set()
+        rows = await self._fetch(
+            "UPDATE table_leases SET owner = $3, expires_at = " + _NOW + " + $4, generation = generation + 1"
+            " WHERE owner = $1 AND table_id = ANY($2::bigint[]) RETURNING table_id",
+            self.owner,
+            wanted,
+            to,
+            self.ttl,
+        )
+        return {int(row[0]) for row in rows}
+
     async def renew(self, tables: Iterable[int]) -> set[int]:
         """Extend this process's leases; returns those it still holds (the others were taken over)."""
         wanted = sorted(set(tables))
@@ -93,7 +131,8 @@ class Leases:
         await self._fetch("DELETE FROM table_leases WHERE table_id = $1 AND owner = $2", table_id, self.owner)
 
     async def let_go(self, tables: Iterable[int]) -> None:
-        """Shutting down: the leases run out now, so another process takes the tables at its next look."""
+        """Shutting down: the leases run out now, so another process takes the tables at its next look
+        once this one's connections are gone (a live owner's are taken a ttl later: :meth:`expired`)."""
         await self._fetch(
             "UPDATE table_leases SET expires_at = " + _NOW + " - 1 WHERE owner = $1 AND table_id = ANY($2::bigint[])",
             self.owner,
@@ -114,15 +153,23 @@ class Leases:
 
     async def expired(self, *, grace: float = 0.0) -> list[int]:
         """Unfinished tables whose lease ran out: their owner died, lost the database, shut down or handed
-        them back. Those this process let go itself come after ``grace`` seconds (another process is meant
+        them back. A dead owner's (its mailbox connection gone) are taken at once; a live owner's only a
+        ttl later: a process that renews late (its event loop starved of CPU) must not find its tables
+        run by another while it still plays them, which would answer clicks whose moves the other stores
+        too. Those this process let go itself come after ``grace`` seconds more (another process is meant
         to take them). (A table with no lease at all — its process died between storing it and claiming
         it — is picked up by the next process that starts, never while its creator may still claim it.)"""
         rows = await self._fetch(
             "SELECT l.table_id FROM table_leases l JOIN tables t ON t.id = l.table_id"
             " WHERE l.expires_at < " + _NOW + " AND t.phase IN " + _UNFINISHED +
-            " AND (l.owner <> $1 OR l.expires_at < " + _NOW + " - $2) ORDER BY l.table_id",
+            " AND (CASE WHEN l.owner = $1 THEN l.expires_at < " + _NOW + " - $2"
+            " WHEN EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = l.owner || $4"
+            " AND a.datname = current_database()) THEN l.expires_at < " + _NOW + " - $3"
+            " ELSE true END) ORDER BY l.table_id",
             self.owner,
             grace,
+            self.ttl,
+            MAILBOX_SUFFIX,
         )
         return [int(row[0]) for row in rows]
 
@@ -138,6 +185,16 @@ class Leases:
             MAILBOX_SUFFIX,
         )
         return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+    async def peers(self) -> list[str]:
+        """The names of the other bot processes listening on this database now (a process shutting down
+        hands its tables to one of them)."""
+        rows = await self._fetch(
+            "SELECT DISTINCT left(application_name, length(application_name) - length($1))"
+            " FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '%' || $1",
+            MAILBOX_SUFFIX,
+        )
+        return sorted(name for (name,) in rows if name != self.owner)
 
     async def processes(self) -> int:
         """How many bot processes listen on this database now (at least this one): they share the bot

@@ -21,7 +21,7 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import EllipsisType
@@ -554,10 +554,14 @@ class Store(HallStore):
 
     # ------------------------------------------------------------------ resuming
 
-    async def unfinished_tables(self) -> list[SavedTable]:
-        """Tables in the lobby or playing, with everything needed to rebuild them after a restart."""
+    async def unfinished_tables(self, only: Collection[int] | None = None) -> list[SavedTable]:
+        """Tables in the lobby or playing, with everything needed to rebuild them after a restart;
+        ``only`` those (a takeover reads the tables it claimed, not every table of every process)."""
         async with self._read(snapshot=True) as db:
             tables = await db.all(f"SELECT * FROM tables WHERE {_UNFINISHED_SQL} ORDER BY id")
+            if only is not None:
+                wanted = set(only)
+                tables = [row for row in tables if row["id"] in wanted]
             saved = []
             for row in tables:
                 seats = await self._seats(db, row["id"])

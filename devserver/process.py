@@ -4,8 +4,10 @@ processes against one stand-in and one PostgreSQL database (``bench.cluster``, t
     bot = BotProcess(server, database=url, shards=(0,), shard_count=2, name="zero")
     await bot.start()          # spawns ``python -m devserver.process …`` and waits for its on_ready
     bot.kill()                 # SIGKILL, as a crash would: nothing is stored or released on the way out
+    bot.terminate()            # SIGTERM, not waited for: a clean shutdown hands its tables to the others
     await bot.stop()           # SIGTERM: a clean shutdown (the tables store what they hold)
     bot.errors, bot.forwarded  # the ERROR lines it logged; seconds each click forwarded to it took
+    bot.taken                  # table → (claimed, replayed) wall seconds of the first time it took each over
 
 A real process, not a second bot in the test's own process: only a separate process can be SIGKILLed
 with its database connections, its leases and its half-done writes, which is what a takeover must survive.
@@ -24,6 +26,7 @@ from pathlib import Path
 
 READY = "devserver-process ready"
 FORWARDED = "devserver-process forwarded"
+TAKEN = "devserver-process taken"  # a table taken over: its id, when it was claimed and replayed (wall s)
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -52,6 +55,7 @@ class BotProcess:
         self.errors: list[str] = []
         self.log: list[str] = []  # everything it logged (MAHJONG_LOG=INFO for more than warnings)
         self.forwarded: list[float] = []
+        self.taken: dict[int, tuple[float, float]] = {}
         self.process: asyncio.subprocess.Process | None = None
         self._readers: list[asyncio.Task[None]] = []
         self._ready = asyncio.Event()
@@ -84,6 +88,9 @@ class BotProcess:
                 self._ready.set()
             elif line.startswith(FORWARDED):
                 self.forwarded.append(float(line.split()[-1]))
+            elif line.startswith(TAKEN):
+                table, claimed, replayed = line.split()[-3:]
+                self.taken.setdefault(int(table), (float(claimed), float(replayed)))  # its first takeover here
 
     async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
         async for raw in stream:
@@ -100,6 +107,12 @@ class BotProcess:
         if self.alive:
             assert self.process is not None
             self.process.send_signal(signal.SIGKILL)
+
+    def terminate(self) -> None:
+        """SIGTERM without waiting: a clean shutdown, which hands this process's tables to the others."""
+        if self.alive:
+            assert self.process is not None
+            self.process.send_signal(signal.SIGTERM)
 
     async def stop(self, timeout: float = 30.0) -> int | None:
         """A clean shutdown (SIGTERM), SIGKILL if it takes longer than ``timeout``; the exit code."""
@@ -142,6 +155,9 @@ async def _serve(args: argparse.Namespace) -> int:
         cluster = bot.get_cog("Mahjong").cluster  # type: ignore[union-attr]
         if isinstance(cluster, PgCluster):
             cluster.on_forwarded = lambda seconds: print(FORWARDED, f"{seconds:.6f}", flush=True)
+            cluster.on_taken = lambda table, claimed, replayed: print(
+                TAKEN, table, f"{claimed:.3f}", f"{replayed:.3f}", flush=True
+            )
         print(READY, args.name, flush=True)
 
     announce = asyncio.create_task(ready())

@@ -10,13 +10,14 @@ builds the ``discord.Interaction`` from it exactly as discord.py does from the g
 through the interaction's REST callback — any process may answer an interaction with its token, and the
 3 seconds count from the first process's receipt. A NOTIFY costs about a millisecond; nothing is polled.
 
-Entry points the cog calls (a few marked lines in ``__init__.py``):
+Entry points the cog calls (a few marked lines in ``__init__.py``, one in ``runner.py``):
 
 * ``await cluster.adopt(saved)`` — claim a stored table and run it here (start-up, takeover);
 * ``await cluster.claim(table_id)`` — a table this process just created is its own;
 * ``cluster.release(table_id)`` — a table that finished or closed;
 * ``cluster.mine(table_id)`` — is this table run here?
-* ``await cluster.stop()`` — shutting down: this process's leases run out at once, for others to take.
+* ``await cluster.stop()`` — shutting down: this process's tables go to a live process at once;
+* ``cluster.resume_order(effects)`` — a table rebuilt here shows its people their hands first (runner.py).
 
 Clicks are routed before discord.py parses them (:meth:`PgCluster.install` wraps the
 ``INTERACTION_CREATE`` parser), so the cog never sees a click for a table it does not run. On SQLite one
@@ -29,8 +30,10 @@ import asyncio
 import contextlib
 import logging
 import re
+import signal
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -39,6 +42,8 @@ from data import SavedTable, StoreError
 from data.leases import TTL, Leases
 from data.mailbox import Mailbox
 from data.postgres import PgDriver
+from table import effects as fx
+from table.effects import Effect
 
 from ..i18n import t
 from .answers import RECEIVED
@@ -53,7 +58,8 @@ log = logging.getLogger(__name__)
 TABLE_CLICK = re.compile(r"^mj:[lamte]:(\d+):")
 SCAN_EVERY = 1.0  # seconds between looks for tables whose owner stopped renewing
 HOME_EVERY = 2.0  # seconds between looks for this process's guilds' tables run elsewhere
-HAND_BACK_QUIET = 5.5  # seconds between stopping a table handed back and letting its lease go
+HAND_BACK_QUIET = 5.5  # seconds between stopping a table handed back and giving its lease to its home
+CLICK_WAITS = 1.5  # seconds of its 3 a click for a table being taken over here waits for it
 LET_GO_GRACE = 5.0  # a table handed back is this process's to take again only after this long
 MAX_HOPS = 3  # a click forwarded this often (owners changing under it) is answered where it is
 
@@ -102,6 +108,11 @@ class SoleProcess:
     async def stop(self) -> None:
         return None
 
+    def resume_order(self, effects: list[Effect]) -> list[Effect]:
+        """The order a restored table carries out its first effects in: one process restarting keeps
+        the session's (the channel told, then the table and the hands)."""
+        return effects
+
 
 class PgCluster(SoleProcess):
     """This process's part of a bot split over several processes sharing one PostgreSQL database."""
@@ -122,6 +133,12 @@ class PgCluster(SoleProcess):
         self.on_forwarded: Callable[[float], None] | None = None  # seconds a forwarded click took (bench)
         self.restoring: set[int] = set()  # claimed, being rebuilt from the store
         self.leaving: set[int] = set()  # being handed back to their guild's process
+        self._taking = asyncio.Lock()  # one takeover at a time: a table is claimed and rebuilt once
+        self._shutdown: asyncio.Task[None] | None = None  # SIGTERM's bot.close()
+        self.stopping = False
+        self._look = asyncio.Event()  # a click found a table whose lease ran out: look now, not at the next scan
+        # the bench's timeline of a takeover: (table, claimed at, replayed at), wall seconds
+        self.on_taken: Callable[[int, float, float], None] | None = None
         # the one-process request budget (the cog's), shared among the live processes (_share_the_token)
         self.full_rate, self.full_capacity = cog.budget.rate, cog.budget.capacity
         self.full_opens = cog.dm_opens.limit
@@ -172,34 +189,70 @@ class PgCluster(SoleProcess):
         return runner
 
     def start(self, bot: discord.Client) -> None:
-        """Route clicks from now on, renew the leases and watch for tables to take over."""
+        """Route clicks from now on, renew the leases and watch for tables to take over; SIGTERM (what
+        supervisors send) is a clean shutdown, which hands the tables over (:meth:`stop`), not a crash."""
         self.install(bot)
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix, or not the main thread
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, partial(self._terminated, bot))
         self.cog.background(self._share_the_token())  # before the first request of this process's tables
         self._tasks = [
             asyncio.create_task(self._renewing(), name="cluster-renew"),
             asyncio.create_task(self._scanning(), name="cluster-takeover"),
         ]
 
+    def _terminated(self, bot: discord.Client) -> None:
+        if self._shutdown is None:  # kept apart from the cog's tasks, which the shutdown itself cancels
+            self._shutdown = asyncio.create_task(bot.close(), name="cluster-sigterm")
+
     async def stop(self) -> None:
-        """Shutting down (the tables have stored what they hold): every lease of this process runs out now,
-        so another process takes the tables over at its next look instead of after the expiry."""
+        """Shutting down (the tables have stored what they hold): a clean shutdown is no crash. Every
+        table goes to a live process at once, told through its mailbox, which rebuilds them then rather
+        than after the lease's expiry; with no process to take them, the leases run out now, for the next
+        process to start."""
+        self.stopping = True  # tables handed here from now on are not taken (their leases run out)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self.owned:
-            await self._quietly(self.leases.let_go(self.owned))
-        self.owned.clear()
+        tables, self.owned = set(self.owned), set()
+        if tables:
+            given = await self._give(tables)
+            if tables - given:
+                await self._quietly(self.leases.let_go(tables - given))
         if self.mailbox is not None:
             await self._quietly(self.mailbox.close())
+
+    async def _give(self, tables: set[int]) -> set[int]:
+        """Hand the tables to the live peers, shared out in turn: theirs now, each told which."""
+        try:
+            peers = await self.leases.peers()
+        except StoreError:
+            return set()
+        given: set[int] = set()
+        for index, peer in enumerate(peers):
+            share = sorted(tables)[index :: len(peers)]
+            given |= await self._hand_to(peer, share)
+        if given:
+            log.warning("handed %d tables to %s on shutting down", len(given), ", ".join(peers))
+        return given
+
+    async def _hand_to(self, peer: str, tables: list[int]) -> set[int]:
+        """The leases become ``peer``'s, then it hears so and rebuilds the tables at once (if the message
+        is lost, the leases run out in its name and a scan takes them)."""
+        try:
+            given = await self.leases.hand_over(tables, peer)
+            if self.mailbox is not None and given:
+                await self.mailbox.send(peer, {"yours": sorted(given)})
+        except (StoreError, ValueError) as error:
+            log.info("cluster: could not hand tables to %s: %s", peer, error)
+            return set()
+        return given
 
     async def _renewing(self) -> None:
         while True:
             await asyncio.sleep(self.leases.ttl / 4)
-            await self._listen_again()
-            await self._share_the_token()
-            held = self.owned | self.leaving  # a table handed back stays ours until its lease is let go
+            held = self.owned | self.leaving  # a table handed back stays ours until its lease is given
             started = time.monotonic()
             try:
                 kept = await self.leases.renew(held)
@@ -208,10 +261,15 @@ class PgCluster(SoleProcess):
                 if time.monotonic() > self.held_until - self.leases.ttl / 4:
                     self._drop(set(self.owned), "its lease could not be renewed in time")
                 continue
+            if started > self.held_until - self.leases.ttl / 2:  # the loop or the database kept it waiting
+                since = started - (self.held_until - self.leases.ttl)
+                log.warning("the leases were renewed %.1f s after the last time (meant: %.1f s)", since, self.leases.ttl / 4)
             self.held_until = started + self.leases.ttl
             lost = (held - kept) & self.owned
             if lost:
                 self._drop(lost, "another process took it over")
+            await self._listen_again()  # after the renewal, which nothing may hold up
+            await self._share_the_token()
 
     async def _share_the_token(self) -> None:
         """Discord's global limit (50 requests a second) is the bot token's, whichever process sends: each
@@ -251,6 +309,13 @@ class PgCluster(SoleProcess):
             self.cog.table_finished(runner)
             self.cog.background(runner.close())
 
+    def resume_order(self, effects: list[Effect]) -> list[Effect]:
+        """A table rebuilt here (taken over, or at start-up) plays again when its people see their prompts:
+        the hand (its table post, then each person's DM) goes before the channel's "resumes at hand"
+        word. Taken over by the hundred, each table's requests wait their turn under Discord's global
+        limit, and the word would put a hundred posts before the first prompt."""
+        return sorted(effects, key=lambda effect: not isinstance(effect, fx.Deal))
+
     def home(self, guild_id: int) -> bool:
         """The guild's events come to this process: its commands, modals and channel clicks arrive here."""
         return self.shard_count is not None and (guild_id >> 22) % self.shard_count in self.shards
@@ -258,7 +323,9 @@ class PgCluster(SoleProcess):
     async def _scanning(self) -> None:
         last_home = time.monotonic()
         while True:
-            await asyncio.sleep(SCAN_EVERY)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._look.wait(), SCAN_EVERY)
+            self._look.clear()
             try:
                 await self.take_over(await self.leases.expired(grace=LET_GO_GRACE))
                 if time.monotonic() - last_home >= HOME_EVERY:
@@ -282,9 +349,10 @@ class PgCluster(SoleProcess):
             except ValueError as error:
                 log.info("could not ask %s for tables back: %s", owner, error)
 
-    async def _hand_back(self, tables: list[int]) -> None:
-        """Another process runs these tables' guild: stop running them here, everything stored, and let
-        their leases run out for it to take them (it resumes them from the stored moves)."""
+    async def _hand_back(self, tables: list[int], home: str | None) -> None:
+        """Another process runs these tables' guild: stop running them here, everything stored, and give
+        their leases to it, which rebuilds them from the stored moves as it hears so (or, with no home
+        named, let them run out for it to take)."""
         given = []
         for table_id in tables:
             runner = self.cog.by_id.get(table_id)
@@ -301,31 +369,46 @@ class PgCluster(SoleProcess):
         # Discord counts a channel's edits per 5 s whoever sends them, and the home process cannot know
         # what this one spent: it takes over once the windows this process used have passed
         await asyncio.sleep(HAND_BACK_QUIET)
-        await self._quietly(self.leases.let_go(given))
+        sent = await self._hand_to(home, given) if home is not None else set()
+        await self._quietly(self.leases.let_go(set(given) - sent))
         self.leaving -= set(given)
         log.info("handed %d tables back to their guild's process", len(given))
 
     async def take_over(self, tables: list[int]) -> int:
-        """Claim the tables whose owner stopped renewing, replay them from their stored moves and play on:
-        the deadlines re-armed, the channel told, each person's hand sent afresh, old buttons working."""
-        claimed = {t for t in tables if t not in self.owned and await self.leases.claim(t)}
-        if not claimed:
-            return 0
-        started = time.monotonic()
-        self.restoring |= claimed  # a click meanwhile waits for its table (_settled)
-        taken = 0
-        try:
-            for saved in await self.cog.store.unfinished_tables():
-                if saved.table.id in claimed and saved.table.id not in self.cog.by_id:
-                    self.owned.add(saved.table.id)
+        """Claim the tables whose owner stopped renewing (or handed them here), replay them from their
+        stored moves and play on: the deadlines re-armed, the channel told, each person's hand sent
+        afresh, old buttons working.
+
+        One takeover runs at a time and claims its tables in one statement, then reads only those from
+        the store: a hundred clicks on a dead process's tables make one takeover, not a hundred reads of
+        every table. Each table plays on as soon as it is rebuilt, and the loop answers clicks between
+        two rebuilds (a replay is CPU work on the event loop)."""
+        async with self._taking:
+            fresh = [t for t in dict.fromkeys(tables) if t not in self.owned and t not in self.cog.by_id]
+            claimed = await self.leases.claim_many(fresh) if fresh else set()
+            if not claimed:
+                return 0
+            started, claimed_at = time.monotonic(), time.time()
+            self.restoring |= claimed  # a click meanwhile waits for its table (_settled)
+            taken = 0
+            try:
+                for saved in await self.cog.store.unfinished_tables(only=claimed):
+                    table_id = saved.table.id
+                    if table_id in self.cog.by_id:
+                        continue
+                    self.owned.add(table_id)
                     if run_here(self.cog, saved) is not None:
                         taken += 1
+                        if self.on_taken is not None:
+                            self.on_taken(table_id, claimed_at, time.time())
                     else:
-                        self.release(saved.table.id)
-        finally:
-            self.restoring -= claimed
-        for table_id in claimed - self.owned:  # finished meanwhile, or not readable: nobody's
-            await self._quietly(self.leases.release(table_id))
+                        self.release(table_id)
+                    self.restoring.discard(table_id)
+                    await asyncio.sleep(0)
+            finally:
+                self.restoring -= claimed
+            for table_id in claimed - self.owned:  # finished meanwhile, or not readable: nobody's
+                await self._quietly(self.leases.release(table_id))
         log.warning("took over %d tables in %.2f s: %s", taken, time.monotonic() - started, sorted(claimed))
         return taken
 
@@ -360,8 +443,11 @@ class PgCluster(SoleProcess):
             elif lease.expired and lease.listening:  # let go by a live process, about to be taken
                 await self._moving(data, received_at)
                 return
-            elif lease.expired:  # its owner died: take it now rather than at the next scan
-                await self.take_over([table])
+            elif lease.expired:  # its owner died: the takeover looks now rather than at the next scan
+                self._look.set()
+                if not await self._settled(table, received_at, taken=True):
+                    await self._moving(data, received_at)
+                    return
             elif not lease.listening:  # its owner died a moment ago; the lease runs out within its ttl
                 await self._moving(data, received_at)
                 return
@@ -372,20 +458,30 @@ class PgCluster(SoleProcess):
             log.warning("table %s: a click could not be forwarded (%s)", table, error)
             await self._moving(data, received_at)  # nothing was done: the person presses again
             return
-        await self._settled(table)
+        if not await self._settled(table, received_at):
+            await self._moving(data, received_at)
+            return
         self._deliver(data, received_at)
 
-    async def _settled(self, table: int) -> None:
-        """A table being taken over here is rebuilt in moments: its click waits for it (at most 2 s)."""
-        for _ in range(40):
-            if table not in self.restoring:
-                return
+    async def _settled(self, table: int, received_at: float, *, taken: bool = False) -> bool:
+        """A table being taken over here is rebuilt in moments: its click waits for it (for at most
+        ``CLICK_WAITS`` of its 3 s, counted from its receipt); False if it is still not ready (or, with
+        ``taken``, not yet this process's) by then."""
+        while table in self.restoring or (taken and table not in self.cog.by_id):
+            if time.time() - received_at > CLICK_WAITS:
+                return False
             await asyncio.sleep(0.05)
+        return True
 
     def _received(self, message: dict) -> None:
         """A click another process forwarded: answered here if the table is run here, else passed on."""
         if isinstance(message.get("hand_back"), list):
-            self.cog.background(self._hand_back([int(t) for t in message["hand_back"]]))
+            home = message.get("to")
+            self.cog.background(self._hand_back([int(t) for t in message["hand_back"]], str(home) if home else None))
+            return
+        if isinstance(message.get("yours"), list):  # handed here: rebuilt at once (unless stopping too)
+            if not self.stopping:
+                self.cog.background(self._quietly(self.take_over([int(t) for t in message["yours"]])))
             return
         data, received_at, hops = message.get("interaction"), float(message.get("at", 0.0)), int(message.get("hops", 1))
         if not isinstance(data, dict):

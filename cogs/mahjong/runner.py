@@ -302,7 +302,7 @@ class TableRunner:
     async def resume(self) -> None:
         """Tell the channel, show the table and each person's hand afresh, and start the clock again."""
         async with self.lock:
-            jobs = self.carry_out(self.session.resume(now=time.time()))
+            jobs = self.carry_out(self.cog.cluster.resume_order(self.session.resume(now=time.time())))  # cluster hook
         await _in_order(jobs)
         if self.state.phase is not TablePhase.LOBBY and not self.closed:
             self._start_driver()

@@ -121,3 +121,71 @@ async def test_the_live_processes_are_counted_by_their_mailboxes(pg_target: str)
             await box.close()
     finally:
         await store.close()
+
+
+async def test_a_takeover_claims_many_at_once_but_never_a_live_owners_unexpired_lease(pg_target: str) -> None:
+    store = await Store.open(pg_target)
+    try:
+        pool = store.driver.pool  # type: ignore[attr-defined]
+        first, second = Leases(pool, "a", ttl=60), Leases(pool, "b", ttl=60)
+        one, two = await two_tables(store)
+        assert await first.claim(one)
+        assert await second.claim_many([one, two, two]) == {two}, "a's lease holds; the free table is b's"
+        assert await second.claim_many([]) == set()
+        lease = await first.owner_of(two)
+        assert lease is not None and (lease.owner, lease.generation) == ("b", 1)
+    finally:
+        await store.close()
+
+
+async def test_a_live_owner_that_renews_late_keeps_its_tables_a_ttl_longer_than_a_dead_one(pg_target: str) -> None:
+    store = await Store.open(pg_target)
+    try:
+        pool = store.driver.pool  # type: ignore[attr-defined]
+        alive, dead, taker = Leases(pool, "alive", ttl=0.5), Leases(pool, "dead", ttl=0.5), Leases(pool, "c", ttl=0.5)
+        one, two = await two_tables(store)
+        assert await alive.claim(one) and await dead.claim(two)
+        mailbox = await Mailbox.open(pg_target, name="alive", on_message=lambda message: None)
+        try:
+            await asyncio.sleep(0.7)  # both leases ran out; only the dead owner's table is taken at once
+            assert await taker.expired() == [two]
+            await asyncio.sleep(0.5)  # a ttl later the live one's is too: it is wedged, not merely late
+            assert await taker.expired() == [one, two]
+        finally:
+            await mailbox.close()
+    finally:
+        await store.close()
+
+
+async def test_a_shutdown_hands_its_tables_to_a_live_peer_which_owns_them_at_once(pg_target: str) -> None:
+    store = await Store.open(pg_target)
+    try:
+        pool = store.driver.pool  # type: ignore[attr-defined]
+        leaving, staying = Leases(pool, "leaving", ttl=60), Leases(pool, "staying", ttl=60)
+        one, two = await two_tables(store)
+        assert await leaving.claim(one) and await staying.claim(two)
+        mailboxes = [
+            await Mailbox.open(pg_target, name=name, on_message=lambda message: None) for name in ("leaving", "staying")
+        ]
+        try:
+            assert await leaving.peers() == ["staying"] and await staying.peers() == ["leaving"]
+            assert await leaving.hand_over([one, two], "staying") == {one}, "only its own leases are given"
+            lease = await leaving.owner_of(one)
+            assert lease is not None and (lease.owner, lease.expired, lease.generation) == ("staying", False, 2)
+            assert await staying.renew({one, two}) == {one, two}
+        finally:
+            for mailbox in mailboxes:
+                await mailbox.close()
+    finally:
+        await store.close()
+
+
+async def test_a_takeover_reads_only_the_tables_it_claimed(pg_target: str) -> None:
+    store = await Store.open(pg_target)
+    try:
+        one, two = await two_tables(store)
+        assert [saved.table.id for saved in await store.unfinished_tables(only={two})] == [two]
+        assert await store.unfinished_tables(only=set()) == []
+        assert [saved.table.id for saved in await store.unfinished_tables()] == [one, two]
+    finally:
+        await store.close()

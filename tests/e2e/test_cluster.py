@@ -137,3 +137,49 @@ async def test_dm_clicks_reach_the_owner_in_another_process_which_a_takeover_rep
         await zero.stop()
         await other.stop()
     assert zero.errors == [] and other.errors == []
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_clean_shutdown_hands_its_tables_to_the_other_process_at_once(pg_target, harness, devserver):
+    """SIGTERM is no crash: the process stores what it holds and gives its leases to the live process,
+    which plays the table on at once. The lease here lasts a minute, so only a hand-over can make the
+    table play again within the test's half-minute waits."""
+    count, shard = split(devserver.world.guild_id)
+    common = dict(database=pg_target, shard_count=count, lease_seconds=60.0, edit_interval=0.0, seed=5)
+    where = (devserver.api_url, devserver.gateway_url, devserver.config.token)
+    zero = BotProcess(*where, shards=(0,), name="zero", **common)  # type: ignore[arg-type]
+    other = BotProcess(*where, shards=(shard,), name="other", **common)  # type: ignore[arg-type]
+    try:
+        await zero.start()
+        await other.start()
+        alice = devserver.member("alice")
+        lobby = await (await alice.slash("mahjong create", turn_seconds=60)).message()
+        await (await alice.click(lobby, "Start")).response()
+        assert await lease_of(pg_target) == ("other", 1)
+        person = Person(alice)
+        answered: list[str] = []
+
+        async def play_once() -> None:
+            seat = int((prompt_buttons(await person.next_prompt(30))[0].custom_id or "").split(":")[4])
+            clicked = await person.act_once(30)
+            assert clicked is not None and (await clicked.response()).type == 7  # answered in place
+            answered.append(str(to_action(seat, person.clicks[-1][0])))
+
+        for _ in range(2):
+            await play_once()
+
+        assert await other.stop() == 0, "a clean exit"
+        assert await lease_of(pg_target) == ("zero", 2), "handed over as it shut down, not left to run out"
+        await devserver.wait_for_message(
+            channel="general", predicate=lambda m: "resumes at hand" in m.content, timeout=30
+        )
+        for _ in range(2):  # the fresh hand message plays, answered by the new owner
+            await play_once()
+        assert zero.forwarded == [], "the table runs where the DM clicks arrive: nothing to forward"
+        stored = await stored_moves(pg_target)
+        assert all(move in stored for move in answered), "every move answered is stored"
+    finally:
+        other.kill()
+        await zero.stop()
+        await other.stop()
+    assert zero.errors == [] and other.errors == []
