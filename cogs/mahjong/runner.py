@@ -709,6 +709,7 @@ class TableRunner:
             for item in rematch_view(self.table_id, self.locale).children:
                 buttons.add_item(item)
         self.cog.offer_rematch(self)  # before the button can be clicked
+        await self.journal.flush()  # the match is stored before anyone is told it is over (a /leaderboard at once shows it)
         await self.post_payload(Payload(content="", png=png, filename="summary.png", embeds=[embed], view=buttons))
         await self._settle_messages()
         self._close_hand_messages()
