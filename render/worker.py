@@ -17,10 +17,17 @@ from typing import Any, BinaryIO
 
 from . import render_hand, render_score, render_table, warm_up
 
+
+def ready() -> bytes:
+    """Answered once the worker's caches are warm (it warms them before reading any request)."""
+    return b""
+
+
 DRAWINGS: dict[str, Callable[..., bytes]] = {
     "render_hand": render_hand,
     "render_table": render_table,
     "render_score": render_score,
+    "ready": ready,
 }
 HEADER = 4  # bytes of big-endian length before each pickle
 

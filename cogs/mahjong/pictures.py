@@ -162,9 +162,10 @@ class Painter:
             return await asyncio.to_thread(draw, *args, **kwargs)
 
     async def warm_up(self) -> None:
-        """Every worker started (each warms its caches before its first picture). Threads share the
-        bot's caches, which the bot warms itself."""
-        await asyncio.gather(*(worker.start() for worker in self.workers))
+        """Every worker started and warm (it warms its caches before it reads its first request): the
+        first hands after a start are drawn at full speed. Threads share the bot's caches, which the
+        bot warms itself."""
+        await asyncio.gather(*(worker.draw("ready", (), {}) for worker in self.workers))
 
     async def close(self) -> None:
         await asyncio.gather(*(worker.close() for worker in self.workers))
