@@ -15,9 +15,9 @@ class SimpleAI:
     It never folds, ignores 台 and never declares 聽."""
 
     def choose(self, view: GameView, legal: Sequence[Action]) -> Action:
-        actions = list(legal)
+        actions = legal if type(legal) is list else list(legal)  # read only, never changed here
         for a in actions:
-            if a.kind is Kind.WIN:
+            if a.kind is _WIN:
                 return a
         if actions[0].kind is Kind.EXCHANGE:
             return exchange_choice(view, actions)
@@ -28,7 +28,8 @@ class SimpleAI:
 
     # -- own turn
     def _turn(self, view: GameView, hand: list[int], actions: list[Action]) -> Action:
-        discards = [a for a in actions if a.kind is Kind.DISCARD]
+        # the discards by tile, in the order listed (tile order)
+        discards = {a.tile: a for a in actions if a.kind is _DISCARD}
         if len(discards) < len(actions):  # a kong (or 聽) on offer besides the discards
             kongs = [a for a in actions if a.kind is Kind.ANKONG or a.kind is Kind.ADDKONG]
         else:
@@ -45,10 +46,14 @@ class SimpleAI:
                 if kept <= now:
                     return a
         if len(discards) == 1:
-            return discards[0]
-        after = analysis.discard_shanten(hand)
-        best = min([after[a.named_tile] for a in discards])
-        candidates = [a for a in discards if after[a.named_tile] == best]
+            return next(iter(discards.values()))
+        # the discards that leave the lowest shanten: the hand's best ones, when one is listed
+        # (the tile just claimed may not be); else the best of those listed
+        candidates = [discards[t] for t in analysis.best_discards(hand)[1] if t in discards]
+        if not candidates:
+            after = analysis.discard_shanten(hand)
+            best = min([after[t] for t in discards])
+            candidates = [a for t, a in discards.items() if after[t] == best]
         if len(candidates) > 1:
             rivers = self._threat_rivers(view)
             if rivers:  # the tiles fewest threatening opponents have not discarded
@@ -88,7 +93,7 @@ class SimpleAI:
             )
             for t in used:
                 hand[t] -= 1
-            after = min(analysis.discard_shanten(hand).values(), default=99)
+            after = analysis.best_discard_shanten(hand)
             for t in used:
                 hand[t] += 1
             if a.kind is Kind.PON and valuable_honour(view, tile):
@@ -105,4 +110,5 @@ def _looseness(hand: list[int], discard: Action) -> int:
     return 0 if t is None else connections(hand, t) + _MIDDLE[t]
 
 
+_DISCARD, _WIN = Kind.DISCARD, Kind.WIN
 _MIDDLE = tuple(0 if t >= 27 or t % 9 in (0, 8) else 1 for t in range(34))
