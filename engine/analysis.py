@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import compress
 from typing import NamedTuple
 
 from .tiles import NUM_KINDS
@@ -789,7 +788,7 @@ def best_discards(counts: list[int]) -> tuple[int, tuple[int, ...]]:
         if len(_BEST_DISCARDS) >= _DISCARD_SHANTEN_KEPT:
             _BEST_DISCARDS.clear()
         low = min(found.values(), default=99)
-        best = _BEST_DISCARDS[key] = (low, tuple(compress(found, map(low.__eq__, found.values()))))
+        best = _BEST_DISCARDS[key] = (low, tuple([t for t, v in found.items() if v == low]))
     return best
 
 

@@ -29,7 +29,7 @@ class SimpleAI:
     # -- own turn
     def _turn(self, view: GameView, hand: list[int], actions: list[Action]) -> Action:
         # the discards by tile, in the order listed (tile order)
-        discards = {a.tile: a for a in actions if a.kind is _DISCARD}
+        discards: dict[int | None, Action] = {a.tile: a for a in actions if a.kind is _DISCARD}
         if len(discards) < len(actions):  # a kong (or 聽) on offer besides the discards
             kongs = [a for a in actions if a.kind is Kind.ANKONG or a.kind is Kind.ADDKONG]
         else:
@@ -52,8 +52,8 @@ class SimpleAI:
         candidates = [discards[t] for t in analysis.best_discards(hand)[1] if t in discards]
         if not candidates:
             after = analysis.discard_shanten(hand)
-            best = min([after[t] for t in discards])
-            candidates = [a for t, a in discards.items() if after[t] == best]
+            best = min([after[a.named_tile] for a in discards.values()])
+            candidates = [a for a in discards.values() if after[a.named_tile] == best]
         if len(candidates) > 1:
             rivers = self._threat_rivers(view)
             if rivers:  # the tiles fewest threatening opponents have not discarded
