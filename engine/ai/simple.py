@@ -28,7 +28,7 @@ class SimpleAI:
 
     # -- own turn
     def _turn(self, view: GameView, hand: list[int], actions: list[Action]) -> Action:
-        # the discards by tile, in the order listed (tile order)
+        # the discards by tile, in the order listed (the game lists them in tile order)
         discards: dict[int | None, Action] = {a.tile: a for a in actions if a.kind is _DISCARD}
         if len(discards) < len(actions):  # a kong (or 聽) on offer besides the discards
             kongs = [a for a in actions if a.kind is Kind.ANKONG or a.kind is Kind.ADDKONG]
@@ -47,9 +47,11 @@ class SimpleAI:
                     return a
         if len(discards) == 1:
             return next(iter(discards.values()))
-        # the discards that leave the lowest shanten: the hand's best ones, when one is listed
-        # (the tile just claimed may not be); else the best of those listed
-        candidates = [discards[t] for t in analysis.best_discards(hand)[1] if t in discards]
+        # the discards that leave the lowest shanten, in the order listed (a caller may list them
+        # in another order than the tiles'): the hand's best ones, when one is listed (the tile
+        # just claimed may not be); else the best of those listed
+        best_tiles = analysis.best_discards(hand)[1]
+        candidates = [a for t, a in discards.items() if t in best_tiles]
         if not candidates:
             after = analysis.discard_shanten(hand)
             best = min([after[a.named_tile] for a in discards.values()])
@@ -62,9 +64,15 @@ class SimpleAI:
                 candidates = [a for a, d in zip(candidates, danger, strict=True) if d == safest]
         if len(candidates) == 1:
             return candidates[0]
-        # ties (first in tile order wins): the tile that works least with its neighbours, one more
+        # ties (the first listed wins): the tile that works least with its neighbours, one more
         # for a middle tile (2-8): isolated honours go first
-        return min(candidates, key=lambda a: _looseness(hand, a))
+        loosest, least = candidates[0], 99  # the first with the least (inline: most turns tie)
+        for a in candidates:
+            t = a.named_tile
+            n = connections(hand, t) + _MIDDLE[t]
+            if n < least:
+                loosest, least = a, n
+        return loosest
 
     @staticmethod
     def _threat_rivers(view: GameView) -> list[set[int]]:
@@ -101,13 +109,6 @@ class SimpleAI:
             if after < best_s:
                 best, best_s = a, after
         return best
-
-
-def _looseness(hand: list[int], discard: Action) -> int:
-    """How much a discard's tile works with the hand (see ``connections``), one more for a middle
-    tile: the least goes first."""
-    t = discard.tile
-    return 0 if t is None else connections(hand, t) + _MIDDLE[t]
 
 
 _DISCARD, _WIN = Kind.DISCARD, Kind.WIN
