@@ -757,25 +757,88 @@ def discard_shanten(counts: list[int]) -> dict[int, int]:
     return dict(found)
 
 
+def best_discard_shanten(counts: list[int]) -> int:
+    """``min(discard_shanten(counts).values())`` of a 3k+2 hand (99 for no tiles): the lowest
+    shanten a discard can leave, as a player weighing a claim asks it.
+
+    When no kind is held four times it is the hand's own shanten (0 for a complete hand), one
+    shanten instead of one per discard: a discard cannot bring the hand nearer the sets and pair an
+    optimal reading aims for, and an incomplete hand holds a tile that reading does not use, whose
+    discard leaves it as near. A kind held four times is read under the five-copies limit, which
+    its discard lifts, so such a hand asks :func:`discard_shanten` (tests/engine/test_analysis.py
+    compares the two)."""
+    if 4 in counts or not any(counts):
+        return min(discard_shanten(counts).values(), default=99)
+    s = shanten(counts, (sum(counts) - 1) // 3)
+    return s if s > 0 else 0
+
+
+def best_discards(counts: list[int]) -> tuple[int, tuple[int, ...]]:
+    """The lowest shanten a discard leaves a 3k+2 hand at and the tiles whose discard leaves it
+    there, in tile order: what :func:`discard_shanten` says, for a player that wants only its best
+    discards (no dict per call; remembered with it). ``(99, ())`` for no tiles."""
+    key = bytes(counts)
+    best = _BEST_DISCARDS.get(key)
+    if best is None:
+        found = _DISCARD_SHANTEN.get(key)
+        if found is None:
+            if len(_DISCARD_SHANTEN) >= _DISCARD_SHANTEN_KEPT:
+                _DISCARD_SHANTEN.clear()
+            found = _DISCARD_SHANTEN[key] = _discard_shanten(key)
+        if len(_BEST_DISCARDS) >= _DISCARD_SHANTEN_KEPT:
+            _BEST_DISCARDS.clear()
+        low = min(found.values(), default=99)
+        best = _BEST_DISCARDS[key] = (low, tuple([t for t, v in found.items() if v == low]))
+    return best
+
+
 # discard_shanten's last answers, by the hand (a few, so a long process keeps no more than this)
 _DISCARD_SHANTEN: dict[bytes, dict[int, int]] = {}
 _DISCARD_SHANTEN_KEPT = 64
+_BEST_DISCARDS: dict[bytes, tuple[int, tuple[int, ...]]] = {}  # best_discards' last answers
 
 
 def _discard_shanten(hand: bytes) -> dict[int, int]:
     sets_needed = (sum(hand) - 1) // 3
-    ids = []
-    held = []
-    for j, (lo, n) in enumerate(_SUIT_STARTS):  # (_vec_id and _discards, inline: a few a turn)
-        key = hand[lo : lo + n]
-        vid = (_HONOR_VEC_ID if j == 3 else _SUIT_VEC_ID).get(key)
-        ids.append(_vec_id(key, j == 3) if vid is None else vid)
-        found = (_HONOR_DISCARDS if j == 3 else _SUIT_DISCARDS).get(key)
-        held.append(_discards(key, j == 3) if found is None else found)
-    a, b, c, honors = ids
+    suit_ids, suit_discards, pairs = _SUIT_VEC_ID, _SUIT_DISCARDS, _PAIR_ID
+    # each suit's vector id and (position, id after discarding it) pairs (_vec_id and _discards,
+    # inline: a few a turn)
+    k0, k1, k2, k3 = hand[0:9], hand[9:18], hand[18:27], hand[27:34]
+    a = suit_ids.get(k0)
+    if a is None:
+        a = _vec_id(k0, False)
+    b = suit_ids.get(k1)
+    if b is None:
+        b = _vec_id(k1, False)
+    c = suit_ids.get(k2)
+    if c is None:
+        c = _vec_id(k2, False)
+    honors = _HONOR_VEC_ID.get(k3)
+    if honors is None:
+        honors = _vec_id(k3, True)
+    held0 = suit_discards.get(k0)
+    if held0 is None:
+        held0 = _discards(k0, False)
+    held1 = suit_discards.get(k1)
+    if held1 is None:
+        held1 = _discards(k1, False)
+    held2 = suit_discards.get(k2)
+    if held2 is None:
+        held2 = _discards(k2, False)
+    b_c = pairs.get((b << _ID_BITS) | c)
+    if b_c is None:
+        b_c = _pair_id((b << _ID_BITS) | c)
+    a_c = pairs.get((a << _ID_BITS) | c)
+    if a_c is None:
+        a_c = _pair_id((a << _ID_BITS) | c)
+    a_b = pairs.get((a << _ID_BITS) | b)
+    if a_b is None:
+        a_b = _pair_id((a << _ID_BITS) | b)
     tail = (honors << 3) | sets_needed  # a final key is (suits << _ID_BITS | honors) << 3 | sets
     result = {}
-    for lo, discards, rest in ((0, held[0], _pair(b, c)), (9, held[1], _pair(a, c)), (18, held[2], _pair(a, b))):
+    for lo, discards, rest in ((0, held0, b_c), (9, held1, a_c), (18, held2, a_b)):
+        if not discards:
+            continue
         memo_key = (rest << _AFTER_SHIFT) | tail
         after = _AFTER.get(memo_key)
         if after is None:
@@ -787,12 +850,16 @@ def _discard_shanten(hand: bytes) -> dict[int, int]:
                 v = _FINAL.get(fkey)
                 v = after[vid] = _final(fkey) if v is None else v
             result[lo + i] = v
-    abc = _pair(_pair(a, b), c) << _ID_BITS
-    final = _FINAL
-    for i, vid in held[3]:
-        fkey = ((abc | vid) << 3) | sets_needed
-        v = final.get(fkey)
-        result[27 + i] = _final(fkey) if v is None else v
+    held3 = _HONOR_DISCARDS.get(k3)
+    if held3 is None:
+        held3 = _discards(k3, True)
+    if held3:
+        abc = _pair(a_b, c) << _ID_BITS
+        final = _FINAL
+        for i, vid in held3:
+            fkey = ((abc | vid) << 3) | sets_needed
+            v = final.get(fkey)
+            result[27 + i] = _final(fkey) if v is None else v
     return result
 
 

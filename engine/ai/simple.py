@@ -15,9 +15,9 @@ class SimpleAI:
     It never folds, ignores 台 and never declares 聽."""
 
     def choose(self, view: GameView, legal: Sequence[Action]) -> Action:
-        actions = list(legal)
+        actions = legal if type(legal) is list else list(legal)  # read only, never changed here
         for a in actions:
-            if a.kind is Kind.WIN:
+            if a.kind is _WIN:
                 return a
         if actions[0].kind is Kind.EXCHANGE:
             return exchange_choice(view, actions)
@@ -28,7 +28,8 @@ class SimpleAI:
 
     # -- own turn
     def _turn(self, view: GameView, hand: list[int], actions: list[Action]) -> Action:
-        discards = [a for a in actions if a.kind is Kind.DISCARD]
+        # the discards by tile, in the order listed (the game lists them in tile order)
+        discards: dict[int | None, Action] = {a.tile: a for a in actions if a.kind is _DISCARD}
         if len(discards) < len(actions):  # a kong (or 聽) on offer besides the discards
             kongs = [a for a in actions if a.kind is Kind.ANKONG or a.kind is Kind.ADDKONG]
         else:
@@ -45,10 +46,16 @@ class SimpleAI:
                 if kept <= now:
                     return a
         if len(discards) == 1:
-            return discards[0]
-        after = analysis.discard_shanten(hand)
-        best = min([after[a.named_tile] for a in discards])
-        candidates = [a for a in discards if after[a.named_tile] == best]
+            return next(iter(discards.values()))
+        # the discards that leave the lowest shanten, in the order listed (a caller may list them
+        # in another order than the tiles'): the hand's best ones, when one is listed (the tile
+        # just claimed may not be); else the best of those listed
+        best_tiles = analysis.best_discards(hand)[1]
+        candidates = [a for t, a in discards.items() if t in best_tiles]
+        if not candidates:
+            after = analysis.discard_shanten(hand)
+            best = min([after[a.named_tile] for a in discards.values()])
+            candidates = [a for a in discards.values() if after[a.named_tile] == best]
         if len(candidates) > 1:
             rivers = self._threat_rivers(view)
             if rivers:  # the tiles fewest threatening opponents have not discarded
@@ -57,9 +64,15 @@ class SimpleAI:
                 candidates = [a for a, d in zip(candidates, danger, strict=True) if d == safest]
         if len(candidates) == 1:
             return candidates[0]
-        # ties (first in tile order wins): the tile that works least with its neighbours, one more
+        # ties (the first listed wins): the tile that works least with its neighbours, one more
         # for a middle tile (2-8): isolated honours go first
-        return min(candidates, key=lambda a: _looseness(hand, a))
+        loosest, least = candidates[0], 99  # the first with the least (inline: most turns tie)
+        for a in candidates:
+            t = a.named_tile
+            n = connections(hand, t) + _MIDDLE[t]
+            if n < least:
+                loosest, least = a, n
+        return loosest
 
     @staticmethod
     def _threat_rivers(view: GameView) -> list[set[int]]:
@@ -88,7 +101,7 @@ class SimpleAI:
             )
             for t in used:
                 hand[t] -= 1
-            after = min(analysis.discard_shanten(hand).values(), default=99)
+            after = analysis.best_discard_shanten(hand)
             for t in used:
                 hand[t] += 1
             if a.kind is Kind.PON and valuable_honour(view, tile):
@@ -98,11 +111,5 @@ class SimpleAI:
         return best
 
 
-def _looseness(hand: list[int], discard: Action) -> int:
-    """How much a discard's tile works with the hand (see ``connections``), one more for a middle
-    tile: the least goes first."""
-    t = discard.tile
-    return 0 if t is None else connections(hand, t) + _MIDDLE[t]
-
-
+_DISCARD, _WIN = Kind.DISCARD, Kind.WIN
 _MIDDLE = tuple(0 if t >= 27 or t % 9 in (0, 8) else 1 for t in range(34))

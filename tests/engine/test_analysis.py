@@ -267,6 +267,28 @@ def test_improving_tiles_and_discard_shanten_match_shanten_tile_by_tile(rnd, siz
         assert discard_shanten(full) == {t: shanten(_plus(full, t, -1)) for t in range(34) if full[t]}
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from([2, 5, 8, 11, 14, 17]))
+def test_best_discards_are_the_discards_of_lowest_shanten(rnd, size):
+    """best_discard_shanten (the hand's own shanten when no kind is held four times) and
+    best_discards say what discard_shanten says: its lowest value and the tiles that reach it."""
+    hand = near_ready(rnd, size) if rnd.random() < 0.5 else to_counts(rnd.sample([t for t in range(34) for _ in range(4)], size))
+    if hand is None:
+        return
+    after = discard_shanten(hand)
+    low = min(after.values())
+    assert analysis.best_discard_shanten(hand) == low
+    assert analysis.best_discards(hand) == (low, tuple(t for t in range(34) if after.get(t) == low))
+
+
+def test_best_discard_shanten_of_a_complete_hand_is_zero_and_of_four_of_a_kind_exact():
+    assert analysis.best_discard_shanten(counts("123m456m789m123p456p55z")) == 0
+    hand = counts("1111m258p369s1234z")
+    assert analysis.best_discard_shanten(hand) == min(discard_shanten(hand).values())
+    assert analysis.best_discard_shanten([0] * 34) == 99
+    assert analysis.best_discards([0] * 34) == (99, ())
+
+
 def cost_vector_by_search(key: bytes, honors: bool) -> tuple[int, ...]:
     """A suit's cost vector by a left-to-right search over every way of taking chows, a pung and
     the pair at each tile, no kind used more than four times, up to four equal chows (the engine
