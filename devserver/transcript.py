@@ -12,6 +12,7 @@ from .people import Answer, Pick
 from .recorder import Message
 
 IMAGE_NUMBER = re.compile(r"^(\d{4,})-")
+LINK = re.compile(r"\]\((images/[^)]+)\)")  # a picture's link in the transcript
 
 
 @dataclass
@@ -31,6 +32,17 @@ class Transcript:
         self.path = self.out / "transcript.md"
         if not self.path.exists():
             self._append("# Mahjong sandbox transcript\n\n")
+        else:
+            self._link_orphans(folder)
+
+    def _link_orphans(self, folder: Path) -> None:
+        """A run killed between saving a picture and writing its line left it unlinked: the continued
+        transcript links it once, before its own pictures, so every saved picture is shown."""
+        linked = set(LINK.findall(self.path.read_text(encoding="utf-8")))
+        orphans = sorted(p.name for p in folder.iterdir() if IMAGE_NUMBER.match(p.name) and f"images/{p.name}" not in linked)
+        if orphans:
+            links = "".join(f"\n![{name}](images/{name})\n" for name in orphans)
+            self._append(f"\n*Saved just before the last run stopped:*\n{links}\n")
 
     def note(self, text: str) -> None:
         self._append(f"\n## {text}\n\n")

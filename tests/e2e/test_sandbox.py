@@ -159,3 +159,14 @@ def test_continuing_a_run_whose_table_had_finished_plays_no_new_table(tmp_path):
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == tables
     assert json.loads((out / "sandbox.json").read_text())["finished"] is True
+
+
+def test_a_picture_saved_just_before_a_kill_is_linked_once_when_the_transcript_continues(tmp_path):
+    from devserver.transcript import Transcript
+
+    out = tmp_path / "out"
+    Transcript(out, person_id=1)
+    (out / "images" / "0001-hand.png").write_bytes(b"png")  # saved; the kill came before its line
+    Transcript(out, person_id=1)
+    Transcript(out, person_id=1)  # and again: already linked
+    assert linked_images(out) == ["images/0001-hand.png"]
