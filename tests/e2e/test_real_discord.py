@@ -101,8 +101,11 @@ async def test_a_permission_lost_mid_match_pauses_the_table_tells_the_host_and_i
     await (await alice.click(lobby, "Start")).response()
     runner = table_runner(bot, devserver)
     person = Person(alice)
+    await devserver.recorder.wait_until(lambda: runner.table_msg is not None, 5, lambda: "the table posted")
+    # the table picture after her move fails: 50013 (denied before it, or its edit, with the AI's replies
+    # at once, could land before the denial and nothing would change again until her next move)
+    devserver.set_bot_permissions("general", deny=("attach_files",))
     await person.act_once(15)
-    devserver.set_bot_permissions("general", deny=("attach_files",))  # the next table picture fails: 50013
     told = await alice.wait_for_dm(lambda m: "is paused" in m.content, timeout=15)
     assert f"<#{devserver.channel('general').id}>" in told.content and "Missing Permissions" in told.content
     assert runner.blocked is not None
