@@ -49,6 +49,11 @@ class StoredMatch:
     finished_at: float | None
     over: bool  # finished, or closed: no hand of it is still being played
 
+    @property
+    def users(self) -> tuple[int | None, ...]:
+        """By seat: the person's id, None for an AI seat."""
+        return tuple(int(s["user_id"]) if "user_id" in s else None for s in self.seats)
+
 
 async def stored_hand(
     store: Store,

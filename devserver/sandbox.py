@@ -41,7 +41,7 @@ PERSON = "小明 Ming 🀄"  # a name in two scripts and an emoji: the images dr
 LOCALES = {"en": "en-US", "zh-TW": "zh-TW", "zh-CN": "zh-CN"}  # --lang: the Discord locale it sets
 # a new table's seed when none is given: one per rule set whose first hand shows the person claiming
 # (吃/碰) and winning — taiwan16 with 換牌, 聽 and a 槓 too (tests/e2e/test_sandbox_person.py holds them to it)
-SHOWCASE_SEEDS = {"taiwan16": 27, "taiwan13": 2, "hongkong": 22, "guangdong": 25}
+SHOWCASE_SEEDS = {"taiwan16": 84, "taiwan13": 6, "hongkong": 111, "guangdong": 2}
 
 
 def _watch(server: DevServer, transcript: Transcript) -> None:

@@ -13,6 +13,12 @@ payments. ``check_log`` replays the moves and requires every event and result to
 the engine produces, so a hand-edited file is refused at the first move that no longer fits.
 
     python -m engine.log check FILE    # exit 0 valid, 1 a bad move or result (named), 2 not a log
+    python -m engine.log verify FILE   # exit 0 fair, 1 not fair (the first hand that differs), 2 not
+                                       # a log, or a match still sealed (exported while being played)
+
+A table's match is sealed (engine.fairness): while it is played its export holds the finished hands
+without the key, any seed or any wall (``sealed=True``, the table's visibility rule decides); once it
+is over the export reveals the key, and ``verify`` rebuilds every wall from it.
 
 Pure: no I/O outside :func:`main`.
 """
@@ -26,21 +32,27 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import fairness
 from .actions import Action, Kind
 from .events import Event, EventKind
 from .game import HEADER_VERSION as GAME_HEADER_VERSION
 from .game import Game, IllegalActionError
-from .match import HEADER_VERSION, Match
-from .rules import TableOptions
+from .match import HEADER_VERSION, SEEDED_HEADER_VERSION, Match
 from .scoring import get_settle_leave
 from .tiles import NotationError, format_tiles, tile_to_str
 
 FORMAT = "mahjong-log"
-VERSION = 1
+VERSION = 2  # 2: a match holds its key and commitment (or a plain seed), and may be sealed
+READS = (1, 2)
 
 
 class NotALog(ValueError):
     """The document is not a match log this code reads (not JSON, another format or version)."""
+
+
+class Sealed(ValueError):
+    """A match exported while it was being played: no key, seed or wall, so its hands cannot be
+    replayed (nor its deals verified) until it is over and exported again."""
 
 
 class LogError(ValueError):
@@ -244,15 +256,17 @@ def export_match(
     *,
     seats: Sequence[Mapping[str, Any]] | None = None,
     meta: Mapping[str, Any] | None = None,
+    sealed: bool = False,
 ) -> dict[str, Any]:
     """One match as a log document: ``header`` is :meth:`Match.header`, ``hands`` every finished
     hand's moves in order (a hand whose moves do not finish it is left out: a log holds no hand in
     play), ``seats`` who sat where (engine seat order), ``meta`` anything else worth keeping
-    (table id, dates)."""
+    (table id, dates). ``sealed`` leaves out the key, every seed and every wall: the export of a
+    match still being played."""
     return {
         "format": FORMAT,
         "version": VERSION,
-        "matches": [match_record(header, hands, seats=seats, meta=meta)],
+        "matches": [match_record(header, hands, seats=seats, meta=meta, sealed=sealed)],
     }
 
 
@@ -267,12 +281,19 @@ def match_record(
     *,
     seats: Sequence[Mapping[str, Any]] | None = None,
     meta: Mapping[str, Any] | None = None,
+    sealed: bool = False,
 ) -> dict[str, Any]:
-    match = _new_match(header)
+    match = Match.from_header(header)
     options = match.options
-    record: dict[str, Any] = {
-        "rules": match.rules,
-        "seed": str(match.seed),  # seeds as decimal text: they exceed 2^53
+    record: dict[str, Any] = {"rules": match.rules, "sealed": sealed}
+    if match.commitment is not None:
+        record["commitment"] = match.commitment
+    if not sealed:
+        if match.key is not None:
+            record["key"] = match.key.hex()
+        else:
+            record["seed"] = str(match.seed)  # seeds as decimal text: they exceed 2^53
+    record |= {
         "rounds": match.rounds,
         "options": options.to_dict(),
         "house_rules": options.house_rules.to_dict(),
@@ -289,6 +310,8 @@ def match_record(
         hand = _hand_record(match, list(moves), left, n)
         if hand is None:
             break  # the hand in play (or one cut short by a crash): not part of the log
+        if sealed:
+            del hand["seed"], hand["wall"]
         record["hands"].append(hand)
     record["final_scores"] = list(match.scores)
     record["complete"] = match.is_over
@@ -388,16 +411,21 @@ def seed_of(value: object) -> int:
     raise ValueError(f"a seed is decimal digits, got {json.dumps(value)[:40]}")
 
 
-def _new_match(header: Mapping[str, Any]) -> Match:
-    version = header.get("version", HEADER_VERSION)
-    if version != HEADER_VERSION:
-        raise ValueError(f"unsupported match header version {version!r}")
-    return Match(
-        header["rules"],
-        seed=seed_of(header["seed"]),
-        rounds=header["rounds"],
-        options=TableOptions.from_dict(header["options"]),
-    )
+def _new_match(record: Mapping[str, Any]) -> Match:
+    """The match a log record was dealt from: its key, else its plain seed; :class:`Sealed` when it
+    holds neither (exported while it was being played)."""
+    if "key" in record:
+        header = {"version": HEADER_VERSION, "key": record["key"]}
+    elif "seed" in record:
+        header = {"version": SEEDED_HEADER_VERSION, "seed": seed_of(record["seed"])}
+    elif record.get("sealed"):
+        raise Sealed(
+            "the match was exported while it was being played: its key, seeds and walls stay secret "
+            "until it is over (export it again then)"
+        )
+    else:
+        raise KeyError("key")
+    return Match.from_header({**header, **{k: record[k] for k in ("rules", "rounds", "options")}})
 
 
 # ---------------------------------------------------------------------- check
@@ -420,8 +448,10 @@ def read_log(text: str | bytes) -> dict[str, Any]:
         raise NotALog(f"not JSON ({str(error).splitlines()[0][:80]})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise NotALog(f'not a match log (a JSON object with "format": "{FORMAT}")')
-    if data.get("version") != VERSION:
-        raise NotALog(f"unsupported match log version {data.get('version')!r} (this code reads {VERSION})")
+    if data.get("version") not in READS:
+        raise NotALog(
+            f"unsupported match log version {data.get('version')!r} (this code reads {', '.join(map(str, READS))})"
+        )
     if not isinstance(data.get("matches"), list) or not all(isinstance(m, dict) for m in data["matches"]):
         raise NotALog('a match log holds "matches": a list of objects')
     return data
@@ -441,6 +471,43 @@ def check_log(data: Mapping[str, Any]) -> CheckSummary:
     return CheckSummary(len(matches), hands, moves)
 
 
+class Unverifiable(ValueError):
+    """A log whose deals cannot be verified: sealed (still being played) or dealt from a plain seed
+    before deals were committed. Not evidence of anything unfair."""
+
+
+def verify_log(data: Mapping[str, Any]) -> CheckSummary:
+    """Everything :func:`check_log` checks, and that each match's deals follow from its revealed key:
+    the key's SHA-256 is the commitment the table showed at the start, and the seat draw, the dice
+    and every hand's seed and wall are what the key gives. :class:`Unverifiable` for a match without
+    a revealed key; :class:`LogError` at the first thing that differs (hands numbered in file order)."""
+    matches = data["matches"]
+    for m, record in enumerate(matches, 1):
+        where = f"match {m}, the match header" if len(matches) > 1 else "the match header"
+        if "key" not in record:
+            if record.get("sealed"):
+                raise Unverifiable(
+                    "the match was exported while it was being played (sealed): its key is revealed once "
+                    "it is over; export it again then"
+                )
+            raise Unverifiable(
+                "the match holds no key: it was dealt from a plain seed, before deals were committed, "
+                "so there is nothing to verify"
+            )
+        try:
+            key = fairness.key_from_hex(record["key"])
+        except ValueError as error:
+            raise LogError(str(error), where=where) from None
+        promised = record.get("commitment")
+        if promised != fairness.commitment(key):
+            raise LogError(
+                f"the key's SHA-256 is {fairness.commitment(key)}, but the commitment shown when the match "
+                f"started is {_short(promised)}",
+                where=where,
+            )
+    return check_log(data)
+
+
 def replay_match(
     record: Mapping[str, Any], *, first_hand: int = 1, where: str = ""
 ) -> Iterator[dict[str, Any]]:
@@ -453,16 +520,19 @@ def replay_match(
         return LogError(reason, hand=hand, move=move, where=place)
 
     try:
-        match = _new_match({**record, "version": HEADER_VERSION})
+        match = _new_match(record)
+    except Sealed:
+        raise
     except (AttributeError, KeyError, TypeError, ValueError) as error:
         raise fail(f"cannot set up the match: {_reason(error)}") from None
+    source = "key" if match.sealed else "seed"
     for key, value in (
         ("seat_draw", list(match.seat_of_player)),
         ("dealer_dice", list(match.dealer_dice)),
         ("first_dealer", match.first_dealer),
     ):
         if key in record and record[key] != value:
-            raise fail(f"{key} is {record[key]!r}, but the match's seed gives {value!r}")
+            raise fail(f"{key} is {record[key]!r}, but the match's {source} gives {value!r}")
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise fail('"hands" must be a list')
@@ -491,6 +561,7 @@ def replay_match(
 
 
 def _check_hand(match: Match, hand: Mapping[str, Any], number: int, fail: Any) -> None:
+    source = "key" if match.sealed else "seed"
     moves = hand.get("moves")
     events = hand.get("events")
     if not isinstance(moves, list) or not isinstance(events, list):
@@ -519,7 +590,7 @@ def _check_hand(match: Match, hand: Mapping[str, Any], number: int, fail: Any) -
                         got = str(got)  # a seed written as a JSON integer reads the same
                     if got != value:
                         raise fail(
-                            f"{key} is {_short(hand.get(key))}, but the match deals {_short(value)}",
+                            f"{key} is {_short(hand.get(key))}, but the match's {source} deals {_short(value)}",
                             number,
                             0,
                         )
@@ -597,9 +668,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.log", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
-        "check", help="replay a log: exit 0 valid, 1 a bad move or result, 2 not a log"
+        "check", help="replay a log: exit 0 valid, 1 a bad move or result, 2 not a log (or sealed)"
     )
     check.add_argument("file")
+    verify = commands.add_parser(
+        "verify",
+        help="check a finished match's deals against its revealed key: exit 0 fair, 1 not fair "
+        "(the first hand that differs), 2 not a log or not finished",
+    )
+    verify.add_argument("file")
     args = parser.parse_args(argv)
     try:
         with open(args.file, "rb") as handle:
@@ -612,15 +689,22 @@ def main(argv: list[str] | None = None) -> int:
     except NotALog as error:
         print(f"error: {args.file} is {error}", file=sys.stderr)
         return 2
+    verifying = args.command == "verify"
     try:
-        summary = check_log(data)
+        summary = verify_log(data) if verifying else check_log(data)
+    except (Sealed, Unverifiable) as error:
+        print(f"error: {args.file}: {error}", file=sys.stderr)
+        return 2
     except LogError as error:
-        print(f"refused: {error}")
+        print(f"{'not fair' if verifying else 'refused'}: {error}")
         print(f"{args.file}: {error}", file=sys.stderr)
         return 1
-    print(
-        f"ok: {summary.matches} match(es), {summary.hands} hands, {summary.moves} moves: every move legal, every result matches"
-    )
+    counts = f"{summary.matches} match(es), {summary.hands} hands, {summary.moves} moves"
+    if verifying:
+        print(f"fair: {counts}: every key matches its commitment, every wall follows from its key, "
+              "every move legal, every result matches")
+    else:
+        print(f"ok: {counts}: every move legal, every result matches")
     return 0
 
 

@@ -1,7 +1,11 @@
 """A match: 抓位 and 起莊, then hands until the rounds (圈) are played, with dealer rotation,
 連莊, scoring and zero-sum settlement.
 
-    match = Match("taiwan16", seed=1, rounds=1)
+A match at a table is *sealed*: its deals come from a secret ``key`` (engine.fairness), committed
+to at the start and revealed at the end. A match made from a plain ``seed`` (self-play, tests,
+tables stored before deals were sealed) deals from ``Random(seed)`` as it always did.
+
+    match = Match("taiwan16", key=secrets.token_bytes(32), rounds=1)
     while not match.is_over:
         game = match.new_hand()
         ...play game to its end...
@@ -16,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import fairness
 from .actions import Action, Kind
 from .events import Event
 from .game import Game
@@ -26,7 +31,8 @@ from .settlement import SettleContext, settle_flower_bonus
 from .tiles import from_counts
 from .view import HandResult, Payment
 
-HEADER_VERSION = 1  # Match.header() format
+HEADER_VERSION = 2  # Match.header() format: 2 holds a key (a sealed match), 1 a plain seed
+SEEDED_HEADER_VERSION = 1
 
 
 def score_outcome(game: Game) -> ScoreResult | None:
@@ -55,15 +61,19 @@ class Match:
     seed: int = 0
     rounds: int = 1  # 圈: 1-4
     options: TableOptions = field(default_factory=TableOptions)
+    # a sealed match's secret (engine.fairness), never printed; None: dealt from ``seed``
+    key: bytes | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= 4:
             raise ValueError("a match is 1 to 4 rounds (圈)")
+        if self.key is not None and len(self.key) != fairness.KEY_BYTES:
+            raise ValueError(f"a match key is {fairness.KEY_BYTES} bytes")
         self.profile = get_profile(self.rules)
         get_rules(self.rules)
         self.settle = get_settle(self.rules)
         self.settle_draw = get_settle_draw(self.rules)
-        self.rng = random.Random(self.seed)
+        self.rng = random.Random(self.seed if self.key is None else fairness.seating_seed(self.key))
         # 抓位: the four wind tiles face down; player i takes the seat of the wind drawn
         winds = [0, 1, 2, 3]
         self.rng.shuffle(winds)
@@ -87,6 +97,27 @@ class Match:
         return self.round_wind >= self.rounds
 
     @property
+    def sealed(self) -> bool:
+        """Dealt from a secret key that the match reveals only once it is over."""
+        return self.key is not None
+
+    @property
+    def commitment(self) -> str | None:
+        """The key's SHA-256, shown when the match starts (None for a match dealt from a plain seed)."""
+        return None if self.key is None else fairness.commitment(self.key)
+
+    def _next_hand_seed(self) -> int:
+        """The coming hand's seed: derived from the key with its number, or (a plain-seed match) the
+        generator's next draw."""
+        if self.key is not None:
+            return fairness.hand_seed(self.key, len(self.history) + 1)
+        return self.rng.getrandbits(63)
+
+    def ai_seed(self, seat: int) -> int:
+        """The seed of an AI player's tie-breaks at ``seat``."""
+        return self.seed + seat if self.key is None else fairness.ai_seed(self.key, seat)
+
+    @property
     def finished_hand(self) -> Game | None:
         """The hand settled last, until the next one is dealt (it takes :meth:`between_hands` switches)."""
         return self._finished
@@ -106,7 +137,7 @@ class Match:
         self._finished = None
         game = Game(
             self.rules,
-            seed=self.rng.getrandbits(63),
+            seed=self._next_hand_seed(),
             dealer=self.dealer,
             round_wind=self.round_wind,
             dealer_streak=self.dealer_streak,
@@ -118,14 +149,28 @@ class Match:
         return game
 
     def header(self) -> dict[str, Any]:
-        """What decides the match besides its hands' action logs, JSON-safe (see :meth:`replay`)."""
-        return {
-            "version": HEADER_VERSION,
-            "rules": self.rules,
-            "seed": self.seed,
-            "rounds": self.rounds,
-            "options": self.options.to_dict(),
-        }
+        """What decides the match besides its hands' action logs, JSON-safe (see :meth:`replay`).
+        A sealed match's header holds its key: it is the table's secret until the match is over."""
+        if self.key is None:
+            secret: dict[str, Any] = {"version": SEEDED_HEADER_VERSION, "seed": self.seed}
+        else:
+            secret = {"version": HEADER_VERSION, "key": self.key.hex()}
+        return {**secret, "rules": self.rules, "rounds": self.rounds, "options": self.options.to_dict()}
+
+    @classmethod
+    def from_header(cls, header: Mapping[str, Any]) -> Match:
+        """A new match as :meth:`header` describes it (no hand played yet)."""
+        version = header.get("version")
+        if version not in (HEADER_VERSION, SEEDED_HEADER_VERSION):
+            raise ValueError(f"unsupported match header version {version!r} (expected {HEADER_VERSION})")
+        key = fairness.key_from_hex(header.get("key")) if version == HEADER_VERSION else None
+        return cls(
+            header["rules"],
+            seed=0 if key is not None else header["seed"],
+            rounds=header["rounds"],
+            options=TableOptions.from_dict(header["options"]),
+            key=key,
+        )
 
     @classmethod
     def replay(
@@ -136,15 +181,7 @@ class Match:
         Finished hands are scored and settled again; the last hand, if its log does not finish it,
         is returned mid-play (else None), ready for the next action.
         """
-        version = header.get("version")
-        if version != HEADER_VERSION:
-            raise ValueError(f"unsupported match header version {version!r} (expected {HEADER_VERSION})")
-        match = cls(
-            header["rules"],
-            seed=header["seed"],
-            rounds=header["rounds"],
-            options=TableOptions.from_dict(header["options"]),
-        )
+        match = cls.from_header(header)
         game: Game | None = None
         for number, log in enumerate(hand_logs, 1):
             if game is not None:

@@ -44,7 +44,10 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class MatchStarted:
-    """The seat draw and the dealer's dice happened: tell the channel."""
+    """The seat draw and the dealer's dice happened: tell the channel, with the deals' ``commitment``
+    (the SHA-256 of the match key: engine.fairness; None for a match dealt from a plain seed)."""
+
+    commitment: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +87,10 @@ class PauseEnded:
 @dataclass(frozen=True, slots=True)
 class MatchOver:
     """The match ended (all rounds, a leave that ends it, a pause that ran out): post the standings and the
-    summary, close the hand's messages, store the last writes and forget the table."""
+    summary with the revealed match ``key`` (hex; None for a match dealt from a plain seed), close the
+    hand's messages, store the last writes and forget the table."""
+
+    key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +119,8 @@ class StoreOptions:
 
 @dataclass(frozen=True, slots=True)
 class StoreMatch:
-    """A match began: its seats in engine order and its header (seed, rules, options)."""
+    """A match began: its seats in engine order and its header (its key, rules, options: the table's
+    secret until the match is over)."""
 
     header: dict[str, object]
 

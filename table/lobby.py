@@ -34,6 +34,13 @@ DEFAULT_AI = "normal"
 
 
 
+def hints_by_default(ranking: str, *, system: bool = False) -> bool:
+    """Whether a new table shows each player their waits and ready discards unless its host says: on
+    at casual tables, off at rated ones and at 系統桌, as rated play elsewhere has it (Mahjong Soul's
+    and Tenhou's ranked rooms show no waits)."""
+    return ranking == "casual" and not system
+
+
 class TablePhase(Enum):
     LOBBY = "lobby"
     PLAYING = "playing"

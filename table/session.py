@@ -12,7 +12,7 @@ next deal) and says when it wants to be called again.
     >>> session = TableSession(lobby, Timing(ai_delay=0))
     >>> _ = session.join(10, "Ann")
     >>> _ = session.open_seats()
-    >>> effects = session.start(seed=3, now=0.0)
+    >>> effects = session.start(key=bytes(32), now=0.0)
     >>> session.game is not None and session.needs_buttons() <= {0, 1, 2, 3}
     True
 """
@@ -29,7 +29,7 @@ from engine.game import Game, IllegalActionError, Phase
 from engine.match import Match
 from engine.policy import Policy, make_policy
 from engine.tiles import NotationError
-from engine.view import HandResult
+from engine.view import GameView, HandResult
 
 from . import effects as fx
 from .codes import to_action
@@ -37,6 +37,7 @@ from .effects import Effect
 from .lobby import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
 from .seating import Seating
 from .timing import Timing
+from .visibility import PUBLIC, Sight, Viewer, live_view, sight, viewer_of
 
 CLAIM_PHASES = (Phase.CLAIM, Phase.ROB_KONG)
 CLAIM_KINDS = (Kind.PASS, Kind.CHI, Kind.PON, Kind.KONG, Kind.WIN, Kind.TIMEOUT)
@@ -90,6 +91,21 @@ class TableSession:
 
     def match_ended(self) -> bool:
         return self.state.phase is not TablePhase.PLAYING or (self.match is not None and self.match.is_over)
+
+    # ------------------------------------------------------------------ who sees what (table/visibility.py)
+
+    def viewer(self, user_id: int) -> Viewer:
+        """The viewer a person is here: their seat once the match has one for them, else the public."""
+        return viewer_of(user_id, [who.user_id for who in self.seating.by_seat])
+
+    def sight(self, viewer: Viewer) -> Sight:
+        return sight(viewer, over=self.closed or self.match_ended())
+
+    def view(self, viewer: Viewer) -> GameView | None:
+        """The hand at the table (in play, or the one just over) as ``viewer`` may see it."""
+        if self.game is None:
+            return None
+        return live_view(self.game, self.sight(viewer), hints=self.state.settings.hints)
 
     def robot(self, seat: int) -> bool:
         """An AI seat or one auto-played (代打): the table moves for it."""
@@ -183,25 +199,31 @@ class TableSession:
         self.closed = True
         return [fx.StorePhase()]
 
-    def start(self, *, seed: int, now: float) -> list[Effect]:
-        """Draw seats (抓位), throw the dealer's dice, deal the first hand (the lobby has closed)."""
+    def start(self, *, key: bytes, now: float) -> list[Effect]:
+        """Draw seats (抓位), throw the dealer's dice, deal the first hand (the lobby has closed). Every
+        deal of the match comes from the secret ``key`` (engine.fairness): the channel is shown its
+        commitment now and the key itself once the match is over."""
         if self.state.phase is not TablePhase.PLAYING or self.match is not None:
             raise TableError("err.not_lobby")
         settings = self.state.settings
-        match = Match(settings.rules, seed=seed, rounds=settings.rounds, options=settings.options)
+        match = Match(settings.rules, rounds=settings.rounds, options=settings.options, key=key)
         self.match = match
         by_seat: list[Seat | None] = [None] * 4
         for player, seat in enumerate(match.seat_of_player):
             by_seat[seat] = self.state.seats[player]
         self.seating = Seating([who for who in by_seat if who is not None])
         self._make_policies()
-        out: list[Effect] = [fx.StoreOptions(), fx.StoreMatch(match.header()), fx.MatchStarted()]
+        out: list[Effect] = [
+            fx.StoreOptions(),
+            fx.StoreMatch(match.header()),
+            fx.MatchStarted(match.commitment),
+        ]
         return out + self._deal(now)
 
     def _make_policies(self) -> None:
         for seat, who in enumerate(self.seating.by_seat):
             if who.is_ai:
-                rng = random.Random(self.match.seed + seat if self.match else seat)
+                rng = random.Random(self.match.ai_seed(seat) if self.match else seat)
                 self.policies[seat] = make_policy(who.ai_level or DEFAULT_AI, rng)
 
     # ------------------------------------------------------------------ after a restart
@@ -611,7 +633,12 @@ class TableSession:
         self.paused_until = None
         self.version += 1
         stored = fx.StoreMatchOver(tuple(self.match.scores), self.leaver)
-        return [stored, *self._refresh(actor=None), fx.MatchOver()]
+        return [stored, *self._refresh(actor=None), fx.MatchOver(self._revealed_key())]
+
+    def _revealed_key(self) -> str | None:
+        """The key of a match that is over, to show beside its standings (None: dealt from a seed)."""
+        assert self.match is not None and self.sight(PUBLIC).secrets
+        return None if self.match.key is None else self.match.key.hex()
 
     def close(self) -> list[Effect]:
         """The host closed the table, or the bot shuts down: nothing more happens here."""

@@ -23,6 +23,7 @@ from discord.ext import commands
 import render
 from data import Store, StoreError
 from engine.actions import Kind
+from engine.fairness import KEY_BYTES
 from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.rulesets import DEFAULT_MINIMUM, DEFAULT_RULES
@@ -40,6 +41,7 @@ from table.lobby import (
     TableSettings,
     TableState,
     hash_password,
+    hints_by_default,
     valid_password,
 )
 
@@ -166,6 +168,8 @@ class Mahjong(
         self.store: Store = bot.store
         self.timing: Timing = getattr(bot, "timing", Timing())
         seed = getattr(getattr(bot, "config", None), "seed", None)
+        # match keys (engine.fairness) from the operating system's generator; a seeded bot (tests, the
+        # sandbox) deals the same matches every run
         self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
         self.tables: dict[int, TableRunner] = {}  # channel id → the channel's table
         self.rematches: dict[int, RematchSeed] = {}  # a finished table's id → its rematch (rematch.py)
@@ -184,6 +188,10 @@ class Mahjong(
         # Discord counts arrivals), so the window is a second longer than the one Discord keeps
         self.dm_opens = WindowLimit(limit=10, seconds=11.0)
         super().__init__()
+
+    def new_match_key(self) -> bytes:
+        """A new match's secret key: every deal of the match follows from it (table/session.py)."""
+        return self.rng.randbytes(KEY_BYTES)
 
     async def cog_load(self) -> None:
         """Register the buttons, then bring back every table that was open when the bot stopped: the
@@ -352,7 +360,7 @@ class Mahjong(
         language=_("The table's language in the channel (default: yours)"),
         ranking=_("Rated or casual (ratings move only at rated tables)"),
         spectators=_("Spectators: public, delayed (every hand face up once over) or off"),
-        hints=_("Show each player their waits and the discards that keep them ready (off for serious play)"),
+        hints=_("Show players their waits and ready discards (default: on if casual, off if rated)"),
         pace=_("How fast AI players discard: normal is about a second each, so people can follow"),
     )
     @app_commands.choices(
@@ -387,7 +395,7 @@ class Mahjong(
         language: str | None = None,
         ranking: str = "casual",
         spectators: str = "public",
-        hints: bool = True,
+        hints: bool | None = None,
         pace: str = "normal",
     ) -> None:
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
@@ -428,6 +436,8 @@ class Mahjong(
             chosen["hand_size"] = hand_size
         # the rule set's own stakes and caps (taiwan13: 20 a 台) unless the host set them
         options = replace(get_profile(rules).options, **chosen)
+        if hints is None:  # community norms: casual tables show hints, rated ones do not (table/lobby.py)
+            hints = hints_by_default(ranking)
         if type(hints) is not bool:  # a forged argument: the option is a boolean (1 == True would pass a list)
             raise TableError("err.bad_option", name="hints", accepted="True, False")
         settings = TableSettings(

@@ -7,8 +7,6 @@ move made while a picture is drawn cannot put a newer caption over an older pict
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import discord
 
 import render
@@ -18,6 +16,7 @@ from engine.hints import ReadyDiscard, ready_discards
 from engine.prompt import Ask, Prompt
 from engine.view import HandResult
 from table.session import TableSession
+from table.visibility import PUBLIC, Viewer
 
 from ..i18n import t
 from . import texts
@@ -46,14 +45,15 @@ def table_text(session: TableSession, locale: str) -> str:
     if session.match_ended():
         return t(locale, "play.table_over", n=game.hand_number)
     deadline = deadline_text(locale, session.deadline)
-    return texts.table_text(game.view(None), text_names(session), locale, deadline, note_lines(session, locale))
+    view = session.view(PUBLIC)
+    assert view is not None
+    return texts.table_text(view, text_names(session), locale, deadline, note_lines(session, locale))
 
 
 async def table_payload(session: TableSession, locale: str, painter: Painter = THREADS) -> Payload:
     """The channel's table: the public picture, the status line, and its buttons while it plays."""
-    game = session.game
-    assert game is not None
-    view = game.view(None)
+    view = session.view(PUBLIC)
+    assert view is not None
     content = table_text(session, locale)
     buttons = None if session.match_ended() else table_view(session.table_id, locale)
     png = await painter.draw(render.render_table, view, session.seating.names(), locale=locale)
@@ -68,7 +68,8 @@ async def dm_payload(
     assert game is not None
     table_id, settings, channel = session.table_id, session.state.settings, session.state.channel_id
     loc = session.seating.by_seat[seat].locale
-    view = game.view(seat)
+    view = session.view(Viewer.at(seat))  # table/visibility.py: the seat's own tiles; waits only with hints on
+    assert view is not None
     names = text_names(session)
     header = t(loc, "play.dm_hand", n=game.hand_number, rules=t(loc, f"rules.{settings.rules}"), channel=channel)
     buttons: discord.ui.View | None = None
@@ -116,8 +117,6 @@ async def dm_payload(
     playing = not (session.match_ended() or game.is_over or auto)
     if playing:  # where you stand (standing.py): waits, the discards that keep you ready, 過水
         line = "\n".join([line, *standing_lines(view, discard_hints, loc, hints=settings.hints)])
-        if not settings.hints:
-            view = replace(view, waits=())  # the picture keeps the secret too
     declare = (prompt.declarations if prompt is not None else tuple(game.declarations(seat))) if playing else ()
     if declare:
         buttons = add_eye_button(buttons, table_id, declare[0].kind is Kind.MIJI, loc)
@@ -137,7 +136,8 @@ def result_text(session: TableSession, result: HandResult, number: int, locale: 
     if game is None:
         return text
     settings = session.state.settings
-    table = game.view(None)
+    table = session.view(PUBLIC)
+    assert table is not None
     lines = payment_lines(
         result,
         names,

@@ -101,8 +101,8 @@ def settings_parts(state: TableState, locale: str) -> list[str]:
         settings.insert(3, t(locale, "lobby.stakes", base=o.base, tai=o.tai))
     if s.spectators != "public":  # watch.py; public is the default and goes unsaid
         settings.append(t(locale, f"lobby.spectators_{s.spectators}"))
-    if not s.hints:  # standing.py; hints on is the default and goes unsaid
-        settings.append(t(locale, "lobby.hints_off"))
+    # standing.py; said either way, since rated tables and 系統桌 start without them (table/lobby.py)
+    settings.append(t(locale, "lobby.hints_on" if s.hints else "lobby.hints_off"))
     if s.pace != "normal":  # the AI's pace (table/session.py); normal goes unsaid
         settings.append(t(locale, f"lobby.pace_{s.pace}"))
     if state.locked:

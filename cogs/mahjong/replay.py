@@ -3,8 +3,10 @@
 A replay is private (an ephemeral message) and stateless: every click names the hand, the seat and
 the step in its custom id (replay_buttons.py), reads the hand's stored moves and replays them
 through the engine, so it keeps working after a restart and for hands played before replays
-existed. Only finished hands replay; while a match is being played only its players may replay
-(or export) its finished hands. The engine decides everything shown (engine.replay, engine.log).
+existed. Who may replay or export what is the table's visibility rule (table/visibility.py): only
+finished hands replay; while a match is being played only its players may replay or export its
+finished hands, and the export is sealed (no key, seed or wall: engine.log) until the match is over.
+The engine decides everything shown (engine.replay, engine.log).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from engine.log import HandMoves, LogError, export_match, leaver
 from engine.replay import CLAIM, KONG, WIN, Frame, frame_at, frame_marks, frames, next_marked
 from render.replay import render_animation, render_step
 from table.lobby import TableError
+from table.visibility import PUBLIC, Sight, sight, viewer_of
 
 from ..i18n import t
 from .live import Payload
@@ -48,9 +51,19 @@ def check_replayable(hand: StoredHand | None, user_id: int) -> StoredHand:
         raise TableError("err.no_hand")
     if not hand.finished:
         raise TableError("replay.in_play")
-    if not hand.match_over and user_id not in hand.players:
+    if not sight(viewer_of(user_id, hand.users), over=hand.match_over).finished_hands:
         raise TableError("replay.players_only")
     return hand
+
+
+def check_exportable(found: StoredMatch | None, user_id: int) -> Sight:
+    """What ``user_id`` may have of the match's log (sealed while it is played), or a polite refusal."""
+    if found is None:
+        raise TableError("export.no_match")
+    seen = sight(viewer_of(user_id, found.users), over=found.over)
+    if not seen.finished_hands:
+        raise TableError("replay.players_only")
+    return seen
 
 
 def default_seat(hand: StoredHand, user_id: int) -> int:
@@ -187,8 +200,9 @@ def animation(hand: StoredHand) -> bytes:
     return render_animation(frames(hand.header, hand.moves, names, seat=default_seat(hand, -1)), names)
 
 
-def match_log(store_match: StoredMatch) -> bytes:
-    """The match as a log document (engine.log), every finished hand replayed through the engine."""
+def match_log(store_match: StoredMatch, *, sealed: bool) -> bytes:
+    """The match as a log document (engine.log), every finished hand replayed through the engine;
+    ``sealed`` (the match is still being played) leaves out its key, seeds and walls."""
     rules = store_match.rules
     hands = []
     for moves, result in store_match.hands:
@@ -206,7 +220,7 @@ def match_log(store_match: StoredMatch) -> bytes:
         "started_at": store_match.started_at,
         "finished_at": store_match.finished_at,
     }
-    document = export_match(store_match.header, hands, seats=list(store_match.seats), meta=meta)
+    document = export_match(store_match.header, hands, seats=list(store_match.seats), meta=meta, sealed=sealed)
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
 
 
@@ -234,7 +248,9 @@ class ReplayCommands(CogMixin):
             payload = await step_payload(found, 0, default_seat(found, user), interaction.locale)
             await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
             return
-        await interaction.response.defer(thinking=True)  # a whole hand takes longer than a click
+        # posted for the channel once the channel may see finished hands (the match is over); privately before
+        private = not sight(PUBLIC, over=found.match_over).finished_hands
+        await interaction.response.defer(thinking=True, ephemeral=private)  # a whole hand takes longer than a click
         try:
             gif = await asyncio.to_thread(animation, found)
         except (LogError, ValueError) as error:
@@ -256,18 +272,16 @@ class ReplayCommands(CogMixin):
     async def export(self, interaction: discord.Interaction, match: app_commands.Range[int, 1]) -> None:
         assert interaction.guild_id is not None
         found = await stored_match(self.store, interaction.guild_id, match)
-        if found is None:
-            raise TableError("export.no_match")
-        if not found.over and interaction.user.id not in found.players:
-            raise TableError("replay.players_only")
+        seen = check_exportable(found, interaction.user.id)
+        assert found is not None
         try:
-            data = await asyncio.to_thread(match_log, found)
+            data = await asyncio.to_thread(match_log, found, sealed=not seen.secrets)
         except (LogError, ValueError) as error:
             log.warning("match %s does not replay: %s", match, error)
             raise TableError("replay.broken") from None
         hands = sum(1 for _, result in found.hands if result is not None)
         await interaction.response.send_message(
-            content=t(interaction.locale, "export.done", table=match, hands=hands),
+            content=t(interaction.locale, "export.sealed" if not seen.secrets else "export.done", table=match, hands=hands),
             file=discord.File(io.BytesIO(data), f"mahjong-match-{match}.json"),
-            ephemeral=not found.over,
+            ephemeral=not seen.secrets,
         )

@@ -33,6 +33,7 @@ from engine.actions import Action, Kind
 from engine.log import LogError
 from engine.review import Decision, Review, reasons, review_match
 from table.lobby import TableError
+from table.visibility import sight, viewer_of
 
 from ..i18n import t, tile_label
 from .clicks import TableIdButton, clicked, hand_to_cog, new_button
@@ -63,7 +64,7 @@ def check_reviewable(found: StoredMatch | None, asker: int, member: int) -> int:
     """The seat to review, if ``asker`` may see ``member``'s review of ``found``; else a refusal."""
     if found is None:
         raise TableError("export.no_match")
-    if not found.over:
+    if not sight(viewer_of(asker, found.users), over=found.over).secrets:  # a review reads the whole match
         raise TableError("review.running")
     if asker != member:
         raise TableError("review.private")

@@ -40,6 +40,7 @@ from table.lobby import Seat, TableError, TablePhase, TableSettings, TableState
 from table.seating import Seating
 from table.session import TableSession
 from table.timing import Timing
+from table.visibility import PUBLIC
 
 from ..i18n import t
 from . import texts
@@ -216,8 +217,8 @@ class TableRunner:
                     self.dms = {}
                 case fx.Deal():
                     jobs.append(self._show_hand)
-                case fx.MatchStarted():
-                    jobs.append(self._announce_seats)
+                case fx.MatchStarted(commitment):
+                    jobs.append(partial(self._announce_seats, commitment))
                 case fx.Notice(key, seat, values):
                     name = {} if seat is None else {"name": self.text_names()[seat]}
                     jobs.append(partial(self._post_quietly, t(self.locale, key, **name, **values)))
@@ -232,8 +233,8 @@ class TableRunner:
                         self.cog.background(self._quietly(edit))
                 case fx.PauseEnded():
                     jobs.append(partial(self._edit_pause, "play.pause_ended"))
-                case fx.MatchOver():
-                    jobs.append(self._finish_match)
+                case fx.MatchOver(key):
+                    jobs.append(partial(self._finish_match, key))
                 case fx.Probe():
                     jobs.append(self._probe_channel)
         return jobs
@@ -341,7 +342,7 @@ class TableRunner:
     async def start_match(self) -> None:
         """Seat draw, dealer dice, first hand: the session decides, this posts them, then the clock runs."""
         async with self.lock:
-            jobs = self.carry_out(self.session.start(seed=self.cog.rng.getrandbits(62), now=time.time()))
+            jobs = self.carry_out(self.session.start(key=self.cog.new_match_key(), now=time.time()))
         await _in_order(jobs)
         if not self.closed:
             self._start_driver()
@@ -349,17 +350,10 @@ class TableRunner:
     def _start_driver(self) -> None:
         self.task = asyncio.create_task(self._drive(), name=f"table-{self.table_id}")
 
-    async def _announce_seats(self) -> None:
+    async def _announce_seats(self, commitment: str | None) -> None:
         match = self.match
         assert match is not None
-        names = self.text_names()
-        lines = texts.seat_lines(match, names, self.locale)
-        dice, dealer = match.dealer_dice, names[match.first_dealer]
-        if match.profile.host_deals_first:
-            first = t(self.locale, "play.host_deals", name=dealer)
-        else:
-            first = t(self.locale, "play.dice", dice=" ".join(map(str, dice)), total=sum(dice), name=dealer)
-        await self.post(content=t(self.locale, "play.seat_draw", lines=lines) + "\n" + first)
+        await self.post(content=texts.seat_draw_text(match, self.text_names(), self.locale, commitment))
 
     async def _show_hand(self) -> None:
         """Post the hand's table message and send each person their hand (outside the lock)."""
@@ -649,7 +643,7 @@ class TableRunner:
         assert game is not None
         names = self.seating.names()
         text = self.result_text(result, number)
-        view = game.view(None)
+        view = self.session.view(PUBLIC)  # the hand as it ended, every hand revealed (table/visibility.py)
         house = self.state.settings.options.house_rules.summary()
 
         async def show() -> None:
@@ -689,8 +683,9 @@ class TableRunner:
             deltas=list(result.deltas),
         )
 
-    async def _finish_match(self) -> None:
-        """The standings with the summary picture, Review my play and Rematch; then the table is forgotten."""
+    async def _finish_match(self, key: str | None) -> None:
+        """The standings with the summary picture and the revealed key, Review my play and Rematch; then
+        the table is forgotten."""
         match = self.match
         assert match is not None
         names = self.text_names()
@@ -700,6 +695,8 @@ class TableRunner:
         ]
         embed = discord.Embed(title=t(self.locale, "play.match_over"), description="\n".join(lines))
         add_ledger(embed, names, match.scores, self.state.settings, partial(t, self.locale))
+        if key is not None:  # the deals' key, now the match is over: anyone can verify every wall
+            embed.add_field(name=t(self.locale, "play.key_title"), value=texts.key_text(key, self.table_id, self.locale), inline=False)
         rows = match_summary(match)
         unit = get_rules(self.state.settings.rules).unit
         png = await asyncio.to_thread(render_summary, rows, names, len(match.history), unit, self.locale)

@@ -20,7 +20,7 @@ from dataclasses import replace
 from data import GuildSettings, QueueEntry
 from engine.rules import get_profile
 from engine.rulesets import DEFAULT_RULES
-from table.lobby import SEATS, TURN_SECONDS, TableSettings
+from table.lobby import SEATS, TURN_SECONDS, TableSettings, hints_by_default
 
 PLAYER, SYSTEM = "player", "system"  # the two kinds of table (tables.kind)
 SYSTEM_ROUNDS = 1  # 系統桌皆為1圈
@@ -31,11 +31,12 @@ SYSTEM_TURN_CHOICES = tuple(s for s in TURN_SECONDS if s >= SYSTEM_TURN)
 
 def system_settings(rules: str, turn_seconds: int = SYSTEM_TURN) -> TableSettings:
     """The documents' system settings for ``rules``: 1 圈, the turn time, 不可過水, the rule set's own
-    stakes and the document's house rules; everything else as the rule set has it."""
+    stakes and the document's house rules, no hints (table/lobby.py); everything else as the rule set
+    has it."""
     if turn_seconds not in SYSTEM_TURN_CHOICES:
         raise ValueError(f"a 系統桌 turn is one of {SYSTEM_TURN_CHOICES} seconds, not {turn_seconds}")
     options = replace(get_profile(rules).options, turn_seconds=turn_seconds, may_pass_win=False)
-    return TableSettings(rules, SYSTEM_ROUNDS, options)
+    return TableSettings(rules, SYSTEM_ROUNDS, options, hints=hints_by_default("casual", system=True))
 
 
 def ready_group(queue: Sequence[QueueEntry]) -> list[QueueEntry]:

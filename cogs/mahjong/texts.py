@@ -76,6 +76,26 @@ def seat_lines(match: Match, names: Sequence[str], loc: str) -> str:
     )
 
 
+def seat_draw_text(match: Match, names: Sequence[str], loc: str, commitment: str | None) -> str:
+    """The match's first message: 抓位, who deals first (the dice, or taiwan13's host), and the
+    commitment to the deals (engine.fairness) that the key revealed at the end must match."""
+    dealer = names[match.first_dealer]
+    if match.profile.host_deals_first:
+        first = t(loc, "play.host_deals", name=dealer)
+    else:
+        dice = match.dealer_dice
+        first = t(loc, "play.dice", dice=" ".join(map(str, dice)), total=sum(dice), name=dealer)
+    lines = [t(loc, "play.seat_draw", lines=seat_lines(match, names, loc)), first]
+    if commitment is not None:
+        lines.append(t(loc, "play.commitment", hash=commitment))
+    return "\n".join(lines)
+
+
+def key_text(key: str, table_id: int, loc: str) -> str:
+    """The revealed key beside the standings, and how to check the deals with it."""
+    return t(loc, "play.key_reveal", secret=key, table=table_id)
+
+
 def result_text(
     result: HandResult, number: int, names: Sequence[str], scores: Sequence[int], loc: str
 ) -> str:

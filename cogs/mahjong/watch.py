@@ -1,10 +1,10 @@
-"""/mahjong watch: spectators. A spectator gets the public table by DM, kept up to date, a fresh
-message each hand. What a spectator receives is made from the public view alone
-(``Game.view(None)``: discards, melds, flowers, scores, whose turn), so it cannot hold a concealed
-tile of a hand in play; at a ``delayed`` table a spectator also gets each hand with all four hands
-face up (the animated replay) once it is over and the next hand has started, as Tenhou shows its
-spectators, so watching cannot help a player. ``off`` refuses watchers; players never watch their
-own table.
+"""/mahjong watch: spectators. What a spectator may see is the table's visibility rule's
+(table/visibility.py), for the viewer the table's spectator setting makes them: at a ``public`` table a
+spectator gets the public table by DM (what the channel shows: discards, melds, flowers, scores, whose
+turn), kept up to date, a fresh message each hand; at a ``delayed`` table nothing of a hand in play,
+and each hand with all four hands face up (the animated replay) once it is over, as Tenhou delays its
+spectators, so watching cannot help a player. ``off`` refuses watchers; players never watch their own
+table.
 
 The watchers of a table follow it from outside: a small task per watched table compares the
 table's version with what each spectator was shown, so the table itself knows nothing of them.
@@ -32,6 +32,9 @@ from engine.replay import frames
 from engine.view import GameView
 from render.replay import render_animation
 from table.lobby import TableError, TablePhase
+from table.session import TableSession
+from table.visibility import Viewer, live_view
+from table.visibility import spectator as spectator_viewer
 
 from ..i18n import locale_of, t, tile_label
 from .live import LiveMessage, Payload
@@ -97,6 +100,21 @@ def spectator_payload(
     )
 
 
+def spectator_view(session: TableSession, viewer: Viewer, game: Game) -> GameView | None:
+    """What a spectator's live message shows of ``game`` (the hand in play, or one just over): the
+    visibility rule's view for the spectator ``viewer`` (None: nothing of it)."""
+    return live_view(game, session.sight(viewer))
+
+
+def revealable(session: TableSession, viewer: Viewer) -> int:
+    """How many hands of the match a spectator may be shown face up now (the first n): every finished
+    hand where the visibility rule lets this viewer see finished hands, else none."""
+    match = session.match
+    if match is None or not session.sight(viewer).finished_hands:
+        return 0
+    return len(match.history)
+
+
 def hand_reveal(match: Match, number: int, names: Sequence[str]) -> bytes:
     """Hand ``number`` of ``match`` (already over) as the animated replay, every hand face up."""
     record = match.history[number - 1]
@@ -125,7 +143,7 @@ class Watchers:
 
     cog: Any
     runner: TableRunner
-    mode: str
+    viewer: Viewer  # what the table's spectator setting makes its spectators (table/visibility.py)
     spectators: dict[int, Spectator] = field(default_factory=dict)
     revealed: int = 0  # hands shown face up so far (delayed tables)
     task: asyncio.Task[None] | None = None
@@ -137,26 +155,13 @@ class Watchers:
 
     async def add(self, user_id: int, locale: str) -> None:
         self.spectators[user_id] = Spectator(user_id, locale)
-        if self.mode == "delayed":
-            self.revealed = max(self.revealed, self._finished_and_passed())  # only hands from now on
+        self.revealed = max(self.revealed, revealable(self.runner.session, self.viewer))  # only hands from now on
         self.start()
 
     def remove(self, user_id: int) -> None:
         gone = self.spectators.pop(user_id, None)
         if gone is not None and gone.live is not None:
             gone.live.close()
-
-    def _finished_and_passed(self) -> int:
-        """How many hands are over and followed by the next one (or by the match's end)."""
-        match, game = self.runner.match, self.runner.game
-        if match is None:
-            return 0
-        done = len(match.history)
-        if match.is_over or self.runner.closed:
-            return done
-        if game is not None and game.hand_number > done:
-            return done  # the next hand has started
-        return max(0, done - 1)
 
     async def _follow(self) -> None:
         poll = max(0.05, min(POLL_SECONDS, getattr(self.cog.timing, "edit_interval", POLL_SECONDS) or 0.1))
@@ -167,8 +172,9 @@ class Watchers:
                     await self._catch_up()
                     if self.revealing is not None:
                         await self.revealing
-                    if self.revealed < self._finished_and_passed():
-                        await self._reveal_upto(self._finished_and_passed())
+                    ready = revealable(self.runner.session, self.viewer)
+                    if self.revealed < ready:
+                        await self._reveal_upto(ready)
                     break
                 await asyncio.sleep(poll)
         except asyncio.CancelledError:
@@ -188,15 +194,16 @@ class Watchers:
     async def _catch_up(self) -> None:
         runner = self.runner
         game = runner.game
-        if self.mode == "delayed":
-            ready = self._finished_and_passed()
-            if self.revealed < ready and (self.revealing is None or self.revealing.done()):
-                self.revealing = asyncio.create_task(self._reveal_upto(ready))  # a GIF takes a while
-        if game is None:
+        ready = revealable(runner.session, self.viewer)
+        if self.revealed < ready and (self.revealing is None or self.revealing.done()):
+            self.revealing = asyncio.create_task(self._reveal_upto(ready))  # a GIF takes a while
+        if game is None or not runner.session.sight(self.viewer).live:
             return
+        over = runner.session.match_ended()
         for spectator in list(self.spectators.values()):
             if spectator.hand != game.hand_number:
-                await self._post(spectator)
+                if not over:  # a new message per hand while the match is played; the standings end it
+                    await self._post(spectator)
             elif spectator.live is not None:
                 spectator.live.want(runner.version)
 
@@ -205,7 +212,9 @@ class Watchers:
         ended) that hand as it ended."""
         runner = self.runner
         async with runner.lock:
-            view = game.view(None)
+            view = spectator_view(runner.session, self.viewer, game)
+            if view is None:  # never reached: only viewers who may see the hand in play get live messages
+                raise ValueError("this spectator may not see the hand in play")
             names = runner.seating.names()
             deadline = _deadline(locale, runner.deadline) if game is runner.game else ""
         return await asyncio.to_thread(spectator_payload, view, names, locale, runner.table_id, deadline)
@@ -313,7 +322,8 @@ async def toggle_watching(cog: Any, interaction: discord.Interaction, runner: Ta
     if runner.state.seat_of(user) is not None:
         raise TableError("watch.player")
     mode = table_mode(runner)
-    if mode == "off":
+    viewer = spectator_viewer(mode)
+    if viewer is None:
         raise TableError("watch.off")
     if runner.state.phase is not TablePhase.PLAYING or runner.match is None or runner.closed:
         raise TableError("watch.not_playing")
@@ -323,7 +333,7 @@ async def toggle_watching(cog: Any, interaction: discord.Interaction, runner: Ta
         await interaction.response.send_message(t(interaction.locale, "watch.stopped"), ephemeral=True)
         return
     if watchers is None:
-        watchers = cog.watchers[runner.table_id] = Watchers(cog, runner, mode)
+        watchers = cog.watchers[runner.table_id] = Watchers(cog, runner, viewer)
     await interaction.response.send_message(
         t(interaction.locale, "watch.started" if mode == "public" else "watch.started_delayed"),
         ephemeral=True,

@@ -11,7 +11,7 @@ import pytest
 
 from devserver.config import RateLimits
 from devserver.people import Person
-from engine.log import check_log, read_log
+from engine.log import Sealed, check_log, read_log
 from engine.replay import frames
 
 from .tablebot import PrivacyWatch, build_bot, play_match, table_runner
@@ -153,6 +153,10 @@ async def test_a_match_in_progress_replays_only_for_its_players_and_only_finishe
     in_play = await (await alice.slash("mahjong replay", hand=playing)).message()
     assert "still being played" in in_play.content and not in_play.attachments
     own = await (await alice.slash("mahjong export", match=runner.table_id)).message()
-    assert own.ephemeral_to == alice.id
+    assert own.ephemeral_to == alice.id and "sealed" in own.content
     log = read_log(own.attachments[0].data)
-    assert check_log(log).hands == 1 and log["matches"][0]["complete"] is False
+    record = log["matches"][0]
+    assert record["sealed"] is True and record["complete"] is False and len(record["hands"]) == 1
+    assert "key" not in record and not {"seed", "wall"} & set(record["hands"][0])
+    with pytest.raises(Sealed):  # nothing to replay it from until the match is over
+        check_log(log)

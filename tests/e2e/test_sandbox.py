@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from devserver.sandbox import SHOWCASE_SEEDS
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -87,7 +89,7 @@ def test_the_rules_and_language_options_reach_the_table_and_the_person(tmp_path)
     out = tmp_path / "out"
     finished(sandbox(out, "--rules", "hongkong", "--lang", "zh-TW"))  # one hand, the showcase seed
     text = (out / "transcript.md").read_text(encoding="utf-8")
-    assert "A new table: hongkong, 1 hand(s), seed 22, language zh-TW" in text
+    assert f"A new table: hongkong, 1 hand(s), seed {SHOWCASE_SEEDS['hongkong']}, language zh-TW" in text
     assert "🀄 麻將桌 · 香港麻將" in text  # the lobby, in the server's language
     assert "`過`" in text  # the person's buttons, in their language
     assert re.search(r"^> 🀄 \*\*胡！\*\* \*\*小明 Ming 🀄\*\* (胡了|自摸)第 1 局", text, re.M)  # and the person wins it

@@ -98,7 +98,7 @@ async def test_chi_with_a_choice_loses_to_pon_on_the_same_discard(harness, devse
 @pytest.mark.devserver(members=FOUR, rate_limits=QUICK)
 async def test_four_people_chi_pon_every_kong_and_both_kinds_of_win(harness, devserver, monkeypatch):
     privacy = PrivacyWatch(monkeypatch)
-    bot = await harness.start(build_bot(seed=2))
+    bot = await harness.start(build_bot(seed=4))
     await open_full_table(devserver, rounds=4, may_pass_win=True)
     runner = await wait_seated(bot, devserver)
     people = [Person(u, smart(runner)) for u in devserver.members(*FOUR)]

@@ -61,13 +61,15 @@ def play_match(
     max_hands: int = 6,
     leave_in_hand: int | None = None,
     on_step: Callable[[Game], None] | None = None,
+    key: bytes | None = None,
 ) -> Played:
     """A match of ``rules`` up to ``max_hands`` hands; in hand ``leave_in_hand`` a player leaves
     after a few moves (taiwan13 ends the table; elsewhere the seat goes to 代打). ``on_step`` sees
-    the game after the deal and after every move."""
+    the game after the deal and after every move. With ``key`` the match is sealed (dealt from the
+    key, as a table's is); the driver's own choices still follow ``seed``."""
     rng = random.Random(seed)
     policy = make_policy("easy", random.Random(seed))
-    match = Match(rules, seed=seed, rounds=rounds, options=options or get_profile(rules).options)
+    match = Match(rules, seed=seed, rounds=rounds, options=options or get_profile(rules).options, key=key)
     played = Played(match)
     while not match.is_over and len(played.hands) < max_hands:
         game = match.new_hand()

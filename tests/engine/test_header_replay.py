@@ -224,4 +224,15 @@ def test_match_header_is_versioned():
         "options": TableOptions().to_dict(),
     }
     with pytest.raises(ValueError):
+        Match.replay({**header, "version": 99}, [])
+    key = bytes(range(32))
+    sealed = Match(key=key).header()
+    assert sealed == {
+        "version": 2,
+        "key": key.hex(),
+        "rules": "taiwan16",
+        "rounds": 1,
+        "options": TableOptions().to_dict(),
+    }
+    with pytest.raises(ValueError):  # a version-2 header is dealt from its key: a seed is not enough
         Match.replay({**header, "version": 2}, [])

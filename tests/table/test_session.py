@@ -29,7 +29,7 @@ def started(rules: str = "taiwan16", people: tuple[int, ...] = (ALICE,), seed: i
     for user in people:
         session.join(user, f"p{user}")
     session.open_seats()
-    session.start(seed=seed, now=0.0)
+    session.start(key=seed.to_bytes(32, "big"), now=0.0)
     return session
 
 
@@ -103,11 +103,11 @@ def test_start_needs_a_person_and_fills_empty_seats_with_ai():
     session.join(ALICE, "Ann")
     session.open_seats()
     assert session.state.phase is TablePhase.PLAYING and len(session.state.seats) == 4
-    out = session.start(seed=3, now=0.0)
+    out = session.start(key=(3).to_bytes(32, "big"), now=0.0)
     assert kinds(out)[:4] == [fx.StoreOptions, fx.StoreMatch, fx.MatchStarted, fx.NewHand]
     assert fx.Deal in kinds(out) and session.game is not None
     with pytest.raises(TableError):
-        session.start(seed=3, now=0.0)  # one match per table
+        session.start(key=(3).to_bytes(32, "big"), now=0.0)  # one match per table
 
 
 def test_settings_change_only_in_the_lobby():
@@ -383,7 +383,7 @@ def test_restore_rebuilds_the_table_from_its_stored_moves_and_deadline():
             elif isinstance(e, fx.StoreMove):
                 hands[e.number].append(e.move)
 
-    record(session.start(seed=11, now=0.0))
+    record(session.start(key=(11).to_bytes(32, "big"), now=0.0))
     header = session.match.header()
     now = 0.0
     for _ in range(40):
@@ -392,7 +392,7 @@ def test_restore_rebuilds_the_table_from_its_stored_moves_and_deadline():
     before = session.game
     assert before is not None
     restored, stored = TableSession.restore(
-        replace(session.state),
+        replace(session.state, seats=list(session.seating.by_seat)),  # stored in engine order (StoreMatch)
         TIMING,
         header,
         [hands[n] for n in sorted(hands)],
