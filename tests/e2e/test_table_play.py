@@ -173,7 +173,10 @@ async def test_a_player_whose_dms_are_closed_plays_through_show_my_hand(harness,
     assert taken.ephemeral_to == bob.id
     seat = runner.seating.seat_of_user(bob.id)
     assert seat not in runner.game.auto_seats() or runner.game.is_over
-    # from now on he opens a fresh hand each time and plays with its buttons
+    # from now on he opens a fresh hand each time and plays with its buttons (alice plays her DMs
+    # meanwhile: her turns do not wait out their clocks)
+    stop = asyncio.Event()
+    alice_plays = asyncio.create_task(Person(alice).play(stop))
     person = Person(bob)
     for _ in range(2):
         await devserver.recorder.wait_until(
@@ -184,6 +187,8 @@ async def test_a_player_whose_dms_are_closed_plays_through_show_my_hand(harness,
         table = await table_message(devserver)
         await (await bob.click(table, "Show my hand")).message()
         await person.act_once(timeout=10)
+    stop.set()
+    await alice_plays
     assert person.clicks
     assert not [m for m in bob.seen() if m.dm_with == bob.id]  # nothing ever reached his closed DMs
     assert privacy.check(runner) > 0
