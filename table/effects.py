@@ -94,6 +94,14 @@ class MatchOver:
 
 
 @dataclass(frozen=True, slots=True)
+class Blocked:
+    """The table's channel refused it ``what`` (a permission): nothing moves until a post goes through
+    again; tell the host."""
+
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
 class Probe:
     """The table lost a channel permission: try to post the table again (answer with ``unblocked`` or
     ``still_blocked``)."""
@@ -182,6 +190,7 @@ Effect = (
     | Unpaused
     | PauseEnded
     | MatchOver
+    | Blocked
     | Probe
     | StoreSeats
     | StoreOptions

@@ -32,6 +32,7 @@ from engine.tiles import NotationError
 from engine.view import GameView, HandResult
 
 from . import effects as fx
+from . import inputs as ins
 from .codes import to_action
 from .effects import Effect
 from .lobby import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
@@ -86,6 +87,63 @@ class TableSession:
     @property
     def table_id(self) -> int:
         return self.state.table_id
+
+    # ------------------------------------------------------------------ the one entry point
+
+    def handle(self, event: ins.Input, now: float) -> list[Effect]:
+        """Feed the session one input (table/inputs.py); the effects to carry out, in order. A refusal
+        the person should read is a ``TableError``."""
+        match event:
+            case ins.Opened():
+                return self.opened()
+            case ins.Join(user, name, password, locale):
+                return self.join(user, name, password=password, locale=locale)
+            case ins.Leave(user):
+                return self.leave(user)
+            case ins.AddAi(level):
+                return self.add_ai(level)
+            case ins.RemoveAi():
+                return self.remove_ai()
+            case ins.SetSettings(settings):
+                return self.set_settings(settings)
+            case ins.OpenSeats():
+                return self.open_seats()
+            case ins.Start(key):
+                return self.start(key=key, now=now)
+            case ins.Shut():
+                return self.shut()
+            case ins.Close():
+                return self.close()
+            case ins.Click(user, seat, code, hand, move, answering):
+                return self.click(user, seat, code, hand=hand, move=move, now=now, answering=answering)
+            case ins.Exchange(user, seat, tiles, hand, move, answering):
+                return self.exchange(user, seat, tiles, hand=hand, move=move, now=now, answering=answering)
+            case ins.Declare(user, answering):
+                return self.declare(user, now=now, answering=answering)
+            case ins.TakeBack(user, answering):
+                return self.take_back(user, now=now, answering=answering)
+            case ins.ResumePaused(user):
+                return self.resume_paused(user, now=now)
+            case ins.PlayerLeft(user):
+                return self.player_left(user, now=now)
+            case ins.Resume():
+                return self.resume(now=now)
+            case ins.Tick(coming):
+                return self.tick(now=now, coming=coming)
+            case ins.Dealt():
+                return self.dealt()
+            case ins.Shown(seat, version):
+                return self.prompt_shown(seat, version, now=now)
+            case ins.DmsClosed(seat):
+                return self.dms_closed(seat, now=now)
+            case ins.ChannelRefused(what):
+                return [fx.Blocked(what)] if self.block(what, now=now) else []
+            case ins.ChannelStillRefused():
+                self.still_blocked(now=now)
+                return []
+            case ins.ChannelOk():
+                return self.unblocked(now=now)
+        raise TypeError(f"not a table input: {event!r}")
 
     # ------------------------------------------------------------------ questions
 
