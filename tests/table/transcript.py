@@ -102,12 +102,17 @@ class Host:
         self.answer(out)
         return out
 
-    def run_until(self, done: Callable[[Host], bool], limit: int = 5000) -> list[Effect]:
-        """Tick, jumping the clock to each wake-up asked for, until ``done(self)``; every effect of the way."""
+    def run_until(self, done: Callable[[Host], bool], *, playing: Iterable[int] = (), limit: int = 5000) -> list[Effect]:
+        """Tick, jumping the clock to each wake-up asked for, until ``done(self)``; every effect of the way.
+        The people ``playing`` press a button whenever they owe one (the others let their clocks run out)."""
         start = len(self.effects)
         for _ in range(limit):
             if done(self):
                 return self.effects[start:]
+            present = [user for user in playing if self.owes(user)]
+            if present:
+                self.click(present[0])
+                continue
             out = self.tick()
             wakes = [e.at for e in out if isinstance(e, fx.WakeAt)]
             if not out:
