@@ -148,10 +148,10 @@ class Host:
         """Until ``user`` owes a decision (at ``phase``, if given), every clock before it run out."""
         return self.run_until(lambda h: h.owes(user) and (phase is None or h.public().phase is phase))
 
-    def until_settled(self) -> list[Effect]:
+    def until_settled(self, *, playing: Iterable[int] = ()) -> list[Effect]:
         """Until the hand in play is scored (its score sheet posted)."""
         start = len(self.effects)
-        return self.run_until(lambda h: any(isinstance(e, fx.ShowScore) for e in h.effects[start:]))
+        return self.run_until(lambda h: any(isinstance(e, fx.ShowScore) for e in h.effects[start:]), playing=playing)
 
     def code(self, user: int) -> str:
         """A button the person has now, read off their own view: discard the drawn tile (the last one of
