@@ -316,6 +316,9 @@ class TableSession:
         if session.game is not None:
             session._new_decision(now)
             session.deadline = deadline if session.needs_buttons() else None
+            # who was auto-played at the deal (the hand's header says), so a hand everyone was away for
+            # still pauses the table when it was restarted halfway through
+            session.away_at_start = set(session.game.header()["auto"])
         elif not match.is_over:  # between two hands: the finished one still takes 代打 switches
             session.game = match.finished_hand
             session.result = match.history[-1].result if match.history else None
