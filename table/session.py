@@ -157,7 +157,9 @@ class TableSession:
         return viewer_of(user_id, [who.user_id for who in self.seating.by_seat])
 
     def sight(self, viewer: Viewer) -> Sight:
-        return sight(viewer, over=self.closed or self.match_ended())
+        """What ``viewer`` may see now. A table the bot merely stops running here (``Close``: a shutdown, a
+        move to another process) is not over: its match goes on, so its secrets stay kept."""
+        return sight(viewer, over=self.match_ended())
 
     def view(self, viewer: Viewer) -> GameView | None:
         """The hand at the table (in play, or the one just over) as ``viewer`` may see it."""
