@@ -135,9 +135,10 @@ def test_a_late_prompt_restarts_the_clock_once_per_decision():
 
 
 def test_an_older_message_shown_late_restarts_nothing():
-    host = alice_owes(Phase.TURN)
+    host = started()
+    stale = host.session.version  # the version her hand message showed at the deal, before her turn
+    host.until_owes(ALICE, Phase.TURN)
     deadline = host.session.deadline
-    stale = host.session.prompt_version - 1  # a version from before this decision opened
     assert host.feed(ins.Shown(host.seat(ALICE), stale), at=host.now + 5.0) == []
     assert host.session.deadline == deadline
 

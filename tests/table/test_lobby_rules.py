@@ -239,3 +239,10 @@ def test_the_key_is_revealed_when_the_match_is_over_and_matches_the_commitment()
     (over,) = only(out, fx.MatchOver)
     assert over.key == key(5).hex() and fairness.commitment(bytes.fromhex(over.key)) == commitment
     assert host.session.sight(Viewer.at(0)).secrets and host.session.sight(PUBLIC).secrets
+
+
+def test_a_finished_table_starts_no_second_match():
+    host = started("taiwan13", seed=5)
+    host.feed(ins.PlayerLeft(ALICE))  # the match is over
+    assert host.refused(ins.Start(key(6))) == "err.not_lobby"
+    assert host.refused(ins.OpenSeats()) == "err.not_lobby"
