@@ -723,12 +723,14 @@ class TableRunner:
         if pending:
             await asyncio.wait(pending, timeout=10)
 
-    def _close_hand_messages(self) -> None:
+    def _close_hand_messages(self, *, abort: bool = False) -> None:
+        """The hand's messages take no more edits (an edit already under way still lands, live.py);
+        ``abort``: the table stops here (a shutdown), nothing more is sent."""
         if self.table_msg is not None:
-            self.table_msg.close()
+            self.table_msg.close(abort=abort)
         for slot in self.dms.values():
             if slot.live is not None:
-                slot.live.close()
+                slot.live.close(abort=abort)
 
     # ------------------------------------------------------------------ channel messages
 
@@ -803,9 +805,9 @@ class TableRunner:
     async def close(self) -> None:
         """Stop playing (the host closed the table, or the bot shuts down); pending writes are stored first."""
         self.session.close()
-        self._close_hand_messages()
+        self._close_hand_messages(abort=True)
         if self.lobby is not None:
-            self.lobby.close()
+            self.lobby.close(abort=True)
         if self.task is not None and self.task is not asyncio.current_task():
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
