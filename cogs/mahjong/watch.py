@@ -25,10 +25,11 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 import render
+from engine.actions import Action
 from engine.events import Phase
 from engine.game import Game
 from engine.match import Match
-from engine.replay import frames
+from engine.replay import Frame, frames
 from engine.view import GameView
 from render.replay import render_animation
 from table.lobby import TableError, TablePhase
@@ -115,15 +116,33 @@ def revealable(session: TableSession, viewer: Viewer) -> int:
     return len(match.history)
 
 
-def hand_reveal(match: Match, number: int, names: Sequence[str]) -> bytes:
-    """Hand ``number`` of ``match`` (already over) as the animated replay, every hand face up."""
+def played_moves(dealt: Game, log: Sequence[str]) -> list[str]:
+    """The moves of ``log`` that played the hand ``dealt`` (freshly dealt) to its end. A 代打 switch made
+    between two hands (a take-back, a leave) is stored at the end of the settled hand's log
+    (Match.between_hands) and decides the next hand, not this one: it is not part of the hand's replay."""
+    game = Game.replay(dealt.header(), [])
+    moves: list[str] = []
+    for text in log:
+        if game.is_over:
+            break
+        game.apply(Action.from_str(text))
+        moves.append(text)
+    return moves
+
+
+def reveal_frames(match: Match, number: int, names: Sequence[str]) -> list[Frame]:
+    """Hand ``number`` of ``match`` (already over), every hand face up, from its dealer's seat."""
     record = match.history[number - 1]
     _, dealt = Match.replay(match.header(), [r.log for r in match.history[: number - 1]] + [[]])
     if dealt is None:
         raise ValueError(f"hand {number} is not a played hand")
-    return render_animation(
-        frames(dealt.header(), list(record.log), list(names), seat=record.dealer), list(names)
-    )
+    moves = played_moves(dealt, record.log)
+    return list(frames(dealt.header(), moves, list(names), seat=record.dealer))
+
+
+def hand_reveal(match: Match, number: int, names: Sequence[str]) -> bytes:
+    """Hand ``number`` of ``match`` (already over) as the animated replay, every hand face up."""
+    return render_animation(reveal_frames(match, number, names), list(names))
 
 
 # ---------------------------------------------------------------------- following a table

@@ -9,8 +9,11 @@ import random
 
 import pytest
 
-from cogs.mahjong.watch import spectator_payload, spectator_text
+from cogs.mahjong.watch import reveal_frames, spectator_payload, spectator_text
+from engine.actions import Action, Kind
 from engine.game import Game
+from engine.match import Match
+from engine.policy import make_policy
 from engine.rules import get_profile
 from engine.tiles import NUM_KINDS
 from tests.engine.match_driver import play_match
@@ -80,3 +83,31 @@ def test_the_spectator_text_refuses_a_players_view():
     game = Game("taiwan16", seed=1)
     with pytest.raises(ValueError):
         spectator_text(game.view(game.dealer), NAMES, "en", 1)
+
+
+def _easy_hand(match, rng):
+    game = match.new_hand()
+    policies = [make_policy("easy", random.Random(rng.random())) for _ in range(4)]
+    while not game.is_over:
+        seat = game.to_act()[0]
+        game.apply(policies[seat].choose(game.view(seat), game.legal_actions(seat)))
+    match.finish_hand(game)
+    return game
+
+
+def test_a_hand_with_a_take_back_stored_after_its_end_is_shown_face_up():
+    """Issue 37, item 11: a 代打 switch made between two hands is stored at the end of the settled
+    hand's log (Match.between_hands); the face-up reveal replayed it as a move of the hand and failed."""
+    rng = random.Random(11)
+    match = Match("taiwan16", rounds=1, seed=11)
+    first = _easy_hand(match, rng)
+    match.between_hands(Action(2, Kind.AWAY))  # away between hands 1 and 2, then back between 2 and 3
+    _easy_hand(match, rng)
+    match.between_hands(Action(2, Kind.BACK))
+    assert match.history[0].log[-1] == "2 away" and match.history[1].log[-1] == "2 back"
+    for number in (1, 2):
+        shown = reveal_frames(match, number, NAMES)
+        assert shown[-1].view.phase == "over"  # to the hand's end, and no further
+        assert len(shown) >= 2
+    last = reveal_frames(match, 1, NAMES)[-1].view
+    assert last.revealed == first.view(None).revealed  # the hand as it ended (hand_reveal animates these frames)
