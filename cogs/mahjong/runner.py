@@ -533,12 +533,26 @@ class TableRunner:
             self._answer_failed(seat)
 
     async def resume_paused(self, interaction: discord.Interaction) -> None:
-        """The pause's Resume button: a seated person takes their seat back and the next hand starts."""
+        """The pause's Resume button: a seated person takes their seat back and the next hand starts. A
+        pause message the table has left behind (a restart brings a table back playing, and its old pause
+        message kept its button) is answered by saying so on it, its button gone (issue 37, item 29)."""
+        user = interaction.user.id
         async with self.lock:
-            jobs = self.carry_out(self.session.resume_paused(interaction.user.id, now=time.time()))
+            seat = self.session.seat_for(user)  # seated at a table in play, or the refusal
+            stale = self.session.paused_until is None
+            if not stale:
+                effects = self.session.resume_paused(user, now=time.time())
+            elif self.game is not None and seat in self.game.auto_seats():  # what Resume is for: the seat back
+                effects = self.session.take_back(user, now=time.time())
+            else:
+                effects = []
+            jobs = self.carry_out(effects)
             self.wake.set()
             await self.journal.flush()
-        await interaction.response.send_message(t(interaction.locale, "ok.resumed"), ephemeral=True)
+        if stale:
+            await interaction.response.edit_message(content=t(self.locale, "play.unpaused"), view=None)
+        else:
+            await interaction.response.send_message(t(interaction.locale, "ok.resumed"), ephemeral=True)
         await self._run(jobs)
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
