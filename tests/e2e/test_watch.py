@@ -57,6 +57,10 @@ async def test_delayed_spectators_watch_in_one_private_thread_that_a_restart_kee
 
     refused = await (await alice.slash("mahjong watch")).message()
     assert "never watch their own table" in refused.content and refused.ephemeral_to == alice.id
+    devserver.set_bot_permissions("general", deny=("create_private_threads",))
+    no_thread = await (await bob.slash("mahjong watch")).message()
+    assert "Create Private Threads" in no_thread.content and not devserver.threads_of("general")
+    devserver.set_bot_permissions("general", allow=("create_private_threads",))
     watching = await (await bob.slash("mahjong watch")).message()
     [thread] = devserver.threads_of("general")
     assert watching.ephemeral_to == bob.id and f"<#{thread.id}>" in watching.content and "2 spectators" in watching.content
