@@ -733,13 +733,12 @@ class Mahjong(
         payload = await runner.repost_table()
         await interaction.response.send_message(**payload.send_kwargs())
         message = await interaction.original_response()
-        live = self.live_message(runner.state.channel_id, message.id, payload_builder(runner))
-        live.mark_shown(runner.version)
-        if runner.game is not None:  # the fresh message becomes the one kept up to date
-            if runner.table_msg is not None:
-                runner.table_msg.close()
-            runner.table_msg = live
+        if runner.game is not None:  # the fresh message becomes the one kept up to date (edited by the channel route)
+            partial = self.bot.get_partial_messageable(runner.state.channel_id).get_partial_message(message.id)
+            runner.follow_table(partial, runner.version)
         else:
+            live = self.live_message(runner.state.channel_id, message.id, payload_builder(runner))
+            live.mark_shown(runner.version)
             if runner.lobby is not None:
                 runner.lobby.close()
             runner.lobby = live
