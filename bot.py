@@ -39,11 +39,13 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.calculator", "cogs.mahjong")
 # what a table needs in its channel: View Channel, Send Messages (and in Threads), Embed Links, Attach
-# Files, Read Message History; 274878024704 as the invite link's integer
+# Files, Read Message History; and Create Private Threads for a delayed table's spectator thread
+# (cogs/mahjong/watch.py); 343597501440 as the invite link's integer
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
+    create_private_threads=True,
     embed_links=True,
     attach_files=True,
     read_message_history=True,

@@ -21,6 +21,7 @@ from data.records import (
     SavedHand,
     SavedTable,
     SeatRecord,
+    SpectatorThread,
     Standing,
     TableRecord,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "SavedTable",
     "SchemaTooNew",
     "SeatRecord",
+    "SpectatorThread",
     "Standing",
     "Store",
     "StoreClosed",

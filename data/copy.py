@@ -54,6 +54,8 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("dm_channels", ("user_id",)),
     ("play_queue", ("guild_id", "user_id")),
     ("guild_settings", ("guild_id",)),
+    ("spectator_threads", ("table_id",)),
+    ("spectators", ("table_id", "user_id")),
 )
 BATCH = 5000
 

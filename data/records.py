@@ -115,6 +115,17 @@ class SavedTable:
 
 
 @dataclass(frozen=True, slots=True)
+class SpectatorThread:
+    """A delayed table's spectator thread (cogs/mahjong/watch.py): the thread, how many of the match's
+    hands it has shown face up, and its spectators (user id, language)."""
+
+    table_id: int
+    thread_id: int
+    revealed: int
+    spectators: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderRow:
     """One player's numbers in one server. Rates are fractions 0..1: wins and deal-ins per hand played,
     self-draws per win (the convention of Tenhou-style stats pages)."""

@@ -62,6 +62,7 @@ from data.records import (
     SavedTable,
     SeatRecord,
     ServerFigures,
+    SpectatorThread,
     Standing,
     TableRecord,
     dumps,
@@ -596,6 +597,56 @@ class Store(HallStore):
                 " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
                 (user_id, channel_id),
             )
+
+    # ------------------------------------------------------------------ spectators (cogs/mahjong/watch.py)
+
+    async def spectator_thread(self, table_id: int) -> SpectatorThread | None:
+        """The table's spectator thread and its spectators, if it has one."""
+        async with self._read(snapshot=True) as db:
+            row = await db.one(
+                "SELECT thread_id, revealed FROM spectator_threads WHERE table_id = ?", (table_id,)
+            )
+            if row is None:
+                return None
+            rows = await db.all(
+                "SELECT user_id, locale FROM spectators WHERE table_id = ? ORDER BY user_id", (table_id,)
+            )
+        spectators = tuple((int(r["user_id"]), str(r["locale"])) for r in rows)
+        return SpectatorThread(table_id, int(row["thread_id"]), int(row["revealed"]), spectators)
+
+    async def open_spectator_thread(self, table_id: int, thread_id: int, revealed: int) -> None:
+        """The table's spectator thread was opened, ``revealed`` hands already over (not shown in it)."""
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO spectator_threads (table_id, thread_id, revealed) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET thread_id = excluded.thread_id, revealed = excluded.revealed",
+                (table_id, thread_id, revealed),
+            )
+
+    async def spectator_thread_shown(self, table_id: int, revealed: int) -> None:
+        """The thread has shown the match's first ``revealed`` hands face up."""
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE spectator_threads SET revealed = ? WHERE table_id = ?", (revealed, table_id)
+            )
+
+    async def add_spectator(self, table_id: int, user_id: int, locale: str) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO spectators (table_id, user_id, locale) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id, user_id) DO UPDATE SET locale = excluded.locale",
+                (table_id, user_id, locale),
+            )
+
+    async def remove_spectator(self, table_id: int, user_id: int) -> None:
+        async with self._write() as db:
+            await db.execute("DELETE FROM spectators WHERE table_id = ? AND user_id = ?", (table_id, user_id))
+
+    async def forget_spectators(self, table_id: int) -> None:
+        """The match is over: its thread has shown every hand and keeps them; nobody watches any more."""
+        async with self._write() as db:
+            await db.execute("DELETE FROM spectators WHERE table_id = ?", (table_id,))
+            await db.execute("DELETE FROM spectator_threads WHERE table_id = ?", (table_id,))
 
     async def fail_table(self, table_id: int, reason: str) -> None:
         """A table that cannot be rebuilt: closed (its seats free, never restored again), the reason

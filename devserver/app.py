@@ -16,6 +16,7 @@ from .messages import read_body
 from .permissions import check_write
 from .recorder import EPHEMERAL, Message
 from .replies import ARRIVED, json_response, no_content, snowflake
+from .threads import ThreadRoutes, check_thread_write
 
 if TYPE_CHECKING:
     from .server import DevServer
@@ -72,6 +73,7 @@ class Api:
         r.add_patch(f"{API}/channels/{{channel_id}}/messages/{{message_id}}", self.patch_message)
         r.add_delete(f"{API}/channels/{{channel_id}}/messages/{{message_id}}", self.delete_message)
         InteractionRoutes(self.server).register(r, API)
+        ThreadRoutes(self.server).register(r, API)
         r.add_get("/gateway", self.server.gateway.handle)
         r.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.get_attachment)
         r.add_route("*", API + "/{tail:.*}", self.unsupported)
@@ -240,9 +242,18 @@ class Api:
         body, uploads = await read_body(request)
         if body.get("flags", 0) & EPHEMERAL:
             raise form_error("flags", "Ephemeral messages exist only as interaction responses")
-        check_write(self.server.bot_permissions(channel), channel, body, uploads, creating=True)
+        self._check_write(channel, body, uploads, creating=True)
+        if channel.is_thread:
+            channel.archived = False  # a post in an archived thread opens it again, as on Discord
         message = self.server.messages.create(channel, body, uploads)
         return json_response(self.payload(message))
+
+    def _check_write(self, channel, body: dict[str, Any], uploads: list, *, creating: bool) -> None:
+        """Discord's permission checks for a post or edit: a thread's are its own (devserver/threads.py)."""
+        permissions = self.server.bot_permissions(channel)
+        if channel.is_thread:
+            check_thread_write(permissions, channel, self.server.world.bot.id)
+        check_write(permissions, channel, body, uploads, creating=creating and not channel.is_thread)
 
     async def get_message(self, request: web.Request) -> web.Response:
         channel = self.server.world.channel(snowflake(request, "channel_id"))
@@ -254,7 +265,7 @@ class Api:
         channel = self.server.world.channel(snowflake(request, "channel_id"))
         message = self.server.messages.in_channel(channel, snowflake(request, "message_id"))
         body, uploads = await read_body(request)
-        check_write(self.server.bot_permissions(channel), channel, body, uploads, creating=False)
+        self._check_write(channel, body, uploads, creating=False)
         return json_response(self.payload(self.server.messages.edit(message, body, uploads)))
 
     async def delete_message(self, request: web.Request) -> web.Response:

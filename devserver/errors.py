@@ -21,6 +21,8 @@ CANNOT_DM_USER = 50007
 INVALID_WEBHOOK_TOKEN = 50027
 INVALID_FORM_BODY = 50035
 INTERACTION_TYPE_MISMATCH = 40043  # responding with a type the interaction does not allow
+WRONG_CHANNEL_TYPE = 50024  # "Cannot execute action on this channel type" (a thread off a thread or a DM)
+THREAD_ARCHIVED = 50083  # "Operation cannot be performed on an archived thread"
 
 MESSAGES = {
     UNKNOWN_CHANNEL: "Unknown Channel",
@@ -41,6 +43,8 @@ MESSAGES = {
     INVALID_WEBHOOK_TOKEN: "Invalid Webhook Token",
     INVALID_FORM_BODY: "Invalid Form Body",
     INTERACTION_TYPE_MISMATCH: "Invalid interaction response type for this interaction",
+    WRONG_CHANNEL_TYPE: "Cannot execute action on this channel type",
+    THREAD_ARCHIVED: "Thread is archived",
 }
 
 

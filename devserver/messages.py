@@ -22,7 +22,7 @@ from .limits import ATTACHMENTS_MAX, check_message
 from .media import content_type
 from .mentions import pings_of
 from .recorder import EPHEMERAL, LOADING, Attachment, Message
-from .state import DM_CHANNEL, Channel
+from .state import DM_CHANNEL, PRIVATE_THREAD, Channel
 
 if TYPE_CHECKING:
     from .interactions import Interaction
@@ -135,6 +135,7 @@ class Messages:
             interaction_id=interaction.id if interaction is not None else None,
             webhook_id=world.application_id if interaction is not None else None,
             created_at=self.server.clock.now(),
+            audience=channel.members if channel.type == PRIVATE_THREAD else None,
         )
         message.pings = pings_of(
             message.content, payload.get("allowed_mentions"), by_interaction=interaction is not None

@@ -18,12 +18,16 @@ SEND_MESSAGES = 1 << 11
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
 BY_NAME = {
     "view_channel": VIEW_CHANNEL,
     "send_messages": SEND_MESSAGES,
     "embed_links": EMBED_LINKS,
     "attach_files": ATTACH_FILES,
     "read_message_history": READ_MESSAGE_HISTORY,
+    "create_private_threads": CREATE_PRIVATE_THREADS,
+    "send_messages_in_threads": SEND_MESSAGES_IN_THREADS,
 }
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013

@@ -110,6 +110,7 @@ class Message:
     updated_seq: int = 0
     edited: bool = False
     pings: Pings = field(default_factory=Pings)  # whom Discord notified when it was posted (devserver.mentions)
+    audience: set[int] | None = None  # a private thread's members (the thread's own set): only they see it
 
     @property
     def ephemeral(self) -> bool:
@@ -125,6 +126,8 @@ class Message:
             return False
         if self.dm_with is not None:
             return self.dm_with == user_id
+        if self.audience is not None and user_id not in self.audience:
+            return False
         return self.ephemeral_to is None or self.ephemeral_to == user_id
 
     # components ---------------------------------------------------------

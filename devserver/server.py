@@ -144,12 +144,22 @@ class DevServer:
     def bot_permissions(self, channel: Channel) -> int:
         if self.bot_removed:
             return 0  # every channel route answers 403 50001 Missing Access
+        if channel.parent_id is not None and channel.parent_id in self.world.channels:  # a thread: its channel's
+            channel = self.world.channels[channel.parent_id]
         return self.channel_permissions.get(channel.id, int(ALL_PERMISSIONS))
+
+    def threads_of(self, channel: Channel | str) -> list[Channel]:
+        """The threads started off a channel, oldest first (devserver/threads.py)."""
+        parent = self.channel(channel) if isinstance(channel, str) else channel
+        return [c for c in self.world.channels.values() if c.parent_id == parent.id]
 
     async def delete_channel(self, channel: Channel | str) -> None:
         """A moderator deletes a channel: CHANNEL_DELETE goes out, later requests there get 404 10003."""
         target = self.channel(channel) if isinstance(channel, str) else channel
         payload = target.payload(self.world)
+        for thread in self.threads_of(target):  # its threads go with it
+            del self.world.channels[thread.id]
+            self.world.deleted_channels.add(thread.id)
         del self.world.channels[target.id]
         self.world.deleted_channels.add(target.id)
         await self.dispatch("CHANNEL_DELETE", payload)

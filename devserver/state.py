@@ -10,6 +10,9 @@ from .snowflake import Snowflakes
 
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREADS = (PUBLIC_THREAD, PRIVATE_THREAD)
 # Everything but administrator: enough for a bot or a member to do what the tests need.
 # An everyday member: view channels, send messages, embed links, attach files, read history, use
 # application commands; no Manage Server (1 << 5).
@@ -45,7 +48,8 @@ class UserRecord:
 
 @dataclass
 class Channel:
-    """A guild text channel or a DM channel with one recipient."""
+    """A guild text channel, a DM channel with one recipient, or a thread off a text channel (its
+    ``parent_id``; a private thread is seen by its ``members`` only, devserver/threads.py)."""
 
     id: int
     name: str
@@ -53,8 +57,41 @@ class Channel:
     guild_id: int | None = None
     recipient_id: int | None = None
     position: int = 0
+    parent_id: int | None = None  # a thread's channel
+    owner_id: int | None = None  # who created the thread
+    members: set[int] = field(default_factory=set)  # a thread's members
+    archived: bool = False
+    auto_archive_duration: int = 1440
+    invitable: bool = True
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREADS
 
     def payload(self, world: World) -> dict[str, Any]:
+        if self.is_thread:
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": min(len(self.members), 50),
+                "total_message_sent": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": "2025-01-01T00:00:00+00:00",
+                    "locked": False,
+                    "invitable": self.invitable,
+                    "create_timestamp": "2025-01-01T00:00:00+00:00",
+                },
+            }
         if self.type == DM_CHANNEL:
             assert self.recipient_id is not None
             return {

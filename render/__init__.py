@@ -17,9 +17,11 @@ def sprite_uses() -> list[tuple[float, str, int]]:
     uses = [(2.0, v, 0) for v in sprites.VARIANTS]  # hand_image's default scale; LAST: the tile on offer
     uses += [(2.0 * hand.MELD_SCALE, sprites.PLAIN, r) for r in (0, 90)]  # 90: a claimed tile
     uses += [(2.0 * s, sprites.PLAIN, 0) for s in (hand.WAIT_SCALE, hand.OTHERS_SCALE)]
-    uses += [(s, v, r) for s in table.RIVER_SCALES for v in (sprites.PLAIN, sprites.LAST) for r in turns]
+    # the river's scales: discards (LAST: the latest), and a settled hand in the river's place (DRAWN: the winning tile)
+    uses += [(s, v, r) for s in table.RIVER_SCALES for v in sprites.VARIANTS for r in turns]
     uses += [(s, sprites.PLAIN, r) for s in table.ROW_SCALES for r in turns]
-    uses += [(table.INDICATOR_SCALE, sprites.PLAIN, 0), (table.BACK_SCALE, sprites.PLAIN, 0)]
+    uses += [(table.INDICATOR_SCALE, v, 0) for v in (sprites.PLAIN, sprites.DRAWN)]  # DRAWN: a settled hand's tile
+    uses += [(table.BACK_SCALE, sprites.PLAIN, 0)]
     uses += [(s, v, 0) for s in scoresheet.TILE_SCALES for v in (sprites.PLAIN, sprites.DRAWN)]
     return sorted(set(uses))
 
@@ -55,6 +57,8 @@ def warm_up() -> None:
             compose_hand(offer, locale=locale),
             compose_table(state.public, state.names, locale=locale),
             compose_table(replace(over, bonus_indicator=4), state.names, locale=locale),
+            compose_table(over, state.names, locale=locale, result=state.result),  # a settled hand
+            compose_table(over, state.names, locale=locale, result=drawn),
         ]
     sizes = {w.size for cv in canvases for w in cv.written}
     sizes |= set(table.NAME_SIZES) | set(range(12, 21))  # every size a plate may pick for a name or status

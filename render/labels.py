@@ -61,6 +61,9 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "table.indicator": ("Indicator", "翻寶牌", "翻宝牌"),
     "table.auto": ("Auto", "代打", "代打"),
     "table.turn": ("▶ Turn", "▶ 輪到", "▶ 轮到"),
+    "table.win": ("Won", "胡", "胡"),  # a settled hand: the winner's plate, and the middle beside the tile
+    "table.tsumo": ("Self-drawn", "自摸", "自摸"),
+    "table.dealt": ("Dealt in", "放槍", "放枪"),
     # the score sheet (render/scoresheet.py); 台/番 item names stay as the documents write them
     "sheet.draw": ("Draw", "流局", "流局"),
     "sheet.no_winner": ("Nobody won", "荒莊 · 無人胡牌", "荒庄 · 无人和牌"),

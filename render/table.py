@@ -8,6 +8,13 @@ Only public information is drawn: a seat's concealed tiles are a count on its pl
 "×13"), 暗槓 lies face down, except in the end-of-hand reveal (``GameView.revealed``), where each
 hand is laid face up in front of its melds.
 
+The picture of a hand that is over, given its result (``result``: what the score sheet shows, posted to
+the same channel), is the hand as settled: each seat's hand laid face up where its river was, as large
+as the river's tiles (the river's story is told; the hands are what people look at now), the winning
+tile set apart and marked, the plates' scores after the hand's payments with each seat's change beside
+them, the winner tagged 胡 or 自摸 and the discarder 放槍, and the middle naming the winning tile (or
+the draw). Without a result (a replay's last step) the reveal stays in the row behind the river.
+
 Everything is laid out for the bottom seat in a frame centred on the table, then turned a quarter
 at a time for the other seats, with the sprites turned to face their owner; the plates stay
 upright, one in each corner (the bottom seat's bottom left, then round the table).
@@ -20,7 +27,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.view import GameView, SeatPublic
+from engine.view import GameView, HandResult, SeatPublic
 
 from . import encode, fonts, sprites, theme
 from .canvas import Canvas
@@ -120,20 +127,45 @@ def _river(cv: Canvas, lay: Layout, p: int, seat: SeatPublic, last: tuple[int, i
         _place(cv, lay, p, t, x0 + (i % per_row) * rw, lay.river_y + (i // per_row) * rh, rs, variant)
 
 
-def _row_groups(seat: SeatPublic, revealed: tuple[int, ...] | None) -> list[Laid]:
-    """The row behind the river, left to right: the hand when revealed, each meld, the flowers."""
+def _hand_in_front(
+    cv: Canvas, lay: Layout, p: int, seat: SeatPublic, hand: tuple[int, ...], result: HandResult
+) -> None:
+    """A settled hand's tiles in front of the seat, where its river was, at the river's scale: sorted,
+    the winner's winning tile apart at the end of the last row and marked (as the score sheet marks it)."""
+    tiles = list(hand)
+    win = result.win_tile if result.winner == seat.seat else None
+    if win is not None and win in tiles:
+        tiles.remove(win)
+    n = len(tiles) + (win is not None)
+    rs, per_row = river_scale(n, lay.scale)
+    rw, rh = sprites.size(rs)
+    x0 = -RIVER_PER_ROW * lay.rw // 2
+    for i, t in enumerate(tiles):
+        _place(cv, lay, p, t, x0 + (i % per_row) * rw, lay.river_y + (i // per_row) * rh, rs)
+    if win is not None:
+        i = len(tiles)
+        apart = round(GAP * lay.scale) if i % per_row else 0  # a gap before it, unless it starts a row
+        x = x0 + (i % per_row) * rw + apart
+        _place(cv, lay, p, win, x, lay.river_y + (i // per_row) * rh, rs, sprites.DRAWN)
+
+
+def _row_groups(seat: SeatPublic, revealed: tuple[int, ...] | None, face_down: bool) -> list[Laid]:
+    """The row behind the river, left to right: the hand when revealed here, each meld (a 暗槓 face
+    down until the reveal), the flowers."""
     groups: list[Laid] = []
     if revealed is not None:
         groups.append([(t, False) for t in revealed])
     for meld in seat.melds:
-        groups.append(laid_out(meld, seat.seat, face_down=revealed is None))
+        groups.append(laid_out(meld, seat.seat, face_down=face_down))
     if seat.flowers:
         groups.append([(t, False) for t in seat.flowers])
     return [g for g in groups if g]
 
 
-def _hand_row(cv: Canvas, lay: Layout, p: int, seat: SeatPublic, revealed: tuple[int, ...] | None) -> None:
-    groups = _row_groups(seat, revealed)
+def _hand_row(
+    cv: Canvas, lay: Layout, p: int, seat: SeatPublic, revealed: tuple[int, ...] | None, face_down: bool
+) -> None:
+    groups = _row_groups(seat, revealed, face_down)
     if not groups:
         return
     span = lay.row_span(p)
@@ -211,7 +243,14 @@ def name_lines(name: str, width: int, scale: float = 1.0) -> tuple[tuple[str, ..
 
 
 def _plate(
-    cv: Canvas, lay: Layout, p: int, seat: SeatPublic, view: GameView, name: str, locale: object
+    cv: Canvas,
+    lay: Layout,
+    p: int,
+    seat: SeatPublic,
+    view: GameView,
+    name: str,
+    locale: object,
+    result: HandResult | None = None,
 ) -> None:
     s = lay.scale
     x0, y0, x1, y1 = plate_box(lay, p)
@@ -240,11 +279,16 @@ def _plate(
         for i, text in enumerate(lines):
             cv.text((left, y0 + round((22 + 27 * i) * s)), text, size, theme.TEXT)
 
-    score_colour = theme.WIN if seat.score > 0 else theme.LOSS if seat.score < 0 else theme.TEXT
-    score = f"{seat.score:+,}" if seat.score else "0"
+    change = result.deltas[seat.seat] if result is not None else 0
+    points = seat.score + change  # the view's score is the hand's start; settled, its payments are in
+    score_colour = theme.WIN if points > 0 else theme.LOSS if points < 0 else theme.TEXT
+    score = f"{points:+,}" if points else "0"
     mid = y0 + round(80 * s)
     cv.text((x1 - round(12 * s), mid), score, round(26 * s), score_colour, anchor="rm")
-    if seat.concealed_count and view.revealed.get(seat.seat) is None:  # under the wind: one back, ×n
+    if result is not None and change:  # this hand's change, where the tile count was (the hand is shown)
+        colour = theme.WIN if change > 0 else theme.LOSS
+        cv.text((x0 + round(12 * s), mid), f"{change:+,}", round(22 * s), colour)
+    elif seat.concealed_count and view.revealed.get(seat.seat) is None:  # under the wind: one back, ×n
         count = f"×{seat.concealed_count}"
         size = round(26 * s)  # as large as the score: about 12 px on a phone 390 px wide
         bw, bh = sprites.size(BACK_SCALE * s)
@@ -254,6 +298,10 @@ def _plate(
         cv.text((bx + bw + space, mid), count, size, theme.TEXT_DIM)
 
     status: list[tuple[str, tuple[int, int, int]]] = []
+    if result is not None and result.winner == seat.seat:
+        status.append((label(locale, "table.tsumo" if result.self_drawn else "table.win"), theme.GOLD))
+    if result is not None and result.loser == seat.seat:
+        status.append((label(locale, "table.dealt"), theme.RED))
     if seat.seat == view.dealer:
         tag = label(locale, "streak", n=view.dealer_streak) if view.dealer_streak else label(locale, "dealer")
         status.append((tag, theme.GOLD))
@@ -276,7 +324,9 @@ def _plate(
             x += cv.text((x, y0 + round(105 * s)), text, size, colour) + space
 
 
-def _centre(cv: Canvas, lay: Layout, view: GameView, bottom: int, locale: object) -> None:
+def _centre(
+    cv: Canvas, lay: Layout, view: GameView, bottom: int, locale: object, result: HandResult | None = None
+) -> None:
     s, h, c = lay.scale, lay.half, lay.center
     cv.text(
         (h, h - round(42 * s)),
@@ -292,14 +342,17 @@ def _centre(cv: Canvas, lay: Layout, view: GameView, bottom: int, locale: object
         theme.TEXT_DIM,
         anchor="mm",
     )
-    cv.text(
-        (h, h + round(24 * s)),
-        label(locale, "table.left", n=view.wall_remaining),
-        round(24 * s),
-        theme.TEXT,
-        anchor="mm",
-    )
-    if view.phase == "over":
+    if result is not None:
+        _outcome(cv, lay, result, locale)
+    else:
+        cv.text(
+            (h, h + round(24 * s)),
+            label(locale, "table.left", n=view.wall_remaining),
+            round(24 * s),
+            theme.TEXT,
+            anchor="mm",
+        )
+    if view.phase == "over" and result is None:
         cv.text((h, h + round(56 * s)), label(locale, "table.over"), round(19 * s), theme.GOLD, anchor="mm")
     if view.bonus_indicator is not None:
         _bonus_indicator(cv, lay, view.bonus_indicator, locale)
@@ -318,6 +371,24 @@ def _centre(cv: Canvas, lay: Layout, view: GameView, bottom: int, locale: object
         )
         colour = theme.PANEL if turn else theme.RED if seat.wind == 0 else theme.TEXT
         cv.text((bx, by), wind_mark(locale, seat.wind), round(24 * s), colour, anchor="mm")
+
+
+def _outcome(cv: Canvas, lay: Layout, result: HandResult, locale: object) -> None:
+    """The middle of a settled hand: 胡 or 自摸 beside the winning tile, or the draw (流局)."""
+    s, h = lay.scale, lay.half
+    y = h + round(36 * s)
+    size = round(26 * s)
+    if result.winner is None or result.win_tile is None:
+        cv.text((h, y), label(locale, "sheet.draw"), size, theme.GOLD, anchor="mm")
+        return
+    words = label(locale, "table.tsumo" if result.self_drawn else "table.win")
+    scale = INDICATOR_SCALE * s
+    w, th = sprites.size(scale)
+    space = round(8 * s)
+    width = fonts.text_width(words, size) + space + w
+    x = h - width / 2
+    x += cv.text((x, y), words, size, theme.GOLD) + space
+    cv.tile(result.win_tile, round(x), round(y - th / 2), scale, sprites.DRAWN)
 
 
 def _bonus_indicator(cv: Canvas, lay: Layout, tile: int, locale: object) -> None:
@@ -343,20 +414,29 @@ def compose_table(
     bottom: int | None = None,
     scale: float = 1.0,
     locale: object = None,
+    result: HandResult | None = None,
 ) -> Canvas:
-    """Lay out the table with ``bottom`` (default: the viewer, else seat 0) at the bottom."""
+    """Lay out the table with ``bottom`` (default: the viewer, else seat 0) at the bottom; ``result``:
+    the settled hand's result, for the picture of a hand that is over (ignored while it is played)."""
     if len(names) != len(view.seats):
         raise ValueError(f"need {len(view.seats)} names, got {len(names)}")
     if bottom is None:
         bottom = view.viewer if view.viewer is not None else 0
+    if view.phase != "over":
+        result = None  # a hand in play has no result (and a picture of it never shows one)
     lay = Layout(scale)
     cv = Canvas(_background(scale))
-    _centre(cv, lay, view, bottom, locale)
+    _centre(cv, lay, view, bottom, locale, result)
     for seat in view.seats:
         p = (seat.seat - bottom) % 4
-        _river(cv, lay, p, seat, view.last_discard)
-        _hand_row(cv, lay, p, seat, view.revealed.get(seat.seat))
-        _plate(cv, lay, p, seat, view, str(names[seat.seat]), locale)
+        hand = view.revealed.get(seat.seat)
+        if result is not None and hand is not None:
+            _hand_in_front(cv, lay, p, seat, hand, result)
+            _hand_row(cv, lay, p, seat, None, face_down=False)
+        else:
+            _river(cv, lay, p, seat, view.last_discard)
+            _hand_row(cv, lay, p, seat, hand, face_down=hand is None)
+        _plate(cv, lay, p, seat, view, str(names[seat.seat]), locale, result)
     return cv
 
 
@@ -366,9 +446,10 @@ def table_image(
     bottom: int | None = None,
     scale: float = 1.0,
     locale: object = None,
+    result: HandResult | None = None,
 ) -> Image.Image:
     """The table as an RGB image (what tests inspect)."""
-    return compose_table(view, names, bottom, scale, locale).im
+    return compose_table(view, names, bottom, scale, locale, result).im
 
 
 def render_table(
@@ -377,7 +458,9 @@ def render_table(
     bottom: int | None = None,
     scale: float = 1.0,
     locale: object = None,
+    result: HandResult | None = None,
 ) -> bytes:
     """The table as PNG bytes, for the channel's table message; ``locale`` is the table's
-    language (en, zh-TW, zh-CN; None: Traditional Chinese labels as before)."""
-    return encode.to_png(table_image(view, names, bottom, scale, locale))
+    language (en, zh-TW, zh-CN; None: Traditional Chinese labels as before); ``result`` the settled
+    hand's (its picture once over)."""
+    return encode.to_png(table_image(view, names, bottom, scale, locale, result))

@@ -157,8 +157,9 @@ class TableSession:
         return viewer_of(user_id, [who.user_id for who in self.seating.by_seat])
 
     def sight(self, viewer: Viewer) -> Sight:
-        """What ``viewer`` may see now. A table the bot merely stops running here (``Close``: a shutdown, a
-        move to another process) is not over: its match goes on, so its secrets stay kept."""
+        """What ``viewer`` may see now. The match is over once played to its end or once the table ended
+        (its host closed it, it was abandoned: ``match_ended``); a session merely closed by a shutdown or
+        handed to another process is not over: its match goes on there (issue 37, item 27)."""
         return sight(viewer, over=self.match_ended())
 
     def view(self, viewer: Viewer) -> GameView | None:

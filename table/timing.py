@@ -18,6 +18,7 @@ class Timing:
     timer_scale: float = 1.0  # multiplies the table's turn and claim seconds
     pause_limit: float = 600.0  # a table paused because everyone is away ends after this long
     permission_probe: float = 30.0  # a table that lost a channel permission tries to post again this often
+    repost_interval: float = 5.0  # a deleted table message is posted afresh, at most this often
     # a prompt delivered later than this after its decision point opened restarts that decision's clock
     # from its delivery (issue 21: the clock starts when the person can act)
     delivery_grace: float = 1.0

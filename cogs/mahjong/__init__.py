@@ -64,7 +64,7 @@ from .replay import ReplayCommands, history_view, replay_view
 from .review import ReviewCommands
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .system import SYSTEM
-from .watch import SPECTATOR_CHOICES, WatchCommands, Watchers
+from .watch import SPECTATOR_CHOICES, WatchCommands, Watchers, restore_watchers
 
 if TYPE_CHECKING:
     from bot import MahjongBot
@@ -214,6 +214,8 @@ class Mahjong(
             self._shut(runner)
             await runner.close()
             await self._restore_failed(runner.table_id, runner.state.channel_id, error, runner.locale)
+            return
+        await restore_watchers(self, runner)  # a delayed table's spectators go on in its thread (watch.py)
 
     async def _restore_failed(self, table_id: int, channel_id: int, error: Exception, locale: str) -> None:
         """Close the table in the store with the reason (its seats free, its moves kept) and say so in
@@ -236,6 +238,13 @@ class Mahjong(
         """Shutting down: every table stores what it still holds, then the background work stops."""
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS, RematchButton)
         self.hall_unload()
+        # spectators first: a hand being posted in a thread is posted and stored as shown, then they stop
+        # (a table closing for a shutdown is no match's end: the threads go on after the restart)
+        watching = [task for watchers in list(self.watchers.values()) if (task := watchers.stop()) is not None]
+        if watching:
+            _, late = await asyncio.wait(watching, timeout=5)
+            for task in late:
+                task.cancel()
         for runner in list(self.runners):  # the closing and finishing ones too: their writes land first
             await runner.close()
         await self.cluster.stop()  # cluster hook: the leases run out now, for another process to take over
@@ -724,13 +733,12 @@ class Mahjong(
         payload = await runner.repost_table()
         await interaction.response.send_message(**payload.send_kwargs())
         message = await interaction.original_response()
-        live = self.live_message(runner.state.channel_id, message.id, payload_builder(runner))
-        live.mark_shown(runner.version)
-        if runner.game is not None:  # the fresh message becomes the one kept up to date
-            if runner.table_msg is not None:
-                runner.table_msg.close()
-            runner.table_msg = live
+        if runner.game is not None:  # the fresh message becomes the one kept up to date (edited by the channel route)
+            partial = self.bot.get_partial_messageable(runner.state.channel_id).get_partial_message(message.id)
+            runner.follow_table(partial, runner.version)
         else:
+            live = self.live_message(runner.state.channel_id, message.id, payload_builder(runner))
+            live.mark_shown(runner.version)
             if runner.lobby is not None:
                 runner.lobby.close()
             runner.lobby = live

@@ -177,6 +177,8 @@ class LiveMessage:
         self.edits = 0  # edits sent (for tests and benchmarks)
         self.skipped = 0  # edits not sent: they would have shown what the message already shows
         self.closed = False
+        self._finishing = False  # closed, but the edits already wanted are still made (close(finish=True))
+        self._editing = False  # an edit is under way: its payload being built or its request sent
         self.held = 0  # clicks whose in-place answer is on its way: edits wait for it (answered/released)
         self._via: discord.Interaction | None = None  # the latest click on this message: its token edits it
         self._shown: tuple | None = None  # what the slot's last edit put on the message (Payload.shows)
@@ -225,11 +227,12 @@ class LiveMessage:
             self.want(self.wanted)
 
     async def _run(self) -> None:
-        while not self.closed and not self.held and self.wanted > self.shown:
+        while (not self.closed or self._finishing) and not self.held and self.wanted > self.shown:
             target = self.wanted
             if self._token() is None:  # the interaction route is outside the global limit
                 await self.budget.ready(urgent=self.urgent)
             target = max(target, self.wanted)  # whatever was asked while we waited goes in this edit
+            self._editing = True
             try:
                 if self.urgent or self.budget.pictures is None:
                     payload = await self._build()
@@ -247,15 +250,19 @@ class LiveMessage:
                     self._on_shown(target)
             except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
                 # 10008 (deleted), 30046 (too old), 5xx after retries: the table goes on without it
-                self.closed = getattr(error, "code", 0) in (10008, 30046, 50001, 50007)
+                self._editing = False
+                gone = getattr(error, "code", 0) in (10008, 30046, 50001, 50007)
                 log.info("edit of message %s failed: %s", self.message.id, error)
+                if gone:
+                    self.closed, self._finishing = True, False
                 if self._on_error is not None:
                     await self._on_error(error)
-                if self.closed:
+                if gone:
                     return
+            self._editing = False
             self.shown = max(self.shown, target)
-            if self.min_interval:
-                await asyncio.sleep(self.min_interval)
+            if self.min_interval and (not self.closed or (self._finishing and self.wanted > self.shown)):
+                await asyncio.sleep(self.min_interval)  # closed with nothing more to make: no wait
 
     def _token(self) -> discord.Interaction | None:
         via = self._via
@@ -294,7 +301,17 @@ class LiveMessage:
         task = self._task
         return task if task is not None and not task.done() else None
 
-    def close(self) -> None:
+    def close(self, *, finish: bool = False, abort: bool = False) -> None:
+        """No more wants. An edit already under way (its payload built from the state it was asked for,
+        its request on its way) is never cancelled: a new hand's message replaces this one as the hand
+        ends, and cancelling would lose the hand's last edit (spectators and players were left with a
+        hand that never reached "Hand over"). ``finish``: the edits already wanted are made too (for a
+        message whose build is bound to what it shows, such as a hand that is over). ``abort``: stop
+        everything now (the bot shuts down and its connection is about to close)."""
         self.closed = True
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
+        self._finishing = finish and not abort
+        task = self._task
+        if task is None or task.done():
+            return
+        if abort or not (self._editing or (self._finishing and self.wanted > self.shown)):
+            task.cancel()

@@ -51,12 +51,17 @@ def table_text(session: TableSession, locale: str) -> str:
 
 
 async def table_payload(session: TableSession, locale: str, painter: Painter = THREADS) -> Payload:
-    """The channel's table: the public picture, the status line, and its buttons while it plays."""
+    """The channel's table: the public picture, the status line, and its buttons while it plays. Once the
+    hand is settled the picture is of the settled hand (its result: scores after its payments, the winner
+    and the winning tile, every hand face up as the public view of a hand over has them), which is what
+    the score sheet below it says; while the hand is played it has no result to show."""
     view = session.view(PUBLIC)
     assert view is not None
+    game = session.game
+    result = session.result if game is not None and game.is_over else None
     content = table_text(session, locale)
     buttons = None if session.match_ended() else table_view(session.table_id, locale)
-    png = await painter.draw(render.render_table, view, session.seating.names(), locale=locale)
+    png = await painter.draw(render.render_table, view, session.seating.names(), locale=locale, result=result)
     return Payload(content=content, png=png, filename="table.png", view=buttons)
 
 

@@ -70,6 +70,7 @@ NETWORK_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.T
 DMS_CLOSED = 50007  # "Cannot send messages to this user": the one error that means DMs are closed
 CHANNEL_FORBIDDEN = (50001, 50013)  # Missing Access / Missing Permissions in the table's channel
 UNKNOWN_CHANNEL = 10003  # the table's channel was deleted
+UNKNOWN_MESSAGE = 10008  # a message was deleted (the table message: posted afresh, runner._table_error)
 DM_RETRY_PAUSES = (0.5, 1.5, 4.0)  # seconds before trying a failed DM again (transient failures)
 
 
@@ -101,6 +102,8 @@ class TableRunner:
         self.dm_closed: set[int] = set()  # people whose DMs failed: they play through "Show my hand"
         self.feed_marks = FeedMarks()  # where each person's action feed starts (feed.py)
         self.pause_msg: discord.Message | None = None  # the paused table's message with its Resume button
+        self.reposting: asyncio.Task[None] | None = None  # a fresh table message on its way (a deleted one)
+        self.reposted_at = -1e9  # time.monotonic() of the last such post
         self.wake = asyncio.Event()
         self.wake_at: float | None = None  # the session's next wake-up, from its last effects
         self.task: asyncio.Task[None] | None = None
@@ -362,15 +365,7 @@ class TableRunner:
         table = await self.post_payload(payload)
         async with self.lock:
             if table is not None:
-                self.table_msg = LiveMessage(
-                    table,
-                    self._table_payload,
-                    min_interval=self.timing.edit_interval,
-                    budget=self.cog.budget,
-                    on_error=self._channel_error,
-                )
-                self.table_msg.mark_shown(version)
-                self.journal.table_message(table.id)
+                self.follow_table(table, version)
         people = [(seat, who) for seat, who in enumerate(self.seating.by_seat) if who.user_id is not None]
         for seat, who in people:  # every hand is on its way: no clock runs out first
             assert who.user_id is not None
@@ -533,12 +528,26 @@ class TableRunner:
             self._answer_failed(seat)
 
     async def resume_paused(self, interaction: discord.Interaction) -> None:
-        """The pause's Resume button: a seated person takes their seat back and the next hand starts."""
+        """The pause's Resume button: a seated person takes their seat back and the next hand starts. A
+        pause message the table has left behind (a restart brings a table back playing, and its old pause
+        message kept its button) is answered by saying so on it, its button gone (issue 37, item 29)."""
+        user = interaction.user.id
         async with self.lock:
-            jobs = self.carry_out(self.session.resume_paused(interaction.user.id, now=time.time()))
+            seat = self.session.seat_for(user)  # seated at a table in play, or the refusal
+            stale = self.session.paused_until is None
+            if not stale:
+                effects = self.session.resume_paused(user, now=time.time())
+            elif self.game is not None and seat in self.game.auto_seats():  # what Resume is for: the seat back
+                effects = self.session.take_back(user, now=time.time())
+            else:
+                effects = []
+            jobs = self.carry_out(effects)
             self.wake.set()
             await self.journal.flush()
-        await interaction.response.send_message(t(interaction.locale, "ok.resumed"), ephemeral=True)
+        if stale:
+            await interaction.response.edit_message(content=t(self.locale, "play.unpaused"), view=None)
+        else:
+            await interaction.response.send_message(t(interaction.locale, "ok.resumed"), ephemeral=True)
         await self._run(jobs)
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
@@ -723,12 +732,14 @@ class TableRunner:
         if pending:
             await asyncio.wait(pending, timeout=10)
 
-    def _close_hand_messages(self) -> None:
+    def _close_hand_messages(self, *, abort: bool = False) -> None:
+        """The hand's messages take no more edits (an edit already under way still lands, live.py);
+        ``abort``: the table stops here (a shutdown), nothing more is sent."""
         if self.table_msg is not None:
-            self.table_msg.close()
+            self.table_msg.close(abort=abort)
         for slot in self.dms.values():
             if slot.live is not None:
-                slot.live.close()
+                slot.live.close(abort=abort)
 
     # ------------------------------------------------------------------ channel messages
 
@@ -743,6 +754,48 @@ class TableRunner:
 
     async def _post_quietly(self, content: str) -> None:
         await self.post(content=content)
+
+    def follow_table(self, message: discord.Message | discord.PartialMessage, version: int) -> None:
+        """``message`` (showing ``version``) is the table message from now on, kept up to date and stored
+        (the lock held by the caller); the one before it takes no more edits."""
+        if self.table_msg is not None:
+            self.table_msg.close()
+        self.table_msg = LiveMessage(
+            message, self._table_payload, min_interval=self.timing.edit_interval, budget=self.cog.budget,
+            on_error=self._table_error,
+        )
+        self.table_msg.mark_shown(version)
+        self.journal.table_message(message.id)
+
+    async def _table_error(self, error: Exception) -> None:
+        """An edit of the table message failed. Deleted (10008: a moderator, a purge, a cleanup bot), the
+        channel would be left without the table and people with closed DMs without "Show my hand": a fresh
+        table message is posted, at most once every ``repost_interval`` seconds (a bot deleting it at once
+        again costs one post per interval, not a post per move). Anything else is the channel's error."""
+        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_MESSAGE:
+            if self.reposting is None or self.reposting.done():
+                self.reposting = asyncio.create_task(self._repost_table(), name=f"repost-{self.table_id}")
+            return
+        await self._channel_error(error)
+
+    async def _repost_table(self) -> None:
+        wait = self.reposted_at + self.timing.repost_interval - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        if self.closed or self.game is None or self.session.match_ended() or self.blocked is not None:
+            return
+        self.reposted_at = time.monotonic()
+        version = self.session.touch()  # no lock: the payload reads its facts before the render's await
+        payload = await self._table_payload()
+        message = await self.post_payload(payload)
+        if message is None:
+            return
+        log.info("table %s: its table message was deleted; posted a fresh one", self.table_id)
+        async with self.lock:
+            if self.closed or self.session.match_ended():
+                return
+            self.follow_table(message, version)
+            self.table_msg.want(self.version)  # type: ignore[union-attr]  # follow_table set it
 
     async def _channel_error(self, error: Exception) -> None:
         """A post or edit in the table's channel failed. A deleted channel (10003) ends the table; a lost
@@ -780,14 +833,7 @@ class TableRunner:
             self.session.still_blocked(now=time.time())
             return
         async with self.lock:
-            if self.table_msg is not None:
-                self.table_msg.close()
-            self.table_msg = LiveMessage(
-                message, self._table_payload, min_interval=self.timing.edit_interval, budget=self.cog.budget,
-                on_error=self._channel_error,
-            )
-            self.table_msg.mark_shown(version)
-            self.journal.table_message(message.id)
+            self.follow_table(message, version)
             jobs = self.carry_out(self.session.unblocked(now=time.time()))
         await _in_order(jobs)
 
@@ -803,9 +849,11 @@ class TableRunner:
     async def close(self) -> None:
         """Stop playing (the host closed the table, or the bot shuts down); pending writes are stored first."""
         self.session.close()
-        self._close_hand_messages()
+        if self.reposting is not None:
+            self.reposting.cancel()
+        self._close_hand_messages(abort=True)
         if self.lobby is not None:
-            self.lobby.close()
+            self.lobby.close(abort=True)
         if self.task is not None and self.task is not asyncio.current_task():
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -1,13 +1,22 @@
 """/mahjong watch: spectators. What a spectator may see is the table's visibility rule's
-(table/visibility.py), for the viewer the table's spectator setting makes them: at a ``public`` table a
-spectator gets the public table by DM (what the channel shows: discards, melds, flowers, scores, whose
-turn), kept up to date, a fresh message each hand; at a ``delayed`` table nothing of a hand in play,
-and each hand with all four hands face up (the animated replay) once it is over, as Tenhou delays its
-spectators, so watching cannot help a player. ``off`` refuses watchers; players never watch their own
-table.
+(table/visibility.py), for the viewer the table's spectator setting makes them, and watching costs
+Discord the same whatever the number of spectators:
 
-The watchers of a table follow it from outside: a small task per watched table compares the
-table's version with what each spectator was shown, so the table itself knows nothing of them.
+- ``public``: a spectator sees what the channel sees, so they follow the channel's own table message
+  (posted afresh each hand, kept up to date): /mahjong watch answers with a link to it. Nothing is sent
+  per spectator, nothing is kept, and a spectator is never sent a hand face up.
+- ``delayed``: nothing of a hand in play; each hand with all four hands face up (the animated replay) once
+  it is over, as Tenhou delays its spectators, so watching cannot help a player. The hands are posted once
+  each in the table's spectator thread: a private thread the bot opens off the table's channel with the
+  first spectator, whose members are the spectators (at most ``WATCHER_CAP``), so the rule's delayed
+  audience sees them and the channel does not. The thread, how many hands it has shown and who watches
+  are stored (data: migration 0008): a restart or a takeover keeps them, and the thread is told it goes on.
+- ``off``: refused. Players never watch their own table.
+
+A delayed table's spectators follow it from outside: a small task per watched table compares how many of
+its hands are over with how many the thread has shown, so the table itself knows nothing of them. The
+task stops quietly when the table stops without its match ending (a shutdown, a takeover): a restart
+goes on from where the thread stopped.
 """
 
 from __future__ import annotations
@@ -24,20 +33,20 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-import render
-from engine.events import Phase
+from data import StoreError
+from engine.actions import Action
 from engine.game import Game
 from engine.match import Match
-from engine.replay import frames
-from engine.view import GameView
+from engine.replay import Frame, frames
 from render.replay import render_animation
 from table.lobby import TableError, TablePhase
 from table.session import TableSession
-from table.visibility import Viewer, live_view
+from table.visibility import DELAYED, Viewer
 from table.visibility import spectator as spectator_viewer
 
-from ..i18n import locale_of, t, tile_label
-from .live import LiveMessage, Payload
+from ..i18n import locale_of, t
+from .answers import acknowledge_if_slow, respond
+from .live import Payload
 from .mixin import CogMixin
 from .runner import NETWORK_ERRORS
 
@@ -54,56 +63,13 @@ MODE_NAMES = {
     "off": "off (no spectators)",
 }
 SPECTATOR_CHOICES = [app_commands.Choice(name=_(MODE_NAMES[m]), value=m) for m in MODES]
-POLL_SECONDS = 0.5  # how often a watched table is compared with what its spectators were shown
+POLL_SECONDS = 0.5  # how often a watched table is compared with what its thread has shown
+WATCHER_CAP = 20  # spectators of one delayed table (members of its thread): README says so, and the refusal
+THREAD_ARCHIVE_MINUTES = 10080  # a week without a post: longer than any match, so a thread never archives mid-match
+PRIVATE_THREAD = 12
 
 
 # ---------------------------------------------------------------------- what a spectator sees
-
-
-def spectator_text(
-    view: GameView, names: Sequence[str], locale: str, table_id: int, deadline: str = ""
-) -> str:
-    """The spectator's message text, from the public view only."""
-    if view.viewer is not None:
-        raise ValueError("a spectator sees the public view only")
-    if view.phase == Phase.OVER:
-        status = t(locale, "play.status_over")
-    elif view.phase == Phase.EXCHANGE:
-        status = t(locale, "play.status_exchange", deadline=deadline)
-    elif view.phase == Phase.CLAIM and view.last_discard is not None:
-        seat, tile = view.last_discard
-        status = t(
-            locale, "play.status_claim", tile=tile_label(locale, tile), name=names[seat], deadline=deadline
-        )
-    else:
-        status = t(locale, "play.status_turn", name=names[view.turn], deadline=deadline)
-    streak = t(locale, "play.streak", n=view.dealer_streak) if view.dealer_streak else ""
-    table = t(
-        locale,
-        "play.table",
-        round=t("zh-TW", f"wind.{view.round_wind}"),
-        n=view.hand_number,
-        streak=streak,
-        tiles=view.wall_remaining,
-        status=status,
-    )
-    return t(locale, "watch.header", table=table_id) + "\n" + table
-
-
-def spectator_payload(
-    view: GameView, names: Sequence[str], locale: str, table_id: int, deadline: str = ""
-) -> Payload:
-    """Text and picture from the public view (CPU work: call it in a thread); no buttons."""
-    png = render.render_table(view, list(names))
-    return Payload(
-        content=spectator_text(view, names, locale, table_id, deadline), png=png, filename="table.png"
-    )
-
-
-def spectator_view(session: TableSession, viewer: Viewer, game: Game) -> GameView | None:
-    """What a spectator's live message shows of ``game`` (the hand in play, or one just over): the
-    visibility rule's view for the spectator ``viewer`` (None: nothing of it)."""
-    return live_view(game, session.sight(viewer))
 
 
 def revealable(session: TableSession, viewer: Viewer) -> int:
@@ -115,151 +81,109 @@ def revealable(session: TableSession, viewer: Viewer) -> int:
     return len(match.history)
 
 
-def hand_reveal(match: Match, number: int, names: Sequence[str]) -> bytes:
-    """Hand ``number`` of ``match`` (already over) as the animated replay, every hand face up."""
+def played_moves(dealt: Game, log: Sequence[str]) -> list[str]:
+    """The moves of ``log`` that played the hand ``dealt`` (freshly dealt) to its end. A 代打 switch made
+    between two hands (a take-back, a leave) is stored at the end of the settled hand's log
+    (Match.between_hands) and decides the next hand, not this one: it is not part of the hand's replay."""
+    game = Game.replay(dealt.header(), [])
+    moves: list[str] = []
+    for text in log:
+        if game.is_over:
+            break
+        game.apply(Action.from_str(text))
+        moves.append(text)
+    return moves
+
+
+def reveal_frames(match: Match, number: int, names: Sequence[str]) -> list[Frame]:
+    """Hand ``number`` of ``match`` (already over), every hand face up, from its dealer's seat."""
     record = match.history[number - 1]
     _, dealt = Match.replay(match.header(), [r.log for r in match.history[: number - 1]] + [[]])
     if dealt is None:
         raise ValueError(f"hand {number} is not a played hand")
-    return render_animation(
-        frames(dealt.header(), list(record.log), list(names), seat=record.dealer), list(names)
-    )
+    moves = played_moves(dealt, record.log)
+    return list(frames(dealt.header(), moves, list(names), seat=record.dealer))
 
 
-# ---------------------------------------------------------------------- following a table
+def hand_reveal(match: Match, number: int, names: Sequence[str]) -> bytes:
+    """Hand ``number`` of ``match`` (already over) as the animated replay, every hand face up."""
+    return render_animation(reveal_frames(match, number, names), list(names))
 
 
-@dataclass
-class Spectator:
-    user_id: int
-    locale: str
-    live: LiveMessage | None = None
-    hand: int = 0  # the hand its live message shows
+def table_link(runner: TableRunner) -> str:
+    """Where a public table's spectators look: its table message (the newest, as the channel shows it),
+    or its channel while it has none."""
+    state = runner.state
+    message = runner.table_msg.message if runner.table_msg is not None and not runner.table_msg.closed else None
+    if message is None:
+        return f"<#{state.channel_id}>"
+    return f"https://discord.com/channels/{state.guild_id}/{state.channel_id}/{message.id}"
+
+
+# ---------------------------------------------------------------------- a delayed table's thread
 
 
 @dataclass
 class Watchers:
-    """The spectators of one table, and the task that keeps them up to date."""
+    """A delayed table's spectators, its spectator thread, and the task that posts each finished hand."""
 
     cog: Any
     runner: TableRunner
-    viewer: Viewer  # what the table's spectator setting makes its spectators (table/visibility.py)
-    spectators: dict[int, Spectator] = field(default_factory=dict)
-    revealed: int = 0  # hands shown face up so far (delayed tables)
+    thread_id: int
+    spectators: dict[int, str] = field(default_factory=dict)  # user id → language
+    revealed: int = 0  # hands the thread has shown face up (the first n of the match)
     task: asyncio.Task[None] | None = None
-    revealing: asyncio.Task[None] | None = None
+    stopping: asyncio.Event = field(default_factory=asyncio.Event)  # the bot shuts down
+
+    @property
+    def thread(self) -> discord.abc.Messageable:
+        return self.cog.bot.get_partial_messageable(self.thread_id, guild_id=self.runner.state.guild_id)
+
+    def stop(self) -> asyncio.Task[None] | None:
+        """The bot shuts down: a hand being posted is posted and stored as shown (await the task returned),
+        then nothing more; the thread goes on after the restart from there."""
+        self.stopping.set()
+        return self.task if self.task is not None and not self.task.done() else None
 
     def start(self) -> None:
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._follow(), name=f"watch-{self.runner.table_id}")
 
-    async def add(self, user_id: int, locale: str) -> None:
-        self.spectators[user_id] = Spectator(user_id, locale)
-        self.revealed = max(self.revealed, revealable(self.runner.session, self.viewer))  # only hands from now on
-        self.start()
-
-    def remove(self, user_id: int) -> None:
-        gone = self.spectators.pop(user_id, None)
-        if gone is not None and gone.live is not None:
-            gone.live.close()
-
     async def _follow(self) -> None:
         poll = max(0.05, min(POLL_SECONDS, getattr(self.cog.timing, "edit_interval", POLL_SECONDS) or 0.1))
+        runner = self.runner
         try:
-            while True:  # until the table ends (a table nobody watches costs a comparison a poll)
-                await self._catch_up()
-                if self.runner.closed or (self.runner.match is not None and self.runner.match.is_over):
-                    await self._catch_up()
-                    if self.revealing is not None:
-                        await self.revealing
-                    ready = revealable(self.runner.session, self.viewer)
-                    if self.revealed < ready:
-                        await self._reveal_upto(ready)
+            while not self.stopping.is_set():
+                ended = runner.session.match_ended()  # read first: the hands over by then are all there are
+                ready = revealable(runner.session, DELAYED)
+                while self.revealed < ready and not self.stopping.is_set():
+                    await self._reveal(self.revealed + 1)
+                if self.stopping.is_set():
                     break
-                await asyncio.sleep(poll)
+                if ended:
+                    await self._post(t(runner.locale, "watch.match_over", channel=runner.state.channel_id))
+                    await self._store(self.cog.store.forget_spectators(runner.table_id))
+                    break
+                if runner.closed:  # a shutdown or a takeover, not the match's end: a restart goes on from here
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stopping.wait(), poll)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("watching table %s stopped", self.runner.table_id)
+            log.exception("watching table %s stopped", runner.table_id)
         finally:
-            for s in self.spectators.values():
-                if s.live is not None:
-                    with contextlib.suppress(Exception):
-                        if s.live.pending() is not None:
-                            await s.live.pending()  # type: ignore[misc]
-                    s.live.close()
-            if self.cog.watchers.get(self.runner.table_id) is self:
-                del self.cog.watchers[self.runner.table_id]
-
-    async def _catch_up(self) -> None:
-        runner = self.runner
-        game = runner.game
-        ready = revealable(runner.session, self.viewer)
-        if self.revealed < ready and (self.revealing is None or self.revealing.done()):
-            self.revealing = asyncio.create_task(self._reveal_upto(ready))  # a GIF takes a while
-        if game is None or not runner.session.sight(self.viewer).live:
-            return
-        over = runner.session.match_ended()
-        for spectator in list(self.spectators.values()):
-            if spectator.hand != game.hand_number:
-                if not over:  # a new message per hand while the match is played; the standings end it
-                    await self._post(spectator)
-            elif spectator.live is not None:
-                spectator.live.want(runner.version)
-
-    async def _payload(self, locale: str, game: Game) -> Payload:
-        """The public table of ``game``: the hand in play, or (for a message of a hand that has
-        ended) that hand as it ended."""
-        runner = self.runner
-        async with runner.lock:
-            view = spectator_view(runner.session, self.viewer, game)
-            if view is None:  # never reached: only viewers who may see the hand in play get live messages
-                raise ValueError("this spectator may not see the hand in play")
-            names = runner.seating.names()
-            deadline = _deadline(locale, runner.deadline) if game is runner.game else ""
-        return await asyncio.to_thread(spectator_payload, view, names, locale, runner.table_id, deadline)
-
-    async def _post(self, spectator: Spectator) -> None:
-        """A fresh message for a new hand (messages over an hour old cannot be edited freely); it
-        follows that hand to its end."""
-        if spectator.live is not None:
-            spectator.live.close()
-        try:
-            channel = await self.cog.dm_channel(spectator.user_id)
-            await self.cog.budget.take(urgent=False)
-            game = self.runner.game
-            assert game is not None
-            version = self.runner.version
-            payload = await self._payload(spectator.locale, game)
-            message = await channel.send(**payload.send_kwargs())
-        except NETWORK_ERRORS as error:
-            log.info(
-                "could not DM spectator %s of table %s: %s", spectator.user_id, self.runner.table_id, error
-            )
-            self.remove(spectator.user_id)
-            return
-        spectator.hand = game.hand_number
-        live = LiveMessage(
-            message,
-            lambda: self._payload(spectator.locale, game),
-            min_interval=max(self.cog.timing.edit_interval, 1.0),
-            budget=self.cog.budget,
-        )
-        live.mark_shown(version)
-        spectator.live = live
-        live.want(self.runner.version)
-
-    async def _reveal_upto(self, ready: int) -> None:
-        while self.revealed < ready:
-            self.revealed += 1
-            await self._reveal(self.revealed)
+            if self.cog.watchers.get(runner.table_id) is self:
+                del self.cog.watchers[runner.table_id]
 
     async def _reveal(self, number: int) -> None:
-        """A delayed table: hand ``number`` with every hand face up, now that it is over and the next
-        hand has started."""
+        """Hand ``number`` with every hand face up, now that it is over: posted once, in the thread."""
         runner = self.runner
         match = runner.match
-        if match is None or not self.spectators:
+        assert match is not None
+        self.revealed = number
+        if not self.spectators:  # nobody reads the thread now: no upload (a hand is never shown late)
+            await self._store(self.cog.store.spectator_thread_shown(runner.table_id, number))
             return
         async with runner.lock:
             names = runner.seating.names()
@@ -267,24 +191,61 @@ class Watchers:
             gif = await asyncio.to_thread(hand_reveal, match, number, names)
         except Exception:  # a hand that does not replay is not shown; watching goes on
             log.exception("hand %s of table %s could not be shown face up", number, runner.table_id)
-            return
-        for spectator in list(self.spectators.values()):
-            try:
-                channel = await self.cog.dm_channel(spectator.user_id)
-                await self.cog.budget.take(urgent=False)
-                await channel.send(
-                    content=t(spectator.locale, "watch.reveal", n=number, table=runner.table_id),
-                    file=discord.File(io.BytesIO(gif), f"hand-{number}.gif"),
-                )
-            except NETWORK_ERRORS as error:
-                log.info("could not DM spectator %s: %s", spectator.user_id, error)
-                continue
+        else:
+            text = t(runner.locale, "watch.reveal", n=number, table=runner.table_id)
+            await self._post(text, discord.File(io.BytesIO(gif), f"hand-{number}.gif"))
+        await self._store(self.cog.store.spectator_thread_shown(runner.table_id, number))
+
+    async def _post(self, content: str, file: discord.File | None = None) -> None:
+        try:
+            await self.cog.budget.take(urgent=False)
+            if file is None:
+                await self.thread.send(content=content)
+            else:
+                await self.thread.send(content=content, file=file)
+        except NETWORK_ERRORS as error:  # a thread deleted or archived by a moderator: the table plays on
+            log.info("table %s: could not post in its spectator thread: %s", self.runner.table_id, error)
+
+    async def _store(self, write: Any) -> None:
+        try:
+            await write
+        except StoreError as error:
+            log.info("table %s: could not store its spectators: %s", self.runner.table_id, error)
 
 
-def _deadline(locale: str, deadline: float | None) -> str:
-    from .prompts import deadline_text
+async def open_thread(cog: Any, runner: TableRunner) -> Watchers:
+    """The delayed table's spectator thread, opened off its channel now (a private thread: its members
+    alone read it); hands already over when it opens are not posted (watching shows hands from now on)."""
+    state = runner.state
+    await cog.budget.take(urgent=True)
+    data = await cog.bot.http.start_thread_without_message(
+        state.channel_id,
+        name=t(runner.locale, "watch.thread_name", table=runner.table_id)[:100],
+        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+        type=PRIVATE_THREAD,
+        invitable=False,
+    )
+    watchers = Watchers(cog, runner, int(data["id"]), revealed=revealable(runner.session, DELAYED))
+    await watchers._store(cog.store.open_spectator_thread(runner.table_id, watchers.thread_id, watchers.revealed))  # noqa: SLF001
+    return watchers
 
-    return deadline_text(locale, deadline)
+
+async def restore_watchers(cog: Any, runner: TableRunner) -> None:
+    """After a restart or a takeover: a delayed table's stored spectators go on watching in its thread,
+    which is told so (nobody is dropped without a word)."""
+    if table_mode(runner) != "delayed" or runner.state.phase is not TablePhase.PLAYING or runner.closed:
+        return
+    try:
+        kept = await cog.store.spectator_thread(runner.table_id)
+    except StoreError as error:
+        log.info("table %s: could not read its spectators: %s", runner.table_id, error)
+        return
+    if kept is None or runner.table_id in cog.watchers:
+        return
+    watchers = Watchers(cog, runner, kept.thread_id, dict(kept.spectators), kept.revealed)
+    cog.watchers[runner.table_id] = watchers
+    await watchers._post(t(runner.locale, "watch.resumed", n=kept.revealed + 1))  # noqa: SLF001
+    watchers.start()
 
 
 def table_mode(runner: TableRunner) -> str:
@@ -322,20 +283,55 @@ async def toggle_watching(cog: Any, interaction: discord.Interaction, runner: Ta
     if runner.state.seat_of(user) is not None:
         raise TableError("watch.player")
     mode = table_mode(runner)
-    viewer = spectator_viewer(mode)
-    if viewer is None:
+    if spectator_viewer(mode) is None:
         raise TableError("watch.off")
     if runner.state.phase is not TablePhase.PLAYING or runner.match is None or runner.closed:
         raise TableError("watch.not_playing")
-    watchers = cog.watchers.get(runner.table_id)
-    if watchers is not None and user in watchers.spectators:
-        watchers.remove(user)
-        await interaction.response.send_message(t(interaction.locale, "watch.stopped"), ephemeral=True)
+    if mode == "public":  # what the channel shows: the table message itself, nothing per spectator
+        text = t(interaction.locale, "watch.public", link=table_link(runner), channel=runner.state.channel_id)
+        await interaction.response.send_message(text, ephemeral=True)
         return
-    if watchers is None:
-        watchers = cog.watchers[runner.table_id] = Watchers(cog, runner, viewer)
-    await interaction.response.send_message(
-        t(interaction.locale, "watch.started" if mode == "public" else "watch.started_delayed"),
-        ephemeral=True,
-    )
-    await watchers.add(user, locale_of(interaction.locale))
+    async with acknowledge_if_slow(interaction, update=False):  # a thread to open, a member to add, a row
+        text = await _toggle_delayed(cog, interaction, runner)
+    await respond(interaction, _payload(text), update=False)
+
+
+def _payload(text: str) -> Any:
+    async def build() -> Payload:
+        return Payload(content=text)
+
+    return build
+
+
+async def _toggle_delayed(cog: Any, interaction: discord.Interaction, runner: TableRunner) -> str:
+    """Join or leave the delayed table's spectator thread; the answer's text."""
+    user, locale = interaction.user.id, interaction.locale
+    watchers: Watchers | None = cog.watchers.get(runner.table_id)
+    if watchers is not None and user in watchers.spectators:
+        del watchers.spectators[user]
+        try:
+            await cog.bot.http.remove_user_from_thread(watchers.thread_id, user)
+        except NETWORK_ERRORS as error:
+            log.info("table %s: could not take %s out of its thread: %s", runner.table_id, user, error)
+        await watchers._store(cog.store.remove_spectator(runner.table_id, user))  # noqa: SLF001
+        return t(locale, "watch.stopped")
+    if watchers is not None and len(watchers.spectators) >= WATCHER_CAP:
+        raise TableError("watch.full", cap=WATCHER_CAP)
+    if isinstance(interaction.channel, discord.Thread):
+        raise TableError("watch.in_thread")
+    permissions = interaction.app_permissions
+    if not (permissions.create_private_threads and permissions.send_messages_in_threads):
+        raise TableError("watch.no_thread_permission")
+    try:
+        if watchers is None:
+            watchers = await open_thread(cog, runner)
+            cog.watchers[runner.table_id] = watchers
+        await cog.budget.take(urgent=True)
+        await cog.bot.http.add_user_to_thread(watchers.thread_id, user)
+    except NETWORK_ERRORS as error:
+        log.info("table %s: could not seat spectator %s in its thread: %s", runner.table_id, user, error)
+        raise TableError("watch.thread_failed") from None
+    watchers.spectators[user] = locale_of(locale)
+    await watchers._store(cog.store.add_spectator(runner.table_id, user, locale_of(locale)))  # noqa: SLF001
+    watchers.start()
+    return t(locale, "watch.started_delayed", thread=watchers.thread_id, cap=WATCHER_CAP)

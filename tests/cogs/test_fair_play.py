@@ -27,7 +27,7 @@ from cogs.mahjong.payloads import dm_payload, result_text, table_payload
 from cogs.mahjong.replay import check_exportable, check_replayable, draw_step, match_log
 from cogs.mahjong.review import check_reviewable
 from cogs.mahjong.texts import key_text, seat_draw_text
-from cogs.mahjong.watch import revealable, spectator_text, spectator_view
+from cogs.mahjong.watch import revealable
 from data.replays import StoredHand, StoredMatch
 from engine import fairness
 from engine.actions import Kind
@@ -243,10 +243,7 @@ async def everything_shown(table: Table, marks: FeedMarks) -> list[Shown]:
         score_view = session.view(PUBLIC)
         assert score_view is not None
         out.append(Shown("score sheet", PUBLIC, result_text(session, session.result, game.hand_number, "en"), [score_view]))
-    for viewer in (PUBLIC, DELAYED):
-        view = spectator_view(session, viewer, game)
-        if view is not None:
-            out.append(Shown("spectator", viewer, spectator_text(view, names, "en", 7), [view]))
+    for viewer in (PUBLIC, DELAYED):  # a public spectator reads the channel's table (above); a delayed one the thread
         shown = revealable(session, viewer)
         assert shown <= len(match.history), "a hand revealed face up before it is over"
         assert shown == (len(match.history) if expected(viewer, session).finished_hands else 0)

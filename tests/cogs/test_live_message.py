@@ -290,3 +290,59 @@ async def test_an_edit_still_in_flight_when_the_answer_lands_is_followed_by_the_
     live.answered(2, edits_before=edits_before)
     await asyncio.sleep(0.2)
     assert message.edits == ["answer v2", "v1", "v2"] and live.shown == 2
+
+
+async def test_closing_a_message_never_cancels_the_edit_already_under_way():
+    """Issue 37, item 10: a new hand's message replaced the last one while its last edit was on its way,
+    and the old message stayed frozen mid-hand."""
+    message = FakeMessage(delay=0.05)
+    state = {"v": "playing"}
+
+    async def build():
+        return Payload(content=state["v"])
+
+    live = LiveMessage(message, build, min_interval=0.2)
+    state["v"] = "hand over"
+    live.want(1)
+    await asyncio.sleep(0.01)  # the edit is on its way
+    live.close()  # the next hand's message takes over
+    live.want(2)  # and nothing more is asked of this one
+    pending = live.pending()
+    assert pending is not None
+    await asyncio.wait_for(pending, 1)
+    assert message.edits == ["hand over"]
+
+
+async def test_a_closed_message_that_finishes_makes_the_edit_it_was_asked_for():
+    message = FakeMessage(delay=0.01)
+    seen = {"v": 0}
+
+    async def build():
+        return Payload(content=f"v{seen['v']}")
+
+    live = LiveMessage(message, build, min_interval=0.05)
+    live.want(1)
+    await asyncio.sleep(0.03)  # the first edit has landed; the message now waits out its pace
+    seen["v"] = 2
+    live.want(2)  # the hand's end, asked for while it waits
+    live.close(finish=True)
+    pending = live.pending()
+    assert pending is not None
+    await asyncio.wait_for(pending, 1)
+    assert message.edits == ["v0", "v2"]
+
+
+async def test_aborting_a_message_stops_its_edit_at_once():
+    message = FakeMessage(delay=0.5)
+
+    async def build():
+        return Payload(content="x")
+
+    live = LiveMessage(message, build)
+    live.want(1)
+    await asyncio.sleep(0.01)
+    live.close(abort=True)  # the bot shuts down
+    await asyncio.sleep(0)
+    assert live.pending() is None or live.pending().cancelling()
+    await asyncio.sleep(0.01)
+    assert message.edits == []

@@ -66,6 +66,8 @@ async def fill(target: str) -> None:
     broken = await new_table(store, [7, None, None, None], channel_id=31)
     await store.fail_table(broken.id, "ValueError: a move this code cannot read")
     await store.remember_dm_channel(2**61 + 3, 2**59 + 5)
+    await store.open_spectator_thread(live.id, 2**62 + 1, revealed=0)  # a delayed table's spectators (watch.py)
+    await store.add_spectator(live.id, 2**60 + 7, "zh-CN")
     await store.enqueue(QueueEntry(1, 8, "taiwan16", "Ärger", "de", "zh-TW", 20, clock.advance()))
     await store.set_guild_settings(1, mahjong_channel_id=20, ai_fill_seconds=90, require_password=True)
     rated = await store.create_table(
@@ -126,6 +128,7 @@ async def views(target: str) -> tuple:
             await store.player_figures(1, 9),
             await store.server_figures(1, "taiwan13"),
             await store.match_standings(1, 7),
+            await store.spectator_thread(5),  # the live table
         )
     finally:
         await store.close()

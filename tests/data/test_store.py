@@ -318,3 +318,22 @@ async def test_many_tables_writing_at_once_each_keep_every_move_in_order(store: 
         [stored] = saved[table.id].hands
         assert stored.id == hand and stored.deadline == 29.0
         assert stored.actions == [f"{m % 4} discard {m % 9 + 1}p" for m in range(30)]
+
+
+async def test_a_delayed_tables_spectators_and_thread_are_kept_until_its_match_ends(store: Store) -> None:
+    """Issue 37, item 12: watchers are stored, so a restart keeps them (cogs/mahjong/watch.py)."""
+    table = await new_table(store, [1, 2, 3, 4])
+    assert await store.spectator_thread(table.id) is None
+    thread = 2**62 + 5  # Discord ids need 64 bits
+    await store.open_spectator_thread(table.id, thread, revealed=2)
+    await store.add_spectator(table.id, 2**60 + 9, "zh-TW")
+    await store.add_spectator(table.id, 7, "en")
+    await store.add_spectator(table.id, 7, "zh-CN")  # again: their language now
+    await store.spectator_thread_shown(table.id, 3)
+    kept = await store.spectator_thread(table.id)
+    assert kept is not None and (kept.thread_id, kept.revealed) == (thread, 3)
+    assert kept.spectators == ((7, "zh-CN"), (2**60 + 9, "zh-TW"))
+    await store.remove_spectator(table.id, 7)
+    assert (await store.spectator_thread(table.id)).spectators == ((2**60 + 9, "zh-TW"),)
+    await store.forget_spectators(table.id)
+    assert await store.spectator_thread(table.id) is None

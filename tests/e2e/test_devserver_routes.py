@@ -127,3 +127,29 @@ async def test_the_original_response_is_edited_with_a_file_and_deleted(
     original = devserver.recorder.get(vanished.original_message_id)
     assert original.deleted and original.content == "still here" and original.attachments[0].is_png
     assert devserver.channel_messages() == [] and devserver.request_count("webhook", vanished) == 3
+
+
+async def test_a_private_thread_off_a_channel_is_seen_by_its_members_only(bot: commands.Bot, devserver: DevServer) -> None:
+    """The routes a spectator thread needs (devserver/threads.py), with Discord's refusals."""
+    alice, bob = devserver.member("alice"), devserver.member("bob")
+    general = devserver.channel("general")
+    data = await bot.http.start_thread_without_message(
+        general.id, name="👀 Table #1", auto_archive_duration=10080, type=12, invitable=False
+    )
+    [thread] = devserver.threads_of("general")
+    assert (int(data["id"]), data["parent_id"], thread.members) == (thread.id, str(general.id), {devserver.world.bot.id})
+    await bot.http.add_user_to_thread(thread.id, alice.id)
+    await bot.get_partial_messageable(thread.id).send("hand 1, face up")
+    [posted] = devserver.recorder.in_channel(thread.id)
+    assert posted.visible_to(alice.id) and not posted.visible_to(bob.id)
+    await bot.http.remove_user_from_thread(thread.id, alice.id)
+    assert not posted.visible_to(alice.id)
+    with pytest.raises(discord.HTTPException) as off_a_thread:
+        await bot.http.start_thread_without_message(thread.id, name="x", auto_archive_duration=60, type=12)
+    with pytest.raises(discord.NotFound) as stranger:
+        await bot.http.add_user_to_thread(thread.id, 4242)
+    devserver.set_bot_permissions("general", deny=("create_private_threads",))
+    with pytest.raises(discord.Forbidden) as denied:
+        await bot.http.start_thread_without_message(general.id, name="x", auto_archive_duration=60, type=12)
+    assert (off_a_thread.value.code, stranger.value.code, denied.value.code) == (50024, 10007, 50013)
+    devserver.take_violations()

@@ -295,6 +295,43 @@ async def test_a_paused_table_nobody_resumes_ends_with_its_standings(harness, de
         assert db.execute("SELECT phase FROM tables WHERE id = ?", (runner.table_id,)).fetchone()[0] == "over"
 
 
+# ---------------------------------------------------------------- a moderator deletes the table message
+
+
+def table_posts(devserver) -> list:
+    return [m for m in devserver.recorder.in_channel(devserver.channel("general").id)
+            if m.attachments and m.attachments[0].filename == "table.png"]  # fmt: skip
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_deleted_table_message_is_posted_afresh_at_most_once_an_interval(harness, devserver):
+    """Issue 37, item 13: an edit of the table message answered 10008 (a moderator deleted it) left the
+    channel without a table and people with closed DMs without "Show my hand"."""
+    bot = await harness.start(build_bot(Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, repost_interval=60.0)))
+    alice = devserver.member("alice")
+    await open_table(devserver, rules="hongkong", rounds=1)
+    runner = await first_hand(bot, devserver)
+    person = Person(alice)
+    await person.next_prompt(10)  # the table waits for alice: nothing changes it but her move
+    [first] = table_posts(devserver)
+    devserver.delete_message(first)
+    await person.act_once()  # her move is shown on the table message: 10008, and a fresh one
+    fresh = await devserver.wait_for_message(
+        channel="general", predicate=lambda m: m.attachments and m.attachments[0].filename == "table.png"
+    )
+    assert fresh.id != first.id and "Show my hand" in [b.label for b in fresh.buttons()]
+    assert runner.game.hand_number == 1 and runner.table_msg.message.id == fresh.id
+    await devserver.recorder.wait_until(lambda: runner.reposting.done(), 10, lambda: "the repost stored")
+    devserver.delete_message(fresh)  # deleted at once again (a cleanup bot): no post a move
+    await person.act_once()
+    await devserver.recorder.wait_until(
+        lambda: runner.table_msg.closed and not runner.reposting.done(), 10, lambda: "the next repost waiting"
+    )
+    assert table_posts(devserver) == []  # both deleted; the next fresh one waits out the interval
+    assert [m.id for m in devserver.recorder.messages.values() if m.attachments
+            and m.attachments[0].filename == "table.png"] == [first.id, fresh.id]  # fmt: skip
+
+
 # ---------------------------------------------------------------- 9. the seat draw says what the picture shows
 
 

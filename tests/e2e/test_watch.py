@@ -1,7 +1,7 @@
-"""Spectators through the stand-in: at a public table a spectator's DMs hold the public table only
-(every picture drawn from the public view, no buttons); at a delayed table, over a whole match of
-every rule set, nothing of a hand in play reaches a spectator and each hand comes face up once it is
-over; players cannot watch their own table, and a table with spectators off refuses them."""
+"""Spectators through the stand-in: a public table's spectators follow its table message and are sent
+nothing; a delayed table's spectators read one private thread where each hand comes face up once it is
+over, capped, stored across a restart; players cannot watch their own table, and a table with spectators
+off refuses them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import cogs.mahjong.watch as watch
 from devserver.config import RateLimits
 from devserver.people import Person
 
-from .tablebot import PrivacyWatch, build_bot, table_runner
+from .tablebot import build_bot, table_runner
 
 QUICK = RateLimits(time_scale=0.02)
 
@@ -30,98 +30,109 @@ async def start_table(devserver, bot, **create):
     return alice, runner
 
 
-@pytest.mark.parametrize("rules", ["taiwan16", "taiwan13", "hongkong", "guangdong"])
-@pytest.mark.devserver(members=("alice", "bob"), rate_limits=QUICK)
-async def test_a_delayed_spectator_sees_no_hand_in_play_and_each_hand_face_up_once_it_is_over(
-    harness, devserver, monkeypatch, rules
+def thread_gifs(devserver, thread) -> list[str]:
+    return [a.filename for m in devserver.recorder.in_channel(thread.id) for a in m.attachments]
+
+
+@pytest.mark.devserver(members=("alice", "bob", "carol", "dave"), rate_limits=QUICK)
+async def test_delayed_spectators_watch_in_one_private_thread_that_a_restart_keeps(
+    harness, devserver, monkeypatch, tmp_path
 ):
-    privacy = PrivacyWatch(monkeypatch)
-    reveals: list[tuple[int, int, int | None, bool]] = []  # (hand, hands over, latest hand dealt, match over)
+    """Issue 37, items 12 and 29: each finished hand is posted face up once, in one private thread per
+    table whose members are its spectators (not a DM per spectator); a table has a cap of spectators; they
+    are stored, so after a restart the thread goes on and says so; an old pause message's Resume answers."""
+    database = str(tmp_path / "mahjong.sqlite3")
+    monkeypatch.setattr(watch, "WATCHER_CAP", 2)
+    reveals: list[tuple[int, int]] = []  # (hand shown, hands over by then)
     reveal = watch.hand_reveal
 
     def recorded(match, number, names):
-        runner = table["runner"]
-        playing = runner.game.hand_number if runner.game is not None else None  # the latest hand dealt
-        reveals.append((number, len(match.history), playing, match.is_over))
+        reveals.append((number, len(match.history)))
         return reveal(match, number, names)
 
     monkeypatch.setattr(watch, "hand_reveal", recorded)
-    bot = await harness.start(build_bot(seed=21))
-    alice, runner = await start_table(devserver, bot, rules=rules, spectators="delayed")
-    table = {"runner": runner}
-    bob = devserver.member("bob")
+    bot = await harness.start(build_bot(seed=21, database=database))
+    alice, runner = await start_table(devserver, bot, rules="hongkong", spectators="delayed")
+    bob, carol, dave = devserver.members("bob", "carol", "dave")
 
     refused = await (await alice.slash("mahjong watch")).message()
     assert "never watch their own table" in refused.content and refused.ephemeral_to == alice.id
+    devserver.set_bot_permissions("general", deny=("create_private_threads",))
+    no_thread = await (await bob.slash("mahjong watch")).message()
+    assert "Create Private Threads" in no_thread.content and not devserver.threads_of("general")
+    devserver.set_bot_permissions("general", allow=("create_private_threads",))
     watching = await (await bob.slash("mahjong watch")).message()
-    assert watching.ephemeral_to == bob.id and "face up once it is over" in watching.content
+    [thread] = devserver.threads_of("general")
+    assert watching.ephemeral_to == bob.id and f"<#{thread.id}>" in watching.content and "2 spectators" in watching.content
+    assert thread.type == 12 and thread.members == {devserver.world.bot.id, bob.id}
+    await (await carol.click(table_message(devserver), "👀 Watch")).message()
+    full = await (await dave.slash("mahjong watch")).message()
+    assert "already has 2 spectators" in full.content and dave.id not in thread.members
+    assert devserver.threads_of("general") == [thread] and thread.members >= {bob.id, carol.id}
 
-    stop = asyncio.Event()
-    person = Person(alice)
-    play = asyncio.create_task(person.play(stop, timeout=30))
-    await devserver.wait_for_message(
-        channel="general",
-        predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds),
-        timeout=150,
-    )
-    stop.set()
-    await play
-    hands = len(runner.match.history)
+    await (await alice.slash("mahjong leave")).response()  # the table plays itself, and pauses after hand 2
+    paused = await devserver.wait_for_message(channel="general", predicate=lambda m: "paused" in m.content, timeout=60)
+    await devserver.recorder.wait_until(lambda: len(thread_gifs(devserver, thread)) >= 2, 30, lambda: "two hands posted")
+    assert thread_gifs(devserver, thread) == ["hand-1.gif", "hand-2.gif"]
+    for posted in devserver.recorder.in_channel(thread.id):
+        assert posted.visible_to(bob.id) and posted.visible_to(carol.id) and not posted.visible_to(dave.id)
+    assert not [m for m in devserver.recorder.seen_by(bob.id) if m.dm_with == bob.id]  # nothing by DM
+    assert all(number <= over for number, over in reveals)  # face up only once over
+
+    await harness.stop(bot)
+    second = await harness.start(build_bot(seed=21, database=database))
     await devserver.recorder.wait_until(
-        lambda: len([m for m in devserver.recorder.seen_by(bob.id) if m.dm_with == bob.id and m.attachments
-                     and m.attachments[0].filename.endswith(".gif")]) >= hands,
-        30,
-        lambda: f"bob shown all {hands} hands face up",
-    )  # fmt: skip
+        lambda: any("is back" in m.content for m in devserver.recorder.in_channel(thread.id)), 10, lambda: "a word"
+    )
+    assert set(second.get_cog("Mahjong").watchers[runner.table_id].spectators) == {bob.id, carol.id}
+    resumed = await alice.click(paused, "Resume")  # the old pause message: the table plays on since the restart
+    await resumed.response()
+    assert "plays on" in devserver.recorder.get(paused.id).content and not devserver.recorder.get(paused.id).buttons()
+    stopped = await (await bob.slash("mahjong watch")).message()
+    assert "stopped watching" in stopped.content and bob.id not in thread.members
+    await (await alice.slash("mahjong leave")).response()
+    await devserver.recorder.wait_until(lambda: len(thread_gifs(devserver, thread)) >= 3, 30, lambda: "hand 3 posted")
+    assert thread_gifs(devserver, thread) == ["hand-1.gif", "hand-2.gif", "hand-3.gif"]
 
-    dms = [m for m in devserver.recorder.seen_by(bob.id) if m.dm_with == bob.id]
-    gifs = [m for m in dms if m.attachments and m.attachments[0].filename.endswith(".gif")]
-    assert len(gifs) == len(dms), [m.content[:80] for m in dms if m not in gifs]
-    assert all(not m.components for m in dms)
-    assert not [viewer for dm_with, _, viewer in privacy.shown if dm_with == bob.id]  # no picture of a hand in play
-    seat_of = {who.user_id: seat for seat, who in enumerate(runner.seating.by_seat) if who.user_id}
-    for dm_with, ephemeral_to, viewer in privacy.shown:  # and the players still only saw their own
-        reader = dm_with or ephemeral_to
-        assert viewer == ("None" if reader is None else str(seat_of[reader]))
 
-    assert sorted(int(m.attachments[0].filename[5:-4]) for m in gifs) == list(range(1, hands + 1))
-    for number, over, _, _ in reveals:  # face up only once the hand is over
-        assert number <= over
+def table_message(devserver):
+    return [m for m in devserver.channel_messages() if m.attachments and m.attachments[0].filename == "table.png"][-1]
 
 
 @pytest.mark.devserver(members=("alice", "bob"), rate_limits=QUICK)
-async def test_a_public_table_shows_no_hand_face_up_and_spectators_off_refuses(
-    harness, devserver, monkeypatch
+async def test_a_public_tables_spectator_follows_the_table_message_and_gets_no_dm_even_at_a_shutdown(
+    harness, devserver, tmp_path
 ):
-    bot = await harness.start(build_bot(seed=22))
+    """Issue 37, items 9, 12 and 27: a public table's spectator sees what the channel sees, so they are
+    pointed at the channel's table message instead of sent a DM per move and a face-up GIF per hand; a
+    clean shutdown mid-match (taken for the match's end) sent them every finished hand face up."""
+    bot = await harness.start(build_bot(seed=22, database=str(tmp_path / "mahjong.sqlite3")))
     alice, runner = await start_table(devserver, bot)
     bob = devserver.member("bob")
     table = [
         m for m in devserver.channel_messages() if m.attachments and m.attachments[0].filename == "table.png"
     ][-1]
     watching = await (await bob.click(table, "👀 Watch")).message()  # the table message's button
-    assert "the public table comes to your DMs" in watching.content and watching.ephemeral_to == bob.id
-    await devserver.recorder.wait_until(
-        lambda: any(m.dm_with == bob.id for m in devserver.recorder.seen_by(bob.id)),
-        10,
-        lambda: "bob's table DM",
-    )
+    link = f"https://discord.com/channels/{devserver.world.guild_id}/{table.channel_id}/{table.id}"
+    assert watching.ephemeral_to == bob.id and link in watching.content, watching.content
     stop = asyncio.Event()
     play = asyncio.create_task(Person(alice).play(stop, timeout=30))
-    await devserver.recorder.wait_until(
-        lambda: len(runner.match.history) >= 2, 120, lambda: "two hands played"
-    )
-    stopped = await (await bob.slash("mahjong watch")).message()
-    assert "stopped watching" in stopped.content
+    await devserver.recorder.wait_until(lambda: len(runner.match.history) >= 1, 60, lambda: "a hand played")
+    again = await (await bob.slash("mahjong watch")).message()  # the command too, with the newest message
+    newest = runner.table_msg.message.id
+    assert f"/{table.channel_id}/{newest}" in again.content
     stop.set()
     await play
-    dms = [m for m in devserver.recorder.seen_by(bob.id) if m.dm_with == bob.id]
-    assert dms and not any(a.filename.endswith(".gif") for m in dms for a in m.attachments)
+    await harness.stop(bot)  # a clean shutdown mid-match
+    assert not [m for m in devserver.recorder.seen_by(bob.id) if m.dm_with == bob.id]
 
+    second = await harness.start(build_bot(seed=22, database=str(tmp_path / "mahjong.sqlite3")))
     await (await alice.slash("mahjong close")).response()
     await (await alice.slash("mahjong create", rounds=1, spectators="off")).message()
     refused = await (await bob.slash("mahjong watch")).message()
     assert "takes no spectators" in refused.content
+    await harness.stop(second)
+    assert not [m for m in devserver.recorder.seen_by(bob.id) if m.dm_with == bob.id]
 
 
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK)

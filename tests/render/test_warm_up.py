@@ -39,6 +39,7 @@ def test_first_pictures_after_warm_up_build_no_sprite_and_open_no_font():
     table.render_table(_long_rows(state.public), names, bottom=2)
     over = replace(state.public, phase="over", revealed={0: state.mine.concealed})
     table.render_table(over, names)
+    table.render_table(over, names, result=state.result, locale="en")  # the settled hand's picture
     scoresheet.render_score(state.result, names, state.public)
     capped = replace(state.result, capped_total=4, limited=True, items=(ScoreItem("門清", 1),) * 9)
     scoresheet.render_score(capped, names)
