@@ -1099,8 +1099,17 @@ class Game:
         self.turn = seat
         self.ts = _TurnState(no_tsumo=self.profile.kong_replacement_no_tsumo, kong_from=claim.discarder)
         self._draw(seat, back=True)
-        if self.ts.no_tsumo and self._complete(self.hands[seat]) and not self.passed_win[seat]:
-            self._pass_win(seat)  # 明槓's replacement would win: forced 過水
+        self._force_pass_on_no_tsumo(seat)
+
+    def _force_pass_on_no_tsumo(self, seat: int) -> None:
+        """明槓之後摸進來的牌若是正好胡牌，也必須強制過水: a tile drawn in after a 明槓 — its own
+        replacement, a flower's replacement after it, or the replacement of a 暗槓 made in the same
+        turn (行動限制3) — that completes the hand may not be won on, and the player is in 過水
+        (docs/rules/taiwan16.md, "Kongs and replacement draws")."""
+        if self.phase is not Phase.TURN or not self.ts.no_tsumo or self.passed_win[seat]:
+            return
+        if self._complete(self.hands[seat]):
+            self._pass_win(seat)
 
     def _concealed_kong(self, seat: int, tile: int) -> None:
         self.hands[seat][tile] -= 4
@@ -1111,6 +1120,7 @@ class Game:
         self._emit(Event(EventKind.ANKONG, seat, None))  # the tile stays hidden from the table
         self.ts = _TurnState(no_tsumo=self.ts.no_tsumo)  # 行動限制3 carries through
         self._draw(seat, back=True)
+        self._force_pass_on_no_tsumo(seat)  # ... and so does the forced 過水
 
     def _added_kong(self, seat: int, tile: int) -> None:
         hand = self.hands[seat]
