@@ -178,6 +178,7 @@ class Game:
         self.ready: list[bool] = [False] * 4
         self.ready_waits: list[tuple[int, ...]] = [()] * 4
         self.ready_on_deal: list[bool] = [False] * 4  # 聽 with the first discard, no claims (天聽)
+        self.ready_dealt: list[bool] = [False] * 4  # ... a non-dealer's, discarding the tile drawn (配牌聽)
         self.passed_win: list[bool] = [False] * 4  # 過水
         self.first_go: list[bool] = [True] * 4  # has not discarded yet (天胡)
         self.first_round = True  # the first go-round: until the dealer's second live draw (地胡)
@@ -555,6 +556,7 @@ class Game:
             human=out.human if out else self._human(seat, self_drawn),
             last_discard=out.last_discard if out else self._last_discard(self_drawn, robbing),
             heavenly_ready=self.ready_on_deal[seat],
+            dealt_ready=self.ready_dealt[seat],
             after_flower=out.after_flower if out else (self_drawn and ts.after_flower),
             flower_bonus_taken=any(receiver == seat for receiver, _, _ in self.flower_bonuses),
         )
@@ -954,6 +956,7 @@ class Game:
         nor sets and a pair; a discard changes one suit, so two stay so and the hand left has no
         waits of the regular shape: the claim check is told so instead of reading the suits again."""
         on_deal = self.first_go[seat] and not self.claims_made
+        drawn = self.drawn[seat]
         hand = self.hands[seat]
         hand[tile] -= 1
         if far and not self.profile.win_forms:  # (a special form may wait whatever the suits)
@@ -971,6 +974,8 @@ class Game:
         if declare:
             self.ready[seat] = True
             self.ready_on_deal[seat] = on_deal
+            # a non-dealer who plays the tile just drawn keeps the dealt hand: it was ready as dealt
+            self.ready_dealt[seat] = on_deal and seat != self.dealer and tile == drawn
             self.ready_waits[seat] = self.winning_tiles(hand)
             self._emit(Event(EventKind.READY, seat, tile, detail="聽"))
         self.ts = _TurnState()

@@ -34,13 +34,16 @@ Value = int | bool
 @dataclass(frozen=True, slots=True)
 class Switch:
     """One house-rule switch: its name, how players write it, the document's value, the values a
-    table may choose, and the winning form it adds when on (``engine.forms.FORMS``)."""
+    table may choose, the winning form it adds when on (``engine.forms.FORMS``), and whether the
+    game rather than the item table reads it."""
 
     name: str
     label: str
     default: Value
     choices: tuple[Value, ...]
     adds_form: str | None = None
+    # the game reads it (a decision point it opens), not the item table: 八仙過海可不胡
+    game: bool = False
 
     def check(self, value: object) -> Value:
         """``value`` if this switch accepts it, else ValueError naming the choices."""
@@ -62,8 +65,11 @@ SWITCHES: tuple[Switch, ...] = (
     # what 天胡 / 地胡 add on top, as the 台 of it: 0 nothing, 1 自摸 only, 3 門清自摸 (門清/自摸 as they apply)
     Switch("heavenly_adds", "天胡加計", 0, (0, 1, 3)),
     Switch("heavenly_no_dealer", "天胡不計莊家", False, (False, True)),  # no 莊家 / 連莊 paid
+    Switch("heavenly_alone", "天胡不計他台", False, (False, True)),  # 天胡 and nothing else of the hand
+    Switch("heavenly_with_single_wait", "天胡計獨聽", False, (False, True)),
     Switch("earthly_tai", "地胡", 8, (8, 16)),
     Switch("earthly_adds", "地胡加計", 0, (0, 1, 3)),
+    Switch("earthly_self_drawn_only", "地胡限自摸", False, (False, True)),  # a first-go-round discard win is not 地胡
     Switch("human_tai", "人胡", 0, (0, 8, 16)),  # 0: no such item (the document scores it as 地胡)
     Switch("five_concealed_tai", "五暗刻", 16, (16, 8)),
     Switch("five_concealed_with_pongs", "五暗刻計碰碰胡", False, (False, True)),
@@ -76,6 +82,11 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("all_honours_with_winds", "字一色計風台", False, (False, True)),
     Switch("little_dragons_with_dragons", "小三元計三元牌", False, (False, True)),
     Switch("big_four_winds_with_concealed", "大四喜計暗刻", False, (False, True)),
+    Switch("big_four_winds_with_winds", "大四喜計風台", False, (False, True)),
+    Switch("little_four_winds_with_concealed", "小四喜計暗刻", False, (False, True)),
+    Switch("little_four_winds_with_winds", "小四喜計風台", False, (False, True)),
+    Switch("all_claimed_with_single_wait", "全求人計獨聽", False, (False, True)),
+    Switch("half_claimed_with_single_wait", "半求人計獨聽", False, (False, True)),
     # extra items (0: not an item, as in the document)
     Switch("river_bottom_tai", "河底撈魚", 0, (0, 1)),
     Switch("half_self_reliant_tai", "半求人", 0, (0, 1)),
@@ -83,6 +94,10 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("heavenly_ready_tai", "天聽", 0, (0, 8, 16)),
     Switch("earthly_ready_tai", "地聽", 0, (0, 8, 4)),  # on: a non-dealer's 天聽 is 地聽, the dealer's stays 天聽
     Switch("heavenly_ready_replaces_miji", "天聽不計Miji", False, (False, True)),  # one 報聽, paid once
+    Switch("heavenly_ready_no_concealed", "天聽不計門清", False, (False, True)),
+    # who may have 天聽 besides the dealer: a non-dealer only with a ready dealt hand, or nobody
+    Switch("heavenly_ready_dealt", "閒家天聽限配牌聽", False, (False, True)),
+    Switch("heavenly_ready_dealer_only", "天聽限莊家", False, (False, True)),
     Switch("miji_tai", "Miji", 8, (8, 4)),
     Switch("miji_keeps_concealed", "Miji計門清", False, (False, True)),
     # an extra winning form
@@ -93,11 +108,14 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("ping_hu_flowers", "平胡可有花", False, (False, True)),
     Switch("ping_hu_any_wait", "平胡不限聽二洞", False, (False, True)),
     Switch("ping_hu_no_wait_rule", "平胡不限聽牌", False, (False, True)),  # pair wait and 獨聽 too
+    Switch("ping_hu_pair_wait", "平胡可聽眼", False, (False, True)),  # a pair wait, never 獨聽
     Switch("ping_hu_open_only", "門清無平胡", False, (False, True)),
     # 槓上開花
     Switch("kong_bloom_kong_only", "槓上開花限槓", False, (False, True)),
     # 八仙過海 / 七搶一 paid at once (8 台, no 底) while the hand goes on
     Switch("flower_win_as_bonus", "八仙過海即收", False, (False, True)),
+    # 八仙過海 / 七搶一 offered as 胡 / 過 rather than declared by the system; declined, the hand goes on
+    Switch("flower_win_optional", "八仙過海可不胡", False, (False, True), game=True),
 )
 # a switch's earlier name -> how its value reads now (stored tables and requests keep working)
 RENAMED: dict[str, tuple[str, dict[Value, Value]]] = {

@@ -11,7 +11,8 @@ In (every field but ``win_tile`` optional)::
      "miji": false, "flower_win": null, "from_dealer": false,
      "options": {"三台起胡": true, "見字見花": true},
      "preset": "common", "house_rules": {"river_bottom_tai": 1}, "last_discard": false,
-     "human": false, "heavenly_ready": false, "after_flower": false, "flower_bonus_taken": false}
+     "human": false, "heavenly_ready": false, "dealt_ready": false, "after_flower": false,
+     "flower_bonus_taken": false}
 
 ``hand_size`` (13 or 16; also an option) picks hongkong's 16-tile game (document 002's 補花
 procedure: flowers allowed, no 十三幺 nor 寶牌); 13 is its default. ``preset`` and ``house_rules`` choose the table's house rules (engine.house_rules; default: the
@@ -67,6 +68,7 @@ _BOOL_FIELDS = (
     "human",
     "last_discard",
     "heavenly_ready",
+    "dealt_ready",
     "after_flower",
     "flower_bonus_taken",
 )

@@ -76,6 +76,8 @@ class WinContext:
     human: bool = False  # 人胡: an earthly win on a discard before the winner's own first draw
     last_discard: bool = False  # 河底撈魚: won on the last discard of the hand
     heavenly_ready: bool = False  # 天聽: 聽 declared with one's first discard, nobody having claimed
+    # ... by a non-dealer who discarded the tile just drawn: the dealt hand itself was ready (配牌聽)
+    dealt_ready: bool = False
     after_flower: bool = False  # the replacement draw won on was for a flower, not a kong
     options: TableOptions = field(default_factory=TableOptions)  # the table's (engine.rules)
     bonus_indicators: tuple[int, ...] = ()  # 翻寶牌: face-up tiles; the tile after each is a 寶牌 (hongkong)
@@ -586,6 +588,8 @@ def validate_context(ctx: WinContext, hand_size: int = 16) -> None:
         raise ScoringError("河底撈魚 is a win on the last discard, not a self-draw or a robbed kong")
     if ctx.heavenly_ready and not ctx.declared_ready:
         raise ScoringError("天聽 is a 聽 declaration: set declared_ready too")
+    if ctx.dealt_ready and (ctx.dealer or not ctx.heavenly_ready):
+        raise ScoringError("dealt_ready is a non-dealer's 天聽 on the dealt hand: set heavenly_ready, not dealer")
     if ctx.flower_bonus_taken and (ctx.flower_win is not None or len(ctx.flowers) < 7):
         raise ScoringError(
             "flower_bonus_taken is the later win of a player paid 八仙過海/七搶一 at once: "
