@@ -166,3 +166,24 @@ def test_ping_hu_on_a_pair_wait_still_refusing_du_ting():
     assert got(PAIR_TWO_WAITS, house(ping_hu_pair_wait=True)) == {"平胡": 2}
     assert got(PAIR_SINGLE_WAIT, house(ping_hu_pair_wait=True)) == {"獨聽": 1}  # 無獨聽 stays
     assert "平胡" not in got(PAIR_TWO_WAITS, house(ping_hu_pair_wait=True), self_drawn=True)
+
+
+# ---------------------------------------------------------------- 八仙過海 declined
+
+
+def test_eight_flowers_of_a_declined_flower_win_count_as_ordinary_flowers():
+    flowers = "f1f2f3f4f5f6f7f8"
+    assert got(CONCEALED, flowers=flowers) == {"八仙過海": 8}  # the hand with all eight is the flower win
+    assert got(CONCEALED, flowers=flowers, flower_win_declined=True) == {"門清": 1, "花牌": 2, "花槓": 2}
+    assert got(CONCEALED, flowers=flowers[:-2], flower_win_declined=True) == {"門清": 1, "花牌": 2, "花槓": 1}
+    with pytest.raises(ScoringError, match="flower_win_declined"):
+        score_win(ctx(CONCEALED["concealed"], CONCEALED["win"], flowers="f1", flower_win_declined=True))
+
+
+def test_calculator_scores_a_declined_da_hua_hu_as_an_ordinary_taiwan13_hand():
+    from engine.score import calculate
+
+    request = {"rules": "taiwan13", "concealed": "123m456m789m45p99s", "flowers": "f1f2f3f4f5f6f7f8", "win_tile": "3p"}
+    assert [i["name"] for i in calculate(request)["items"]] == ["大花胡"]
+    declined = calculate({**request, "flower_win_declined": True})
+    assert "大花胡" not in [i["name"] for i in declined["items"]] and declined["valid"]
