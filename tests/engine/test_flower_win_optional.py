@@ -171,3 +171,11 @@ def test_taiwan13_da_hua_hu_is_the_players_call_by_default():
     assert game.phase is Phase.FLOWER_WIN and game.prompt(0).flower_win == "大花胡"
     game.apply(act("0 pass"))
     assert game.phase is Phase.TURN and game.turn == 0 and game.outcome is None
+
+
+def test_a_review_values_the_flower_win_at_its_own_tai():
+    from engine.review import judge
+
+    game = seven_flowers_drawing_the_eighth()
+    done, best, agreed = judge(PlannerAI(), game.view(0), game.legal_actions(0), Action(0, Kind.PASS))
+    assert best.action.kind is Kind.WIN and best.tai == 8 and best.value > done.value and not agreed
