@@ -139,27 +139,71 @@ PRESETS: dict[str, dict[str, Value]] = {
         "lugu_tai": 8,
     },
 }
-# families of published tables, each where it differs from `common` (which tables: docs/rules/taiwan16.md);
-# resolvable by name like PRESETS (the calculator's "preset"), not among /mahjong create's two choices
+# families of published tables, each where it differs from `common` (which tables: docs/rules/taiwan16.md,
+# "Families of tables", with the file and clause of the source behind every value); resolvable by name
+# like PRESETS (the calculator's "preset", /mahjong create's preset)
 FAMILIES: dict[str, dict[str, Value]] = {}
-FAMILIES["funclub"] = {  # Funclub 口袋麻將's published 台數表 (天聽 16 / 地聽 8, 聽牌 and 半求人 1, no 嚦咕嚦咕)
-    **{k: v for k, v in PRESETS["common"].items() if k != "lugu_tai"},
+FAMILIES["funclub"] = {  # Funclub 口袋麻將's 台數表, as SkyEye-FAST/taiwan-mahjong's POCKET_COMMON profile scores it
+    **{k: v for k, v in PRESETS["common"].items() if k != "lugu_tai"},  # no 嚦咕嚦咕 in that table
     "flower_kong_tai": 1,
     "half_self_reliant_tai": 1,
     "ready_tai": 1,
     "heavenly_ready_tai": 16,
     "earthly_ready_tai": 8,
+    # its exclusion graph names only these: everything else stacks
+    "heavenly_with_single_wait": True,  # 天胡 → 門清自摸, 門清, 自摸, 槓上開花
+    "earthly_self_drawn_only": True,  # OpeningWin.EARTHLY requires a self-draw
+    "heavenly_ready_no_concealed": True,  # 天聽 → 門清, 聽牌
+    "all_honours_with_winds": True,  # 字一色 → 碰碰胡 only
+    "all_honours_with_dragons": True,
+    "big_four_winds_with_winds": True,  # 大四喜 / 小四喜: no exclusions at all
+    "big_four_winds_with_concealed": True,
+    "little_four_winds_with_winds": True,
+    "little_four_winds_with_concealed": True,
+    "all_claimed_with_single_wait": True,  # 全求人 / 半求人 and 獨聽 both count
+    "half_claimed_with_single_wait": True,
+    "ping_hu_no_wait_rule": True,  # PinfuPolicy.DISCARD_SEQUENCES: no wait condition
 }
-FAMILIES["online"] = {  # browser/app tables built on one 規格書 (Miji 4, 天聽 instead of it, flowers paid at once)
-    **{k: v for k, v in PRESETS["common"].items() if k != "human_tai"},
+FAMILIES["online"] = {  # taiwan-mahjong-no-1/taiwan-mahjong's 規格書 3.6 台數表 (src/engine/scoring.ts, its 61 cases)
+    **{k: v for k, v in PRESETS["common"].items() if k != "human_tai"},  # no 人胡
     "earthly_adds": 3,
     "half_self_reliant_tai": 1,
     "miji_tai": 4,
+    "miji_keeps_concealed": True,  # T06 門清 1、咪幾 4
     "heavenly_ready_tai": 8,
     "heavenly_ready_replaces_miji": True,
+    "heavenly_ready_dealer_only": True,  # 天聽：莊家打出第一張牌就報聽
     "lugu_no_concealed": True,
-    "ping_hu_any_wait": True,
-    "flower_win_as_bonus": True,
+    "ping_hu_any_wait": True,  # 平胡: all chows, no honour, no flower, no self-draw, not 獨聽
+    "ping_hu_pair_wait": True,
+    "flower_win_as_bonus": True,  # 八仙過海／七搶一（立即收分）
+    "heavenly_tai": 24,
+    "heavenly_alone": True,  # X09 天胡 24: 固定 24 台，不另計莊家與其他台
+    "heavenly_no_dealer": True,
+    "earthly_self_drawn_only": True,  # earthly = a non-dealer's self-draw on the first draw
+    "little_dragons_with_dragons": True,  # L03 小三元（另計兩組三元牌刻）
+    "all_honours_with_pongs": True,  # L07 字一色 16、小四喜 8、碰碰胡 4、三元牌刻 …
+    "all_honours_with_dragons": True,
+    "all_honours_with_winds": True,  # the 風 block: 圈風刻 / 門風刻 unless 大四喜 or 小四喜
+    "big_four_winds_with_concealed": True,  # 暗刻 are counted apart from the 風 block
+    "little_four_winds_with_concealed": True,
+    "kong_bloom_kong_only": True,  # kongDraw is set by a kong's replacement only
+}
+# what a named source's table holds that no switch expresses (shown with the preset: /mahjong help)
+PRESET_SOURCES: dict[str, tuple[str, str]] = {
+    "document": ("rule document 000 (老子有錢 Online)", ""),
+    "common": ("the values most published Taiwanese 台數表 agree on", ""),
+    "funclub": (
+        "Funclub 口袋麻將 (pocket.funclub.com.tw/rule) as SkyEye-FAST/taiwan-mahjong scores it (POCKET_COMMON)",
+        "no 滿台 cap (a table option here); no 眼牌 / Miji in its table (this bot keeps document 000's "
+        "declarations); a 八仙過海 completed on a replacement that also wins adds that hand's 台 there",
+    ),
+    "online": (
+        "taiwan-mahjong-no-1/taiwan-mahjong (src/engine/scoring.ts DEFAULT_TAI, tests/fixtures/scoring-cases)",
+        "豹子 (three equal dice) doubling every payment; seat winds and 正花 counted from the seat that breaks "
+        "the wall; a fixed 16-tile reserve (no tile more per kong); 碰過水; 吃 barring both ends of the run; "
+        "報聽 only for 天聽 / 咪幾 (here Miji is the 眼牌 button); no 滿台 cap (a table option here)",
+    ),
 }
 DEFAULT_PRESET = "document"
 KNOWN_PRESETS: dict[str, dict[str, Value]] = {**PRESETS, **FAMILIES}
