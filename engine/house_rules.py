@@ -24,6 +24,7 @@ This module imports nothing from the engine: ``engine.rules`` holds a :class:`Ho
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -207,6 +208,60 @@ PRESET_SOURCES: dict[str, tuple[str, str]] = {
 }
 DEFAULT_PRESET = "document"
 KNOWN_PRESETS: dict[str, dict[str, Value]] = {**PRESETS, **FAMILIES}
+
+
+# how a switch may be written: its name, its label, or the label in Simplified characters
+_SIMPLIFIED = str.maketrans("槓無獨聽莊計過門開風嚦撈魚閒", "杠无独听庄计过门开风呖捞鱼闲")
+_SPELLINGS: dict[str, Switch] = {
+    **{s.name.lower(): s for s in SWITCHES},
+    **{s.label.lower(): s for s in SWITCHES},
+    **{s.label.translate(_SIMPLIFIED).lower(): s for s in SWITCHES},
+}
+_ON_OFF = {"on": True, "true": True, "yes": True, "開": True, "开": True, "off": False, "false": False, "no": False,
+           "關": False, "关": False}  # fmt: skip
+_ENTRY = re.compile(r"(\S+?)(?:\s*[=:：]\s*|\s+)(\S+)")
+
+
+def find_switch(word: str) -> Switch | None:
+    """The switch written ``word`` — its name (``all_honours_with_winds``), its label (``字一色計風台``)
+    or that label in Simplified characters (``字一色计风台``); None for no switch."""
+    return _SPELLINGS.get(word.strip().lower())
+
+
+def parse_value(switch: Switch, text: str) -> Value:
+    """``text`` as a value of ``switch`` (on / off / true / false / 開 / 關, or a number); ValueError
+    naming the choices for anything else."""
+    word = text.strip().lower()
+    value: object = _ON_OFF.get(word, int(word) if word.lstrip("-").isdigit() else word)
+    return switch.check(value)
+
+
+def parse_switches(text: str) -> dict[str, Value]:
+    """Switches as a host types them, one or more separated by commas: a switch alone is on
+    (``字一色計風台``), else it is followed by its value (``天胡 24``, ``miji_tai=4``, ``河底撈魚: off``).
+
+        >>> parse_switches("字一色計風台, 天胡 24 、miji_tai=4")
+        {'all_honours_with_winds': True, 'heavenly_tai': 24, 'miji_tai': 4}
+
+    ValueError names an unknown switch or a value a switch does not take."""
+    out: dict[str, Value] = {}
+    for entry in re.split(r"[,，、;；·\n]+", text):
+        entry = entry.strip()
+        if not entry:
+            continue
+        switch = find_switch(entry)
+        value: Value | None = None
+        if switch is None:
+            match = _ENTRY.fullmatch(entry)
+            switch = find_switch(match.group(1)) if match else None
+            if switch is None or match is None:
+                raise ValueError(f"unknown house rule {entry!r}: write a switch's name or label, e.g. 天胡 24")
+            value = parse_value(switch, match.group(2))
+        elif not isinstance(switch.default, bool):
+            shown = ", ".join(_show(c) for c in switch.choices)
+            raise ValueError(f"house rule {switch.name} ({switch.label}) needs a value: one of {shown}")
+        out[switch.name] = True if value is None else value
+    return out
 
 
 def _known(kind: str, name: object, known: Iterable[str]) -> str:
