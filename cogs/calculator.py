@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from engine.house_rules import KNOWN_PRESETS
+from engine.house_rules import KNOWN_PRESETS, parse_switches
 from engine.rules import HAND_SIZES
 from engine.rulesets import DEFAULT_RULES
 from engine.rulesets import get as rule_set
@@ -20,7 +20,7 @@ from engine.score import RequestError, calculate
 from engine.scoring import ScoringError
 from engine.tiles import NotationError
 
-from .choices import RULE_CHOICES
+from .choices import RULE_CHOICES, complete_entries, switch_spellings
 from .i18n import t
 
 log = logging.getLogger(__name__)
@@ -30,6 +30,31 @@ WINDS = [app_commands.Choice(name=n, value=v) for n, v in (("東 E", "E"), ("南
 FLOWER_WIN_CHOICES = [app_commands.Choice(name=name, value=name) for name in rule_set(DEFAULT_RULES).flower_wins]
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in KNOWN_PRESETS]
 HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]
+# the calculator's facts of a win that have no option of their own (engine.score), and what each implies
+FACTS: dict[str, tuple[str, ...]] = {
+    "heavenly": (),  # 天胡
+    "earthly": (),  # 地胡
+    "human": ("earthly",),  # 人胡 (house rule)
+    "last_discard": (),  # 河底撈魚 (house rule)
+    "heavenly_ready": ("declared_ready",),  # 天聽: 聽 with the first discard
+    "dealt_ready": ("heavenly_ready", "declared_ready"),  # ... a non-dealer's, on the dealt hand
+    "after_flower": ("kong_replacement",),  # the replacement was a flower's
+    "flower_win_declined": (),  # 八仙過海 / 大花胡 declined: the flowers count as ordinary
+    "eye_declared": (),  # 眼牌
+    "miji": ("eye_declared",),  # Miji
+    "from_dealer": (),  # won on the dealer's discard (hongkong 人和)
+}
+
+
+def parse_facts(text: str) -> dict[str, bool]:
+    """``"dealt_ready, after_flower"`` → every fact named and the facts it implies, all true;
+    ValueError naming the known facts for a word that is none."""
+    out: dict[str, bool] = {}
+    for word in text.replace(",", " ").replace("，", " ").split():
+        if word not in FACTS:
+            raise ValueError(f"unknown fact {word!r} (known: {', '.join(FACTS)})")
+        out.update(dict.fromkeys((word, *FACTS[word]), True))
+    return out
 
 
 class Calculator(commands.Cog):
@@ -57,6 +82,8 @@ class Calculator(commands.Cog):
         preset=_("the table's house rules (家規 preset or family)"),
         hand_size=_("hongkong: 13 tiles or 16 with flowers"),
         flower_bonus_taken=_("八仙過海 / 七搶一 was already paid as a bonus (no flower 台)"),
+        house_rules=_("single house rules on top of the preset, e.g. 字一色計風台, 天胡 24"),
+        facts=_("more facts of the win, e.g. dealt_ready, after_flower"),
     )
     @app_commands.choices(
         seat_wind=WINDS,
@@ -88,7 +115,14 @@ class Calculator(commands.Cog):
         preset: str | None = None,
         hand_size: int | None = None,
         flower_bonus_taken: bool = False,
+        house_rules: str = "",
+        facts: str = "",
     ) -> None:
+        try:
+            switches, more = parse_switches(house_rules), parse_facts(facts)
+        except ValueError as error:
+            await interaction.response.send_message(t(interaction.locale, "tai.bad", error=error), ephemeral=True)
+            return
         request: dict[str, Any] = {
             "rules": rules,
             "concealed": hand,
@@ -108,7 +142,10 @@ class Calculator(commands.Cog):
             "preset": preset,
             "hand_size": hand_size,
             "flower_bonus_taken": flower_bonus_taken,
+            "house_rules": switches,
         }
+        for name in more:  # (declared_ready may also come from ``ready``)
+            request[name] = True
         if win:
             request["win_tile"] = win
         try:
@@ -118,6 +155,15 @@ class Calculator(commands.Cog):
             return
         embed = result_embed(hand, win, result, interaction.locale)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @tai.autocomplete("house_rules")
+    async def tai_house_rules(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The switch being typed, after those already written (more than a choice list's 25)."""
+        return complete_entries(current, switch_spellings())
+
+    @tai.autocomplete("facts")
+    async def tai_facts(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return complete_entries(current, list(FACTS))
 
 
 def result_embed(hand: str, win: str, result: dict, locale: Any) -> discord.Embed:

@@ -19,6 +19,7 @@ class Phase(StrEnum):
     TURN = "turn"  # ``turn`` holds its tiles plus one and must discard (or kong / win)
     CLAIM = "claim"  # the others may claim the discard on the table
     ROB_KONG = "rob_kong"  # the others may rob an added kong (搶槓)
+    FLOWER_WIN = "flower_win"  # a flower win (八仙過海 / 七搶一 / 大花胡) the winner may call or decline
     OVER = "over"
 
 
@@ -43,6 +44,7 @@ class EventKind(StrEnum):
     EXCHANGED = "exchanged"  # 換牌 done: public, ``detail`` says how many tiles each seat exchanged
     EYE = "eye"  # 眼牌 declared (``detail`` "Miji" when declared in the Miji window)
     FLOWER_BONUS = "flower_bonus"  # 八仙過海 / 七搶一 paid at once (house rule); ``detail`` names it
+    FLOWER_DECLINED = "flower_declined"  # the flower win was declined (過): the hand goes on; ``detail`` names it
     WIN = "win"
     DRAW_GAME = "draw_game"  # 流局
 

@@ -178,6 +178,7 @@ class Game:
         self.ready: list[bool] = [False] * 4
         self.ready_waits: list[tuple[int, ...]] = [()] * 4
         self.ready_on_deal: list[bool] = [False] * 4  # 聽 with the first discard, no claims (天聽)
+        self.ready_dealt: list[bool] = [False] * 4  # ... a non-dealer's, discarding the tile drawn (配牌聽)
         self.passed_win: list[bool] = [False] * 4  # 過水
         self.first_go: list[bool] = [True] * 4  # has not discarded yet (天胡)
         self.first_round = True  # the first go-round: until the dealer's second live draw (地胡)
@@ -189,6 +190,9 @@ class Game:
         self.miji: list[bool] = [False] * 4  # the 眼牌 was declared in the Miji window
         self.exchanges: dict[int, tuple[int, ...]] = {}  # 換牌 choices made so far (the EXCHANGE phase)
         self.flower_bonuses: list[tuple[int, int | None, str]] = []  # see Outcome.flower_bonuses
+        self.flower_offer: Outcome | None = None  # a flower win its winner may call or decline (FLOWER_WIN)
+        self.flower_declined: int | None = None  # the seat that declined it: no flower win is offered again
+        self._flower_resume: tuple[str, int, bool] = ("deal", dealer, False)  # where play goes on after 過
         auto = set(auto_seats)
         if not auto <= {0, 1, 2, 3}:
             raise ValueError(f"auto_seats must be seats 0-3, got {sorted(auto)}")
@@ -236,6 +240,9 @@ class Game:
             return [self.turn]
         if self.phase is Phase.EXCHANGE:
             return [s for s in range(4) if s not in self.exchanges]
+        if self.phase is Phase.FLOWER_WIN:
+            assert self.flower_offer is not None and self.flower_offer.winner is not None
+            return [self.flower_offer.winner]
         claim = self.claim
         if claim is not None:
             responses = claim.responses
@@ -248,6 +255,8 @@ class Game:
             return list(self._turn_actions(seat)) if seat == self.turn else []
         if self.phase is Phase.EXCHANGE:
             return self._exchange_actions(seat) if seat not in self.exchanges else []
+        if self.phase is Phase.FLOWER_WIN:  # 胡 the flower win, or 過 and play on
+            return [WINS[seat], PASSES[seat]] if seat in self.to_act() else []
         if self.claim is not None and seat in self.claim.options and seat not in self.claim.responses:
             return list(self.claim.options[seat])
         return []
@@ -280,7 +289,7 @@ class Game:
         time while the hand is played, ready or not, once per hand; not during 換牌. Only where the
         rule set has them (``RuleProfile.eye_declaration``: document 000's taiwan16); elsewhere
         nothing, so no table offers a button that shows the other hands."""
-        if not self.profile.eye_declaration or self.phase in (Phase.OVER, Phase.EXCHANGE) or self.eye[seat]:
+        if not self.profile.eye_declaration or self.phase in _NO_DECLARATION or self.eye[seat]:
             return []
         return [Action(seat, Kind.MIJI if self.miji_window() else Kind.EYE)]
 
@@ -330,6 +339,8 @@ class Game:
         if action.kind is Kind.TIMEOUT:
             if self.phase is Phase.EXCHANGE:  # 換牌時間結束沒有點選確定交換將不會換牌
                 action = Action(seat, Kind.EXCHANGE)
+            elif self.phase is Phase.FLOWER_WIN:  # unanswered, the system declares it (document 000)
+                action = self.auto_action(seat)
             elif self.phase is Phase.TURN:  # 無動作: an own turn that timed out counts toward 代打
                 self.timeouts[seat] += 1
                 if self.timeouts[seat] >= AUTO_AFTER_TIMEOUTS:
@@ -482,6 +493,8 @@ class Game:
         game.claim = None
         game.last_discard = None
         game.flower_bonuses = []
+        game.flower_offer = None
+        game.flower_declined = None
         game.outcome = None
         game.events = []
         game.log = []
@@ -555,6 +568,8 @@ class Game:
             human=out.human if out else self._human(seat, self_drawn),
             last_discard=out.last_discard if out else self._last_discard(self_drawn, robbing),
             heavenly_ready=self.ready_on_deal[seat],
+            dealt_ready=self.ready_dealt[seat],
+            flower_win_declined=self.flower_declined == seat,
             after_flower=out.after_flower if out else (self_drawn and ts.after_flower),
             flower_bonus_taken=any(receiver == seat for receiver, _, _ in self.flower_bonuses),
         )
@@ -587,11 +602,15 @@ class Game:
         self.drawn[self.dealer] = None if is_flower(opener) else opener
         self._emit(Event(EventKind.DEAL, None, detail=f"{size} tiles each, dealer opens"))
         self._initial_flowers(order)
-        if self.outcome is not None:
-            return  # 八仙過海 / 七搶一 in the deal: the hand is over before the dealer plays
+        if self.outcome is not None or self.phase is Phase.FLOWER_WIN:
+            return  # 八仙過海 / 七搶一 in the deal: over (or to be called) before the dealer plays
+        self._start_play()
+
+    def _start_play(self) -> None:
+        """The deal is done: 換牌 if the table plays it, else the dealer's first turn."""
         self.turn = self.dealer
         self.phase = Phase.TURN
-        if self.options.exchange and self.outcome is None:
+        if self.options.exchange:
             self.phase = Phase.EXCHANGE  # 換牌 before the dealer's first discard
             return
         self._run_forced()
@@ -626,6 +645,7 @@ class Game:
                         if seat == self.dealer:
                             self.drawn[seat] = tile
             owed = next_owed
+        self._flower_resume = ("deal", self.dealer, False)
         for seat in order:
             if self.outcome is None:
                 self._check_flower_win(seat)
@@ -865,11 +885,15 @@ class Game:
         self._return_to_wall(given)
         self.exchanges = {}
         self._emit(Event(EventKind.EXCHANGED, None, detail=" ".join(counts)))
+        self._flower_resume = ("exchange", self.dealer, False)
         for i in range(4):  # as in the deal: the exchange completes, then a flower win ends the hand
             if self.outcome is None:
                 self._check_flower_win((self.dealer + i) % 4)
-        if self.outcome is not None:
+        if self.outcome is not None or self.phase is Phase.FLOWER_WIN:
             return
+        self._play_after_exchange()
+
+    def _play_after_exchange(self) -> None:
         self.phase = Phase.TURN
         self.turn = self.dealer
         self._turn_cache = None
@@ -913,6 +937,9 @@ class Game:
             if len(self.exchanges) == 4:
                 self._exchange()
             return
+        if self.phase is Phase.FLOWER_WIN:
+            self._answer_flower_win(kind is Kind.WIN)
+            return
         if self.phase is Phase.TURN:
             # the turn's legal actions (cached) already say whether a self-drawn win was on offer:
             # a win is listed first
@@ -954,6 +981,7 @@ class Game:
         nor sets and a pair; a discard changes one suit, so two stay so and the hand left has no
         waits of the regular shape: the claim check is told so instead of reading the suits again."""
         on_deal = self.first_go[seat] and not self.claims_made
+        drawn = self.drawn[seat]
         hand = self.hands[seat]
         hand[tile] -= 1
         if far and not self.profile.win_forms:  # (a special form may wait whatever the suits)
@@ -971,6 +999,8 @@ class Game:
         if declare:
             self.ready[seat] = True
             self.ready_on_deal[seat] = on_deal
+            # a non-dealer who plays the tile just drawn keeps the dealt hand: it was ready as dealt
+            self.ready_dealt[seat] = on_deal and seat != self.dealer and tile == drawn
             self.ready_waits[seat] = self.winning_tiles(hand)
             self._emit(Event(EventKind.READY, seat, tile, detail="聽"))
         self.ts = _TurnState()
@@ -1099,8 +1129,17 @@ class Game:
         self.turn = seat
         self.ts = _TurnState(no_tsumo=self.profile.kong_replacement_no_tsumo, kong_from=claim.discarder)
         self._draw(seat, back=True)
-        if self.ts.no_tsumo and self._complete(self.hands[seat]) and not self.passed_win[seat]:
-            self._pass_win(seat)  # 明槓's replacement would win: forced 過水
+        self._force_pass_on_no_tsumo(seat)
+
+    def _force_pass_on_no_tsumo(self, seat: int) -> None:
+        """明槓之後摸進來的牌若是正好胡牌，也必須強制過水: a tile drawn in after a 明槓 — its own
+        replacement, a flower's replacement after it, or the replacement of a 暗槓 made in the same
+        turn (行動限制3) — that completes the hand may not be won on, and the player is in 過水
+        (docs/rules/taiwan16.md, "Kongs and replacement draws")."""
+        if self.phase is not Phase.TURN or not self.ts.no_tsumo or self.passed_win[seat]:
+            return
+        if self._complete(self.hands[seat]):
+            self._pass_win(seat)
 
     def _concealed_kong(self, seat: int, tile: int) -> None:
         self.hands[seat][tile] -= 4
@@ -1111,6 +1150,7 @@ class Game:
         self._emit(Event(EventKind.ANKONG, seat, None))  # the tile stays hidden from the table
         self.ts = _TurnState(no_tsumo=self.ts.no_tsumo)  # 行動限制3 carries through
         self._draw(seat, back=True)
+        self._force_pass_on_no_tsumo(seat)  # ... and so does the forced 過水
 
     def _added_kong(self, seat: int, tile: int) -> None:
         hand = self.hands[seat]
@@ -1140,17 +1180,23 @@ class Game:
         else:
             tile = wall.tiles[front]
             wall.front = front + 1
-        replacement = back
+        self._take_draw(seat, tile, back, back)
+
+    def _take_draw(self, seat: int, tile: int, back: bool, replacement: bool) -> None:
+        """``tile`` is drawn into ``seat``'s hand; a flower is set aside and replaced from the back
+        (``back``: the draw was a kong's replacement), unless it makes a flower win first."""
+        wall = self.wall
         while tile >= NUM_KINDS:  # a flower (every turn draws: is_flower inline)
             self.flowers[seat].append(tile)
             self.events.append(FLOWER_EVENTS[seat][tile - NUM_KINDS])
+            self._flower_resume = ("draw", seat, back)
             self._check_flower_win(seat)
-            if self.outcome is not None:
+            if self.outcome is not None or self.phase is Phase.FLOWER_WIN:
                 return
             if self.drawable <= 0:  # the replacement would come out of the reserve: 流局 here
                 self._end_draw_game()
                 return
-            tile = self.wall.draw_back()
+            tile = wall.draw_back()
             replacement = True
         self.hands[seat][tile] += 1
         self.drawn[seat] = tile
@@ -1163,7 +1209,10 @@ class Game:
 
     def _check_flower_win(self, seat: int) -> None:
         """All eight flowers (八仙過海, 大花胡) and seven while another player shows the eighth (七搶一),
-        under the names the profile gives them (None: no such win)."""
+        under the names the profile gives them (None: no such win). Once all eight are out nothing
+        changes, so a flower win offered (or declined) is never offered again."""
+        if self.flower_offer is not None or self.flower_declined is not None:
+            return
         counts = [len(f) for f in self.flowers]
         eight, seven = self.profile.flower_wins
         if counts[seat] == 8 and eight:
@@ -1173,9 +1222,17 @@ class Game:
             self._flower_win(Outcome(winner, counts.index(1), None, self_drawn=False, flower_win=seven))
 
     def _flower_win(self, outcome: Outcome) -> None:
-        """End the hand with a flower win, or (house rule flower_win_as_bonus) book it as a bonus
-        paid at once and let the hand go on; the receiver's later win counts no flower 台."""
-        if not (self.profile.flower_bonus and self.options.house_rules["flower_win_as_bonus"]):
+        """End the hand with a flower win; or (house rule flower_win_as_bonus) book it as a bonus
+        paid at once and let the hand go on, the receiver's later win counting no flower 台; or,
+        where the win is the player's to call (document 001's 就可以喊胡, house rule
+        flower_win_optional), offer it as 胡 / 過 (:data:`Phase.FLOWER_WIN`)."""
+        house = self.options.house_rules
+        if not (self.profile.flower_bonus and house["flower_win_as_bonus"]):
+            if self.profile.flower_win_optional or house["flower_win_optional"]:
+                self.flower_offer = outcome
+                self.phase = Phase.FLOWER_WIN
+                self._turn_cache = None
+                return
             self._finish(outcome)
             return
         assert outcome.winner is not None and outcome.flower_win is not None
@@ -1183,6 +1240,33 @@ class Game:
         if bonus not in self.flower_bonuses:  # (the deal checks every seat once its 補花 is done)
             self.flower_bonuses.append(bonus)
             self._emit(Event(EventKind.FLOWER_BONUS, outcome.winner, detail=outcome.flower_win))
+
+    def _answer_flower_win(self, take: bool) -> None:
+        """胡: the flower win ends the hand. 過: the hand goes on from where the flower appeared (the
+        deal, the exchange, or a draw whose flower is now replaced), and the flowers and 花槓 count
+        as ordinary flowers in the decliner's later win (``WinContext.flower_win_declined``)."""
+        offer = self.flower_offer
+        assert offer is not None and offer.winner is not None
+        self.flower_offer = None
+        if take:
+            self._finish(offer)
+            return
+        self.flower_declined = offer.winner
+        self._emit(Event(EventKind.FLOWER_DECLINED, offer.winner, detail=offer.flower_win or ""))
+        step, seat, back = self._flower_resume
+        if step == "deal":
+            self._start_play()
+        elif step == "exchange":
+            self._play_after_exchange()
+        else:
+            self.phase = Phase.TURN
+            self.turn = seat
+            self._turn_cache = None
+            if self.drawable <= 0:  # the flower's replacement would come out of the reserve: 流局
+                self._end_draw_game()
+                return
+            self._take_draw(seat, self.wall.draw_back(), back, True)
+            self._force_pass_on_no_tsumo(seat)
 
     def _win(
         self,
@@ -1270,7 +1354,7 @@ class Game:
     def _run_forced(self) -> None:
         """Make the moves that leave no choice: forced wins, a 聽 hand's auto-discard."""
         while self.phase is not Phase.OVER:
-            if self.phase is Phase.EXCHANGE:
+            if self.phase is Phase.EXCHANGE or self.phase is Phase.FLOWER_WIN:
                 return
             if self.phase is Phase.TURN:
                 actions = self._turn_cache
@@ -1336,7 +1420,7 @@ class Game:
         for s in range(4):
             held = sum(self.hands[s]) + 3 * len(self.melds[s])
             extra = 1 if (self.phase in (Phase.TURN, Phase.EXCHANGE) and s == self.turn) else 0
-            if outcome is not None and outcome.flower_win:
+            if (outcome is not None and outcome.flower_win) or self.phase is Phase.FLOWER_WIN:
                 # the flower that completed the win was set aside unreplaced, so nobody holds an
                 # extra tile, except the dealer's 開門 tile when the win came in the deal or 換牌
                 extra = 1 if (s == self.dealer and in_deal) else 0
@@ -1347,6 +1431,7 @@ class Game:
 
 
 _CLAIM_EVENTS = {Kind.PON: EventKind.PON, Kind.CHI: EventKind.CHI}
+_NO_DECLARATION = (Phase.OVER, Phase.EXCHANGE, Phase.FLOWER_WIN)  # 眼牌 / Miji wait for play
 
 
 def _claim_rank(action: Action, discarder: int) -> tuple[int, int]:

@@ -24,6 +24,7 @@ This module imports nothing from the engine: ``engine.rules`` holds a :class:`Ho
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,13 +35,16 @@ Value = int | bool
 @dataclass(frozen=True, slots=True)
 class Switch:
     """One house-rule switch: its name, how players write it, the document's value, the values a
-    table may choose, and the winning form it adds when on (``engine.forms.FORMS``)."""
+    table may choose, the winning form it adds when on (``engine.forms.FORMS``), and whether the
+    game rather than the item table reads it."""
 
     name: str
     label: str
     default: Value
     choices: tuple[Value, ...]
     adds_form: str | None = None
+    # the game reads it (a decision point it opens), not the item table: 八仙過海可不胡
+    game: bool = False
 
     def check(self, value: object) -> Value:
         """``value`` if this switch accepts it, else ValueError naming the choices."""
@@ -62,8 +66,11 @@ SWITCHES: tuple[Switch, ...] = (
     # what 天胡 / 地胡 add on top, as the 台 of it: 0 nothing, 1 自摸 only, 3 門清自摸 (門清/自摸 as they apply)
     Switch("heavenly_adds", "天胡加計", 0, (0, 1, 3)),
     Switch("heavenly_no_dealer", "天胡不計莊家", False, (False, True)),  # no 莊家 / 連莊 paid
+    Switch("heavenly_alone", "天胡不計他台", False, (False, True)),  # 天胡 and nothing else of the hand
+    Switch("heavenly_with_single_wait", "天胡計獨聽", False, (False, True)),
     Switch("earthly_tai", "地胡", 8, (8, 16)),
     Switch("earthly_adds", "地胡加計", 0, (0, 1, 3)),
+    Switch("earthly_self_drawn_only", "地胡限自摸", False, (False, True)),  # a first-go-round discard win is not 地胡
     Switch("human_tai", "人胡", 0, (0, 8, 16)),  # 0: no such item (the document scores it as 地胡)
     Switch("five_concealed_tai", "五暗刻", 16, (16, 8)),
     Switch("five_concealed_with_pongs", "五暗刻計碰碰胡", False, (False, True)),
@@ -76,6 +83,11 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("all_honours_with_winds", "字一色計風台", False, (False, True)),
     Switch("little_dragons_with_dragons", "小三元計三元牌", False, (False, True)),
     Switch("big_four_winds_with_concealed", "大四喜計暗刻", False, (False, True)),
+    Switch("big_four_winds_with_winds", "大四喜計風台", False, (False, True)),
+    Switch("little_four_winds_with_concealed", "小四喜計暗刻", False, (False, True)),
+    Switch("little_four_winds_with_winds", "小四喜計風台", False, (False, True)),
+    Switch("all_claimed_with_single_wait", "全求人計獨聽", False, (False, True)),
+    Switch("half_claimed_with_single_wait", "半求人計獨聽", False, (False, True)),
     # extra items (0: not an item, as in the document)
     Switch("river_bottom_tai", "河底撈魚", 0, (0, 1)),
     Switch("half_self_reliant_tai", "半求人", 0, (0, 1)),
@@ -83,6 +95,10 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("heavenly_ready_tai", "天聽", 0, (0, 8, 16)),
     Switch("earthly_ready_tai", "地聽", 0, (0, 8, 4)),  # on: a non-dealer's 天聽 is 地聽, the dealer's stays 天聽
     Switch("heavenly_ready_replaces_miji", "天聽不計Miji", False, (False, True)),  # one 報聽, paid once
+    Switch("heavenly_ready_no_concealed", "天聽不計門清", False, (False, True)),
+    # who may have 天聽 besides the dealer: a non-dealer only with a ready dealt hand, or nobody
+    Switch("heavenly_ready_dealt", "閒家天聽限配牌聽", False, (False, True)),
+    Switch("heavenly_ready_dealer_only", "天聽限莊家", False, (False, True)),
     Switch("miji_tai", "Miji", 8, (8, 4)),
     Switch("miji_keeps_concealed", "Miji計門清", False, (False, True)),
     # an extra winning form
@@ -93,11 +109,14 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("ping_hu_flowers", "平胡可有花", False, (False, True)),
     Switch("ping_hu_any_wait", "平胡不限聽二洞", False, (False, True)),
     Switch("ping_hu_no_wait_rule", "平胡不限聽牌", False, (False, True)),  # pair wait and 獨聽 too
+    Switch("ping_hu_pair_wait", "平胡可聽眼", False, (False, True)),  # a pair wait, never 獨聽
     Switch("ping_hu_open_only", "門清無平胡", False, (False, True)),
     # 槓上開花
     Switch("kong_bloom_kong_only", "槓上開花限槓", False, (False, True)),
     # 八仙過海 / 七搶一 paid at once (8 台, no 底) while the hand goes on
     Switch("flower_win_as_bonus", "八仙過海即收", False, (False, True)),
+    # 八仙過海 / 七搶一 offered as 胡 / 過 rather than declared by the system; declined, the hand goes on
+    Switch("flower_win_optional", "八仙過海可不胡", False, (False, True), game=True),
 )
 # a switch's earlier name -> how its value reads now (stored tables and requests keep working)
 RENAMED: dict[str, tuple[str, dict[Value, Value]]] = {
@@ -121,30 +140,128 @@ PRESETS: dict[str, dict[str, Value]] = {
         "lugu_tai": 8,
     },
 }
-# families of published tables, each where it differs from `common` (which tables: docs/rules/taiwan16.md);
-# resolvable by name like PRESETS (the calculator's "preset"), not among /mahjong create's two choices
+# families of published tables, each where it differs from `common` (which tables: docs/rules/taiwan16.md,
+# "Families of tables", with the file and clause of the source behind every value); resolvable by name
+# like PRESETS (the calculator's "preset", /mahjong create's preset)
 FAMILIES: dict[str, dict[str, Value]] = {}
-FAMILIES["funclub"] = {  # Funclub 口袋麻將's published 台數表 (天聽 16 / 地聽 8, 聽牌 and 半求人 1, no 嚦咕嚦咕)
-    **{k: v for k, v in PRESETS["common"].items() if k != "lugu_tai"},
+FAMILIES["funclub"] = {  # Funclub 口袋麻將's 台數表, as SkyEye-FAST/taiwan-mahjong's POCKET_COMMON profile scores it
+    **{k: v for k, v in PRESETS["common"].items() if k != "lugu_tai"},  # no 嚦咕嚦咕 in that table
     "flower_kong_tai": 1,
     "half_self_reliant_tai": 1,
     "ready_tai": 1,
     "heavenly_ready_tai": 16,
     "earthly_ready_tai": 8,
+    # its exclusion graph names only these: everything else stacks
+    "heavenly_with_single_wait": True,  # 天胡 → 門清自摸, 門清, 自摸, 槓上開花
+    "earthly_self_drawn_only": True,  # OpeningWin.EARTHLY requires a self-draw
+    "heavenly_ready_no_concealed": True,  # 天聽 → 門清, 聽牌
+    "all_honours_with_winds": True,  # 字一色 → 碰碰胡 only
+    "all_honours_with_dragons": True,
+    "big_four_winds_with_winds": True,  # 大四喜 / 小四喜: no exclusions at all
+    "big_four_winds_with_concealed": True,
+    "little_four_winds_with_winds": True,
+    "little_four_winds_with_concealed": True,
+    "all_claimed_with_single_wait": True,  # 全求人 / 半求人 and 獨聽 both count
+    "half_claimed_with_single_wait": True,
+    "ping_hu_no_wait_rule": True,  # PinfuPolicy.DISCARD_SEQUENCES: no wait condition
 }
-FAMILIES["online"] = {  # browser/app tables built on one 規格書 (Miji 4, 天聽 instead of it, flowers paid at once)
-    **{k: v for k, v in PRESETS["common"].items() if k != "human_tai"},
+FAMILIES["online"] = {  # taiwan-mahjong-no-1/taiwan-mahjong's 規格書 3.6 台數表 (src/engine/scoring.ts, its 61 cases)
+    **{k: v for k, v in PRESETS["common"].items() if k != "human_tai"},  # no 人胡
     "earthly_adds": 3,
     "half_self_reliant_tai": 1,
     "miji_tai": 4,
+    "miji_keeps_concealed": True,  # T06 門清 1、咪幾 4
     "heavenly_ready_tai": 8,
     "heavenly_ready_replaces_miji": True,
+    "heavenly_ready_dealer_only": True,  # 天聽：莊家打出第一張牌就報聽
     "lugu_no_concealed": True,
-    "ping_hu_any_wait": True,
-    "flower_win_as_bonus": True,
+    "ping_hu_any_wait": True,  # 平胡: all chows, no honour, no flower, no self-draw, not 獨聽
+    "ping_hu_pair_wait": True,
+    "flower_win_as_bonus": True,  # 八仙過海／七搶一（立即收分）
+    "heavenly_tai": 24,
+    "heavenly_alone": True,  # X09 天胡 24: 固定 24 台，不另計莊家與其他台
+    "heavenly_no_dealer": True,
+    "earthly_self_drawn_only": True,  # earthly = a non-dealer's self-draw on the first draw
+    "little_dragons_with_dragons": True,  # L03 小三元（另計兩組三元牌刻）
+    "all_honours_with_pongs": True,  # L07 字一色 16、小四喜 8、碰碰胡 4、三元牌刻 …
+    "all_honours_with_dragons": True,
+    "all_honours_with_winds": True,  # the 風 block: 圈風刻 / 門風刻 unless 大四喜 or 小四喜
+    "big_four_winds_with_concealed": True,  # 暗刻 are counted apart from the 風 block
+    "little_four_winds_with_concealed": True,
+    "kong_bloom_kong_only": True,  # kongDraw is set by a kong's replacement only
+}
+# what a named source's table holds that no switch expresses (shown with the preset: /mahjong help)
+PRESET_SOURCES: dict[str, tuple[str, str]] = {
+    "document": ("rule document 000 (老子有錢 Online)", ""),
+    "common": ("the values most published Taiwanese 台數表 agree on", ""),
+    "funclub": (
+        "Funclub 口袋麻將 (pocket.funclub.com.tw/rule) as SkyEye-FAST/taiwan-mahjong scores it (POCKET_COMMON)",
+        "no 滿台 cap (a table option here); no 眼牌 / Miji in its table (this bot keeps document 000's "
+        "declarations); a 八仙過海 completed on a replacement that also wins adds that hand's 台 there",
+    ),
+    "online": (
+        "taiwan-mahjong-no-1/taiwan-mahjong (src/engine/scoring.ts DEFAULT_TAI, tests/fixtures/scoring-cases)",
+        "豹子 (three equal dice) doubling every payment; seat winds and 正花 counted from the seat that breaks "
+        "the wall; a fixed 16-tile reserve (no tile more per kong); 碰過水; 吃 barring both ends of the run; "
+        "報聽 only for 天聽 / 咪幾 (here Miji is the 眼牌 button); no 滿台 cap (a table option here)",
+    ),
 }
 DEFAULT_PRESET = "document"
 KNOWN_PRESETS: dict[str, dict[str, Value]] = {**PRESETS, **FAMILIES}
+
+
+# how a switch may be written: its name, its label, or the label in Simplified characters
+_SIMPLIFIED = str.maketrans("槓無獨聽莊計過門開風嚦撈魚閒", "杠无独听庄计过门开风呖捞鱼闲")
+_SPELLINGS: dict[str, Switch] = {
+    **{s.name.lower(): s for s in SWITCHES},
+    **{s.label.lower(): s for s in SWITCHES},
+    **{s.label.translate(_SIMPLIFIED).lower(): s for s in SWITCHES},
+}
+_ON_OFF = {"on": True, "true": True, "yes": True, "開": True, "开": True, "off": False, "false": False, "no": False,
+           "關": False, "关": False}  # fmt: skip
+_ENTRY = re.compile(r"(\S+?)(?:\s*[=:：]\s*|\s+)(\S+)")
+
+
+def find_switch(word: str) -> Switch | None:
+    """The switch written ``word`` — its name (``all_honours_with_winds``), its label (``字一色計風台``)
+    or that label in Simplified characters (``字一色计风台``); None for no switch."""
+    return _SPELLINGS.get(word.strip().lower())
+
+
+def parse_value(switch: Switch, text: str) -> Value:
+    """``text`` as a value of ``switch`` (on / off / true / false / 開 / 關, or a number); ValueError
+    naming the choices for anything else."""
+    word = text.strip().lower()
+    value: object = _ON_OFF.get(word, int(word) if word.lstrip("-").isdigit() else word)
+    return switch.check(value)
+
+
+def parse_switches(text: str) -> dict[str, Value]:
+    """Switches as a host types them, one or more separated by commas: a switch alone is on
+    (``字一色計風台``), else it is followed by its value (``天胡 24``, ``miji_tai=4``, ``河底撈魚: off``).
+
+        >>> parse_switches("字一色計風台, 天胡 24 、miji_tai=4")
+        {'all_honours_with_winds': True, 'heavenly_tai': 24, 'miji_tai': 4}
+
+    ValueError names an unknown switch or a value a switch does not take."""
+    out: dict[str, Value] = {}
+    for entry in re.split(r"[,，、;；·\n]+", text):
+        entry = entry.strip()
+        if not entry:
+            continue
+        switch = find_switch(entry)
+        value: Value | None = None
+        if switch is None:
+            match = _ENTRY.fullmatch(entry)
+            switch = find_switch(match.group(1)) if match else None
+            if switch is None or match is None:
+                raise ValueError(f"unknown house rule {entry!r}: write a switch's name or label, e.g. 天胡 24")
+            value = parse_value(switch, match.group(2))
+        elif not isinstance(switch.default, bool):
+            shown = ", ".join(_show(c) for c in switch.choices)
+            raise ValueError(f"house rule {switch.name} ({switch.label}) needs a value: one of {shown}")
+        out[switch.name] = True if value is None else value
+    return out
 
 
 def _known(kind: str, name: object, known: Iterable[str]) -> str:

@@ -39,6 +39,7 @@ class Ask(StrEnum):
     CLAIM = "claim"  # another seat's discard: 吃 碰 槓 胡 or 過
     ROB_KONG = "rob_kong"  # a tile added to a kong: 搶槓 (胡) or 過
     EXCHANGE = "exchange"  # 換牌: 0-3 tiles to give back
+    FLOWER_WIN = "flower_win"  # a flower win (八仙過海 / 七搶一 / 大花胡) to call (胡) or decline (過)
     DECLARE = "declare"  # no decision owed, but 眼牌 / Miji may be declared now
     NONE = "none"  # nothing to answer (another seat's decision, or the hand is over)
 
@@ -51,8 +52,20 @@ class Timer(StrEnum):
     CLAIM = "claim"
 
 
-_ASKED = {Phase.TURN: Ask.DISCARD, Phase.CLAIM: Ask.CLAIM, Phase.ROB_KONG: Ask.ROB_KONG, Phase.EXCHANGE: Ask.EXCHANGE}
-_TIMER = {Phase.TURN: Timer.TURN, Phase.EXCHANGE: Timer.TURN, Phase.CLAIM: Timer.CLAIM, Phase.ROB_KONG: Timer.CLAIM}
+_ASKED = {
+    Phase.TURN: Ask.DISCARD,
+    Phase.CLAIM: Ask.CLAIM,
+    Phase.ROB_KONG: Ask.ROB_KONG,
+    Phase.EXCHANGE: Ask.EXCHANGE,
+    Phase.FLOWER_WIN: Ask.FLOWER_WIN,
+}
+_TIMER = {
+    Phase.TURN: Timer.TURN,
+    Phase.EXCHANGE: Timer.TURN,
+    Phase.FLOWER_WIN: Timer.TURN,
+    Phase.CLAIM: Timer.CLAIM,
+    Phase.ROB_KONG: Timer.CLAIM,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +73,8 @@ class Prompt:
     """One seat's decision point. ``legal`` are the very actions :meth:`Game.legal_actions` lists
     (apply one as it is); ``declarations`` what :meth:`Game.declarations` offers besides them.
     ``claim_tile`` / ``discarder`` are set while a claim window is open (for every seat: the table
-    shows whose tile it is); ``waits`` are the tiles a declared 聽 waits on. ``timer`` is the clock
+    shows whose tile it is); ``flower_win`` names the flower win on offer (八仙過海 …) while its
+    winner may call or decline it; ``waits`` are the tiles a declared 聽 waits on. ``timer`` is the clock
     of the table's decision point (None once the hand is over). At 換牌 ``legal`` lists every
     choice of 0-3 tiles, hundreds of them (a few ms): a caller that only draws the choice reads
     the seat's view instead."""
@@ -76,6 +90,7 @@ class Prompt:
     waits: tuple[int, ...] = ()
     auto: bool = False  # 代打 plays the seat: the caller answers with Game.auto_action
     timer: Timer | None = None
+    flower_win: str | None = None
 
     @property
     def owes(self) -> bool:
@@ -105,6 +120,7 @@ def build_prompt(game: Game, seat: int) -> Prompt:
     claim = game.claim
     tile, discarder = (claim.tile, claim.discarder) if claim is not None and phase in CLAIM_PHASES else (None, None)
     ready = game.ready[seat]
+    offer = game.flower_offer if phase is Phase.FLOWER_WIN else None
     return Prompt(
         seat,
         kind,
@@ -117,4 +133,5 @@ def build_prompt(game: Game, seat: int) -> Prompt:
         game.ready_waits[seat] if ready else (),
         game.auto[seat],
         _TIMER.get(phase),
+        offer.flower_win if offer is not None else None,
     )

@@ -134,6 +134,9 @@ class RuleProfile:
     # instant flower wins, as the scorer names them: (all eight flowers, seven against the eighth)
     flower_wins: tuple[str | None, str | None] = ("八仙過海", "七搶一")
     flower_bonus: bool = False  # house rule flower_win_as_bonus applies (taiwan16's 一底八台 flower wins)
+    # a flower win is the player's to call (胡 / 過) rather than the system's: document 001's
+    # 「就可以喊胡」; elsewhere the house rule flower_win_optional (八仙過海可不胡) makes it so
+    flower_win_optional: bool = False
     earthly_discards: int = 0  # 地胡 within this many discards of the hand (0: the first go-round)
     robbed_kong_deals: bool = False  # the owner of a robbed kong (抢杠) deals the next hand (guangdong)
     scorer_vets_wins: bool = False  # 胡 is offered only when the scorer accepts the win (guangdong: 必须自摸)
@@ -246,6 +249,7 @@ TAIWAN13 = RuleProfile(
     rotation=DEALER_WINS_KEEPS,
     host_deals_first=True,  # 庄家：由东家开始(也就是桌长)
     flower_wins=("大花胡", None),
+    flower_win_optional=True,  # 只要某一家拿到全部八张的花牌，就可以喊胡: the player may call it
     earthly_discards=8,
     scorer_vets_wins=True,  # a win needs 1 台 (RuleSet.min_tai), whatever the table's options
     options=TableOptions(cap_tai=None, bankroll_tai=None, base=0, tai=20, turn_seconds=15, claim_seconds=5),

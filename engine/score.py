@@ -11,14 +11,16 @@ In (every field but ``win_tile`` optional)::
      "miji": false, "flower_win": null, "from_dealer": false,
      "options": {"三台起胡": true, "見字見花": true},
      "preset": "common", "house_rules": {"river_bottom_tai": 1}, "last_discard": false,
-     "human": false, "heavenly_ready": false, "after_flower": false, "flower_bonus_taken": false}
+     "human": false, "heavenly_ready": false, "dealt_ready": false, "after_flower": false,
+     "flower_bonus_taken": false, "flower_win_declined": false}
 
 ``hand_size`` (13 or 16; also an option) picks hongkong's 16-tile game (document 002's 補花
 procedure: flowers allowed, no 十三幺 nor 寶牌); 13 is its default. ``preset`` and ``house_rules`` choose the table's house rules (engine.house_rules; default: the
 document's); single switches in ``house_rules`` override the preset. A hand holding all eight
 flowers is the rule set's flower win (八仙過海, 大花胡) without ``flower_win``; with
 ``flower_bonus_taken`` (the flower win was paid at once as a bonus and the hand went on) it is an
-ordinary hand whose flowers count no 台.
+ordinary hand whose flowers count no 台; with ``flower_win_declined`` (the player declined the
+flower win and the hand went on) it is an ordinary hand whose flowers and 花槓 count.
 
 Out: ``{"valid": true, "total": 3, "unit": "tai", "items": [{"name": "門清", "tai": 1}, ...]}``
 (``total`` before the cap; ``capped_total`` is added when the options ask for a cap; ``points``, what a
@@ -67,8 +69,10 @@ _BOOL_FIELDS = (
     "human",
     "last_discard",
     "heavenly_ready",
+    "dealt_ready",
     "after_flower",
     "flower_bonus_taken",
+    "flower_win_declined",
 )
 _KNOWN_FIELDS = {
     "rules",

@@ -66,6 +66,8 @@ class GameView:
     # 過水: the viewer passed a win and may not win until they discard (or add to a kong) a tile
     # that does not win; the viewer's own, like ``waits``
     passed_win: bool = False
+    # (winner, name) of a flower win on offer: its winner may call it (胡) or play on (過); public
+    flower_offer: tuple[int, str] | None = None
 
     @property
     def me(self) -> SeatPublic:
@@ -222,6 +224,10 @@ def build_view(game: Game, viewer: int | None) -> GameView:
     offer = (claim.discarder, claim.tile) if claim is not None and game.phase in _CLAIMING else None
     profile = game.profile
     live = game.drawable
+    flower = game.flower_offer
+    flower_offer = None
+    if flower is not None and flower.winner is not None and flower.flower_win is not None:
+        flower_offer = (flower.winner, flower.flower_win)
     # every field in GameView's order, without the frozen __init__'s cost (a view is built at every decision)
     return _make_view(
         viewer,
@@ -245,6 +251,7 @@ def build_view(game: Game, viewer: int | None) -> GameView:
         others,
         offer,
         viewer is not None and game.passed_win[viewer],
+        flower_offer,
     )
 
 

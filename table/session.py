@@ -44,7 +44,12 @@ CLAIM_PHASES = (Phase.CLAIM, Phase.ROB_KONG)
 CLAIM_KINDS = (Kind.PASS, Kind.CHI, Kind.PON, Kind.KONG, Kind.WIN, Kind.TIMEOUT)
 SIMULTANEOUS = (*CLAIM_PHASES, Phase.EXCHANGE)  # several seats answer one decision point
 QUIET_EVENTS = (EventKind.EYE, EventKind.AUTO_ON, EventKind.AUTO_OFF)  # change no decision
-NOTED_EVENTS = {EventKind.AUTO_ON: "play.auto_on", EventKind.AUTO_OFF: "play.auto_off", EventKind.EYE: "play.eye"}
+NOTED_EVENTS = {
+    EventKind.AUTO_ON: "play.auto_on",
+    EventKind.AUTO_OFF: "play.auto_off",
+    EventKind.EYE: "play.eye",
+    EventKind.FLOWER_DECLINED: "play.flower_declined",  # 八仙過海 … passed: the hand goes on
+}
 
 
 @dataclass(frozen=True, slots=True)

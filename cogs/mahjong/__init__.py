@@ -24,7 +24,7 @@ import render
 from data import Store, StoreError
 from engine.actions import Kind
 from engine.fairness import KEY_BYTES
-from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules
+from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules, parse_switches
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.rulesets import DEFAULT_MINIMUM, DEFAULT_RULES
 from engine.view import HandResult
@@ -45,6 +45,7 @@ from table.lobby import (
     valid_password,
 )
 
+from ..choices import complete_entries, switch_spellings
 from ..i18n import LEVEL_NAMES, SUPPORTED, locale_of, t
 from . import stats
 from .answers import mark_received
@@ -365,6 +366,7 @@ class Mahjong(
         base=_("Points for 底"),
         tai=_("Points per 台"),
         preset=_("House rules preset (家規)"),
+        house_rules=_("single house rules on top of the preset, e.g. 字一色計風台, 天胡 24"),
         password=_("Ask players for a 4-digit password"),
         language=_("The table's language in the channel (default: yours)"),
         ranking=_("Rated or casual (ratings move only at rated tables)"),
@@ -399,6 +401,7 @@ class Mahjong(
         base: app_commands.Range[int, 0, 100_000] | None = None,
         tai: app_commands.Range[int, 0, 100_000] | None = None,
         preset: str = "document",
+        house_rules: str = "",
         password: bool = False,
         hand_size: int | None = None,
         language: str | None = None,
@@ -410,6 +413,10 @@ class Mahjong(
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
         accepted("rules", rules, list(PROFILES))
         accepted("preset", preset, list(KNOWN_PRESETS))
+        try:  # the preset with the switches written on top (engine.house_rules.parse_switches)
+            table_rules = HouseRules.resolve(preset, parse_switches(house_rules))
+        except ValueError as error:
+            raise TableError("err.house_rules", reason=str(error)) from None
         accepted("rounds", rounds, range(1, 5))
         accepted("turn_seconds", turn_seconds, TURN_SECONDS)
         accepted("claim_seconds", claim_seconds, CLAIM_SECONDS)
@@ -435,7 +442,7 @@ class Mahjong(
             "exchange": exchange,
             "turn_seconds": turn_seconds,
             "claim_seconds": claim_seconds,
-            "house_rules": HouseRules.resolve(preset),
+            "house_rules": table_rules,
         }
         if base is not None:
             chosen["base"] = base
@@ -560,6 +567,11 @@ class Mahjong(
             return
         runner.carry(runner.session.set_settings(replace(state.settings, options=replace(options, house_rules=rules))))
         await _answer(interaction, t(interaction.locale, "ok.houserule", rules=rules.summary() or "—"))
+
+    @create.autocomplete("house_rules")
+    async def create_house_rules(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The switch being typed, after those already written (there are more than 25)."""
+        return complete_entries(current, switch_spellings())
 
     @houserule.autocomplete("switch")
     async def houserule_switch(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

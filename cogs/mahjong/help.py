@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from engine.house_rules import HouseRules
+from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules
 from engine.rules import PROFILES
 from engine.rulesets import DEFAULT_RULES
 from engine.scoring import get_rules
@@ -60,10 +60,23 @@ def meaning_lines(rules: str, loc: str) -> list[str]:
             for name, line in zip(names, item_lines(rules), strict=True)]
 
 
-def item_pages(rules: str, loc: str) -> list[list[str]]:
-    """The meaning lines in order, on as few pages as ``PAGE_BUDGET`` allows, evened out so that the
-    last page is not a stub (each page is cut at the line nearest its share of the characters)."""
-    lines = meaning_lines(rules, loc)
+HOUSE_RULES = "taiwan16"  # the rule set the house-rule switches are variants of (engine.house_rules)
+
+
+def house_lines(loc: str) -> list[str]:
+    """The presets and every house-rule switch (``heavenly_tai`` 天胡 (16 / 24) — its meaning), the
+    document's value first: the label is how players write it, the name what a command takes."""
+    presets = [f"**{name}** — {t(loc, f'house.preset.{name}')}" for name in KNOWN_PRESETS]
+    switches = []
+    for sw in SWITCHES:
+        values = "" if isinstance(sw.default, bool) else " (" + " / ".join(map(str, sw.choices)) + ")"
+        switches.append(f"`{sw.name}` {sw.label}{values} — {t(loc, f'house.{sw.name}')}")
+    return [*presets, *switches]
+
+
+def _paged(lines: list[str]) -> list[list[str]]:
+    """``lines`` in order, on as few pages as ``PAGE_BUDGET`` allows, evened out so that the last
+    page is not a stub (each page is cut at the line nearest its share of the characters)."""
     sizes = [len(line) + 1 for line in lines]
     count = -(-sum(sizes) // PAGE_BUDGET)
     while True:
@@ -78,6 +91,23 @@ def item_pages(rules: str, loc: str) -> list[list[str]]:
         if all(len("\n".join(page)) <= PAGE_BUDGET for page in pages):
             return pages
         count += 1
+
+
+def item_pages(rules: str, loc: str) -> list[list[str]]:
+    """The meaning lines of the rule set's items, paged (:func:`_paged`)."""
+    return _paged(meaning_lines(rules, loc))
+
+
+def house_pages(rules: str, loc: str) -> list[list[str]]:
+    """The house rules' pages: taiwan16's, whose variants they are; none for another rule set."""
+    return _paged(house_lines(loc)) if rules == HOUSE_RULES else []
+
+
+def _pages(rules: str, loc: str) -> list[tuple[str, list[str]]]:
+    """Every page after the overview with its title key: the items', then the house rules'."""
+    return [("help.page_items", p) for p in item_pages(rules, loc)] + [
+        ("help.page_house", p) for p in house_pages(rules, loc)
+    ]
 
 
 def help_embed(rules: str, loc: str) -> discord.Embed:
@@ -99,28 +129,48 @@ def help_embed(rules: str, loc: str) -> discord.Embed:
 
 
 def _page_span(rules: str, loc: str, page: int) -> tuple[int, int]:
-    """The items' numbers (from 1) on item page ``page`` (from 1)."""
-    pages = item_pages(rules, loc)
-    first = sum(len(p) for p in pages[: page - 1]) + 1
-    return first, first + len(pages[page - 1]) - 1
+    """The lines' numbers (from 1) on page ``page`` (from 1), counted within its kind (the items, or
+    the house rules)."""
+    pages = _pages(rules, loc)
+    key = pages[page - 1][0]
+    before = [p for k, p in pages[: page - 1] if k == key]
+    first = sum(len(p) for p in before) + 1
+    return first, first + len(pages[page - 1][1]) - 1
+
+
+def _page_title(rules: str, loc: str, page: int) -> str:
+    first, last = _page_span(rules, loc, page)
+    key = _pages(rules, loc)[page - 1][0]
+    return t(loc, key, unit=_unit(rules), first=first, last=last)
 
 
 def help_pages(rules: str, loc: str) -> list[discord.Embed]:
-    """Every page of the help for one rule set: page 0 (help_embed), then the items' meanings."""
-    pages = item_pages(rules, loc)
+    """Every page of the help for one rule set: page 0 (help_embed), the items' meanings, then (for
+    taiwan16) the house rules' presets and switches with theirs."""
+    pages = _pages(rules, loc)
     count = len(pages) + 1
     embeds = [help_embed(rules, loc)]
-    for n, lines in enumerate(pages, start=1):
-        first, last = _page_span(rules, loc, n)
+    first_house = next((n for n, (kind, _lines) in enumerate(pages, start=1) if kind == "help.page_house"), None)
+    for n, (_kind, lines) in enumerate(pages, start=1):
+        intro = [t(loc, "help.house_intro")] if n == first_house else []  # how a host chooses them
         embed = discord.Embed(
             title=t(loc, "help.title", rules=t(loc, f"rules.{rules}")),
-            description=f"### {t(loc, 'help.page_items', unit=_unit(rules), first=first, last=last)}\n" + "\n".join(lines),
+            description=f"### {_page_title(rules, loc, n)}\n" + "\n".join([*intro, *lines]),
             colour=COLOUR,
         )
         embed.set_footer(text=t(loc, "help.page_footer", page=n + 1, pages=count))
         embeds.append(embed)
     embeds[0].set_footer(text=f"{t(loc, 'help.meanings_hint')} · {t(loc, 'help.page_footer', page=1, pages=count)}")
     return embeds
+
+
+def _line_name(line: str) -> str:
+    """What a help line is about: the bold item or preset name, a switch's label, or the line's start."""
+    bold = re.match(r"^\*\*(.+?)\*\*", line)
+    if bold:
+        return bold.group(1)
+    switch = re.match(r"^`[^`]+` (\S+)", line)
+    return switch.group(1) if switch else line[:20]
 
 
 def _clip(text: str) -> str:
@@ -136,14 +186,13 @@ class HelpPageSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mj:hp
 
     @classmethod
     def make(cls, rules: str, loc: str, page: int) -> HelpPageSelect:
-        pages = item_pages(rules, loc)
+        pages = _pages(rules, loc)
         options = [discord.SelectOption(label=_clip(t(loc, "help.page_overview")), value="0", default=page == 0)]
-        for n, lines in enumerate(pages, start=1):
-            first, last = _page_span(rules, loc, n)
-            names = [re.sub(r"^\*\*(.+?)\*\*.*$", r"\1", line) for line in (lines[0], lines[-1])]
+        for n, (_kind, lines) in enumerate(pages, start=1):
+            names = [_line_name(line) for line in (lines[0], lines[-1])]
             options.append(
                 discord.SelectOption(
-                    label=_clip(t(loc, "help.page_items", unit=_unit(rules), first=first, last=last)),
+                    label=_clip(_page_title(rules, loc, n)),
                     description=_clip(f"{names[0]} … {names[1]}"),
                     value=str(n),
                     default=page == n,

@@ -23,6 +23,9 @@ def table_text(view: GameView, names: Sequence[str], loc: str, deadline: str, no
         status = t(loc, "play.status_over")
     elif view.phase is Phase.EXCHANGE:
         status = t(loc, "play.status_exchange", deadline=deadline)
+    elif view.flower_offer is not None:  # a flower win its winner may call or decline
+        seat, win = view.flower_offer
+        status = t(loc, "play.status_flower", name=names[seat], win=win, deadline=deadline)
     elif view.offer is not None:  # a claim window: the tile on offer and whose it is
         discarder, tile = view.offer
         status = t(loc, "play.status_claim", tile=tile_label(loc, tile), name=names[discarder], deadline=deadline)
@@ -46,14 +49,16 @@ def table_text(view: GameView, names: Sequence[str], loc: str, deadline: str, no
 
 def prompt_line(prompt: Prompt, names: Sequence[str], loc: str, deadline: str, mode: str = "main") -> str:
     """What a seat owing a decision is asked, in its DM: its turn (ready or not; in the 聽 mode,
-    what 聽 costs, since choosing the tile is the confirmation), or the tile it may claim or rob
-    and whose it is. ValueError for a prompt that asks neither (換牌 and waiting have their own)."""
+    what 聽 costs, since choosing the tile is the confirmation), the tile it may claim or rob
+    and whose it is, or the flower win it may call or decline. ValueError for a prompt that asks neither (換牌 and waiting have their own)."""
     if prompt.kind is Ask.DISCARD:
         key = "play.dm_ready_pick" if mode == "ready" else "play.dm_turn_ready" if prompt.ready else "play.dm_turn"
         line = t(loc, key, deadline=deadline)
         if mode == "ready":
             line += "\n" + t(loc, "play.ready_cost")
         return line
+    if prompt.kind is Ask.FLOWER_WIN and prompt.flower_win is not None:
+        return t(loc, "play.dm_flower_win", win=prompt.flower_win, deadline=deadline)
     if prompt.kind in (Ask.CLAIM, Ask.ROB_KONG) and prompt.claim_tile is not None and prompt.discarder is not None:
         key = "play.dm_rob" if prompt.kind is Ask.ROB_KONG else "play.dm_claim"
         return t(loc, key, name=names[prompt.discarder], tile=tile_label(loc, prompt.claim_tile), deadline=deadline)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from .. import analysis
 from ..actions import Action, Kind
 from ..meld import Meld, MeldKind
+from ..rules import get_profile
+from ..scoring import get_rules
 from ..view import GameView
 from .table import (
     SafeTiles,
@@ -351,7 +353,14 @@ class _Decision:
         return live, max(self.valuer.estimate(counts, claimed))
 
     def _win_option(self, action: Action, claim_tile: int | None) -> Option:
-        """A win is worth what it pays now: one payer on a discard, three on a self-draw."""
+        """A win is worth what it pays now: one payer on a discard, three on a self-draw; a flower
+        win on offer (八仙過海 …) its own 台, from three payers or (七搶一) the single flower's holder."""
+        offer = self.view.flower_offer
+        if offer is not None:
+            name = offer[1]
+            tai = float(get_rules(self.view.rules).find(name).value_for(self.view.options.house_rules))
+            payers = 1 if name == get_profile(self.view.rules).flower_wins[1] else 3
+            return Option(action, payers * (BASE_IN_TAI + tai), -1, 0, tai, 0.0)
         hand = self.hand
         self_drawn = claim_tile is None
         tile = claim_tile if claim_tile is not None else self.view.drawn

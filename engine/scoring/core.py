@@ -76,6 +76,8 @@ class WinContext:
     human: bool = False  # 人胡: an earthly win on a discard before the winner's own first draw
     last_discard: bool = False  # 河底撈魚: won on the last discard of the hand
     heavenly_ready: bool = False  # 天聽: 聽 declared with one's first discard, nobody having claimed
+    # ... by a non-dealer who discarded the tile just drawn: the dealt hand itself was ready (配牌聽)
+    dealt_ready: bool = False
     after_flower: bool = False  # the replacement draw won on was for a flower, not a kong
     options: TableOptions = field(default_factory=TableOptions)  # the table's (engine.rules)
     bonus_indicators: tuple[int, ...] = ()  # 翻寶牌: face-up tiles; the tile after each is a 寶牌 (hongkong)
@@ -83,6 +85,9 @@ class WinContext:
     # 八仙過海 / 七搶一 was already paid to this player as a bonus while the hand went on (house rule
     # flower_win_as_bonus): their flowers are not counted again (no 花牌, 見花有台 nor 花槓)
     flower_bonus_taken: bool = False
+    # the flower win was offered and declined (八仙過海可不胡, document 001's 就可以喊胡): the hand went
+    # on, and its flowers and 花槓 count as ordinary flowers
+    flower_win_declined: bool = False
 
 
 # ---------------------------------------------------------------- readings
@@ -586,6 +591,13 @@ def validate_context(ctx: WinContext, hand_size: int = 16) -> None:
         raise ScoringError("河底撈魚 is a win on the last discard, not a self-draw or a robbed kong")
     if ctx.heavenly_ready and not ctx.declared_ready:
         raise ScoringError("天聽 is a 聽 declaration: set declared_ready too")
+    if ctx.dealt_ready and (ctx.dealer or not ctx.heavenly_ready):
+        raise ScoringError("dealt_ready is a non-dealer's 天聽 on the dealt hand: set heavenly_ready, not dealer")
+    if ctx.flower_win_declined and (ctx.flower_win is not None or len(ctx.flowers) < 7):
+        raise ScoringError(
+            "flower_win_declined is the later win of a player who declined 八仙過海/七搶一/大花胡: "
+            "seven or eight flowers, and no flower_win"
+        )
     if ctx.flower_bonus_taken and (ctx.flower_win is not None or len(ctx.flowers) < 7):
         raise ScoringError(
             "flower_bonus_taken is the later win of a player paid 八仙過海/七搶一 at once: "
@@ -731,10 +743,11 @@ def score_with(rules: RuleSet, ctx: WinContext) -> ScoreResult:
     Raises :class:`ScoringError` for impossible contexts; returns ``valid=False`` with a reason for
     a hand that is not a winning hand or that the requested table options refuse. A hand holding
     all eight flowers is the rule set's flower win (``RuleSet.eight_flowers``), unless that was
-    paid as a bonus (``flower_bonus_taken``).
+    paid as a bonus (``flower_bonus_taken``) or declined (``flower_win_declined``).
     """
     rules = rules.sized(ctx.options.hand_size)
-    if rules.eight_flowers and ctx.flower_win is None and not ctx.flower_bonus_taken and len(set(ctx.flowers)) == 8:
+    declined = ctx.flower_bonus_taken or ctx.flower_win_declined  # the flower win was paid or passed
+    if rules.eight_flowers and ctx.flower_win is None and not declined and len(set(ctx.flowers)) == 8:
         ctx = replace(ctx, flower_win=rules.eight_flowers)  # 只要某一家拿到全部八张的花牌: that is the win
     validate_context(ctx, rules.hand_size)
     minimum = max(ctx.options.min_tai, rules.min_tai)

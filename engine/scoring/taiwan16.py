@@ -26,6 +26,7 @@ from .core import (
     TWO_SIDED,
     Condition,
     HandSet,
+    Item,
     Reading,
     RuleSet,
     ScoreResult,
@@ -71,9 +72,12 @@ _PING_HU = (
     Condition(lambda h, c: not c.flowers, waived_by="ping_hu_flowers"),
     Condition(lambda h, c: not _has_honour(h), waived_by="ping_hu_honour_pair"),
     # 有眼睛 (the pair is not the wait), 無獨聽 and 聽二洞: the wait rules house rules relax
-    Condition(lambda h, c: h.win_in >= 0 and len(h.waits) != 1, waived_by="ping_hu_no_wait_rule"),
+    Condition(lambda h, c: h.win_in >= 0, waived_by=("ping_hu_no_wait_rule", "ping_hu_pair_wait")),
+    Condition(lambda h, c: len(h.waits) != 1, waived_by="ping_hu_no_wait_rule"),
+    # 聽二洞: two waits, the winning tile completing a two-sided chow (or, where the pair may be the
+    # wait, the pair)
     Condition(
-        lambda h, c: h.wait == TWO_SIDED and len(h.waits) == 2,
+        lambda h, c: len(h.waits) == 2 and (h.wait == TWO_SIDED or h.win_in < 0),
         waived_by=("ping_hu_any_wait", "ping_hu_no_wait_rule"),
     ),
     Condition(lambda h, c: not _concealed_hand(c), required_by="ping_hu_open_only"),  # 門清無平胡
@@ -135,7 +139,7 @@ def _dealt_kept(switch: str) -> dict[SwitchSpec, tuple[str, ...]]:
     return {(switch, 1): ("自摸",), (switch, 3): _DEALT}
 
 
-ITEMS = (
+_ROWS: tuple[Item, ...] = (
     item("眼牌", 1, lambda h, c: c.eye_declared, tags=[NO_MIN, NO_CAP], needs_hand=False),
     item("莊家", 1, lambda h, c: c.dealer, tags=[DEALER, NO_MIN, NO_CAP], needs_hand=False),
     item(
@@ -199,13 +203,20 @@ ITEMS = (
     item("聽牌", 0, lambda h, c: c.declared_ready, needs_hand=False, value_from="ready_tai"),
     item("平胡", 2, lambda h, c: True, conditions=_PING_HU),
     item("三暗刻", 2, lambda h, c: h.concealed_triplets >= 3),
-    item("全求人", 2, lambda h, c: _quan_qiu_ren(c), excludes=["獨聽"]),
+    item(
+        "全求人",
+        2,
+        lambda h, c: _quan_qiu_ren(c),
+        excludes=["獨聽"],
+        keeps={"all_claimed_with_single_wait": ["獨聽"]},
+    ),
     item(
         "半求人",
         0,
         lambda h, c: _all_claimed(c) and c.self_drawn,
         excludes=["獨聽"],
         value_from="half_self_reliant_tai",
+        keeps={"half_claimed_with_single_wait": ["獨聽"]},
     ),
     item("碰碰胡", 4, lambda h, c: all(s.is_triplet for s in h.sets)),
     item(
@@ -248,8 +259,13 @@ ITEMS = (
         lambda h, c: c.heavenly_ready,
         excludes=["聽牌"],
         value_from="heavenly_ready_tai",
-        conditions=[Condition(lambda h, c: c.dealer, required_by="earthly_ready_tai")],  # else 地聽
-        drops={"heavenly_ready_replaces_miji": _ONE_DECLARATION},
+        conditions=[
+            # who besides the dealer: anyone (the bot's reading), nobody, or a ready dealt hand (配牌聽)
+            Condition(lambda h, c: c.dealer, required_by="earthly_ready_tai", waived_by="heavenly_ready_dealt"),
+            Condition(lambda h, c: c.dealer, required_by="heavenly_ready_dealer_only"),
+            Condition(lambda h, c: c.dealer or c.dealt_ready, required_by="heavenly_ready_dealt"),
+        ],
+        drops={"heavenly_ready_replaces_miji": _ONE_DECLARATION, "heavenly_ready_no_concealed": ["門清"]},
     ),
     item(
         "地聽",
@@ -257,6 +273,13 @@ ITEMS = (
         lambda h, c: c.heavenly_ready and not c.dealer,
         excludes=["聽牌"],
         value_from="earthly_ready_tai",
+        conditions=[
+            Condition(
+                lambda h, c: not c.dealt_ready,  # a ready dealt hand is 天聽 there
+                required_by="heavenly_ready_dealt",
+                waived_by="heavenly_ready_dealer_only",
+            )
+        ],
         drops={"heavenly_ready_replaces_miji": _ONE_DECLARATION},
     ),
     item(
@@ -275,6 +298,7 @@ ITEMS = (
         needs_hand=False,
         value_from="earthly_tai",
         keeps=_dealt_kept("earthly_adds"),
+        conditions=[Condition(lambda h, c: c.self_drawn, required_by="earthly_self_drawn_only")],
     ),
     item(
         "人胡",
@@ -310,14 +334,20 @@ ITEMS = (
         lambda h, c: len(_winds(h)) == 3 and h.pair in WINDS,
         excludes=[*_WIND_TAI, *_ANKE],
         value_from="little_four_winds_tai",
+        keeps={"little_four_winds_with_winds": _WIND_TAI, "little_four_winds_with_concealed": _ANKE},
     ),
     item(
         "大四喜",
         16,
         lambda h, c: len(_winds(h)) == 4,
         excludes=[*_WIND_TAI, *_ANKE],
-        keeps={"big_four_winds_with_concealed": _ANKE},
+        keeps={"big_four_winds_with_concealed": _ANKE, "big_four_winds_with_winds": _WIND_TAI},
     ),
+)
+# 天胡 last: with 天胡不計他台 it excludes every other row of the hand (its keeps still count)
+_NOT_OF_THE_HAND = ("莊家", "連莊", "眼牌", *FLOWER_WINS)  # payments, a declaration, the flower wins
+ITEMS: tuple[Item, ...] = (
+    *_ROWS,
     item(
         "天胡",
         16,
@@ -325,8 +355,11 @@ ITEMS = (
         excludes=[*_DEALT, "獨聽", "槓上開花"],
         needs_hand=False,
         value_from="heavenly_tai",
-        keeps=_dealt_kept("heavenly_adds"),
-        drops={"heavenly_no_dealer": ["莊家", "連莊"]},  # settle_win then adds no [2n+1] either
+        keeps={**_dealt_kept("heavenly_adds"), "heavenly_with_single_wait": ("獨聽",)},
+        drops={
+            "heavenly_no_dealer": ["莊家", "連莊"],  # settle_win then adds no [2n+1] either
+            "heavenly_alone": [i.name for i in _ROWS if i.name not in _NOT_OF_THE_HAND],
+        },
     ),
 )
 

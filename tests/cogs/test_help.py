@@ -93,3 +93,30 @@ def test_help_speaks_the_readers_language():
     assert "**門清** 1台 — 沒有吃、碰、明槓" in tw
     en = "\n".join(p.description or "" for p in help_pages("taiwan16", "en")[1:])
     assert "**門清** 1台 — No chow, pon or exposed kong" in en
+
+
+@pytest.mark.parametrize("loc", LANGUAGES)
+def test_taiwan16_help_explains_every_house_rule_switch_and_preset_once(loc):
+    from engine.house_rules import KNOWN_PRESETS, SWITCHES
+
+    house = "\n".join(p.description or "" for p in help_pages("taiwan16", loc)[1:])
+    for sw in SWITCHES:
+        line = next(x for x in house.splitlines() if x.startswith(f"`{sw.name}` "))
+        assert sw.label in line and i18n.t(loc, f"house.{sw.name}") in line
+        assert house.count(f"`{sw.name}` ") == 1
+    for name in KNOWN_PRESETS:
+        assert f"**{name}** — {i18n.t(loc, f'house.preset.{name}')}" in house
+    assert i18n.t(loc, "help.house_intro") in house
+    assert "`heavenly_tai` 天胡 (16 / 24)" in house
+    other = "\n".join(p.description or "" for p in help_pages("hongkong", loc)[1:])
+    assert "heavenly_tai" not in other  # house rules are taiwan16's variants
+
+
+def test_house_rule_meanings_are_written_in_each_language_not_copied():
+    from engine.house_rules import KNOWN_PRESETS, SWITCHES
+
+    keys = [f"house.{s.name}" for s in SWITCHES] + [f"house.preset.{p}" for p in KNOWN_PRESETS]
+    assert {k for k in i18n.STRINGS["en"] if k.startswith("house.")} == set(keys)
+    for key in keys:
+        en, tw, cn = (i18n.t(lang, key) for lang in LANGUAGES)
+        assert en != tw and en != cn and any("a" <= c <= "z" for c in en), key  # (tw and cn may be alike)

@@ -69,3 +69,22 @@ def test_every_language_has_every_string_with_the_same_placeholders():
     assert t("fr", "btn.join") == "Join" and t("zh-TW", "btn.join") == "入座"
     assert [tile_label(x, 31) for x in ("en", "zh-TW", "zh-CN")] == ["White", "白", "白"]
     assert tile_label("zh-CN", 18) == "一条" and tile_label("en", 9) == "1 Dot"
+
+
+async def test_a_flower_win_on_offer_gets_a_win_and_a_pass_button():
+    from engine.position import position
+    from engine.rules import TableOptions
+
+    game = position(
+        hands={0: "123m456m789m123p45s99s", 3: "147m258m369p147s2z3z5z6z7z"},
+        flowers={0: "f1f2f3f4f5f6f7"},
+        wall="f8",
+        turn=3,
+        options=TableOptions(house_rules={"flower_win_optional": True}),
+    )
+    game.apply(Action.from_str("3 discard 7z"))
+    view = action_view(table=1, hand=1, move=len(game.events), prompt=game.prompt(0), view=game.view(0), locale="en")
+    assert view is not None
+    codes = {item.custom_id.rsplit(":", 1)[-1]: item.item.label for item in view.children}
+    assert {str(to_action(0, c)) for c in codes} == {"0 hu", "0 pass"}
+    assert set(codes.values()) == {t("en", "btn.win"), t("en", "btn.pass")}

@@ -121,3 +121,23 @@ def test_the_prompt_line_of_a_claim_and_a_rob_names_the_discarder_and_the_tile()
     assert line == i18n.t("zh-TW", "play.dm_rob", name="Ann", tile=i18n.tile_label("zh-TW", parse_tiles("9s")[0]), deadline="")
     with pytest.raises(ValueError):
         texts.prompt_line(robbing.prompt(1), NAMES, "en", "")  # seat 1 is asked nothing
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_flower_win_on_offer_is_named_in_the_winners_prompt_and_the_table_status(lang):
+    from engine.position import position
+    from engine.rules import TableOptions
+
+    game = position(
+        hands={0: "123m456m789m123p45s99s", 3: "147m258m369p147s2z3z5z6z7z"},
+        flowers={0: "f1f2f3f4f5f6f7"},
+        wall="f8",
+        back="6s",
+        turn=3,
+        options=TableOptions(house_rules={"flower_win_optional": True}),
+    )
+    game.apply(next(a for a in game.legal_actions(3) if str(a) == "3 discard 7z"))
+    line = texts.prompt_line(game.prompt(0), NAMES, lang, "")
+    assert line == i18n.t(lang, "play.dm_flower_win", win="八仙過海", deadline="") and "八仙過海" in line
+    status = texts.table_text(game.view(None), NAMES, lang, "")
+    assert i18n.t(lang, "play.status_flower", name="Ann", win="八仙過海", deadline="") in status

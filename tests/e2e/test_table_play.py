@@ -362,6 +362,18 @@ async def test_the_host_picks_a_preset_and_flips_a_house_rule_the_lobby_shows_it
     )
 
 
+@pytest.mark.devserver(members=("alice",))
+async def test_create_takes_single_house_rules_on_top_of_the_preset(harness, devserver):
+    bot = await harness.start(build_bot())
+    alice = devserver.member("alice")
+    wrong = await (await alice.slash("mahjong create", house_rules="字一色計風台, 天胡")).message()
+    assert "needs a value" in wrong.content and wrong.ephemeral_to == alice.id  # no table opened
+    lobby = await (await alice.slash("mahjong create", preset="common", house_rules="八仙過海可不胡, 天胡 16")).message()
+    assert "八仙過海可不胡" in lobby.text and "天胡 24" not in lobby.text
+    rules = table_runner(bot, devserver).state.settings.options.house_rules
+    assert rules["flower_win_optional"] and rules["heavenly_tai"] == 16 and rules["earthly_tai"] == 16
+
+
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
 async def test_a_click_for_a_table_no_longer_run_here_is_answered_that_it_has_finished(harness, devserver):
     bot = await harness.start(build_bot(FAST))

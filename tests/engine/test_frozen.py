@@ -30,7 +30,7 @@ def test_a_made_seat_is_a_seat_equal_hashable_and_frozen():
 def test_a_made_view_equals_the_built_one_field_by_field():
     seat = SeatPublic(*SEAT)
     fields = (2, "taiwan16", 0, 3, 1, 0, 40, (seat,) * 4, 1, Phase.CLAIM, (1, 5), (0, 1, 2), None, ((3, 2),),
-              {}, 16, TableOptions(min_tai=3), None, {}, (1, 5), True)  # fmt: skip
+              {}, 16, TableOptions(min_tai=3), None, {}, (1, 5), True, (0, "八仙過海"))  # fmt: skip
     made, built = maker(GameView)(*fields), GameView(*fields)
     assert type(made) is GameView and made == built
     assert [getattr(made, f.name) for f in dataclasses.fields(GameView)] == list(fields)

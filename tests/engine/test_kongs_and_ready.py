@@ -64,6 +64,23 @@ def test_rule3_concealed_kong_after_an_exposed_kong_replacement_may_not_win():
     assert "hu" not in kinds(game, 2)
 
 
+def test_rule3_a_winning_replacement_after_exposed_then_concealed_kong_forces_passing():
+    # 「明槓之後摸進來的牌若是正好胡牌，也必須強制過水」: the 暗槓's replacement is drawn in after the 明槓
+    # too, so the 過水 is forced as for the 明槓's own replacement (docs/rules/taiwan16.md)
+    game = position(
+        hands={0: "123m456m789m234p456p1s9s", 2: "234m567m111z1p11p5z999s"},
+        back="1p5z",
+        options=PASSABLE,
+    )
+    game.apply(act("0 discard 9s"))
+    game.apply(act("2 kong 9s"))
+    assert not game.passed_win[2]  # the 明槓's replacement 1p does not complete the hand
+    game.apply(act("2 ankong 1p"))
+    assert game.drawn[2] == tile("5z") and game.passed_win[2]
+    game.apply(act("2 discard 5z"))  # discarding a winning tile keeps 過水
+    assert game.passed_win[2]
+
+
 def test_added_kong_lifts_passing_and_its_replacement_may_win():
     game = position(hands={0: "1m456m789m123p456p5z"}, melds={0: ["pon:111m"]}, back="5z", options=PASSABLE)
     game.passed_win[0] = True

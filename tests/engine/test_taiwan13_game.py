@@ -127,6 +127,8 @@ def test_da_hua_hu_all_eight_flowers_and_three_pay_thirteen_tai():
     game = position(hands={0: "123m456m789m1234p6s"}, flowers={1: "f1f2f3f4f5f6f7"}, wall="f8", rules=RULES)
     game.apply(act("0 discard 6s"))
     pass_all(game)
+    assert game.to_act() == [1] and "hu" in kinds(game, 1)  # 就可以喊胡: the player's call
+    game.apply(act("1 hu"))
     assert game.is_over and game.outcome.winner == 1 and game.outcome.flower_win == "大花胡"
     result = score_outcome(game)
     settled = get_settle(RULES)(result, SettleContext(winner=1, dealer=0, discarder=None))
@@ -187,7 +189,8 @@ def test_dealer_whose_only_tai_is_zhuang_jia_is_offered_hu():
 
 
 def test_da_hua_hu_ends_the_hand_even_with_taiwan16s_flower_bonus_switch():
-    """八仙過海即收 is a taiwan16 house rule: at a taiwan13 table 大花胡 still wins at once."""
+    """八仙過海即收 is a taiwan16 house rule: at a taiwan13 table 大花胡 is still a win that ends the
+    hand, the player's to call (就可以喊胡)."""
     from engine.rules import TableOptions
 
     options = TableOptions(house_rules={"flower_win_as_bonus": True})
@@ -195,4 +198,6 @@ def test_da_hua_hu_ends_the_hand_even_with_taiwan16s_flower_bonus_switch():
                     options=options)
     game.apply(act("0 discard 9s"))
     pass_all(game)
+    assert game.flower_bonuses == [] and game.to_act() == [1]
+    game.apply(act("1 hu"))
     assert game.outcome is not None and game.outcome.flower_win == "大花胡" and game.outcome.winner == 1

@@ -93,6 +93,7 @@ def test_selfplay_invariants_hold_for_any_seed(seed, options):
 HOUSE_TABLES = {
     **{name: TableOptions(house_rules=HouseRules.resolve(name)) for name in KNOWN_PRESETS},
     "flower_bonus_exchange": TableOptions(exchange=True, house_rules={"flower_win_as_bonus": True}),
+    "flower_call_exchange": TableOptions(exchange=True, house_rules={"flower_win_optional": True}),
     "no_wait_rules_min3": TableOptions(min_tai=3, house_rules={"ping_hu_no_wait_rule": True, "lugu_tai": 16}),
 }
 

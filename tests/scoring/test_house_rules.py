@@ -62,7 +62,9 @@ def test_an_item_valued_by_a_switch_shows_the_documents_value_in_its_row():
 
 def test_every_switch_is_read_by_the_table_or_adds_a_form():
     read = {s for it in get_rules("taiwan16").items for s in it.switches()}
-    assert {s.name for s in SWITCHES} == read | {s.name for s in SWITCHES if s.adds_form}
+    by_the_game = {s.name for s in SWITCHES if s.adds_form or s.game}
+    assert {s.name for s in SWITCHES} == read | by_the_game
+    assert not read & {s.name for s in SWITCHES if s.game}  # a game switch is the game's alone
 
 
 def test_unknown_switch_and_unknown_value_are_refused_by_name():

@@ -46,7 +46,7 @@ def test_house_only_facts_are_request_fields():
     [
         ({"preset": "comon"}, "known: common, document"),
         ({"preset": 3}, "preset must be a preset name"),
-        ({"house_rules": {"heavenly": 24}}, "known: all_honours_with_dragons"),
+        ({"house_rules": {"heavenly": 24}}, "known: all_claimed_with_single_wait, all_honours_with_dragons"),
         ({"house_rules": {"heavenly_tai": 20}}, "must be one of 16, 24"),
         ({"house_rules": ["lugu_tai"]}, "house_rules must be an object"),
     ],

@@ -1,5 +1,7 @@
 """Where players see the house rules: the lobby embed, the score sheet and /mahjong create's preset."""
 
+import pytest
+
 from engine.house_rules import HouseRules
 from engine.rules import TableOptions
 from engine.view import HandResult, ScoreItem
@@ -46,3 +48,27 @@ def test_create_offers_every_preset():
 
     offered = [c.value for c in PRESET_CHOICES]
     assert offered[:2] == ["document", "common"] and set(FAMILIES) <= set(offered)  # the families too
+
+
+def test_switches_as_a_host_types_them_by_name_label_or_simplified_label():
+    from engine.house_rules import parse_switches
+
+    assert parse_switches("字一色計風台, 天胡 24、miji_tai=4；河底撈魚: 1") == {
+        "all_honours_with_winds": True, "heavenly_tai": 24, "miji_tai": 4, "river_bottom_tai": 1
+    }
+    assert parse_switches("字一色计风台，八仙過海可不胡 on, 平胡可聽眼 off") == {
+        "all_honours_with_winds": True, "flower_win_optional": True, "ping_hu_pair_wait": False
+    }
+    assert parse_switches("  ") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [("天胡", "needs a value: one of 16, 24"), ("天胡 20", "must be one of 16, 24"), ("nope", "unknown house rule 'nope'"),
+     ("字一色計風台 7", "must be one of false, true")],
+)
+def test_a_switch_typed_wrong_is_refused_by_name(text, fragment):
+    from engine.house_rules import parse_switches
+
+    with pytest.raises(ValueError, match=fragment):
+        parse_switches(text)

@@ -109,6 +109,27 @@ def test_ting_with_the_first_discard_is_heavenly_ready():
     assert game.win_context(0, tile("6s"), self_drawn=False).heavenly_ready
 
 
+def test_a_non_dealers_ting_playing_the_tile_drawn_keeps_the_dealt_hand_ready():
+    # seat 1's first turn: the dealt 16 wait on 3s/6s, 7z is drawn and played with 聽 (配牌聽)
+    game = position(hands={1: READY_36S + "7z"}, turn=1, drawn="7z", first_go=True)
+    game.apply(act("1 ting 7z"))
+    assert game.ready_on_deal[1] and game.ready_dealt[1]
+    assert game.win_context(1, tile("6s"), self_drawn=False).dealt_ready
+
+
+def test_a_non_dealer_made_ready_by_the_first_draw_is_not_ready_as_dealt():
+    # the dealt 16 hold 4s and 7z apart; the drawn 5s makes them wait once 7z goes
+    game = position(hands={1: "123m456m789m123p4s99s7z5s"}, turn=1, drawn="5s", first_go=True)
+    game.apply(act("1 ting 7z"))
+    assert game.ready_on_deal[1] and not game.ready_dealt[1]
+
+
+def test_the_dealers_ting_on_the_first_discard_is_never_ready_as_dealt():
+    game = position(hands={0: READY_36S + "7z"}, drawn="7z", first_go=True)
+    game.apply(act("0 ting 7z"))
+    assert game.ready_on_deal[0] and not game.ready_dealt[0]
+
+
 def test_ting_later_is_not_heavenly_ready():
     game = position(hands={0: READY_36S + "7z"})
     game.apply(act("0 ting 7z"))

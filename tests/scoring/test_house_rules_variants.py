@@ -160,7 +160,7 @@ def test_funclub_preset_scores_tian_ting_sixteen_di_ting_eight_and_ting_pai():
     funclub = TableOptions(house_rules=HouseRules.resolve("funclub"))
     assert got(CONCEALED, funclub, **READY_ON_DEAL) == {"門清": 1, "地聽": 8}
     assert got({**CONCEALED, "seat": "E"}, funclub, dealer=True, **READY_ON_DEAL) == {
-        "莊家": 1, "門清": 1, "天聽": 16
+        "莊家": 1, "天聽": 16  # its 天聽 excludes 門清 (POCKET_COMMON)
     }
     assert got(CONCEALED, funclub, declared_ready=True) == {"門清": 1, "聽牌": 1}
     lugu = {k: v for k, v in LUGU.items() if k not in ("concealed", "win")}
@@ -169,7 +169,8 @@ def test_funclub_preset_scores_tian_ting_sixteen_di_ting_eight_and_ting_pai():
 
 def test_online_preset_pays_tian_ting_instead_of_miji_four_and_lugu_without_men_qing():
     online = TableOptions(house_rules=HouseRules.resolve("online"))
-    assert got(CONCEALED, online, **MIJI) == {"Miji": 4}
-    assert got(CONCEALED, online, **READY_ON_DEAL, **MIJI) == {"門清": 1, "天聽": 8}
+    assert got(CONCEALED, online, **MIJI) == {"門清": 1, "Miji": 4}  # its T06: 門清 1、咪幾 4
+    dealer = {**CONCEALED, "seat": "E", "dealer": True}  # 天聽：莊家打出第一張牌就報聽
+    assert got(dealer, online, **READY_ON_DEAL, **MIJI) == {"莊家": 1, "門清": 1, "天聽": 8}
     assert got(LUGU, online, self_drawn=True) == {"自摸": 1, "嚦咕嚦咕": 8}
     assert got(EARTHLY, online, self_drawn=True) == {"門清自摸": 3, "獨聽": 1, "地胡": 16}
