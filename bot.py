@@ -31,6 +31,7 @@ import render
 from cogs.i18n import SUPPORTED, CatalogueTranslator
 from cogs.mahjong.pictures import Painter, default_workers
 from data import Store, StoreError
+from engine.cli import ToolParser
 from engine.rules import PROFILES
 from engine.rulesets import DEFAULT_RULES
 from table.timing import Timing
@@ -303,6 +304,9 @@ def sandbox_bot(token: str, database: str | Path, seed: int) -> MahjongBot:
     return MahjongBot(config, guild_ready_timeout=0.05)
 
 
+SANDBOX_ONLY = ("hands", "seed", "db", "rules", "lang")  # options of the sandbox group, None unless given
+
+
 def positive(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
     try:
@@ -315,7 +319,7 @@ def positive(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python bot.py", description="The mahjong table host for Discord.")
+    parser = ToolParser(prog="python bot.py", description="The mahjong table host for Discord.")
     sandbox = parser.add_argument_group(
         "sandbox (no token needed)",
         "Play against a local Discord stand-in: one simulated person who plays to win and three AI seats; "
@@ -327,7 +331,6 @@ def main(argv: list[str] | None = None) -> int:
     sandbox.add_argument(
         "--hands",
         type=positive,
-        default=1,
         metavar="N",
         help="play until the table has N finished hands (default 1); a resumed table counts the hands it "
         "already finished, so running the same command again after a stop finishes the job",
@@ -342,12 +345,11 @@ def main(argv: list[str] | None = None) -> int:
         "--db", metavar="FILE", help="SQLite file (or postgresql:// URL) the table is stored in, to resume it after a stop (default: memory)"
     )
     sandbox.add_argument(
-        "--rules", choices=list(PROFILES), default=DEFAULT_RULES, help=f"the rule set of a new table (default {DEFAULT_RULES})"
+        "--rules", choices=list(PROFILES), help=f"the rule set of a new table (default {DEFAULT_RULES})"
     )
     sandbox.add_argument(
         "--lang",
         choices=SUPPORTED,
-        default="en",
         help="the simulated person's Discord language and the server's (default en)",
     )
     parser.add_argument("--sync", action="store_true", help="sync the slash commands even if unchanged")
@@ -361,6 +363,10 @@ def main(argv: list[str] | None = None) -> int:
         "--shard-count", metavar="N", help="how many shards the bot has in all (env MAHJONG_SHARD_COUNT)"
     )
     args = parser.parse_args(argv)
+    if not args.sandbox:  # they would be ignored: a bot with a token plays what its servers ask for
+        given = [f"--{name}" for name in SANDBOX_ONLY if getattr(args, name) is not None]
+        if given:
+            parser.error(f"{', '.join(given)} only apply with --sandbox OUTDIR")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.sandbox:
         from devserver.outdir import OutdirRefused
@@ -371,11 +377,11 @@ def main(argv: list[str] | None = None) -> int:
                 run_sandbox(
                     Path(args.sandbox),
                     sandbox_bot,
-                    hands=args.hands,
+                    hands=args.hands or 1,
                     seed=args.seed,
                     db=args.db,
-                    rules=args.rules,
-                    lang=args.lang,
+                    rules=args.rules or DEFAULT_RULES,
+                    lang=args.lang or "en",
                 )
             )
         except OutdirRefused as refused:

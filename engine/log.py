@@ -25,7 +25,6 @@ Pure: no I/O outside :func:`main`.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -34,6 +33,7 @@ from typing import Any
 
 from . import fairness
 from .actions import Action, Kind
+from .cli import tool_parser
 from .events import Event, EventKind
 from .game import HEADER_VERSION as GAME_HEADER_VERSION
 from .game import Game, IllegalActionError
@@ -665,7 +665,7 @@ def _reason(error: BaseException) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.log", description=__doc__.splitlines()[0])
+    parser = tool_parser("python -m engine.log", __doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
         "check", help="replay a log: exit 0 valid, 1 a bad move or result, 2 not a log (or sealed)"
@@ -696,8 +696,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.file}: {error}", file=sys.stderr)
         return 2
     except LogError as error:
-        print(f"{'not fair' if verifying else 'refused'}: {error}")
-        print(f"{args.file}: {error}", file=sys.stderr)
+        print(f"{'not fair' if verifying else 'refused'}: {error}")  # once, on stdout: the verdict
         return 1
     counts = f"{summary.matches} match(es), {summary.hands} hands, {summary.moves} moves"
     if verifying:
