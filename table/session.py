@@ -431,7 +431,11 @@ class TableSession:
         return self._apply(offered[0], now, answering=answering)
 
     def take_back(self, user_id: int, *, now: float, answering: int | None = None) -> list[Effect]:
+        """"Take back control": 代打 off, now or (between hands) from the next hand. Pressed after the
+        match's last hand ended, before the table ends, there is nothing to take back: refused politely."""
         seat = self.seat_for(user_id)
+        if self.no_hand_follows():
+            raise TableError("err.last_hand")
         out = self._switch_auto(seat, away=False, now=now, answering=answering)
         if out is None:
             raise TableError("err.not_auto")
@@ -450,10 +454,10 @@ class TableSession:
     def _switch_auto(self, seat: int, *, away: bool, now: float, answering: int | None) -> list[Effect] | None:
         """代打 on or off for ``seat``, stored like a move. Between two hands the settled hand takes it
         (Match.between_hands), so the next hand starts that way and a replay agrees. None when the seat
-        already is that way."""
+        already is that way, or when the match's last hand has ended (no hand would take it)."""
         game, match = self.game, self.match
         assert game is not None and match is not None
-        if (seat in game.auto_seats()) == away:
+        if (seat in game.auto_seats()) == away or self.no_hand_follows():
             return None
         action = Action(seat, Kind.AWAY if away else Kind.BACK)
         if game.is_over and self.result is not None:  # settled: the switch is for the next hand
@@ -464,6 +468,13 @@ class TableSession:
                 *self._refresh(actor=seat, answering=answering),
             ]
         return self._apply(action, now, answering=answering)
+
+    def no_hand_follows(self) -> bool:
+        """The hand in play has ended and it is the match's last (settled or about to be)."""
+        game, match = self.game, self.match
+        if game is None or match is None or not game.is_over:
+            return False
+        return match.is_over if self.result is not None else match.ends_with(game)
 
     def dms_closed(self, seat: int, *, now: float) -> list[Effect]:
         """The person's DMs are closed (50007): their seat is auto-played while the hand is in play."""

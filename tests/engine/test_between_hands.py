@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from engine.actions import Action, Kind
 from engine.game import Game, IllegalActionError
-from engine.log import LogError, check_log, export_match, game_header, hand_steps, verify_log
+from engine.log import HandMoves, LogError, check_log, export_match, game_header, hand_steps, verify_log
 from engine.match import Match
 from engine.replay import WIN, frame_at, frame_marks
 from engine.review import review_match
@@ -196,18 +196,19 @@ def test_every_hand_with_switches_between_hands_replays_exports_verifies_and_rev
     assert switched >= 2, "the driver made too few switches between hands to prove anything"
 
 
-def test_a_switch_after_the_last_hand_of_a_match_is_refused_by_check_as_the_match_refuses_it():
+def test_a_switch_after_the_last_hand_is_refused_live_and_changes_nothing_where_an_older_table_stored_one():
     played = play_match("taiwan13", 3, max_hands=99)  # over in four hands
     match = played.match
     assert match.is_over
     with pytest.raises(ValueError, match="the match is over"):
         match.between_hands(Action(0, Kind.AWAY))
-    log = export_match(match.header(), played.hands)
-    last = log["matches"][0]["hands"][-1]
-    last["moves"].append("0 back" if last["auto_before"] == [0] else "0 away")
-    last["events"].append({"move": len(last["moves"]), "type": "auto_off" if "back" in last["moves"][-1] else "auto_on", "seat": 0})
-    with pytest.raises(LogError, match="after the match's last hand"):
-        check_log(log)
+    last = played.games[-1]
+    stored = [h.moves for h in played.hands]
+    stored[-1] = [*stored[-1], "0 back" if last.auto[0] else "0 away"]  # as a table stored it before
+    again, pending = Match.replay(match.header(), stored)
+    assert pending is None and again.is_over and again.scores == match.scores
+    log = export_match(match.header(), [HandMoves(m) for m in stored])
+    assert check_log(log).hands == len(stored) and log["matches"][0]["final_scores"] == match.scores
 
 
 def test_a_move_other_than_away_or_back_after_a_hand_ended_is_refused_with_its_number():
