@@ -79,6 +79,9 @@ class TableSession:
         self.away_at_start: set[int] = set()  # seats auto-played when the hand was dealt
         self.paused_until: float | None = None  # everyone away for a whole hand: the table waits until then
         self.leavers: set[int] = set()  # seats that left between hands where leaving ends the table
+        # people who left the match in play (/mahjong leave): their seat is auto-played and they are free
+        # to sit elsewhere, until they take it back; stored with the table's options (StoreOptions)
+        self.left: set[int] = set()
         self.blocked: str | None = None  # a channel permission the table lost: nothing moves
         self.next_probe_at = 0.0
         self.leaver: int | None = None  # the seat whose leaving ended the match (taiwan13), placed last
@@ -441,7 +444,14 @@ class TableSession:
             raise TableError("err.not_auto")
         if self.paused_until is not None:  # someone is back: the table plays on
             out += self._unpause()
-        return out
+        return out + self._came_back(user_id)
+
+    def _came_back(self, user_id: int) -> list[Effect]:
+        """A person who had left took their seat back: seated here again."""
+        if user_id not in self.left:
+            return []
+        self.left.discard(user_id)
+        return [fx.StoreOptions()]
 
     def resume_paused(self, user_id: int, *, now: float) -> list[Effect]:
         """The pause's Resume button: a seated person takes their seat back and the next hand starts."""
@@ -449,7 +459,7 @@ class TableSession:
         if self.paused_until is None:
             raise TableError("err.not_paused")
         out = self._switch_auto(seat, away=False, now=now, answering=None) or []
-        return out + self._unpause()
+        return out + self._unpause() + self._came_back(user_id)
 
     def _switch_auto(self, seat: int, *, away: bool, now: float, answering: int | None) -> list[Effect] | None:
         """代打 on or off for ``seat``, stored like a move. Between two hands the settled hand takes it
@@ -486,13 +496,18 @@ class TableSession:
     def player_left(self, user_id: int, *, now: float) -> list[Effect]:
         """A person leaves mid-match: their seat is auto-played to the end (they may take it back), or,
         where the rule set says so (taiwan13 中断连线), the table ends and the leaver pays. Anything
-        arriving once the table has ended changes nothing."""
+        arriving once the table has ended changes nothing. A leaver is in :attr:`left` (stored) until
+        they take their seat back: the hall no longer counts them as seated here."""
         seat = self.seating.seat_of_user(user_id)
         game, match = self.game, self.match
-        if seat is None or game is None or match is None or self.closed or match.is_over:
+        if seat is None or game is None or match is None or self.closed or match.is_over or self.no_hand_follows():
             return []
         if not match.ends_on_leave:
-            return self._switch_auto(seat, away=True, now=now, answering=None) or []
+            out = self._switch_auto(seat, away=True, now=now, answering=None) or []
+            if user_id in self.left:
+                return out
+            self.left.add(user_id)
+            return [*out, fx.StoreOptions()]
         if game.is_over:  # between hands: stored as 代打 now, the table ends as the next hand is dealt
             out = self._switch_auto(seat, away=True, now=now, answering=None) or []
             self.leavers.add(seat)

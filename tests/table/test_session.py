@@ -275,6 +275,15 @@ def test_leaving_a_taiwan16_match_hands_the_seat_to_the_table():
     assert any(isinstance(e, fx.StoreMove) for e in out) and not session.closed
 
 
+def test_a_leaver_is_free_until_they_take_their_seat_back_and_that_is_stored():
+    session = started()
+    out = session.player_left(ALICE, now=0.0)
+    assert session.left == {ALICE} and fx.StoreOptions() in out
+    assert fx.StoreOptions() not in session.player_left(ALICE, now=0.0)  # leaving twice changes nothing
+    back = session.take_back(ALICE, now=1.0)
+    assert session.left == set() and fx.StoreOptions() in back
+
+
 def test_leaving_a_taiwan13_match_ends_it_and_the_leaver_pays():
     session = started("taiwan13")
     out = session.player_left(ALICE, now=0.0)
