@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import os
+import signal
 import socket
 import sys
 import time
@@ -30,6 +32,7 @@ from discord.ext import commands
 import render
 from cogs.i18n import SUPPORTED, CatalogueTranslator
 from cogs.mahjong.pictures import Painter, default_workers
+from cogs.shutdown import Gate
 from data import Store, StoreError
 from engine.cli import ToolParser
 from engine.rules import PROFILES
@@ -169,12 +172,15 @@ class MahjongBot(commands.Bot):
         self.store: Store  # opened in setup_hook
         self.syncing: asyncio.Task[None] | None = None  # a command sync tried again after failing at start
         self.painter = Painter(config.picture_workers)  # where the table and hand pictures are drawn
+        self.gate = Gate(self)  # interactions in flight, and none taken once shutting down (cogs/shutdown.py)
+        self._shutting_down: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         # fill the render caches in a worker thread while we log in: the first hand image is as fast
         # as the rest, and start-up does not wait for it
         self.warming = asyncio.create_task(self._warm_up(), name="render-warm-up")
         self.store = await Store.open(self.config.database)  # StoreError: one clear line, no start
+        self.gate.install()  # before the cogs load: the cluster's router (cog_load) wraps it
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -237,11 +243,36 @@ class MahjongBot(commands.Bot):
         return hashlib.sha256(json.dumps(keyed, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
     async def close(self) -> None:
-        await super().close()  # unloads the cogs: every table stores what it still holds
+        """A clean shutdown, once however often it is asked for (a signal, the harness, discord.py)."""
+        if self._shutting_down is None:
+            self._shutting_down = asyncio.create_task(self._shut_down(), name="bot-shutdown")
+        await asyncio.shield(self._shutting_down)
+
+    async def _shut_down(self) -> None:
+        """Stop taking input and let what is in flight be answered (cogs/shutdown.py), then unload the cogs
+        (every table stores what it still holds) while the gateway and the HTTP session still work, and
+        only then close them, the database and the picture workers."""
+        log.info("shutting down")
+        await self.gate.settle()
+        for extension in tuple(self.extensions):
+            try:
+                await self.unload_extension(extension)
+            except Exception:
+                log.warning("unloading %s failed", extension, exc_info=True)
+        await self.gate.refused()  # what arrived while the tables stored their state was answered
+        for task in (getattr(self, "warming", None), self.syncing):  # start-up work still going
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        await super().close()  # nothing left to unload: the gateway, then the HTTP session
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
         await self.painter.close()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.gate.seen(interaction)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))
@@ -274,12 +305,27 @@ def _one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+async def serve(bot: MahjongBot, token: str) -> None:
+    """Run ``bot`` until it closes. SIGINT (Ctrl-C) and SIGTERM (what supervisors send) are a clean
+    shutdown (:meth:`MahjongBot.close`), not a crash: nothing in flight is left unanswered, the tables
+    store what they hold, a cluster hands its tables to the live processes, and no error is logged."""
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix, or not the main thread
+            loop.add_signal_handler(number, lambda: loop.create_task(bot.close()))
+    try:
+        async with bot:
+            await bot.start(token)
+    finally:
+        await bot.close()  # the whole shutdown, whoever began it, before the loop ends
+
+
 def run_with_retries(config: Config) -> int:
     """Run the bot; Discord unreachable at start (no network, DNS, a 5xx, the gateway) is one line and a
     new try after a growing pause, and exit code 3 once the pauses are spent (for a supervisor)."""
     for pause in (*START_RETRY_PAUSES, None):
         try:
-            build_bot(config).run(config.token, log_handler=None)
+            asyncio.run(serve(build_bot(config), config.token))
             return 0
         except discord.LoginFailure:
             print("Discord refused DISCORD_TOKEN (improper token): check it in the Developer Portal.", file=sys.stderr)
