@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import os
+import signal
 import socket
 import sys
 import time
@@ -30,7 +32,9 @@ from discord.ext import commands
 import render
 from cogs.i18n import SUPPORTED, CatalogueTranslator
 from cogs.mahjong.pictures import Painter, default_workers
+from cogs.shutdown import Gate
 from data import Store, StoreError
+from engine.cli import ToolParser
 from engine.rules import PROFILES
 from engine.rulesets import DEFAULT_RULES
 from table.timing import Timing
@@ -170,12 +174,15 @@ class MahjongBot(commands.Bot):
         self.store: Store  # opened in setup_hook
         self.syncing: asyncio.Task[None] | None = None  # a command sync tried again after failing at start
         self.painter = Painter(config.picture_workers)  # where the table and hand pictures are drawn
+        self.gate = Gate(self)  # interactions in flight, and none taken once shutting down (cogs/shutdown.py)
+        self._shutting_down: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         # fill the render caches in a worker thread while we log in: the first hand image is as fast
         # as the rest, and start-up does not wait for it
         self.warming = asyncio.create_task(self._warm_up(), name="render-warm-up")
         self.store = await Store.open(self.config.database)  # StoreError: one clear line, no start
+        self.gate.install()  # before the cogs load: the cluster's router (cog_load) wraps it
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -238,11 +245,36 @@ class MahjongBot(commands.Bot):
         return hashlib.sha256(json.dumps(keyed, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
     async def close(self) -> None:
-        await super().close()  # unloads the cogs: every table stores what it still holds
+        """A clean shutdown, once however often it is asked for (a signal, the harness, discord.py)."""
+        if self._shutting_down is None:
+            self._shutting_down = asyncio.create_task(self._shut_down(), name="bot-shutdown")
+        await asyncio.shield(self._shutting_down)
+
+    async def _shut_down(self) -> None:
+        """Stop taking input and let what is in flight be answered (cogs/shutdown.py), then unload the cogs
+        (every table stores what it still holds) while the gateway and the HTTP session still work, and
+        only then close them, the database and the picture workers."""
+        log.info("shutting down")
+        await self.gate.settle()
+        for extension in tuple(self.extensions):
+            try:
+                await self.unload_extension(extension)
+            except Exception:
+                log.warning("unloading %s failed", extension, exc_info=True)
+        await self.gate.refused()  # what arrived while the tables stored their state was answered
+        for task in (getattr(self, "warming", None), self.syncing):  # start-up work still going
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        await super().close()  # nothing left to unload: the gateway, then the HTTP session
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
         await self.painter.close()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.gate.seen(interaction)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))
@@ -275,12 +307,27 @@ def _one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+async def serve(bot: MahjongBot, token: str) -> None:
+    """Run ``bot`` until it closes. SIGINT (Ctrl-C) and SIGTERM (what supervisors send) are a clean
+    shutdown (:meth:`MahjongBot.close`), not a crash: nothing in flight is left unanswered, the tables
+    store what they hold, a cluster hands its tables to the live processes, and no error is logged."""
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix, or not the main thread
+            loop.add_signal_handler(number, lambda: loop.create_task(bot.close()))
+    try:
+        async with bot:
+            await bot.start(token)
+    finally:
+        await bot.close()  # the whole shutdown, whoever began it, before the loop ends
+
+
 def run_with_retries(config: Config) -> int:
     """Run the bot; Discord unreachable at start (no network, DNS, a 5xx, the gateway) is one line and a
     new try after a growing pause, and exit code 3 once the pauses are spent (for a supervisor)."""
     for pause in (*START_RETRY_PAUSES, None):
         try:
-            build_bot(config).run(config.token, log_handler=None)
+            asyncio.run(serve(build_bot(config), config.token))
             return 0
         except discord.LoginFailure:
             print("Discord refused DISCORD_TOKEN (improper token): check it in the Developer Portal.", file=sys.stderr)
@@ -305,6 +352,9 @@ def sandbox_bot(token: str, database: str | Path, seed: int) -> MahjongBot:
     return MahjongBot(config, guild_ready_timeout=0.05)
 
 
+SANDBOX_ONLY = ("hands", "seed", "db", "rules", "lang")  # options of the sandbox group, None unless given
+
+
 def positive(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
     try:
@@ -317,7 +367,7 @@ def positive(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python bot.py", description="The mahjong table host for Discord.")
+    parser = ToolParser(prog="python bot.py", description="The mahjong table host for Discord.")
     sandbox = parser.add_argument_group(
         "sandbox (no token needed)",
         "Play against a local Discord stand-in: one simulated person who plays to win and three AI seats; "
@@ -329,7 +379,6 @@ def main(argv: list[str] | None = None) -> int:
     sandbox.add_argument(
         "--hands",
         type=positive,
-        default=1,
         metavar="N",
         help="play until the table has N finished hands (default 1); a resumed table counts the hands it "
         "already finished, so running the same command again after a stop finishes the job",
@@ -344,12 +393,11 @@ def main(argv: list[str] | None = None) -> int:
         "--db", metavar="FILE", help="SQLite file (or postgresql:// URL) the table is stored in, to resume it after a stop (default: memory)"
     )
     sandbox.add_argument(
-        "--rules", choices=list(PROFILES), default=DEFAULT_RULES, help=f"the rule set of a new table (default {DEFAULT_RULES})"
+        "--rules", choices=list(PROFILES), help=f"the rule set of a new table (default {DEFAULT_RULES})"
     )
     sandbox.add_argument(
         "--lang",
         choices=SUPPORTED,
-        default="en",
         help="the simulated person's Discord language and the server's (default en)",
     )
     parser.add_argument("--sync", action="store_true", help="sync the slash commands even if unchanged")
@@ -363,6 +411,10 @@ def main(argv: list[str] | None = None) -> int:
         "--shard-count", metavar="N", help="how many shards the bot has in all (env MAHJONG_SHARD_COUNT)"
     )
     args = parser.parse_args(argv)
+    if not args.sandbox:  # they would be ignored: a bot with a token plays what its servers ask for
+        given = [f"--{name}" for name in SANDBOX_ONLY if getattr(args, name) is not None]
+        if given:
+            parser.error(f"{', '.join(given)} only apply with --sandbox OUTDIR")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.sandbox:
         from devserver.outdir import OutdirRefused
@@ -373,11 +425,11 @@ def main(argv: list[str] | None = None) -> int:
                 run_sandbox(
                     Path(args.sandbox),
                     sandbox_bot,
-                    hands=args.hands,
+                    hands=args.hands or 1,
                     seed=args.seed,
                     db=args.db,
-                    rules=args.rules,
-                    lang=args.lang,
+                    rules=args.rules or DEFAULT_RULES,
+                    lang=args.lang or "en",
                 )
             )
         except OutdirRefused as refused:

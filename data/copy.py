@@ -3,11 +3,11 @@
     python -m data.copy mahjong.sqlite3 postgresql://bot@db/mahjong
     python -m data.copy postgresql://bot@db/mahjong mahjong.sqlite3
 
-Both databases are opened as the bot opens them (so both are migrated to this bot's schema); the
-destination must hold no rows. Every table is read in key order in batches, as one snapshot of the
-source, and written in one transaction on the destination. Before that transaction commits, the
-destination is read back and each table's row count and SHA-256 checksum (over its rows in key
-order, each value as JSON) must equal the source's: a copy that does not match is rolled back and
+Both databases are opened as the bot opens them (so both are migrated to this bot's schema), but a
+source file that does not exist is refused, not created; the destination must hold no rows. Every
+table is read in key order in batches, as one snapshot of the source, and written in one transaction
+on the destination. Before that transaction commits, the destination is read back and each table's
+row count and SHA-256 checksum (over its rows in key order, each value as JSON) must equal the source's: a copy that does not match is rolled back and
 leaves the destination empty. Stop the bot while copying: a source that changes under the copy is
 copied as of the moment the copy began.
 
@@ -17,7 +17,6 @@ be used, or the destination is not empty.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import hashlib
 import json
@@ -29,6 +28,7 @@ from typing import Any
 from data.driver import Session
 from data.errors import StoreError
 from data.store import Store
+from engine.cli import tool_parser
 
 # Every table of the schema, parents before children, with the key that orders its rows.
 TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -157,7 +157,7 @@ async def run(source_target: str, destination_target: str) -> int:
         print("data.copy: the source and the destination are the same database", file=sys.stderr)
         return 2
     try:
-        source = await Store.open(source_target)
+        source = await Store.open(source_target, create=False)
     except StoreError as error:
         print(f"data.copy: the source cannot be used: {error}", file=sys.stderr)
         return 2
@@ -192,9 +192,7 @@ async def run(source_target: str, destination_target: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m data.copy", description=__doc__.split("\n\n")[0] if __doc__ else None
-    )
+    parser = tool_parser("python -m data.copy", __doc__)
     parser.add_argument("source", help="an SQLite file or a postgresql:// URL")
     parser.add_argument("destination", help="an SQLite file or a postgresql:// URL, holding no rows")
     options = parser.parse_args(argv)

@@ -59,6 +59,16 @@ class StoreCorrupt(StoreError):
         )
 
 
+class StoreMissing(StoreError):
+    """A tool asked for an existing database (to read or rebuild it) and the path holds none: it is not
+    created, as an empty one would only hide the mistyped path."""
+
+    retryable = False
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path, "does not exist; check the path (the bot creates its database when it first starts)")
+
+
 class StoreUnreachable(StoreError):
     """A database server that does not answer (stopped, restarting, network down): waiting may help."""
 

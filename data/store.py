@@ -39,6 +39,7 @@ from data.errors import (
     StoreError,
     StoreFull,
     StoreLocked,
+    StoreMissing,
     StoreReadOnly,
     StoreUnreachable,
     Violation,
@@ -95,6 +96,11 @@ _MoveRequest = tuple[int, tuple[tuple[int, str, float | None], ...]]  # a hand's
 _ROWS_PER_INSERT = 500  # 2,000 parameters a statement: well under SQLite's and PostgreSQL's limits
 
 
+def _names_a_file(target: str) -> bool:
+    """An SQLite target that is a plain path (not ``:memory:`` nor a ``file:`` URI)."""
+    return target != ":memory:" and not target.startswith("file:")
+
+
 def _insert_moves(rows: int) -> str:
     return "INSERT INTO moves (hand_id, move_no, action, deadline) VALUES " + ", ".join(["(?, ?, ?, ?)"] * rows)
 log = logging.getLogger(__name__)
@@ -136,8 +142,12 @@ class Store(HallStore):
         busy_timeout: float = 2.0,
         clock: Callable[[], float] = time.time,
         migrations: Sequence[Migration] | None = None,
+        create: bool = True,
     ) -> Store:
         """Open (creating if needed), check, migrate. Raises a ``StoreError`` with one clear line.
+
+        ``create=False`` (the tools that read or rebuild a bot's data) refuses an SQLite file that does
+        not exist with :class:`StoreMissing` instead of creating an empty one.
 
         ``target`` is an SQLite file, ``":memory:"`` or a ``file:`` URI (e.g. ``file:x.sqlite3?mode=ro``),
         or a ``postgresql://`` URL. ``busy_timeout`` is how long a write waits for another's lock. A
@@ -152,6 +162,8 @@ class Store(HallStore):
                 migrations=PG_MIGRATIONS if migrations is None else migrations,
             )
         else:
+            if not create and _names_a_file(name) and not Path(name).exists():
+                raise StoreMissing(name)
             driver = await SqliteDriver.open(
                 name, busy_timeout=busy_timeout, migrations=MIGRATIONS if migrations is None else migrations
             )

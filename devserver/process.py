@@ -146,8 +146,6 @@ async def _serve(args: argparse.Namespace) -> int:
         token=args.token, database=args.db, timing=timing, seed=args.seed, lease_seconds=args.lease_seconds
     ).sharded(args.shards, args.shard_count, args.name)
     bot = entry.build_bot(config, guild_ready_timeout=0.05, member_cache_flags=discord.MemberCacheFlags.none())
-    loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
 
     async def ready() -> None:
         await bot.wait_until_ready()
@@ -162,11 +160,9 @@ async def _serve(args: argparse.Namespace) -> int:
 
     announce = asyncio.create_task(ready())
     try:
-        await bot.start(args.token)
+        await entry.serve(bot, args.token)  # as bot.py runs it: SIGINT and SIGTERM are a clean shutdown
     finally:
         announce.cancel()
-        if not bot.is_closed():
-            await bot.close()
     return 0
 
 

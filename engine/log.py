@@ -25,7 +25,6 @@ Pure: no I/O outside :func:`main`.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -34,6 +33,7 @@ from typing import Any
 
 from . import fairness
 from .actions import Action, Kind
+from .cli import tool_parser
 from .events import Event, EventKind
 from .game import HEADER_VERSION as GAME_HEADER_VERSION
 from .game import Game, IllegalActionError
@@ -81,12 +81,16 @@ class HandMoves:
 @dataclass(frozen=True, slots=True)
 class Step:
     """One move of a replay: its number, the move, the events it caused and the game after it
-    (the game object is shared and moves on: read it before asking for the next step)."""
+    (the game object is shared and moves on: read it before asking for the next step).
+    ``between`` marks a 代打 switch (``away`` / ``back``) made after the hand ended: it is part of
+    the hand's moves (the table stores it there, docs/log-format.md) but decides the next hand, so
+    it changes nothing on this hand's table and a replay of the hand stops before it."""
 
     number: int
     move: str | None  # None for the deal (step 0)
     events: tuple[dict[str, Any], ...]
     game: Game
+    between: bool = False
 
 
 # ---------------------------------------------------------------------- events as JSON
@@ -190,8 +194,9 @@ def _tile(tile: int | None) -> str | None:
 def hand_steps(game: Game, moves: Sequence[str], *, hand: int | None = None) -> Iterator[Step]:
     """Play ``moves`` one at a time on ``game`` (freshly dealt: a match's ``new_hand()``, or
     :meth:`Game.replay` of a stored header with no moves), yielding the deal (step 0) and then
-    every move with the events it caused. Raises :class:`LogError` at a move that is not notation
-    or not legal (``hand`` names the hand in the message)."""
+    every move with the events it caused. Once the hand has ended only ``away`` / ``back`` may
+    follow (the switches made between two hands, ``Step.between``). Raises :class:`LogError` at a
+    move that is not notation or not legal (``hand`` names the hand in the message)."""
     if game.log:
         raise ValueError("hand_steps starts from a freshly dealt hand")
     number = hand if hand is not None else game.hand_number
@@ -206,8 +211,13 @@ def hand_steps(game: Game, moves: Sequence[str], *, hand: int | None = None) -> 
             action = Action.from_str(text)
         except NotationError as error:
             raise LogError(f"{text!r} is not a move: {error}", hand=number, move=k) from None
-        if game.is_over:
-            raise LogError(f"{text!r} comes after the hand ended", hand=number, move=k)
+        between = game.is_over
+        if between and action.kind not in (Kind.AWAY, Kind.BACK):
+            raise LogError(
+                f"{text!r} comes after the hand ended (only away / back are made between hands)",
+                hand=number,
+                move=k,
+            )
         why = why_illegal(game, action)
         if why:
             raise LogError(f"{text} is not legal: {why}", hand=number, move=k)
@@ -215,7 +225,7 @@ def hand_steps(game: Game, moves: Sequence[str], *, hand: int | None = None) -> 
             events = game.apply(action)
         except IllegalActionError as error:  # why_illegal missed a case: still a precise refusal
             raise LogError(f"{text} is not legal: {error}", hand=number, move=k) from None
-        yield Step(k, text, tuple(scribe.events(events, action)), game)
+        yield Step(k, text, tuple(scribe.events(events, action)), game, between)
 
 
 def why_illegal(game: Game, action: Action) -> str:
@@ -223,10 +233,10 @@ def why_illegal(game: Game, action: Action) -> str:
     if game.is_legal(action):
         return ""
     seat = action.seat
+    if action.kind in (Kind.AWAY, Kind.BACK):  # taken after the hand's end too
+        return f"seat {seat} is {'already' if game.auto[seat] else 'not'} auto-played (代打)"
     if game.is_over:
         return "the hand is over"
-    if action.kind in (Kind.AWAY, Kind.BACK):
-        return f"seat {seat} is {'already' if game.auto[seat] else 'not'} auto-played (代打)"
     if action.kind in (Kind.EYE, Kind.MIJI):
         if game.eye[seat]:
             return f"seat {seat} has already declared 眼牌"
@@ -601,7 +611,7 @@ def _check_hand(match: Match, hand: Mapping[str, Any], number: int, fail: Any) -
     assert game is not None
     end = hand.get("end")
     if game.is_over:
-        result = match.finish_hand(game)
+        result = match.finish_hand(game)  # the switches after its end are the next hand's 代打 seats
         want_end = "win" if result.winner is not None else "draw_game"
     else:
         if end != "abandon" or type(left) is not int or not 0 <= left <= 3:
@@ -665,7 +675,7 @@ def _reason(error: BaseException) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.log", description=__doc__.splitlines()[0])
+    parser = tool_parser("python -m engine.log", __doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
         "check", help="replay a log: exit 0 valid, 1 a bad move or result, 2 not a log (or sealed)"
@@ -696,8 +706,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.file}: {error}", file=sys.stderr)
         return 2
     except LogError as error:
-        print(f"{'not fair' if verifying else 'refused'}: {error}")
-        print(f"{args.file}: {error}", file=sys.stderr)
+        print(f"{'not fair' if verifying else 'refused'}: {error}")  # once, on stdout: the verdict
         return 1
     counts = f"{summary.matches} match(es), {summary.hands} hands, {summary.moves} moves"
     if verifying:

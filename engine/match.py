@@ -194,7 +194,11 @@ class Match:
                 game = None
             for action in log:
                 if game is None:  # settled: what follows are the 代打 switches made between hands
-                    match.between_hands(Action.from_str(action))
+                    switch = Action.from_str(action)
+                    if match.is_over:  # stored after the last hand by an older table: it changes nothing
+                        match._take_switch(switch)
+                    else:
+                        match.between_hands(switch)
                     continue
                 game.apply(Action.from_str(action))
                 if game.is_over:
@@ -207,10 +211,16 @@ class Match:
         auto-played or not. The action joins the finished hand's log (as a table stores it), so
         :meth:`replay` of the stored logs comes to the same seats."""
         game = self._finished
-        if action.kind not in (Kind.AWAY, Kind.BACK):
-            raise ValueError(f"only away/back are taken between hands, not {action}")
         if game is None or self.is_over:
             raise ValueError("no hand has ended since the last one started" if game is None else "the match is over")
+        return self._take_switch(action)
+
+    def _take_switch(self, action: Action) -> list[Event]:
+        """The switch applied to the settled hand and written at the end of its log."""
+        game = self._finished
+        assert game is not None
+        if action.kind not in (Kind.AWAY, Kind.BACK):
+            raise ValueError(f"only away/back are taken between hands, not {action}")
         events = game.apply(action)
         record = self.history[-1]
         self.history[-1] = replace(record, log=(*record.log, str(action)))
@@ -299,9 +309,16 @@ class Match:
                 game.seed,
             )
         )
-        robbed = out.loser if out.robbing_kong and self.profile.robbed_kong_deals else None
-        self._rotate(out.winner, robbed)
+        self.dealer, self.dealer_streak, self.dealer_changes = self._rotation(game)
+        self.round_wind = self.dealer_changes // 4
         return result
+
+    def ends_with(self, game: Game) -> bool:
+        """Settling ``game`` (over, not yet settled) ends the match: no hand follows it, so a 代打
+        switch made now has no hand to take it (the table refuses one, rather than store it)."""
+        if game.outcome is None:
+            raise ValueError("the hand is not over")
+        return self._rotation(game)[2] // 4 >= self.rounds
 
     def _with_flower_bonuses(
         self, result: HandResult, bonuses: tuple[tuple[int, int | None, str], ...]
@@ -340,16 +357,17 @@ class Match:
             horses=out.horses,
         )
 
-    def _rotate(self, winner: int | None, robbed: int | None = None) -> None:
-        """Move the deal as the rule set says (``RuleProfile.rotation``); 連莊 when it stays."""
-        dealer = next_dealer(self.profile.rotation, self.dealer, winner, robbed)
+    def _rotation(self, game: Game) -> tuple[int, int, int]:
+        """The dealer, 連莊 count and number of dealer changes once ``game`` is settled: the deal moves as
+        the rule set says (``RuleProfile.rotation``); it stays (連莊) on a dealer win or a draw game
+        (臭莊). The round wind advances after every fourth change of dealer."""
+        out = game.outcome
+        assert out is not None
+        robbed = out.loser if out.robbing_kong and self.profile.robbed_kong_deals else None
+        dealer = next_dealer(self.profile.rotation, self.dealer, out.winner, robbed)
         if dealer == self.dealer:
-            self.dealer_streak += 1  # 連莊 (a draw game too: 臭莊)
-            return
-        self.dealer = dealer
-        self.dealer_streak = 0
-        self.dealer_changes += 1
-        self.round_wind = self.dealer_changes // 4
+            return dealer, self.dealer_streak + 1, self.dealer_changes
+        return dealer, 0, self.dealer_changes + 1
 
     def standings(self) -> list[tuple[int, int]]:
         """(seat, score) from first place to last."""

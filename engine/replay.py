@@ -39,11 +39,12 @@ def frames(
     header: Mapping[str, Any], moves: Sequence[str], names: Sequence[str], *, seat: int = 0
 ) -> Iterator[Frame]:
     """Every frame of the hand ``header`` (:meth:`Game.header`) played with ``moves``, seen from
-    ``seat``. Moves that caused no event (a 過 while others still decide) make no frame."""
+    ``seat``. Moves that caused no event (a 過 while others still decide) make no frame, nor do the
+    代打 switches made after the hand ended (they decide the next hand: the win stays the last frame)."""
     game = Game.replay(header, [])
     index = 0
     for step in hand_steps(game, moves):
-        if step.number and not step.events:
+        if not shown(step):
             continue
         yield Frame(index, step.number, step_line(step, names), marks(step), revealed_view(step.game, seat))
         index += 1
@@ -58,7 +59,7 @@ def frame_at(
     last: Step | None = None
     i = -1
     for step in hand_steps(game, moves):
-        if step.number and not step.events:
+        if not shown(step):
             continue
         i += 1
         last = step
@@ -75,7 +76,12 @@ def count(header: Mapping[str, Any], moves: Sequence[str]) -> int:
 
 def frame_marks(header: Mapping[str, Any], moves: Sequence[str]) -> list[frozenset[str]]:
     """Each frame's marks, in order (without building views): where the jump buttons go."""
-    return [marks(s) for s in hand_steps(Game.replay(header, []), moves) if not s.number or s.events]
+    return [marks(s) for s in hand_steps(Game.replay(header, []), moves) if shown(s)]
+
+
+def shown(step: Step) -> bool:
+    """A step the replay draws: the deal, and every move of the hand that changed something."""
+    return not step.number or (bool(step.events) and not step.between)
 
 
 def next_marked(all_marks: Sequence[frozenset[str]], index: int, mark: str) -> int | None:

@@ -35,10 +35,12 @@ from __future__ import annotations
 import json
 import reprlib
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import replace
 from typing import Any
 
+from .cli import tool_parser
 from .house_rules import HouseRules
 from .meld import Meld, parse_melds
 from .rules import HAND_SIZES
@@ -407,10 +409,20 @@ def respond(rules: str, ctx: WinContext) -> dict[str, Any]:
     return out
 
 
-def main(stdin: Any = None, stdout: Any = None, stderr: Any = None) -> int:
+def main(stdin: Any = None, stdout: Any = None, stderr: Any = None, *, argv: Sequence[str] = ()) -> int:
+    """``argv``: the command line's arguments (``--help`` only; the request comes on ``stdin``, which is
+    not read for ``--help`` nor for a bad argument, so neither waits on a terminal)."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
+    parser = tool_parser("python -m engine.score", __doc__, whole=True)
+    try:
+        with redirect_stdout(stdout), redirect_stderr(stderr):
+            parser.parse_args(list(argv))
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else 2
+    if getattr(stdin, "isatty", lambda: False)():  # someone typing: say what the silence waits for
+        print("reading one JSON request from standard input; end it with Ctrl-D (--help shows the fields)", file=stderr)
     try:
         request = json.loads(stdin.read())
     except RecursionError:
@@ -442,4 +454,4 @@ def _fail(stderr: Any, message: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(argv=sys.argv[1:]))

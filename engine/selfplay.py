@@ -17,7 +17,6 @@ Exit code 1 on any invariant violation.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -26,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from .cli import tool_parser
 from .events import EventKind
 from .game import Game, InvariantError
 from .house_rules import HouseRules
@@ -141,7 +141,7 @@ def table_options(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.selfplay", description=__doc__.splitlines()[0])
+    parser = tool_parser("python -m engine.selfplay", __doc__)
     parser.add_argument("--rules", default="taiwan16")
     parser.add_argument("--hands", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)

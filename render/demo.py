@@ -1,4 +1,5 @@
-"""Write the three pictures for a seeded mid-game state, to look at them and time them.
+"""Write the four pictures of a seeded mid-game state (hand.png, claim.png: the hand in a claim window,
+table.png and score.png) to look at them and time them.
 
     python -m render.demo OUTDIR [--seed N] [--source game|synthetic] [--rules R] [--lang L]
 
@@ -9,13 +10,14 @@ which is what the tests and the benchmark use because it does not move when the 
 
 from __future__ import annotations
 
-import argparse
 import random
+import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import analysis
+from engine.cli import tool_parser
 from engine.events import Phase
 from engine.meld import Meld, MeldKind
 from engine.rules import get_profile
@@ -218,10 +220,7 @@ def from_game(seed: int = 7, viewer: int = 0, wall_left: int = 40, *, rules: str
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description="Write hand.png, claim.png (the hand in a claim window), table.png and score.png "
-        "for a demo state."
-    )
+    parser = tool_parser("python -m render.demo", __doc__)
     parser.add_argument("outdir", type=Path)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--source", choices=("game", "synthetic"), default="game")
@@ -232,7 +231,11 @@ def main(argv: list[str] | None = None) -> int:
         "--lang", choices=labels.LOCALES, default=None, help="labels' language (default: zh-TW)"
     )
     args = parser.parse_args(argv)
-    args.outdir.mkdir(parents=True, exist_ok=True)
+    try:
+        args.outdir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"error: cannot make {args.outdir}: {error.strerror or error}", file=sys.stderr)
+        return 2
     if args.source == "game":
         state = from_game(args.seed, rules=args.rules)
     else:

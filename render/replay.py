@@ -12,7 +12,6 @@ not a log or a hand or seat it does not have (one line on stderr).
 
 from __future__ import annotations
 
-import argparse
 import io
 import sys
 from collections.abc import Iterable, Sequence
@@ -20,6 +19,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from engine.cli import tool_parser
 from engine.log import LogError, NotALog, check_log, game_header, read_log
 from engine.replay import Frame, frames
 from engine.view import GameView
@@ -103,7 +103,7 @@ def _usage(message: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m render.replay", description=__doc__.splitlines()[0])
+    parser = tool_parser("python -m render.replay", __doc__)
     parser.add_argument("file", help="a match log (docs/log-format.md)")
     parser.add_argument("--hand", type=int, required=True, help="the hand, counted from 1 in file order")
     parser.add_argument("--seat", type=int, required=True, choices=range(4), metavar="{0,1,2,3}")
@@ -119,8 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         check_log(data)
     except LogError as error:
-        print(f"refused: {error}")
-        print(f"{args.file}: {error}", file=sys.stderr)
+        print(f"refused: {error}")  # once, on stdout, as engine.log check says it
         return 1
     found = [(m, h) for m in data["matches"] for h in m["hands"]]
     if not 1 <= args.hand <= len(found):

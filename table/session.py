@@ -85,6 +85,9 @@ class TableSession:
         self.away_at_start: set[int] = set()  # seats auto-played when the hand was dealt
         self.paused_until: float | None = None  # everyone away for a whole hand: the table waits until then
         self.leavers: set[int] = set()  # seats that left between hands where leaving ends the table
+        # people who left the match in play (/mahjong leave): their seat is auto-played and they are free
+        # to sit elsewhere, until they take it back; stored with the table's options (StoreOptions)
+        self.left: set[int] = set()
         self.blocked: str | None = None  # a channel permission the table lost: nothing moves
         self.next_probe_at = 0.0
         self.leaver: int | None = None  # the seat whose leaving ended the match (taiwan13), placed last
@@ -500,13 +503,24 @@ class TableSession:
         return self._apply(offered[0], now, answering=answering)
 
     def take_back(self, user_id: int, *, now: float, answering: int | None = None) -> list[Effect]:
+        """"Take back control": 代打 off, now or (between hands) from the next hand. Pressed after the
+        match's last hand ended, before the table ends, there is nothing to take back: refused politely."""
         seat = self.seat_for(user_id)
+        if self.no_hand_follows():
+            raise TableError("err.last_hand")
         out = self._switch_auto(seat, away=False, now=now, answering=answering)
         if out is None:
             raise TableError("err.not_auto")
         if self.paused_until is not None:  # someone is back: the table plays on
             out += self._unpause()
-        return out
+        return out + self._came_back(user_id)
+
+    def _came_back(self, user_id: int) -> list[Effect]:
+        """A person who had left took their seat back: seated here again."""
+        if user_id not in self.left:
+            return []
+        self.left.discard(user_id)
+        return [fx.StoreOptions()]
 
     def resume_paused(self, user_id: int, *, now: float) -> list[Effect]:
         """The pause's Resume button: a seated person takes their seat back and the next hand starts."""
@@ -514,15 +528,15 @@ class TableSession:
         if self.paused_until is None:
             raise TableError("err.not_paused")
         out = self._switch_auto(seat, away=False, now=now, answering=None) or []
-        return out + self._unpause()
+        return out + self._unpause() + self._came_back(user_id)
 
     def _switch_auto(self, seat: int, *, away: bool, now: float, answering: int | None) -> list[Effect] | None:
         """代打 on or off for ``seat``, stored like a move. Between two hands the settled hand takes it
         (Match.between_hands), so the next hand starts that way and a replay agrees. None when the seat
-        already is that way."""
+        already is that way, or when the match's last hand has ended (no hand would take it)."""
         game, match = self.game, self.match
         assert game is not None and match is not None
-        if (seat in game.auto_seats()) == away:
+        if (seat in game.auto_seats()) == away or self.no_hand_follows():
             return None
         action = Action(seat, Kind.AWAY if away else Kind.BACK)
         if game.is_over and self.result is not None:  # settled: the switch is for the next hand
@@ -534,6 +548,13 @@ class TableSession:
             ]
         return self._apply(action, now, answering=answering)
 
+    def no_hand_follows(self) -> bool:
+        """The hand in play has ended and it is the match's last (settled or about to be)."""
+        game, match = self.game, self.match
+        if game is None or match is None or not game.is_over:
+            return False
+        return match.is_over if self.result is not None else match.ends_with(game)
+
     def dms_closed(self, seat: int, *, now: float) -> list[Effect]:
         """The person's DMs are closed (50007): their seat is auto-played while the hand is in play."""
         game = self.game
@@ -544,13 +565,18 @@ class TableSession:
     def player_left(self, user_id: int, *, now: float) -> list[Effect]:
         """A person leaves mid-match: their seat is auto-played to the end (they may take it back), or,
         where the rule set says so (taiwan13 中断连线), the table ends and the leaver pays. Anything
-        arriving once the table has ended changes nothing."""
+        arriving once the table has ended changes nothing. A leaver is in :attr:`left` (stored) until
+        they take their seat back: the hall no longer counts them as seated here."""
         seat = self.seating.seat_of_user(user_id)
         game, match = self.game, self.match
-        if seat is None or game is None or match is None or self.closed or match.is_over:
+        if seat is None or game is None or match is None or self.closed or match.is_over or self.no_hand_follows():
             return []
         if not match.ends_on_leave:
-            return self._switch_auto(seat, away=True, now=now, answering=None) or []
+            out = self._switch_auto(seat, away=True, now=now, answering=None) or []
+            if user_id in self.left:
+                return out
+            self.left.add(user_id)
+            return [*out, fx.StoreOptions()]
         if game.is_over:  # between hands: stored as 代打 now, the table ends as the next hand is dealt
             out = self._switch_auto(seat, away=True, now=now, answering=None) or []
             self.leavers.add(seat)

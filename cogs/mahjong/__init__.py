@@ -539,7 +539,7 @@ class Mahjong(
             self.tables[state.channel_id] = runner
         self.by_id[state.table_id] = runner
         for seat in state.seats:
-            if seat.user_id is not None:
+            if seat.user_id is not None and seat.user_id not in runner.session.left:  # a leaver is free
                 self.seated[(state.guild_id, seat.user_id)] = state.channel_id
 
     def live_message(self, channel_id: int, message_id: int, build: Any) -> LiveMessage:
@@ -811,9 +811,27 @@ class Mahjong(
                 ephemeral=True,
             )
         elif op is TableOp.RESUME:
+            self._returning(interaction, runner)
             await runner.resume_paused(interaction)
+            self._seat_again(interaction, runner)
         else:
+            self._returning(interaction, runner)
             await runner.take_back(interaction)
+            self._seat_again(interaction, runner)
+
+    def _returning(self, interaction: discord.Interaction, runner: TableRunner) -> None:
+        """Someone who left this match takes their seat back: not while they sit at another table."""
+        key = (runner.state.guild_id, interaction.user.id)
+        if interaction.user.id in runner.session.left and (where := self.seated.get(key)) is not None:
+            raise TableError("err.already_seated", channel=where)
+
+    def _seat_again(self, interaction: discord.Interaction, runner: TableRunner) -> None:
+        """They are back (the session forgot that they left): seated here again, out of any queue."""
+        user = interaction.user.id
+        key = (runner.state.guild_id, user)
+        if runner.seating.seat_of_user(user) is not None and user not in runner.session.left and key not in self.seated:
+            self.seated[key] = runner.state.channel_id
+            self.took_seat(runner.state.guild_id, user)
 
     async def _rematch(self, interaction: discord.Interaction, table_id: int) -> None:
         """A new table in this channel with the finished table's seats and settings (rematch.py)."""

@@ -30,10 +30,8 @@ import asyncio
 import contextlib
 import logging
 import re
-import signal
 import time
 from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -134,7 +132,6 @@ class PgCluster(SoleProcess):
         self.restoring: set[int] = set()  # claimed, being rebuilt from the store
         self.leaving: set[int] = set()  # being handed back to their guild's process
         self._taking = asyncio.Lock()  # one takeover at a time: a table is claimed and rebuilt once
-        self._shutdown: asyncio.Task[None] | None = None  # SIGTERM's bot.close()
         self.stopping = False
         self._look = asyncio.Event()  # a click found a table whose lease ran out: look now, not at the next scan
         # the bench's timeline of a takeover: (table, claimed at, replayed at), wall seconds
@@ -189,20 +186,14 @@ class PgCluster(SoleProcess):
         return runner
 
     def start(self, bot: discord.Client) -> None:
-        """Route clicks from now on, renew the leases and watch for tables to take over; SIGTERM (what
-        supervisors send) is a clean shutdown, which hands the tables over (:meth:`stop`), not a crash."""
+        """Route clicks from now on, renew the leases and watch for tables to take over. SIGTERM (what
+        supervisors send) is a clean shutdown (bot.serve), which hands the tables over (:meth:`stop`)."""
         self.install(bot)
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix, or not the main thread
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, partial(self._terminated, bot))
         self.cog.background(self._share_the_token())  # before the first request of this process's tables
         self._tasks = [
             asyncio.create_task(self._renewing(), name="cluster-renew"),
             asyncio.create_task(self._scanning(), name="cluster-takeover"),
         ]
-
-    def _terminated(self, bot: discord.Client) -> None:
-        if self._shutdown is None:  # kept apart from the cog's tasks, which the shutdown itself cancels
-            self._shutdown = asyncio.create_task(bot.close(), name="cluster-sigterm")
 
     async def stop(self) -> None:
         """Shutting down (the tables have stored what they hold): a clean shutdown is no crash. Every
@@ -501,12 +492,20 @@ class PgCluster(SoleProcess):
         if table is not None and table not in self.cog.by_id:
             log.info("a click for table %s, not run here (%s)", table, "owned" if table in self.owned else "not owned")
         state = self.cog.bot._connection  # noqa: SLF001
-        interaction = discord.Interaction(data=data, state=state)  # type: ignore[arg-type]
-        interaction.extras[RECEIVED] = time.monotonic() - max(0.0, time.time() - received_at)
-        inner = data.get("data") or {}
-        if data.get("type") == 3:
-            state._view_store.dispatch_view(inner["component_type"], inner["custom_id"], interaction)  # noqa: SLF001
-        state.dispatch("interaction", interaction)
+
+        def dispatch() -> None:
+            interaction = discord.Interaction(data=data, state=state)  # type: ignore[arg-type]
+            interaction.extras[RECEIVED] = time.monotonic() - max(0.0, time.time() - received_at)
+            inner = data.get("data") or {}
+            if data.get("type") == 3:
+                state._view_store.dispatch_view(inner["component_type"], inner["custom_id"], interaction)  # noqa: SLF001
+            state.dispatch("interaction", interaction)
+
+        gate = getattr(self.cog.bot, "gate", None)  # bot.py's (cogs/shutdown.py): none taken once shutting down
+        if gate is None:
+            dispatch()
+        else:
+            gate.run(data, dispatch)
 
     async def _moving(self, data: dict, received_at: float) -> None:
         """The table's process is gone and its lease not yet run out: a polite word instead of silence (the

@@ -118,10 +118,11 @@ class Hall(CogMixin):
         return known
 
     def seated_runner(self, guild_id: int, user_id: int, channel_id: int | None) -> TableRunner | None:
-        """The unfinished table in ``channel_id`` (any channel when None) where this person sits."""
+        """The unfinished table in ``channel_id`` (any channel when None) where this person sits (not one
+        they left: its seat is auto-played and they are free)."""
         for runner in self.by_id.values():
             state = runner.state
-            if state.guild_id != guild_id or runner.closed:
+            if state.guild_id != guild_id or runner.closed or user_id in runner.session.left:
                 continue
             if channel_id is not None and state.channel_id != channel_id:
                 continue

@@ -87,7 +87,7 @@ async def dm_payload(
         line = t(loc, "play.dm_match_over", channel=channel)
     elif game.is_over:
         line = t(loc, "play.dm_over", channel=channel)
-        if auto:  # between hands: the next hand starts in control
+        if auto and not session.no_hand_follows():  # between hands: the next hand starts in control
             buttons = take_back_view(table_id, loc)
     elif auto:
         line = t(loc, "play.dm_auto")

@@ -168,7 +168,11 @@ async def step_replay(
             raise TableError("replay.no_more")
         hand, index = check_replayable(other, user), 0
     elif op is not None:
-        all_marks = await asyncio.to_thread(frame_marks, hand.header, hand.moves)
+        try:
+            all_marks = await asyncio.to_thread(frame_marks, hand.header, hand.moves)
+        except (LogError, ValueError) as error:  # as step_payload answers it: politely, not as a crash
+            log.warning("hand %s does not replay: %s", hand.id, error)
+            raise TableError("replay.broken") from None
         index = target_step(op, index, all_marks)
     payload = await step_payload(hand, index, at.seat, interaction.locale)
     await interaction.response.edit_message(**payload.edit_kwargs())

@@ -298,6 +298,7 @@ class TableRunner:
             deadline=saved.hands[-1].deadline if saved.hands else None,
             now=time.time(),
         )
+        runner.session.left = {int(user) for user in extra.get("left", [])}
         runner.carry_out(stored)
         if state.phase is TablePhase.LOBBY and record.lobby_message_id is not None:
             runner.lobby = cog.live_message(record.channel_id, record.lobby_message_id, runner.lobby_payload)
@@ -322,7 +323,8 @@ class TableRunner:
         )
 
     def stored_options(self) -> dict:
-        """What the table row keeps besides the engine's options: the language and the host's name."""
+        """What the table row keeps besides the engine's options: the language, the host's name, and who
+        left the match."""
         settings = self.state.settings
         return {
             "table": settings.options.to_dict(),
@@ -332,6 +334,7 @@ class TableRunner:
             "locale": self.locale,
             "host_name": self.host_name,
             "locales": {str(s.user_id): s.locale for s in self.state.seats if s.user_id is not None},
+            "left": sorted(self.session.left),  # people who left the match: free to sit elsewhere
         }
 
     def _storage_failing(self, error: Exception) -> None:

@@ -332,3 +332,44 @@ async def test_quick_play_needs_a_channel_where_the_bot_can_show_the_table(harne
             break
         await asyncio.sleep(0.05)
     assert "系統桌 open in: the channel where the fourth person queued (not set)" in shown.content
+
+
+@pytest.mark.devserver(members=FOUR, channels=("general",), rate_limits=QUICK)
+async def test_a_player_who_left_a_system_table_is_free_to_queue_and_stays_free_after_a_restart(
+    harness, devserver, tmp_path
+):
+    database = str(tmp_path / "mahjong.sqlite3")
+    first = await harness.start(build_bot(database=database))
+    alice, bob, carol, dave = devserver.members(*FOUR)
+    for person in (alice, bob, carol, dave):
+        await answer(await person.slash("mahjong play"))
+    runner = await one_system_table(first, devserver)
+    await devserver.recorder.wait_until(lambda: runner.game, 5, lambda: "the first hand")
+    assert (await answer(await dave.slash("mahjong leave"))).content == "You left the table."
+
+    queued = await answer(await dave.slash("mahjong play"))  # alone in the queue: no table formed
+    assert queued.content.startswith("You are number 1 in the Taiwanese 16-tile queue · 1 waiting."), queued.content
+    assert system_tables(first) == [runner]
+    seated = await answer(await alice.slash("mahjong play"))
+    assert seated.content.startswith("You already sit at a table")
+
+    await harness.stop(first)
+    second = await harness.start(build_bot(database=database))
+    again = await one_system_table(second, devserver)
+    moved = await answer(await dave.slash("mahjong play", rules="hongkong"))  # still free after the restart
+    assert moved.content == "You moved to the Hong Kong queue: number 1 · 1 waiting.", moved.content
+    assert (await answer(await alice.slash("mahjong play"))).content.startswith("You already sit at a table")
+
+    hand = await dave.wait_for_dm(lambda m: any(b.label == "Take back control" for b in m.buttons()), timeout=10)
+    await (await dave.click(hand, "Take back control")).response()  # back at his seat: seated there again
+    await devserver.recorder.wait_until(
+        lambda: again.game is not None and again.seating.seat_of_user(dave.id) not in again.game.auto_seats(),
+        5,
+        lambda: "dave back in control",
+    )
+    for _ in range(50):  # out of the queue in the background, as he sat down again
+        if not await second.store.queue(devserver.world.guild_id):
+            break
+        await asyncio.sleep(0.05)
+    assert await second.store.queue(devserver.world.guild_id) == []
+    assert (await answer(await dave.slash("mahjong play"))).content.startswith("You already sit at a table")

@@ -1,6 +1,6 @@
 """Whole matches played by a seeded driver that also sends what people send: timeouts, 代打 on and
-off (away / back), 眼牌 declarations and a player leaving, so that a log or a spectator test sees
-every kind of event, not only the moves a policy makes."""
+off (away / back) in a hand and between two hands, 眼牌 declarations and a player leaving, so that a
+log or a spectator test sees every kind of event, not only the moves a policy makes."""
 
 from __future__ import annotations
 
@@ -62,11 +62,15 @@ def play_match(
     leave_in_hand: int | None = None,
     on_step: Callable[[Game], None] | None = None,
     key: bytes | None = None,
+    between: float = 0.0,
 ) -> Played:
     """A match of ``rules`` up to ``max_hands`` hands; in hand ``leave_in_hand`` a player leaves
     after a few moves (taiwan13 ends the table; elsewhere the seat goes to 代打). ``on_step`` sees
     the game after the deal and after every move. With ``key`` the match is sealed (dealt from the
-    key, as a table's is); the driver's own choices still follow ``seed``."""
+    key, as a table's is); the driver's own choices still follow ``seed``. ``between`` is the chance
+    that people switch 代打 after a settled hand, before the next is dealt ("Take back control", or
+    leaving: ``N away``, stored with the settled hand as a table stores it; where leaving ends the
+    table, taiwan13, a leave there ends it with the next hand, dealt and abandoned at once)."""
     rng = random.Random(seed)
     policy = make_policy("easy", random.Random(seed))
     match = Match(rules, seed=seed, rounds=rounds, options=options or get_profile(rules).options, key=key)
@@ -94,7 +98,30 @@ def play_match(
                 on_step(game)
             steps += 1
             assert steps < MAX_STEPS
-        played.hands.append(HandMoves([str(a) for a in game.log], left))
         if left is None:
             match.finish_hand(game)
+            if not match.is_over and rng.random() < between:
+                left = _switch_between_hands(match, game, rng)
+        played.hands.append(HandMoves([str(a) for a in game.log], None if game.is_over else left))
+        if left is not None and game.is_over:  # taiwan13: a leave between hands ends the table now
+            leaving = match.new_hand()
+            played.games.append(leaving)
+            if leaving.is_over:  # won by flowers in the deal: settled before the leave could end it
+                match.finish_hand(leaving)
+                played.hands.append(HandMoves([]))
+            else:
+                match.abandon(leaving, left)
+                played.hands.append(HandMoves([], left))
     return played
+
+
+def _switch_between_hands(match: Match, game: Game, rng: random.Random) -> int | None:
+    """One to three 代打 switches on the settled hand (Match.between_hands), as a table makes them;
+    returns the seat that left where leaving ends the table (taiwan13), which ends the switching."""
+    for _ in range(rng.randint(1, 3)):
+        seat = rng.randrange(4)
+        away = not game.auto[seat]
+        match.between_hands(Action(seat, Kind.AWAY if away else Kind.BACK))
+        if away and match.ends_on_leave and rng.random() < 0.3:
+            return seat
+    return None

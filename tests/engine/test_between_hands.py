@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 
 from engine.actions import Action, Kind
 from engine.game import Game, IllegalActionError
+from engine.log import HandMoves, LogError, check_log, export_match, game_header, hand_steps, verify_log
 from engine.match import Match
+from engine.replay import WIN, frame_at, frame_marks
+from engine.review import review_match
+from tests.engine.match_driver import play_match
+
+NAMES = ("East", "South", "West", "North")
 
 
 def play_out(game: Game) -> None:
@@ -155,3 +161,60 @@ def test_a_hand_won_by_flowers_in_the_deal_replays_and_the_match_goes_on():
     again, left = Match.replay(match.header(), [r.log for r in match.history])
     assert left is None and again.scores == match.scores
     assert [r.result for r in again.history] == [r.result for r in match.history]
+
+
+# ---------------------------------------------------------------------- every surface reads them
+
+
+@pytest.mark.parametrize("rules", ["taiwan16", "taiwan13", "hongkong", "guangdong"])
+def test_every_hand_with_switches_between_hands_replays_exports_verifies_and_reviews(rules):
+    """Take-backs and leaves between two hands are stored at the end of the settled hand's moves (as a
+    table stores them): every such hand still exports, checks and verifies as a match log, replays
+    (its end the last frame), and is reviewed, and the next hand starts with the seats they say."""
+    switched = 0
+    for seed in (0,):
+        played = play_match(rules, seed, key=bytes([seed]) * 32, between=0.9, max_hands=6)
+        match = played.match
+        log = export_match(match.header(), played.hands)
+        record = log["matches"][0]
+        assert verify_log(log).hands == len(record["hands"]) == len(played.hands)  # verify checks too
+        for n, (stored, game, hand) in enumerate(zip(played.hands, played.games, record["hands"], strict=True)):
+            assert hand["moves"] == list(stored.moves)
+            steps = list(hand_steps(Game.replay(game.header(), []), stored.moves))
+            after = [s for s in steps if s.between]
+            switched += bool(after)
+            assert all(s.move is not None and s.move.split()[1] in ("away", "back") for s in after)
+            if n + 1 < len(played.games):  # the next hand starts with the seats they leave
+                assert record["hands"][n + 1]["auto_before"] == [s for s in range(4) if steps[-1].game.auto[s]]
+            if stored.left is None:  # the stored moves replay, the hand's end the last frame
+                marks = frame_marks(game.header(), stored.moves)
+                last = frame_at(game_header(record, hand), hand["moves"], NAMES, len(marks) - 1)
+                assert last.number == len(stored.moves) - len(after) and WIN in last.marks
+        finished = sum(h.left is None for h in played.hands)
+        review = review_match(match.header(), [h.moves for h in played.hands], seat=seed, only=finished)
+        assert [h.result for h in review.hands] == [match.history[finished - 1].result]
+    assert switched >= 2, "the driver made too few switches between hands to prove anything"
+
+
+def test_a_switch_after_the_last_hand_is_refused_live_and_changes_nothing_where_an_older_table_stored_one():
+    played = play_match("taiwan13", 3, max_hands=99)  # over in four hands
+    match = played.match
+    assert match.is_over
+    with pytest.raises(ValueError, match="the match is over"):
+        match.between_hands(Action(0, Kind.AWAY))
+    last = played.games[-1]
+    stored = [h.moves for h in played.hands]
+    stored[-1] = [*stored[-1], "0 back" if last.auto[0] else "0 away"]  # as a table stored it before
+    again, pending = Match.replay(match.header(), stored)
+    assert pending is None and again.is_over and again.scores == match.scores
+    log = export_match(match.header(), [HandMoves(m) for m in stored])
+    assert check_log(log).hands == len(stored) and log["matches"][0]["final_scores"] == match.scores
+
+
+def test_a_move_other_than_away_or_back_after_a_hand_ended_is_refused_with_its_number():
+    played = play_match("hongkong", 2, max_hands=1)
+    moves = list(played.hands[0].moves)
+    game = played.games[0]
+    with pytest.raises(LogError) as refused:
+        list(hand_steps(Game.replay(game.header(), []), [*moves, "0 away", "1 discard 1m"]))
+    assert refused.value.move == len(moves) + 2 and "after the hand ended" in refused.value.reason

@@ -297,7 +297,8 @@ def test_check_exits_0_for_a_good_log_1_for_a_bad_move_2_for_not_a_log(tmp_path)
     bad.write_text(json.dumps(log), encoding="utf-8")
     refusal = check_cli(bad)
     assert refusal.returncode == 1
-    assert f"hand 1, move {k}: " in refusal.stdout and f"hand 1, move {k}: " in refusal.stderr
+    assert refusal.stdout.startswith(f"refused: hand 1, move {k}: ") and len(refusal.stdout.splitlines()) == 1
+    assert refusal.stderr == ""  # the verdict once, not a second copy on stderr
 
     for name, content in (("text.json", "hello"), ("list.json", "[]"), ("empty.json", "")):
         path = tmp_path / name

@@ -275,6 +275,15 @@ def test_leaving_a_taiwan16_match_hands_the_seat_to_the_table():
     assert any(isinstance(e, fx.StoreMove) for e in out) and not session.closed
 
 
+def test_a_leaver_is_free_until_they_take_their_seat_back_and_that_is_stored():
+    session = started()
+    out = session.player_left(ALICE, now=0.0)
+    assert session.left == {ALICE} and fx.StoreOptions() in out
+    assert fx.StoreOptions() not in session.player_left(ALICE, now=0.0)  # leaving twice changes nothing
+    back = session.take_back(ALICE, now=1.0)
+    assert session.left == set() and fx.StoreOptions() in back
+
+
 def test_leaving_a_taiwan13_match_ends_it_and_the_leaver_pays():
     session = started("taiwan13")
     out = session.player_left(ALICE, now=0.0)
@@ -356,7 +365,8 @@ def test_a_whole_match_timed_out_by_its_person_ends_zero_sum(rules):
             break
         game = session.game
         if game is not None and seat in game.auto_seats() and session.paused_until is None:
-            session.take_back(ALICE, now=now)
+            if not session.no_hand_follows():  # the button is not offered once the last hand has ended
+                session.take_back(ALICE, now=now)
         out = session.tick(now=now)
         stored += [e for e in out if isinstance(e, (fx.StoreResult, fx.StoreMatchOver))]
         if any(isinstance(e, fx.Deal) for e in out):
@@ -427,3 +437,37 @@ def test_the_table_package_imports_only_the_engine_and_pure_names():
             for name in names:
                 root = name.split(".")[0]
                 assert root in allowed | stdlib, f"{path} imports {name}"
+
+
+def test_take_back_after_the_last_hand_ended_is_answered_politely_and_changes_nothing():
+    """"Take back control" pressed once the match's last hand has ended (before and after it is
+    settled), before the table ends: a polite refusal, nothing stored, and the match ends as it would."""
+    session = started("guangdong", rounds=1)
+    seat = session.seating.seat_of_user(ALICE)
+    assert seat is not None
+    now, seen = 0.0, set()
+    for _ in range(20000):
+        if session.closed:
+            break
+        game, match = session.game, session.match
+        if game is not None and not game.is_over and len(game.log) > 8 and seat not in game.auto_seats():
+            session.dms_closed(seat, now=now)  # auto-played from here to the hand's end
+        if game is not None and game.is_over and seat in game.auto_seats():
+            last = match.ends_with(game) if session.result is None else match.is_over
+            if not last:
+                session.take_back(ALICE, now=now)  # back for the next hand: no pause
+            else:
+                seen.add(session.result is not None)
+                before = (session.version, list(game.log), [r.log for r in match.history], set(match.auto_seats))
+                with pytest.raises(TableError) as refused:
+                    session.take_back(ALICE, now=now)
+                assert refused.value.key == "err.last_hand"
+                assert session.player_left(ALICE, now=now) == []
+                assert (session.version, list(game.log), [r.log for r in match.history], set(match.auto_seats)) == before
+        out = session.tick(now=now)
+        if any(isinstance(e, fx.Deal) for e in out):
+            session.dealt()
+        waits = [e.at for e in out if isinstance(e, fx.WakeAt)]
+        now = max(now, min(waits)) if waits else now + 1
+    assert seen == {False, True}  # refused before the settlement and after it
+    assert session.closed and session.state.phase is TablePhase.OVER and sum(session.match.scores) == 0
