@@ -25,6 +25,7 @@ from discord import Locale, app_commands
 from engine.policy import LEVELS
 from engine.tiles import tile_name
 from render.labels import replace_tile_names
+from render.script import in_script
 
 SUPPORTED = ("en", "zh-TW", "zh-CN")
 DEFAULT = "en"
@@ -120,8 +121,16 @@ def run_label(locale: str | Locale | None, first: int) -> str:
 
 def tile_words(locale: str | Locale | None, text: str) -> str:
     """A line the engine wrote (a 买马 line: 庄家买马 五萬) with its tiles in the reader's words, as
-    the buttons write them: 庄家买马 五万 (zh-CN), 庄家买马 5 Crak (en); 八索 → 八條 (zh-TW)."""
-    return replace_tile_names(text, lambda tile: tile_label(locale, tile))
+    the buttons write them, in the reader's script: 庄家买马 五万 (zh-CN), 庄家买马 5 Crak (en);
+    莊家買馬 八條 (zh-TW)."""
+    lang = locale_of(locale)
+    return in_script(lang, replace_tile_names(text, lambda tile: tile_label(lang, tile)))
+
+
+def item_name(locale: str | Locale | None, name: str) -> str:
+    """A scoring item (or house rule) as the rule document names it, in the reader's script: 莊家 for
+    zh-TW, 庄家 for zh-CN, as written for English (render/script.py)."""
+    return in_script(locale_of(locale), name)
 
 
 # ---------------------------------------------------------------- command names and descriptions

@@ -14,6 +14,7 @@ from engine.actions import Kind
 from engine.game import Phase
 from engine.hints import ReadyDiscard, ready_discards
 from engine.prompt import Ask, Prompt
+from engine.rulesets import get as rule_set
 from engine.view import HandResult
 from table.session import TableSession
 from table.visibility import PUBLIC, Viewer
@@ -104,7 +105,7 @@ async def dm_payload(
         else:
             start = marks.start(seat, game.hand_number, session.decision, len(game.events))
             feed = feed_text(game.events, start, seat, names, loc)
-            line = texts.prompt_line(prompt, names, loc, deadline, mode)
+            line = texts.prompt_line(prompt, names, loc, deadline, mode, unit=rule_set(settings.rules).unit)
             if feed:  # what the others did since this person's previous prompt
                 line = f"{feed}\n{line}"
             buttons = action_view(

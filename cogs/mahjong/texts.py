@@ -13,7 +13,7 @@ from engine.prompt import Ask, Prompt
 from engine.tiles import format_tiles
 from engine.view import GameView, HandResult
 
-from ..i18n import t, tile_label, tile_words
+from ..i18n import item_name, t, tile_label, tile_words
 
 
 def table_text(view: GameView, names: Sequence[str], loc: str, deadline: str, notes: Sequence[str] = ()) -> str:
@@ -44,20 +44,35 @@ def table_text(view: GameView, names: Sequence[str], loc: str, deadline: str, no
     return text
 
 
-def prompt_line(prompt: Prompt, names: Sequence[str], loc: str, deadline: str, mode: str = "main") -> str:
+def prompt_line(
+    prompt: Prompt, names: Sequence[str], loc: str, deadline: str, mode: str = "main", unit: str = "tai"
+) -> str:
     """What a seat owing a decision is asked, in its DM: its turn (ready or not; in the 聽 mode,
-    what 聽 costs, since choosing the tile is the confirmation), or the tile it may claim or rob
-    and whose it is. ValueError for a prompt that asks neither (換牌 and waiting have their own)."""
+    what 聽 costs and what this table pays for it, since choosing the tile is the confirmation), or
+    the tile it may claim or rob and whose it is. ValueError for a prompt that asks neither (換牌 and
+    waiting have their own)."""
     if prompt.kind is Ask.DISCARD:
         key = "play.dm_ready_pick" if mode == "ready" else "play.dm_turn_ready" if prompt.ready else "play.dm_turn"
         line = t(loc, key, deadline=deadline)
         if mode == "ready":
-            line += "\n" + t(loc, "play.ready_cost")
+            line += "\n" + t(loc, "play.ready_cost", pays=ready_pays(prompt, loc, unit))
         return line
     if prompt.kind in (Ask.CLAIM, Ask.ROB_KONG) and prompt.claim_tile is not None and prompt.discarder is not None:
         key = "play.dm_rob" if prompt.kind is Ask.ROB_KONG else "play.dm_claim"
         return t(loc, key, name=names[prompt.discarder], tile=tile_label(loc, prompt.claim_tile), deadline=deadline)
     raise ValueError(f"seat {prompt.seat} is asked {prompt.kind.value}: no turn or claim line")
+
+
+def ready_pays(prompt: Prompt, loc: str, unit: str) -> str:
+    """What 聽 declared now adds to a win at this table, from the engine's count (``Prompt.ready_items``:
+    the table's house rules, a first-discard 天聽 or 地聽), or that it adds nothing (document 000)."""
+    if not prompt.ready_items:
+        return t(loc, "play.ready_free")
+    unit_word = t(loc, f"unit.{unit}")
+    items = t(loc, "hint.sep").join(
+        t(loc, "play.ready_item", item=item_name(loc, i.name), value=i.value, unit=unit_word) for i in prompt.ready_items
+    )
+    return t(loc, "play.ready_pays", items=items)
 
 
 def seat_lines(match: Match, names: Sequence[str], loc: str) -> str:
