@@ -118,7 +118,12 @@ async def dm_payload(
                 mode=mode,
                 marked=marked_tiles(discard_hints),
             )
-    if moment:  # 胡! with the tile and the value, even where the table won for this player
+    if game.is_over:  # the moves since this person's last prompt, up to the end: what led to the 胡
+        start = marks.start(seat, game.hand_number, session.decision, len(game.events))
+        feed = feed_text(game.events, start, seat, names, loc)
+        if feed:
+            line = f"{feed}\n{line}"
+    if moment:  # 胡! with the tile, who dealt it in and the value, even where the table won for this player
         line = f"{moment}\n{line}"
     playing = not (session.match_ended() or game.is_over or auto)
     if playing:  # where you stand (standing.py): waits, the discards that keep you ready, 過水

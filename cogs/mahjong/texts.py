@@ -148,10 +148,12 @@ def others_text(view: GameView, names: Sequence[str], loc: str) -> str:
 
 def win_moment(result: HandResult | None, names: Sequence[str], loc: str) -> str:
     """The 胡 moment for every DM, even where the table won for the player (不可過水): who, on
-    which tile, for how much ("" for a draw game or before any result)."""
+    which tile, who dealt it in (or 自摸), for how much ("" for a draw game or before any result)."""
     if result is None or result.winner is None:
         return ""
-    key = "moment.self_draw" if result.self_drawn else "moment.win"
+    key = "moment.win" if result.loser is not None else "moment.self_draw"
     tile = "—" if result.win_tile is None else tile_label(loc, result.win_tile)
     total = result.total if result.capped_total is None else result.capped_total
-    return t(loc, key, name=names[result.winner], tile=tile, total=total, unit=t(loc, f"unit.{result.unit}"))
+    loser = names[result.loser] if result.loser is not None else ""
+    unit = t(loc, f"unit.{result.unit}")
+    return t(loc, key, name=names[result.winner], tile=tile, loser=loser, total=total, unit=unit)
