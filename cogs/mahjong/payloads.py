@@ -21,7 +21,7 @@ from table.visibility import PUBLIC, Viewer
 
 from ..i18n import t
 from . import texts
-from .feed import FeedMarks, feed_text
+from .feed import FeedMarks, exchange_text, feed_text
 from .live import Payload
 from .markdown import shown_names
 from .payments import payment_lines
@@ -118,6 +118,9 @@ async def dm_payload(
                 mode=mode,
                 marked=marked_tiles(discard_hints),
             )
+    exchanged = exchange_text(game.events, seat, loc) if not game.is_over else ""
+    if exchanged:  # 換牌: the tiles that came back, until this person's first move after it
+        line = f"{exchanged}\n{line}"
     if game.is_over:  # the moves since this person's last prompt, up to the end: what led to the 胡
         start = marks.start(seat, game.hand_number, session.decision, len(game.events))
         feed = feed_text(game.events, start, seat, names, loc)

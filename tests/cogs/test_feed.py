@@ -91,3 +91,27 @@ def test_chow_buttons_name_the_tiles_in_words():
     game.apply(Action.from_str("0 discard 3s"))
     view = action_view(table=1, hand=1, move=0, prompt=game.prompt(1), view=game.view(1), locale="zh-TW")
     assert "吃 三四五條" in [item.item.label for item in view.children]
+
+
+def test_after_the_exchange_each_dm_says_which_tiles_came_back_until_the_seats_first_move():
+    """Issue 37: 換牌 took tiles away and the next DM never said what came back from the wall."""
+    from cogs.i18n import t, tile_label
+    from cogs.mahjong.feed import exchange_text
+    from engine.actions import Kind
+    from engine.rules import TableOptions
+
+    game = Game(seed=0, options=TableOptions(exchange=True))  # the first live tiles are no flowers
+    assert exchange_text(game.events, 1, "en") == ""  # nothing exchanged yet
+    give1 = tuple(sorted(t for t in range(34) for _ in range(game.hands[1][t]))[:2])
+    for seat, tiles in ((0, ()), (1, give1), (2, ()), (3, ())):
+        game.apply(Action(seat, Kind.EXCHANGE, None, tiles))
+    came = next(e.tiles for e in game.events if e.kind is EventKind.DRAW and e.detail == "換牌")
+    assert len(came) == 2
+    for lang in ("en", "zh-TW", "zh-CN"):
+        words = t(lang, "hint.sep").join(tile_label(lang, x) for x in came)
+        assert exchange_text(game.events, 1, lang) == t(lang, "feed.exchange", tiles=words)
+    assert exchange_text(game.events, 0, "en") == t("en", "feed.exchange_kept")  # kept: said so
+    dealer_discard = game.legal_actions(0)[0]
+    game.apply(dealer_discard)
+    assert exchange_text(game.events, 0, "en") == ""  # the dealer has played since
+    assert exchange_text(game.events, 1, "en") != ""  # seat 1 has not
