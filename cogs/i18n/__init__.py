@@ -15,8 +15,10 @@ with the package (``importlib.resources``), so the bot finds them from any worki
 
 from __future__ import annotations
 
+import re
 import string
 import tomllib
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -85,10 +87,66 @@ class _Plurals(string.Formatter):
 _PLURALS = _Plurals()
 
 
+class CommandMentions:
+    """The synced commands' ids, so that a message naming ``/mahjong create`` writes the mention
+    ``</mahjong create:ID>`` instead: Discord shows a mention clickable and in the reader's own command
+    names (``/麻將 開桌``), where plain text says the English name a Chinese client does not show.
+
+    Ids are Discord's, one set per application, known once the bot has synced or fetched its commands
+    at start (bot.py); until then (or when that failed) messages keep the plain ``/mahjong create``.
+    This is the catalogue's one piece of process-wide state: a process runs one application.
+
+        >>> mentions = CommandMentions()
+        >>> mentions.write("Open one with `/mahjong create`.")
+        'Open one with `/mahjong create`.'
+        >>> mentions.learn({"mahjong": 11}, {"mahjong": ["create", "join"]})
+        >>> mentions.write("Open one with `/mahjong create`, or /mahjong join.")
+        'Open one with </mahjong create:11>, or </mahjong join:11>.'
+        >>> mentions.write("`/mahjong export 7`")  # a command with its options stays code to type
+        '`/mahjong export 7`'
+    """
+
+    def __init__(self) -> None:
+        self._paths: dict[str, int] = {}
+        self._pattern: re.Pattern[str] | None = None
+
+    def learn(self, ids: Mapping[str, int], subcommands: Mapping[str, Sequence[str]] | None = None) -> None:
+        """Top-level command name → id, and each one's subcommands (a subcommand's mention carries its
+        top-level command's id)."""
+        paths: dict[str, int] = {}
+        for name, command_id in ids.items():
+            paths[name] = command_id
+            for sub in (subcommands or {}).get(name, ()):
+                paths[f"{name} {sub}"] = command_id
+        self._paths = paths
+        if not paths:
+            self._pattern = None
+            return
+        names = "|".join(re.escape(p) for p in sorted(paths, key=len, reverse=True))
+        self._pattern = re.compile(f"`/({names})`|(?<![`\\w/])/({names})(?![\\w`])")
+
+    def forget(self) -> None:
+        self.learn({})
+
+    def write(self, text: str) -> str:
+        """``text`` with every command it names as a mention (unchanged while no ids are known)."""
+        if self._pattern is None or "/" not in text:
+            return text
+        return self._pattern.sub(lambda m: f"</{m.group(1) or m.group(2)}:{self._paths[m.group(1) or m.group(2)]}>", text)
+
+
+COMMANDS = CommandMentions()
+# strings shown where Discord renders no mention (an embed's footer): they keep the plain command names
+PLAIN_KEYS = frozenset({"lobby.footer"})
+
+
 def t(locale: str | Locale | None, key: str, **values: Any) -> str:
-    """The string ``key`` in the reader's language (English when a string is missing there)."""
+    """The string ``key`` in the reader's language (English when a string is missing there), the
+    commands it names written as mentions once their ids are known (:class:`CommandMentions`)."""
     lang = locale_of(locale)
     template = STRINGS[lang].get(key) or STRINGS[DEFAULT][key]
+    if key not in PLAIN_KEYS:  # the catalogue's words only: a value (a player's name) is never a command
+        template = COMMANDS.write(template)
     if not values:
         return template
     return _PLURALS.format(template, **values) if "|" in template else template.format(**values)
