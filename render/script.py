@@ -8,11 +8,11 @@ English gloss beside it where the words around it give one).
     >>> in_script("zh-CN", "莊家"), in_script("zh-TW", "庄家买马"), in_script("en", "门清")
     ('庄家', '莊家買馬', '门清')
     >>> in_script("zh-TW", "断么九"), in_script("zh-CN", "搶摃"), in_script("zh-TW", "見花有台")
-    ('斷幺九', '抢杠', '見花有台')
+    ('斷么九', '抢杠', '見花有台')
 
 The table is character by character, written for the words this bot shows: Traditional to Simplified
 is one-to-one for them; Simplified to Traditional is chosen as Taiwanese players write mahjong (杠 → 槓,
-台 stays, 么 is 幺). Player names never go through it. Both render/ (the pictures) and cogs/ (the messages)
+台 and Taiwan's 么 stay). Player names never go through it. Both render/ (the pictures) and cogs/ (the messages)
 use it; tests/chinese.py checks it against OpenCC's character tables.
 """
 
@@ -30,7 +30,6 @@ _PAIRS = (
 )
 _T2S = {pair[0]: pair[1] for pair in _PAIRS.split()}
 _S2T = {s: t for t, s in _T2S.items() if t not in ("摃", "臺")}  # 杠 → 槓 (not 摃), 台 stays
-_S2T["么"] = "幺"  # the document's 断么九: 么 is Traditional 麼, the tile word 幺 both scripts write
 _TO_SIMPLIFIED = str.maketrans(_T2S)
 _TO_TRADITIONAL = str.maketrans(_S2T)
 
