@@ -45,15 +45,20 @@ def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, str]:
     return flat
 
 
-def _load(lang: str) -> tuple[dict[str, str], dict[str, str]]:
-    """(message id → text, English command text → text) for one language."""
+GLOSS_TABLE = "gloss"  # English only: a scoring item's meaning in a few words, keyed by the item's name
+
+
+def _load(lang: str) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """(message id → text, English command text → text, item → gloss) for one language."""
     data = tomllib.loads(resources.files(__name__).joinpath(f"{lang}.toml").read_text(encoding="utf-8"))
     commands = data.pop(COMMAND_TABLE, {})
-    return _flatten(data), commands
+    glosses = data.pop(GLOSS_TABLE, {})
+    return _flatten(data), commands, glosses
 
 
 _LOADED = {lang: _load(lang) for lang in SUPPORTED}
-STRINGS: dict[str, dict[str, str]] = {lang: strings for lang, (strings, _) in _LOADED.items()}
+STRINGS: dict[str, dict[str, str]] = {lang: strings for lang, (strings, _, _) in _LOADED.items()}
+GLOSSES: dict[str, str] = _LOADED[DEFAULT][2]
 
 # the AI levels a host picks from, by level id (the engine names levels; their words live here)
 LEVEL_NAMES: dict[str, dict[str, str]] = {level: {lang: STRINGS[lang][f"level.{level}"] for lang in SUPPORTED} for level in LEVELS}
@@ -185,6 +190,14 @@ def tile_words(locale: str | Locale | None, text: str) -> str:
     return in_script(lang, replace_tile_names(text, lambda tile: tile_label(lang, tile)))
 
 
+def item_label(locale: str | Locale | None, name: str) -> str:
+    """A scoring item for a reader to understand: the document's name in the reader's script, and for
+    English readers its meaning beside it (門清 (concealed hand)); a house-rule line as it is."""
+    lang = locale_of(locale)
+    gloss = GLOSSES.get(name) if lang == DEFAULT else None
+    return f"{name} ({gloss})" if gloss else item_name(lang, name)
+
+
 def item_name(locale: str | Locale | None, name: str) -> str:
     """A scoring item (or house rule) as the rule document names it, in the reader's script: 莊家 for
     zh-TW, 庄家 for zh-CN, as written for English (render/script.py)."""
@@ -195,7 +208,7 @@ def item_name(locale: str | Locale | None, name: str) -> str:
 
 # English command text → {lang: text}; the AI levels' choice names come from their catalogue ids
 COMMAND_TEXT: dict[str, dict[str, str]] = {}
-for _lang, (_, _commands) in _LOADED.items():
+for _lang, (_, _commands, _) in _LOADED.items():
     for _english, _text in _commands.items():
         COMMAND_TEXT.setdefault(_english, {})[_lang] = _text
 for _names in LEVEL_NAMES.values():

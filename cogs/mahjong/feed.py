@@ -85,7 +85,8 @@ def feed_text(events: Sequence[Event], start: int, viewer: int, names: Sequence[
     lines = [move_line(e, flag, names, loc) for e, flag in moves[-FEED_LENGTH:]]
     if len(moves) > FEED_LENGTH:
         lines.insert(0, t(loc, "feed.more", n=len(moves) - FEED_LENGTH))
-    return t(loc, "feed.title") + "\n" + "\n".join(f"> {line}" for line in lines)
+    title = t(loc, "feed.title_first" if start == 0 else "feed.title")  # no "last turn" before the first
+    return title + "\n" + "\n".join(f"> {line}" for line in lines)
 
 
 _OWN_MOVES = frozenset(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.events import Phase
+from engine.house_rules import HouseRules
 from engine.match import Match
 from engine.prompt import Ask, Prompt
 from engine.tiles import format_tiles
@@ -32,8 +33,8 @@ def table_text(view: GameView, names: Sequence[str], loc: str, deadline: str, no
     text = t(
         loc,
         "play.table",
-        # the document's 東風圈 for English and zh-TW readers; 东风圈 for zh-CN, never 東风圈
-        round=t("zh-CN" if loc == "zh-CN" else "zh-TW", f"wind.{view.round_wind}"),
+        # East round in English, as the picture says it; 東風圈 in zh-TW, 东风圈 in zh-CN
+        round=t(loc, f"wind.{view.round_wind}"),
         n=view.hand_number,
         streak=streak,
         tiles=view.wall_remaining,
@@ -61,6 +62,18 @@ def prompt_line(
         key = "play.dm_rob" if prompt.kind is Ask.ROB_KONG else "play.dm_claim"
         return t(loc, key, name=names[prompt.discarder], tile=tile_label(loc, prompt.claim_tile), deadline=deadline)
     raise ValueError(f"seat {prompt.seat} is asked {prompt.kind.value}: no turn or claim line")
+
+
+def house_rules_text(house: HouseRules, loc: str) -> str:
+    """A table's house rules as one line in the reader's language and script: the preset's name (or
+    custom) and the switches that are on, as players write them ("常見：天胡 24 · 地胡 16"); "" at a
+    document table."""
+    if house.is_document:
+        return ""
+    preset = house.preset_name()
+    name = t(loc, f"house.preset.{preset}") if preset else t(loc, "house.custom")
+    items = t(loc, "house.sep").join(item_name(loc, part) for part in house.describe())
+    return t(loc, "house.rules", preset=name, items=items)
 
 
 def ready_pays(prompt: Prompt, loc: str, unit: str) -> str:

@@ -27,7 +27,7 @@ def test_a_discard_of_the_drawn_tile_is_tsumogiri_and_one_from_the_hand_tedashi(
     ]
     assert [flag for _, flag in moves_since(events, 0, 0)] == [True, False]
     text = feed_text(events, 0, 0, NAMES, "zh-TW")
-    assert text == "你上一手之後：\n> AI 1 打 八條（摸切）\n> AI 2 打 九筒（手切）"
+    assert text == "本局到目前為止：\n> AI 1 打 八條（摸切）\n> AI 2 打 九筒（手切）"
     assert "AI 1 discards 8 Bam (摸切, the drawn tile)" in feed_text(events, 0, 0, NAMES, "en")
 
 
@@ -39,7 +39,7 @@ def test_a_discard_after_a_claim_is_from_the_hand():
         Event(EventKind.DISCARD, 2, tile("5m")),
     ]
     assert feed_text(events, 0, 0, NAMES, "zh-CN") == (
-        "你上一手之后：\n> AI 1 打 五万（摸切）\n> AI 2 碰 五万\n> AI 2 打 五万（手切）"
+        "本局到目前为止：\n> AI 1 打 五万（摸切）\n> AI 2 碰 五万\n> AI 2 打 五万（手切）"
     )
 
 
@@ -52,7 +52,7 @@ def test_the_feed_leaves_out_the_readers_own_moves_and_what_came_before_the_star
         Event(EventKind.CHI, 2, tile("2m"), tiles=(tile("1m"), tile("2m"), tile("3m"))),
     ]
     assert feed_text(events, 0, 0, NAMES, "en") == (
-        "Since your last turn:\n> AI 1 discards 2 Crak (摸切, the drawn tile)\n> AI 2 chows 1-2-3 Crak"
+        "So far this hand:\n> AI 1 discards 2 Crak (摸切, the drawn tile)\n> AI 2 chows 1-2-3 Crak"
     )
     assert feed_text(events, 4, 0, NAMES, "en") == "Since your last turn:\n> AI 2 chows 1-2-3 Crak"
     assert feed_text(events, 5, 0, NAMES, "en") == ""

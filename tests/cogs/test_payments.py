@@ -42,7 +42,7 @@ def test_taiwan16_discarder_alone_pays_base_plus_tai():
 def test_taiwan16_self_draw_only_the_dealer_pays_zhuang_and_lian_zhuang():
     paid = settle(5, winner=1, dealer=0, dealer_streak=2, discarder=None)
     lines = payment_lines(result(paid.payments), NAMES, "zh-TW", rules="taiwan16", dealer=0, streak=2)
-    assert lines[1] == "· Ann → Bo **1300**：自摸：其他三家各付，底 300 ＋ 10 台 × 100（含莊家 1 ＋ 連莊 4 ＝ 5 台）"
+    assert lines[1] == "· Ann → Bo **1,300**：自摸：其他三家各付，底 300 ＋ 10 台 × 100（含莊家 1 ＋ 連莊 4 ＝ 5 台）"
     assert lines[2] == "· Cy → Bo **800**：自摸：其他三家各付，底 300 ＋ 5 台 × 100"
     assert "莊家" not in lines[3]
 
@@ -51,7 +51,7 @@ def test_a_payment_cut_by_the_24_tai_rule_says_so():
     options = TableOptions()
     cut = Payment(2, 1, 40, 2700, "胡")
     lines = payment_lines(result([cut], limited=True), NAMES, "en", rules="taiwan16", dealer=3, options=options)
-    assert lines[1].endswith("底 300 + 40 台 × 100 → 2700 (24台 limit)")
+    assert lines[1].endswith("底 300 + 40 台 × 100 → 2,700 (24台 limit)")
     assert lines[-1] == "24台 limit: nobody pays more than 底 + 24 台."
 
 
@@ -111,7 +111,7 @@ def test_eye_penalty_and_flower_bonus_lines():
     pays = [Payment(2, 1, 1, 100, "眼牌"), Payment(3, 0, 8, 1100, "八仙過海")]
     lines = payment_lines(result(pays), NAMES, "en", rules="taiwan16", dealer=0)
     assert lines[1] == "· Cy → Bo **100**: 眼牌 penalty: a declarer who did not win pays 1 台"
-    assert lines[2] == "· Di → Ann **1100**: 八仙過海: paid at once"
+    assert lines[2] == "· Di → Ann **1,100**: 八仙過海: paid at once"
 
 
 def test_taiwan13_dealer_pays_one_tai_more_and_says_so():

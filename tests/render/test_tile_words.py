@@ -36,8 +36,9 @@ def test_engine_lines_get_the_readers_tile_words_and_nothing_else_changes():
     assert labels.tile_words("zh-TW", "第 3 手 · 阿明 打 八索（摸切）") == "第 3 手 · 阿明 打 八條（摸切）"
     assert labels.tile_words("zh-CN", "庄家买马 五萬") == "庄家买马 五万"
     assert labels.tile_words("en", "庄家买马 東") == "庄家买马 East"
-    # a tile's name inside a word (a player called 九索哥, 中馬) is not a tile
-    assert labels.tile_words("zh-CN", "九索哥 碰 中 · 中馬") == "九索哥 碰 中 · 中馬"
+    # a tile's name inside a word (九索哥, 中馬) is not a tile; the line is in the reader's script
+    assert labels.tile_words("zh-CN", "九索哥 碰 中 · 中馬") == "九索哥 碰 中 · 中马"
+    assert labels.tile_words("zh-TW", "庄家买马 五萬") == "莊家買馬 五萬"
 
 
 def test_the_hand_picture_names_a_concealed_bamboo_kong_in_each_language():
@@ -72,7 +73,7 @@ def test_a_replay_step_names_its_tiles_in_the_readers_words_in_its_line_and_its_
         assert not wrong_script(lang, drawn)
 
 
-@pytest.mark.parametrize(("locale", "horse"), [(None, "庄家买马 五萬"), ("zh-CN", "庄家买马 五万"), ("en", "庄家买马 5 Crak")])
+@pytest.mark.parametrize(("locale", "horse"), [(None, "莊家買馬 五萬"), ("zh-CN", "庄家买马 五万"), ("en", "庄家买马 5 Crak")])
 def test_the_score_sheets_horse_lines_name_the_tile_in_the_readers_words(locale, horse):
     base = synthetic(11).result
     extras = (ScoreItem("庄家买马 五萬", -2, 2),)
