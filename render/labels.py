@@ -4,7 +4,7 @@ The render layer sits below the cogs and cannot use their catalogue (``cogs.i18n
 discord), so the few words a picture holds live here. A locale is what the cog already keeps per
 person (``"en"``, ``"zh-TW"``, ``"zh-CN"``, or a Discord locale that starts with one of them);
 ``None`` keeps the pictures as they were before labels followed the reader (Traditional
-Chinese). 台/番 item names are never translated: they stay as the rule documents write them.
+Chinese). 台/番 item names are never translated, but drawn in the reader's script (render/script.py).
 
     >>> label("en", "round", wind=wind("en", 1), n=6, left=12)
     'South round · hand 6 · 12 left'

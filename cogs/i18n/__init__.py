@@ -9,7 +9,9 @@ names and descriptions. Other Discord languages fall back to English.
     >>> tile_label("zh-CN", 4)
     '五万'
 
-台 item names are never translated: they stay as the rule document writes them. The files are read
+台 item names are the rule documents' words, never translated, but shown in the reader's script
+(:func:`item_name`: 莊家 to zh-TW, 庄家 to zh-CN), with an English meaning beside them for English readers
+(:func:`item_label`). The files are read
 with the package (``importlib.resources``), so the bot finds them from any working directory.
 """
 
