@@ -243,6 +243,6 @@ def render_score(
     locale: object = None,
 ) -> bytes:
     """The score sheet as PNG bytes. ``view`` (optional) adds the round and hand number;
-    ``house_rules`` (``HouseRules.summary()``, "" at a document table) adds a line naming them;
+    ``house_rules`` (cogs.mahjong.texts.house_rules_text, "" at a document table) adds a line naming them;
     ``locale`` the readers' language (the channel's)."""
     return encode.to_png(score_image(result, names, view, scale, house_rules, locale))
