@@ -30,7 +30,7 @@ import discord
 from discord.ext import commands
 
 import render
-from cogs.i18n import SUPPORTED, CatalogueTranslator
+from cogs.i18n import COMMANDS, SUPPORTED, CatalogueTranslator
 from cogs.mahjong.pictures import Painter, default_workers
 from cogs.shutdown import Gate
 from data import Store, StoreError
@@ -155,6 +155,15 @@ def parse_shards(spec: str, count: int) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
+def learn_commands(synced: list[discord.app_commands.AppCommand]) -> None:
+    """Keep the ids Discord gave the commands, so messages name them as mentions (``</mahjong create:ID>``,
+    clickable and shown in the reader's command names); cogs.i18n.CommandMentions."""
+    COMMANDS.learn(
+        {c.name: c.id for c in synced},
+        {c.name: [o.name for o in c.options if isinstance(o, discord.app_commands.AppCommandGroup)] for c in synced},
+    )
+
+
 class MahjongBot(commands.Bot):
     """The table host. Shared resources open in setup_hook and close in close()."""
 
@@ -199,14 +208,15 @@ class MahjongBot(commands.Bot):
         if self.config.sync_guild:
             guild = discord.Object(self.config.sync_guild)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            learn_commands(await self.tree.sync(guild=guild))
             log.info("synced commands to server %s", self.config.sync_guild)
             return
         fingerprint = await self.command_fingerprint()
         if not self.config.force_sync and await self.store.setting(SYNCED_KEY) == fingerprint:
             log.info("commands unchanged since the last sync; not syncing (python bot.py --sync forces it)")
+            learn_commands(await self.tree.fetch_commands())  # their ids, for the mentions in messages
             return
-        await self.tree.sync()
+        learn_commands(await self.tree.sync())
         await self.store.set_setting(SYNCED_KEY, fingerprint)
         log.info("synced commands globally")
 

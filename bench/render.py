@@ -113,6 +113,7 @@ def long_hand(seed: int = 1, hands: int = 6) -> tuple[dict, list[str]]:
 def replay_step_job(names: tuple[str, ...]) -> Callable[[], bytes]:
     """One replay step as a click on ▶ costs it: replay the stored moves up to the middle of a long
     hand, then draw and encode that frame."""
+    from cogs.i18n.steps import step_line
     from engine.replay import count, frame_at
     from render.replay import render_step
 
@@ -120,14 +121,15 @@ def replay_step_job(names: tuple[str, ...]) -> Callable[[], bytes]:
     middle = count(header, moves) // 2
 
     def job() -> bytes:
-        frame = frame_at(header, moves, names, middle, seat=0)
-        return render_step(frame.view, names, frame.line)
+        frame = frame_at(header, moves, middle, seat=0)
+        return render_step(frame.view, names, step_line("zh-TW", frame.number, frame.events, names), locale="zh-TW")
 
     return job
 
 
 def animated_hand(names: tuple[str, ...], runs: int) -> dict[str, float]:
     """A whole 16-tile hand as one GIF, replay included: median seconds over ``runs``, size, frames."""
+    from cogs.i18n.steps import step_line
     from engine.replay import frames
     from render.replay import render_animation
 
@@ -135,8 +137,8 @@ def animated_hand(names: tuple[str, ...], runs: int) -> dict[str, float]:
     times, size, count = [], 0, 0
     for _ in range(runs):
         start = time.perf_counter()
-        steps = list(frames(header, moves, names, seat=0))
-        size = len(render_animation(steps, names))
+        steps = [(f.view, step_line("zh-TW", f.number, f.events, names)) for f in frames(header, moves, seat=0)]
+        size = len(render_animation(steps, names, locale="zh-TW"))
         times.append(time.perf_counter() - start)
         count = len(steps)
     return {

@@ -21,7 +21,7 @@ from engine.scoring import ScoringError
 from engine.tiles import NotationError
 
 from .choices import RULE_CHOICES, complete_entries, switch_spellings
-from .i18n import t
+from .i18n import item_label, t
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +173,9 @@ def result_embed(hand: str, win: str, result: dict, locale: Any) -> discord.Embe
         )
     unit_key = result["unit"]
     unit = t(locale, f"unit.{unit_key}")
-    lines = [f"{item['name']} — {item[unit_key]} {unit}" for item in result["items"]] or [t(locale, "tai.no_items")]
+    lines = [  # each item's name in the reader's script, with its meaning for an English reader (issue 37)
+        f"{item_label(locale, item['name'])} — {item[unit_key]} {unit}" for item in result["items"]
+    ] or [t(locale, "tai.no_items")]
     title = f"{result['total']} {unit}"
     if "capped_total" in result and result["capped_total"] != result["total"]:
         title += " · " + t(locale, "play.cap_note", paid=result["capped_total"])

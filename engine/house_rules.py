@@ -60,6 +60,8 @@ def _show(value: object) -> str:
 
 
 # every switch, grouped as the issue lists them; the default is document 000's value
+VARIANT_OF = "taiwan16"  # the rule set whose house rules these switches and presets are (document 000/003)
+
 SWITCHES: tuple[Switch, ...] = (
     # limit hands
     Switch("heavenly_tai", "天胡", 16, (16, 24)),

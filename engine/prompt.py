@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Action, Kind
 from .events import Phase
+from .scoring.core import ScoreItem, WinContext
 
 if TYPE_CHECKING:
     from .game import Game
@@ -91,6 +92,9 @@ class Prompt:
     auto: bool = False  # 代打 plays the seat: the caller answers with Game.auto_action
     timer: Timer | None = None
     flower_win: str | None = None
+    # what a 聽 declared at this decision adds to a win at this table (聽牌 1, 天聽 8 …), as the
+    # scorer counts it; () where 聽 is not offered or scores nothing (document 000's default)
+    ready_items: tuple[ScoreItem, ...] = ()
 
     @property
     def owes(self) -> bool:
@@ -134,4 +138,20 @@ def build_prompt(game: Game, seat: int) -> Prompt:
         game.auto[seat],
         _TIMER.get(phase),
         offer.flower_win if offer is not None else None,
+        _ready_items(game, seat, legal),
     )
+
+
+def _ready_items(game: Game, seat: int, legal: tuple[Action, ...]) -> tuple[ScoreItem, ...]:
+    """What 聽 would score if declared now (engine.scoring.ready_items), for the confirmation."""
+    if not any(a.kind is Kind.READY for a in legal):
+        return ()
+    from .scoring import get_rules, ready_items
+
+    ctx = WinContext(
+        declared_ready=True,
+        heavenly_ready=game.first_go[seat] and not game.claims_made,  # as Game._discard records it
+        dealer=seat == game.dealer,
+        options=game.options,
+    )
+    return ready_items(get_rules(game.profile.id), ctx)

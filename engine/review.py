@@ -49,6 +49,9 @@ class Decision:
     done: Option
     best: Option
     agreed: bool
+    # the log number of that replay step (the move after which the seat decided): the one number a
+    # review shows, so its "move 40" opens the step the replay labels move 40
+    shown: int = 0
 
     @property
     def loss(self) -> float:
@@ -122,10 +125,10 @@ def review_hand(game: Game, moves: Sequence[str], seat: int) -> HandReview:
     """Replay ``moves`` on ``game`` (freshly dealt) and review ``seat``'s decisions."""
     ai = PlannerAI(JUDGE)
     decisions: list[Decision] = []
-    frame = -1
+    frame, shown = -1, 0
     for step in hand_steps(game, moves):
         if step.number == 0 or step.events:
-            frame += 1
+            frame, shown = frame + 1, step.number
         if step.number >= len(moves) or game.is_over:
             continue
         action = Action.from_str(moves[step.number])
@@ -133,7 +136,7 @@ def review_hand(game: Game, moves: Sequence[str], seat: int) -> HandReview:
             continue
         number = step.number + 1
         if action.kind in DECLARED:
-            decisions.append(_declaration(ai, game, seat, action, number, frame))
+            decisions.append(replace(_declaration(ai, game, seat, action, number, frame), shown=shown))
             continue
         if action.kind not in REVIEWED:
             continue
@@ -141,7 +144,7 @@ def review_hand(game: Game, moves: Sequence[str], seat: int) -> HandReview:
         if len(legal) < 2:
             continue
         done, best, agreed = judge(ai, game.view(seat), legal, action)
-        decisions.append(Decision(game.hand_number, number, frame, seat, done, best, agreed))
+        decisions.append(Decision(game.hand_number, number, frame, seat, done, best, agreed, shown))
     return HandReview(game.hand_number, seat, tuple(decisions), None, 0.0)  # review_match adds the result
 
 

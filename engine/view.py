@@ -86,6 +86,11 @@ class Payment:
     tai: int  # 台/番/倍 charged (after the cap; the dealer's [2n+1] included when it applies)
     amount: int  # points actually paid
     reason: str  # "胡", "自摸", "眼牌", "七搶一", "八仙過海", a kong or 买马 line's name
+    # 买马: a payment made again because a horse named ``horse_seat`` (the horse's tile ``horse``):
+    # ``again`` is the reason of the payment repeated (自摸, 点炮, 明杠 …); None on any other payment
+    horse: int | None = None
+    horse_seat: int | None = None
+    again: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ The render layer sits below the cogs and cannot use their catalogue (``cogs.i18n
 discord), so the few words a picture holds live here. A locale is what the cog already keeps per
 person (``"en"``, ``"zh-TW"``, ``"zh-CN"``, or a Discord locale that starts with one of them);
 ``None`` keeps the pictures as they were before labels followed the reader (Traditional
-Chinese). 台/番 item names are never translated: they stay as the rule documents write them.
+Chinese). 台/番 item names are never translated, but drawn in the reader's script (render/script.py).
 
     >>> label("en", "round", wind=wind("en", 1), n=6, left=12)
     'South round · hand 6 · 12 left'
@@ -18,6 +18,8 @@ import re
 from collections.abc import Callable
 
 from engine.tiles import tile_name
+
+from .script import in_script
 
 LOCALES = ("en", "zh-TW", "zh-CN")
 DEFAULT = "zh-TW"  # no locale given: the pictures as they always were
@@ -75,7 +77,7 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "sheet.limit": ("24台 limit: each pays at most 底 + 24 台", "24台 上限：每家最多付 底 + 24 台", "24台 上限：每家最多付 底 + 24 台"),
     "sheet.points": ("pts", "分", "分"),
     "sheet.house": ("House rules {rules}", "家規 {rules}", "家规 {rules}"),
-    "sheet.tag_tsumo": ("Tsumo ", "自摸 ", "自摸 "),
+    "sheet.tag_tsumo": ("Self-draw ", "自摸 ", "自摸 "),  # as the text beside it says it
     "sheet.tag_win": ("Won ", "胡 ", "胡 "),
     "sheet.tag_dealt": ("Dealt in ", "放槍 ", "放枪 "),
     # the match summary (render/summary.py)
@@ -154,12 +156,15 @@ def replace_tile_names(text: str, word: Callable[[int], str]) -> str:
 
 def tile_words(locale: object, text: str) -> str:
     """``text`` made by the engine (a replay step, a 买马 line) with its tile names in the reader's
-    words: 八索 → 八條 (zh-TW), 五萬 → 五万 (zh-CN), 五萬 → 5 Crak (en); the rest stays as written.
+    words: 八索 → 八條 (zh-TW), 五萬 → 五万 (zh-CN), 五萬 → 5 Crak (en); the rest in the reader's script.
 
         >>> tile_words("zh-TW", "B 打 八索（摸切）"), tile_words("zh-CN", "庄家买马 五萬")
         ('B 打 八條（摸切）', '庄家买马 五万')
+        >>> tile_words("zh-TW", "庄家买马 五萬")  # and in the reader's script (render/script.py)
+        '莊家買馬 五萬'
+
     """
-    return replace_tile_names(text, lambda tile: tile_word(locale, tile))
+    return in_script(locale_of(locale), replace_tile_names(text, lambda tile: tile_word(locale, tile)))
 
 
 def relative(locale: object, seat: int, reader: int) -> str:

@@ -2,7 +2,7 @@
 the step's line above it), and a whole hand as one animated GIF sized for Discord's inline preview
 (GIF because Discord animates GIFs inline and shows only the first frame of an APNG).
 
-    python -m render.replay FILE --hand N --seat S OUTDIR
+    python -m render.replay FILE --hand N --seat S OUTDIR [--lang en|zh-TW|zh-CN]
 
 writes OUTDIR/step-000.png … (one per step of hand N of the match log FILE, N counted in file order
 from 1, seen from seat S), OUTDIR/steps.txt (each step's line) and OUTDIR/hand.gif. Exit 0; 1 when the
@@ -21,12 +21,12 @@ from PIL import Image
 
 from engine.cli import tool_parser
 from engine.log import LogError, NotALog, check_log, game_header, read_log
-from engine.replay import Frame, frames
+from engine.replay import frames
 from engine.view import GameView
 
 from . import encode, fonts, theme
 from .canvas import Canvas
-from .labels import tile_words
+from .labels import LOCALES as LANGS
 from .table import compose_table
 
 BAND = 44  # the line of text above the table, at scale 1
@@ -39,9 +39,10 @@ LAST_FRAME_MS = 4000
 def compose_step(
     view: GameView, names: Sequence[str], line: str, scale: float = STEP_SCALE, locale: object = None
 ) -> Canvas:
-    """The table from ``view.viewer``'s seat with ``line`` written above it, its tiles in ``locale``'s
-    words (None: the pictures' Traditional Chinese, bamboo as 條)."""
-    table = compose_table(view, names, scale=scale)
+    """The table from ``view.viewer``'s seat with ``line`` (the step in the reader's words, made by
+    cogs/i18n/steps.py) written above it, the table's labels and tiles in ``locale``'s language too
+    (None: the pictures' Traditional Chinese)."""
+    table = compose_table(view, names, scale=scale, locale=locale)
     band = round(BAND * scale)
     width, height = table.im.size
     cv = Canvas(Image.new("RGB", (width, height + band), theme.PANEL))
@@ -49,32 +50,30 @@ def compose_step(
     cv.placed.extend(table.placed)
     cv.written.extend(table.written)
     size = round(20 * scale)
-    cv.text(
-        (width / 2, band / 2),
-        fonts.fit(tile_words(locale, line), size, width - round(16 * scale)),
-        size,
-        theme.TEXT,
-        anchor="mm",
-    )
+    cv.text((width / 2, band / 2), fonts.fit(line, size, width - round(16 * scale)), size, theme.TEXT, anchor="mm")
     return cv
 
 
-def render_step(view: GameView, names: Sequence[str], line: str, scale: float = STEP_SCALE) -> bytes:
+def render_step(
+    view: GameView, names: Sequence[str], line: str, scale: float = STEP_SCALE, locale: object = None
+) -> bytes:
     """One replay step as PNG bytes."""
-    return encode.to_png(compose_step(view, names, line, scale).im)
+    return encode.to_png(compose_step(view, names, line, scale, locale).im)
 
 
 def render_animation(
-    frames: Iterable[Frame], names: Sequence[str], scale: float = ANIMATION_SCALE, frame_ms: int = FRAME_MS
+    steps: Iterable[tuple[GameView, str]],
+    names: Sequence[str],
+    scale: float = ANIMATION_SCALE,
+    frame_ms: int = FRAME_MS,
+    locale: object = None,
 ) -> bytes:
-    """A whole hand as one looping GIF: every step for ``frame_ms``, the last one held longer.
-    Frames are mapped to the shared tile palette (no per-frame colour analysis), and the GIF
-    writer stores only the part of each frame that changed."""
+    """A whole hand as one looping GIF, from each step's view and line: every step for ``frame_ms``, the
+    last one held longer. Frames are mapped to the shared tile palette (no per-frame colour analysis),
+    and the GIF writer stores only the part of each frame that changed."""
     pictures = [
-        compose_step(f.view, names, f.line, scale).im.quantize(
-            palette=encode.palette(), dither=Image.Dither.NONE
-        )
-        for f in frames
+        compose_step(view, names, line, scale, locale).im.quantize(palette=encode.palette(), dither=Image.Dither.NONE)
+        for view, line in steps
     ]
     if not pictures:
         raise ValueError("a hand has at least its deal")
@@ -109,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seat", type=int, required=True, choices=range(4), metavar="{0,1,2,3}")
     parser.add_argument("outdir", help="where the pictures go (created if missing)")
     parser.add_argument("--no-animation", action="store_true", help="only the step pictures")
+    parser.add_argument("--lang", choices=LANGS, default="en", help="the language of the lines and pictures")
     args = parser.parse_args(argv)
     try:
         data = read_log(Path(args.file).read_bytes())
@@ -131,13 +131,18 @@ def main(argv: list[str] | None = None) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         return _usage(f"cannot make {out}: {error.strerror or error}")
-    steps = list(frames(game_header(match, hand), hand["moves"], names, seat=args.seat))
-    for f in steps:
-        (out / f"step-{f.index:03d}.png").write_bytes(render_step(f.view, names, f.line))
-    (out / "steps.txt").write_text("".join(f"{f.index:03d} {f.line}\n" for f in steps), encoding="utf-8")
+    from cogs.i18n.steps import step_line  # the words are the catalogue's (the bot's own replay uses them)
+
+    steps = [
+        (f, step_line(args.lang, f.number, f.events, names))
+        for f in frames(game_header(match, hand), hand["moves"], seat=args.seat)
+    ]
+    for f, line in steps:
+        (out / f"step-{f.index:03d}.png").write_bytes(render_step(f.view, names, line, locale=args.lang))
+    (out / "steps.txt").write_text("".join(f"{f.index:03d} {line}\n" for f, line in steps), encoding="utf-8")
     written = f"{len(steps)} step pictures"
     if not args.no_animation:
-        gif = render_animation(steps, names)
+        gif = render_animation(((f.view, line) for f, line in steps), names, locale=args.lang)
         (out / "hand.gif").write_bytes(gif)
         written += f" and hand.gif ({len(gif) / 1024:.0f} KB)"
     print(f"hand {args.hand} from seat {args.seat}: {written} in {out}")

@@ -20,7 +20,8 @@ from engine.view import GameView, HandResult
 
 from . import encode, fonts, sprites, theme
 from .canvas import Canvas
-from .labels import label, tile_words, wind
+from .labels import label, locale_of, tile_words, wind
+from .script import in_script
 
 UNITS = {"tai": "台", "fan": "番", "points": "分", "multiplier": "倍"}
 WIDTH = 760
@@ -81,7 +82,8 @@ def compose_score(
     locale: object = None,
 ) -> Canvas:
     """``locale``: the reader's language for the sheet's own words (None: Traditional Chinese, as
-    the sheet always was); the 台/番 item names stay as the rule documents write them."""
+    the sheet always was); the 台/番 item names are the rule documents' words, in the reader's script
+(render/script.py: 庄家 for zh-CN, 莊家 for zh-TW)."""
     s = scale
     width = round(WIDTH * s)
     pad = round(24 * s)
@@ -149,7 +151,7 @@ def compose_score(
         col, row = divmod(i, per_col)
         x0 = pad + col * (col_w + round(30 * s))
         y = y_items + row * line + line / 2
-        cv.text((x0, y), fonts.fit(item.name, size, col_w - round(70 * s)), size, theme.INK)
+        cv.text((x0, y), fonts.fit(in_script(locale_of(locale), item.name), size, col_w - round(70 * s)), size, theme.INK)
         cv.text((x0 + col_w, y), f"{item.value} {unit}", size, theme.INK, anchor="rm")
         d.line((x0, y + line / 2 - 1, x0 + col_w, y + line / 2 - 1), fill=theme.RULE, width=1)
 
@@ -241,6 +243,6 @@ def render_score(
     locale: object = None,
 ) -> bytes:
     """The score sheet as PNG bytes. ``view`` (optional) adds the round and hand number;
-    ``house_rules`` (``HouseRules.summary()``, "" at a document table) adds a line naming them;
+    ``house_rules`` (cogs.mahjong.texts.house_rules_text, "" at a document table) adds a line naming them;
     ``locale`` the readers' language (the channel's)."""
     return encode.to_png(score_image(result, names, view, scale, house_rules, locale))

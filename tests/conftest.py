@@ -27,6 +27,16 @@ def pg_cluster() -> Iterator[Cluster]:
     cluster.destroy()
 
 
+@pytest.fixture(autouse=True)
+def _plain_command_names() -> Iterator[None]:
+    """A bot that synced learns its commands' ids for the whole process (cogs.i18n.COMMANDS): forget them
+    after each test, so the next one starts as a bot does before its sync, with plain command names."""
+    yield
+    from cogs.i18n import COMMANDS
+
+    COMMANDS.forget()
+
+
 BACKENDS = ("sqlite", "postgresql")
 
 

@@ -65,6 +65,7 @@ from .replay import ReplayCommands, history_view, replay_view
 from .review import ReviewCommands
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .system import SYSTEM
+from .texts import house_rules_text
 from .watch import SPECTATOR_CHOICES, WatchCommands, Watchers, restore_watchers
 
 if TYPE_CHECKING:
@@ -566,7 +567,7 @@ class Mahjong(
             await _answer(interaction, str(error))
             return
         runner.carry(runner.session.set_settings(replace(state.settings, options=replace(options, house_rules=rules))))
-        await _answer(interaction, t(interaction.locale, "ok.houserule", rules=rules.summary() or "—"))
+        await _answer(interaction, t(interaction.locale, "ok.houserule", rules=house_rules_text(rules, locale_of(interaction.locale)) or "—"))
 
     @create.autocomplete("house_rules")
     async def create_house_rules(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

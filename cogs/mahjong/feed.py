@@ -85,7 +85,33 @@ def feed_text(events: Sequence[Event], start: int, viewer: int, names: Sequence[
     lines = [move_line(e, flag, names, loc) for e, flag in moves[-FEED_LENGTH:]]
     if len(moves) > FEED_LENGTH:
         lines.insert(0, t(loc, "feed.more", n=len(moves) - FEED_LENGTH))
-    return t(loc, "feed.title") + "\n" + "\n".join(f"> {line}" for line in lines)
+    title = t(loc, "feed.title_first" if start == 0 else "feed.title")  # no "last turn" before the first
+    return title + "\n" + "\n".join(f"> {line}" for line in lines)
+
+
+_OWN_MOVES = frozenset(
+    {EventKind.DISCARD, EventKind.CHI, EventKind.PON, EventKind.KONG, EventKind.ANKONG, EventKind.ADDKONG}
+)
+
+
+def exchange_text(events: Sequence[Event], viewer: int, loc: str) -> str:
+    """What 換牌 brought ``viewer``, said in each DM from the exchange until the viewer's own first move
+    after it: the tiles that came back from the wall (the engine's private DRAW "換牌" event), or that
+    the hand was kept. "" before the exchange, after that first move, and at a table without 換牌."""
+    drawn: tuple[int, ...] | None = None
+    done = False
+    for event in events:
+        if event.kind is EventKind.DRAW and event.detail == "換牌" and event.seat == viewer:
+            drawn = event.tiles
+        elif event.kind is EventKind.EXCHANGED:
+            done = True
+        elif done and event.seat == viewer and event.kind in _OWN_MOVES:
+            return ""  # the viewer has played since: the hand in the picture says the rest
+    if not done:
+        return ""
+    if not drawn:
+        return t(loc, "feed.exchange_kept")
+    return t(loc, "feed.exchange", tiles=t(loc, "hint.sep").join(tile_label(loc, tile) for tile in drawn))
 
 
 @dataclass

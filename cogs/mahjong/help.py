@@ -17,13 +17,13 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules
+from engine.house_rules import KNOWN_PRESETS, SWITCHES, VARIANT_OF, HouseRules
 from engine.rules import PROFILES
 from engine.rulesets import DEFAULT_RULES
 from engine.scoring import get_rules
 
 from ..choices import RULE_CHOICES
-from ..i18n import locale_of, t
+from ..i18n import item_name, locale_of, t
 from .arguments import accepted
 from .mixin import CogMixin
 
@@ -46,21 +46,21 @@ def _unit(rules: str) -> str:
     return UNIT_WORDS.get(table.unit, table.unit)
 
 
-def item_lines(rules: str) -> list[str]:
-    """``門清 1台`` … every row of the rule set's table at document values (one line each)."""
+def item_lines(rules: str, loc: str | None = None) -> list[str]:
+    """``門清 1台`` … every row of the rule set's table at document values (one line each), each name in
+    the reader's script (门清 for zh-CN)."""
     unit = _unit(rules)
     document = HouseRules()
-    return [f"{item.name} {item.value_for(document)}{unit}" for item in get_rules(rules).items]
+    return [f"{item_name(loc, item.name)} {item.value_for(document)}{unit}" for item in get_rules(rules).items]
 
 
 def meaning_lines(rules: str, loc: str) -> list[str]:
     """``**門清** 1台 — 沒有吃、碰、明槓…`` for every item: its name, document value and meaning."""
-    names = [item.name for item in get_rules(rules).items]
-    return [f"**{name}** {line.removeprefix(name).strip()} — {t(loc, f'item.{rules}.{name}')}"
-            for name, line in zip(names, item_lines(rules), strict=True)]
+    items = get_rules(rules).items
+    return [f"**{line.rsplit(' ', 1)[0]}** {line.rsplit(' ', 1)[1]} — {t(loc, f'item.{rules}.{item.name}')}"
+            for item, line in zip(items, item_lines(rules, loc), strict=True)]
 
 
-HOUSE_RULES = "taiwan16"  # the rule set the house-rule switches are variants of (engine.house_rules)
 
 
 def house_lines(loc: str) -> list[str]:
@@ -100,7 +100,7 @@ def item_pages(rules: str, loc: str) -> list[list[str]]:
 
 def house_pages(rules: str, loc: str) -> list[list[str]]:
     """The house rules' pages: taiwan16's, whose variants they are; none for another rule set."""
-    return _paged(house_lines(loc)) if rules == HOUSE_RULES else []
+    return _paged(house_lines(loc)) if rules == VARIANT_OF else []
 
 
 def _pages(rules: str, loc: str) -> list[tuple[str, list[str]]]:
@@ -115,7 +115,7 @@ def help_embed(rules: str, loc: str) -> discord.Embed:
     embed = discord.Embed(title=t(loc, "help.title", rules=t(loc, f"rules.{rules}")), colour=COLOUR)
     embed.add_field(name=t(loc, "help.how"), value=t(loc, "help.how_text"), inline=False)
     embed.add_field(name=t(loc, "help.special_title"), value=t(loc, f"help.special.{rules}"), inline=False)
-    lines = item_lines(rules)
+    lines = item_lines(rules, loc)
     chunks: list[list[str]] = [[]]
     for line in lines:
         if len(" · ".join([*chunks[-1], line])) > FIELD_LIMIT:

@@ -14,13 +14,14 @@ from engine.actions import Kind
 from engine.game import Phase
 from engine.hints import ReadyDiscard, ready_discards
 from engine.prompt import Ask, Prompt
+from engine.rulesets import get as rule_set
 from engine.view import HandResult
 from table.session import TableSession
 from table.visibility import PUBLIC, Viewer
 
 from ..i18n import t
 from . import texts
-from .feed import FeedMarks, feed_text
+from .feed import FeedMarks, exchange_text, feed_text
 from .live import Payload
 from .markdown import shown_names
 from .payments import payment_lines
@@ -104,7 +105,7 @@ async def dm_payload(
         else:
             start = marks.start(seat, game.hand_number, session.decision, len(game.events))
             feed = feed_text(game.events, start, seat, names, loc)
-            line = texts.prompt_line(prompt, names, loc, deadline, mode)
+            line = texts.prompt_line(prompt, names, loc, deadline, mode, unit=rule_set(settings.rules).unit)
             if feed:  # what the others did since this person's previous prompt
                 line = f"{feed}\n{line}"
             buttons = action_view(
@@ -117,7 +118,15 @@ async def dm_payload(
                 mode=mode,
                 marked=marked_tiles(discard_hints),
             )
-    if moment:  # 胡! with the tile and the value, even where the table won for this player
+    exchanged = exchange_text(game.events, seat, loc) if not game.is_over else ""
+    if exchanged:  # 換牌: the tiles that came back, until this person's first move after it
+        line = f"{exchanged}\n{line}"
+    if game.is_over:  # the moves since this person's last prompt, up to the end: what led to the 胡
+        start = marks.start(seat, game.hand_number, session.decision, len(game.events))
+        feed = feed_text(game.events, start, seat, names, loc)
+        if feed:
+            line = f"{feed}\n{line}"
+    if moment:  # 胡! with the tile, who dealt it in and the value, even where the table won for this player
         line = f"{moment}\n{line}"
     playing = not (session.match_ended() or game.is_over or auto)
     if playing:  # where you stand (standing.py): waits, the discards that keep you ready, 過水

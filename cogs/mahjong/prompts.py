@@ -23,10 +23,11 @@ from engine.view import GameView
 from table.codes import code_of
 from table.lobby import TablePhase, TableState
 
-from ..i18n import LEVEL_NAMES, locale_of, run_label, t, tile_label
+from ..i18n import LEVEL_NAMES, item_name, locale_of, run_label, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, LobbyOp, Mode, ModeButton, TableButton, TableOp
 from .replay_buttons import WatchButton
 from .system import SYSTEM_TURN
+from .texts import house_rules_text
 
 ROW_WIDTH = 5
 DISCARD_ROWS = 4
@@ -81,15 +82,21 @@ def settings_parts(state: TableState, locale: str) -> list[str]:
     """A table's settings as short parts (rounds, timers, stakes, switches, 🔒): the lobby and the table list."""
     s = state.settings
     o = s.options
-    flags = [name for on, name in (
-        (o.self_draw_only, "限自摸"),
-        (o.may_pass_win, "可過水"),
-        (o.min_tai > 0, minimum_label(s.rules, o.min_tai)),
-        (o.bonus_tile, "寶牌"),
-        (o.hand_size is not None and o.hand_size != get_profile(s.rules).hand_size, f"{o.hand_size} 張"),
-        (o.see_wind_see_flower, "見字見花"),
-        (o.exchange, "換牌"),
-        (not o.house_rules.is_document, f"家規 {o.house_rules.summary()}"),
+    flags = [name() for on, name in (  # each in the reader's words and script (issue 37: 可過水 to zh-CN)
+        (o.self_draw_only, lambda: t(locale, "lobby.flag_self_draw_only")),
+        (o.may_pass_win, lambda: t(locale, "lobby.flag_may_pass_win")),
+        (o.min_tai > 0, lambda: item_name(locale, minimum_label(s.rules, o.min_tai))),
+        (o.bonus_tile, lambda: t(locale, "lobby.flag_bonus_tile")),
+        (
+            o.hand_size is not None and o.hand_size != get_profile(s.rules).hand_size,
+            lambda: t(locale, "lobby.flag_hand_size", n=o.hand_size),
+        ),
+        (o.see_wind_see_flower, lambda: t(locale, "lobby.flag_see_wind_see_flower")),
+        (o.exchange, lambda: t(locale, "lobby.flag_exchange")),
+        (
+            not o.house_rules.is_document,
+            lambda: t(locale, "lobby.flag_house", rules=house_rules_text(o.house_rules, locale)),
+        ),
     ) if on]
     settings = [
         t(locale, "lobby.rounds", n=s.rounds),

@@ -182,7 +182,7 @@ def profile_card(figures: PlayerFigures, name: str, tr: stats.Translate) -> Prof
             (tr("stats.rank"), "—" if figures.rank is None else f"#{figures.rank}/{figures.players}"),
         ),
         items_title=tr("stats.top_items"),
-        items=figures.top_items,
+        items=tuple((stats.doc_word(item, tr), n) for item, n in figures.top_items),
     )
 
 

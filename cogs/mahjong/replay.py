@@ -28,7 +28,8 @@ from render.replay import render_animation, render_step
 from table.lobby import TableError
 from table.visibility import PUBLIC, Sight, sight, viewer_of
 
-from ..i18n import t
+from ..i18n import locale_of, t
+from ..i18n.steps import step_line
 from .live import Payload
 from .mixin import CogMixin
 from .replay_buttons import ReplayFrame, ReplayOpenButton, ReplaySeatSelect, ReplayStepButton, StepOp
@@ -77,18 +78,21 @@ def default_seat(hand: StoredHand, user_id: int) -> int:
 # ---------------------------------------------------------------------- the step-through message
 
 
-def draw_step(hand: StoredHand, index: int, seat: int) -> tuple[Frame, bytes, list[frozenset[str]]]:
-    """Replay ``hand`` to step ``index`` (clamped), from ``seat``: the frame, its picture, every
-    frame's marks (CPU work: run it in a thread)."""
+def draw_step(
+    hand: StoredHand, index: int, seat: int, locale: Any = None
+) -> tuple[Frame, str, bytes, list[frozenset[str]]]:
+    """Replay ``hand`` to step ``index`` (clamped), from ``seat``: the frame, its line and its picture in
+    the reader's language, every frame's marks (CPU work: run it in a thread)."""
     names = list(hand.names)
-    frame = frame_at(hand.header, hand.moves, names, max(0, index), seat=seat)
+    frame = frame_at(hand.header, hand.moves, max(0, index), seat=seat)
     all_marks = frame_marks(hand.header, hand.moves)
-    return frame, render_step(frame.view, names, frame.line), all_marks
+    line = step_line(locale, frame.number, frame.events, names)
+    return frame, line, render_step(frame.view, names, line, locale=locale_of(locale)), all_marks
 
 
 async def step_payload(hand: StoredHand, index: int, seat: int, locale: Any) -> Payload:
     try:
-        frame, png, all_marks = await asyncio.to_thread(draw_step, hand, index, seat)
+        frame, line, png, all_marks = await asyncio.to_thread(draw_step, hand, index, seat, locale)
     except (LogError, ValueError) as error:
         log.warning("hand %s does not replay: %s", hand.id, error)
         raise TableError("replay.broken") from None
@@ -96,7 +100,7 @@ async def step_payload(hand: StoredHand, index: int, seat: int, locale: Any) -> 
         locale, "replay.title", id=hand.id, hand=hand.hand_no, table=hand.table_id, seat=hand.names[seat]
     )
     return Payload(
-        content=f"{title}\n**{frame.line}**",
+        content=f"{title}\n**{line}**",
         png=png,
         filename="replay.png",
         view=step_view(hand, frame.index, seat, all_marks, locale),
@@ -199,9 +203,12 @@ def history_view(matches: list[MatchSummary], locale: Any) -> discord.ui.View | 
     return view
 
 
-def animation(hand: StoredHand) -> bytes:
+def animation(hand: StoredHand, locale: Any = None) -> bytes:
+    """The whole hand as one GIF, its lines and labels in the reader's language."""
     names = list(hand.names)
-    return render_animation(frames(hand.header, hand.moves, names, seat=default_seat(hand, -1)), names)
+    steps = frames(hand.header, hand.moves, seat=default_seat(hand, -1))
+    lines = ((f.view, step_line(locale, f.number, f.events, names)) for f in steps)
+    return render_animation(lines, names, locale=locale_of(locale))
 
 
 def match_log(store_match: StoredMatch, *, sealed: bool) -> bytes:
@@ -256,12 +263,12 @@ class ReplayCommands(CogMixin):
         private = not sight(PUBLIC, over=found.match_over).finished_hands
         await interaction.response.defer(thinking=True, ephemeral=private)  # a whole hand takes longer than a click
         try:
-            gif = await asyncio.to_thread(animation, found)
+            gif = await asyncio.to_thread(animation, found, interaction.locale)
         except (LogError, ValueError) as error:
             log.warning("hand %s does not replay: %s", found.id, error)
             raise TableError("replay.broken") from None
         text = t(
-            interaction.guild_locale or interaction.locale,
+            interaction.locale,  # the asker's language, as the picture is (guild_locale is en-US off Community)
             "replay.animated",
             id=found.id,
             hand=found.hand_no,

@@ -94,7 +94,7 @@ def decision_line(locale: Any, d: Decision, names: list[str]) -> str:
         locale,
         "review.line",
         hand=d.hand,
-        move=d.move,
+        move=d.shown,  # the step its button opens, as the replay numbers it
         done=action_text(locale, d.done.action),
         best=action_text(locale, d.best.action),
         loss=f"{d.loss:.1f}",
@@ -177,7 +177,7 @@ def review_view(
 ) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for d in review.worst(WORST):
-        label = "▶ " + t(locale, "review.step", hand=d.hand, move=d.move)
+        label = "▶ " + t(locale, "review.step", hand=d.hand, move=d.shown)  # the replay step's own number
         view.add_item(ReviewStepButton.make(table, d.hand, seat, d.frame, label))
     if share:
         view.add_item(ReviewShareButton.make(table, only, user, "📣 " + t(locale, "review.share")))
@@ -312,7 +312,7 @@ async def share_review(store: Store, interaction: discord.Interaction, share: Re
     seat = check_reviewable(found, interaction.user.id, share.user)
     assert found is not None
     review = await asyncio.to_thread(run_review, found, seat, share.only)
-    locale = interaction.guild_locale or interaction.locale
+    locale = interaction.locale  # the sharer's language (guild_locale is en-US off Community servers)
     text = review_text(locale, found, review, seat, only=share.only)
     view = review_view(found.table_id, seat, review, share.user, share.only, locale, share=False)
     await interaction.response.send_message(

@@ -656,7 +656,7 @@ class TableRunner:
         names = self.seating.names()
         text = self.result_text(result, number)
         view = self.session.view(PUBLIC)  # the hand as it ended, every hand revealed (table/visibility.py)
-        house = self.state.settings.options.house_rules.summary()
+        house = texts.house_rules_text(self.state.settings.options.house_rules, self.locale)
 
         async def show() -> None:
             png = await self.cog.painter.draw(

@@ -11,6 +11,7 @@ pages of ten.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import discord
@@ -29,6 +30,7 @@ from ranking.ledger import settle
 from ranking.rating import PROVISIONAL_MATCHES
 from ranking.tiers import tier
 
+from ..i18n import item_name
 from .markdown import shown_name
 
 Translate = Callable[..., str]
@@ -48,6 +50,13 @@ _name = shown_name
 
 def _percent(rate: float) -> str:
     return f"{rate:.0%}"
+
+
+def doc_word(name: str, t: Translate) -> str:
+    """A scoring item as the rule document names it, in the script of the reader ``t`` writes for (a
+    ``partial(i18n.t, locale)``): 莊家 to zh-TW, 庄家 to zh-CN, as written in English (issue 37)."""
+    locale = t.args[0] if isinstance(t, partial) and t.args else None
+    return item_name(locale, name)
 
 
 def unit_label(rules: str | None, t: Translate) -> str:
@@ -143,9 +152,9 @@ def history_embed(matches: Sequence[MatchSummary], t: Translate) -> discord.Embe
     for match in matches[:25]:  # Discord's limit on fields
         lines = []
         for place, (name, user_id, score) in enumerate(match.standings, start=1):
-            tag = f" {t('hist.ai')}" if user_id is None else ""
+            shown = _name(name) if user_id is not None else t("lobby.ai_seat", name=_name(name))  # 🤖 AI 2
             medal = MEDALS.get(place, f"{place}.")
-            lines.append(f"{medal} {_name(name)}{tag} · {score:,}")
+            lines.append(f"{medal} {shown} · {score:,}")
         lines.append(t("hist.when", when=f"<t:{int(match.finished_at)}:R>"))
         embed.add_field(
             name=t("hist.match", table=match.table_id, rules=rules_label(match.rules, t), hands=match.hands),
@@ -199,7 +208,7 @@ def figures_embed(figures: PlayerFigures, member_name: str, t: Translate) -> dis
         if figures.rank is not None:
             rating += "\n" + t("stats.rating_rank", rank=figures.rank, players=figures.players)
     best = t("lb.none") if figures.best_tai is None else f"{figures.best_tai} {unit} (#{figures.best_hand})"
-    items = "\n".join(f"{item} ×{n}" for item, n in figures.top_items) or t("lb.none")
+    items = "\n".join(f"{doc_word(item, t)} ×{n}" for item, n in figures.top_items) or t("lb.none")
     for key, value, inline in (
         ("stats.rating", rating, True),
         ("stats.points", f"{figures.points:+,}", True),
@@ -231,13 +240,15 @@ def server_embed(figures: ServerFigures, t: Translate) -> discord.Embed:
     unit = unit_label(figures.rules, t)
     embed.add_field(
         name=t("server.most"),
-        value="\n".join(t("server.item", item=c.item, n=c.hands) for c in figures.most_made) or t("lb.none"),
+        value="\n".join(t("server.item", item=doc_word(c.item, t), n=c.hands) for c in figures.most_made)
+        or t("lb.none"),
         inline=True,
     )
     embed.add_field(
         name=t("server.rarest"),
         value="\n".join(
-            t("server.rare", item=c.item, n=c.hands, name=_name(c.last_name), hand=c.last_hand) for c in figures.rarest
+            t("server.rare", item=doc_word(c.item, t), n=c.hands, name=_name(c.last_name), hand=c.last_hand)
+            for c in figures.rarest
         )
         or t("lb.none"),
         inline=False,
@@ -310,7 +321,7 @@ def ledger_embed(standings: MatchStandings, t: Translate) -> discord.Embed:
         ),
         inline=False,
     )
-    embed.add_field(name="💰", value="\n".join(ledger_lines(names, standings.scores, t)), inline=False)
+    embed.add_field(name=t("ledger.pays"), value="\n".join(ledger_lines(names, standings.scores, t)), inline=False)
     if standings.rating_changes:
         embed.add_field(
             name=t("ledger.ratings"),

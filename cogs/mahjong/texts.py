@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.events import Phase
+from engine.house_rules import HouseRules
 from engine.match import Match
 from engine.prompt import Ask, Prompt
 from engine.tiles import format_tiles
 from engine.view import GameView, HandResult
 
-from ..i18n import t, tile_label, tile_words
+from ..i18n import item_name, t, tile_label, tile_words
 
 
 def table_text(view: GameView, names: Sequence[str], loc: str, deadline: str, notes: Sequence[str] = ()) -> str:
@@ -35,8 +36,8 @@ def table_text(view: GameView, names: Sequence[str], loc: str, deadline: str, no
     text = t(
         loc,
         "play.table",
-        # the document's 東風圈 for English and zh-TW readers; 东风圈 for zh-CN, never 東风圈
-        round=t("zh-CN" if loc == "zh-CN" else "zh-TW", f"wind.{view.round_wind}"),
+        # East round in English, as the picture says it; 東風圈 in zh-TW, 东风圈 in zh-CN
+        round=t(loc, f"wind.{view.round_wind}"),
         n=view.hand_number,
         streak=streak,
         tiles=view.wall_remaining,
@@ -47,15 +48,18 @@ def table_text(view: GameView, names: Sequence[str], loc: str, deadline: str, no
     return text
 
 
-def prompt_line(prompt: Prompt, names: Sequence[str], loc: str, deadline: str, mode: str = "main") -> str:
+def prompt_line(
+    prompt: Prompt, names: Sequence[str], loc: str, deadline: str, mode: str = "main", unit: str = "tai"
+) -> str:
     """What a seat owing a decision is asked, in its DM: its turn (ready or not; in the 聽 mode,
-    what 聽 costs, since choosing the tile is the confirmation), the tile it may claim or rob
-    and whose it is, or the flower win it may call or decline. ValueError for a prompt that asks neither (換牌 and waiting have their own)."""
+    what 聽 costs and what this table pays for it, since choosing the tile is the confirmation), the
+    tile it may claim or rob and whose it is, or the flower win it may call or decline. ValueError for
+    a prompt that asks neither (換牌 and waiting have their own)."""
     if prompt.kind is Ask.DISCARD:
         key = "play.dm_ready_pick" if mode == "ready" else "play.dm_turn_ready" if prompt.ready else "play.dm_turn"
         line = t(loc, key, deadline=deadline)
         if mode == "ready":
-            line += "\n" + t(loc, "play.ready_cost")
+            line += "\n" + t(loc, "play.ready_cost", pays=ready_pays(prompt, loc, unit))
         return line
     if prompt.kind is Ask.FLOWER_WIN and prompt.flower_win is not None:
         return t(loc, "play.dm_flower_win", win=prompt.flower_win, deadline=deadline)
@@ -63,6 +67,30 @@ def prompt_line(prompt: Prompt, names: Sequence[str], loc: str, deadline: str, m
         key = "play.dm_rob" if prompt.kind is Ask.ROB_KONG else "play.dm_claim"
         return t(loc, key, name=names[prompt.discarder], tile=tile_label(loc, prompt.claim_tile), deadline=deadline)
     raise ValueError(f"seat {prompt.seat} is asked {prompt.kind.value}: no turn or claim line")
+
+
+def house_rules_text(house: HouseRules, loc: str) -> str:
+    """A table's house rules as one line in the reader's language and script: the preset's name (or
+    custom) and the switches that are on, as players write them ("常見：天胡 24 · 地胡 16"); "" at a
+    document table."""
+    if house.is_document:
+        return ""
+    preset = house.preset_name()
+    name = t(loc, f"houseline.preset.{preset}") if preset else t(loc, "houseline.custom")
+    items = t(loc, "houseline.sep").join(item_name(loc, part) for part in house.describe())
+    return t(loc, "houseline.rules", preset=name, items=items)
+
+
+def ready_pays(prompt: Prompt, loc: str, unit: str) -> str:
+    """What 聽 declared now adds to a win at this table, from the engine's count (``Prompt.ready_items``:
+    the table's house rules, a first-discard 天聽 or 地聽), or that it adds nothing (document 000)."""
+    if not prompt.ready_items:
+        return t(loc, "play.ready_free")
+    unit_word = t(loc, f"unit.{unit}")
+    items = t(loc, "hint.sep").join(
+        t(loc, "play.ready_item", item=item_name(loc, i.name), value=i.value, unit=unit_word) for i in prompt.ready_items
+    )
+    return t(loc, "play.ready_pays", items=items)
 
 
 def seat_lines(match: Match, names: Sequence[str], loc: str) -> str:
@@ -138,10 +166,12 @@ def others_text(view: GameView, names: Sequence[str], loc: str) -> str:
 
 def win_moment(result: HandResult | None, names: Sequence[str], loc: str) -> str:
     """The 胡 moment for every DM, even where the table won for the player (不可過水): who, on
-    which tile, for how much ("" for a draw game or before any result)."""
+    which tile, who dealt it in (or 自摸), for how much ("" for a draw game or before any result)."""
     if result is None or result.winner is None:
         return ""
-    key = "moment.self_draw" if result.self_drawn else "moment.win"
+    key = "moment.win" if result.loser is not None else "moment.self_draw"
     tile = "—" if result.win_tile is None else tile_label(loc, result.win_tile)
     total = result.total if result.capped_total is None else result.capped_total
-    return t(loc, key, name=names[result.winner], tile=tile, total=total, unit=t(loc, f"unit.{result.unit}"))
+    loser = names[result.loser] if result.loser is not None else ""
+    unit = t(loc, f"unit.{result.unit}")
+    return t(loc, key, name=names[result.winner], tile=tile, loser=loser, total=total, unit=unit)

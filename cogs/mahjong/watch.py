@@ -45,6 +45,7 @@ from table.visibility import DELAYED, Viewer
 from table.visibility import spectator as spectator_viewer
 
 from ..i18n import locale_of, t
+from ..i18n.steps import step_line
 from .answers import acknowledge_if_slow, respond
 from .live import Payload
 from .mixin import CogMixin
@@ -102,12 +103,14 @@ def reveal_frames(match: Match, number: int, names: Sequence[str]) -> list[Frame
     if dealt is None:
         raise ValueError(f"hand {number} is not a played hand")
     moves = played_moves(dealt, record.log)
-    return list(frames(dealt.header(), moves, list(names), seat=record.dealer))
+    return list(frames(dealt.header(), moves, seat=record.dealer))
 
 
-def hand_reveal(match: Match, number: int, names: Sequence[str]) -> bytes:
-    """Hand ``number`` of ``match`` (already over) as the animated replay, every hand face up."""
-    return render_animation(reveal_frames(match, number, names), list(names))
+def hand_reveal(match: Match, number: int, names: Sequence[str], locale: str | None = None) -> bytes:
+    """Hand ``number`` of ``match`` (already over) as the animated replay, every hand face up, its lines
+    and labels in ``locale``'s language (the table's, as the thread it is posted in)."""
+    steps = ((f.view, step_line(locale, f.number, f.events, names)) for f in reveal_frames(match, number, names))
+    return render_animation(steps, list(names), locale=locale)
 
 
 def table_link(runner: TableRunner) -> str:
@@ -188,7 +191,7 @@ class Watchers:
         async with runner.lock:
             names = runner.seating.names()
         try:
-            gif = await asyncio.to_thread(hand_reveal, match, number, names)
+            gif = await asyncio.to_thread(hand_reveal, match, number, names, runner.locale)
         except Exception:  # a hand that does not replay is not shown; watching goes on
             log.exception("hand %s of table %s could not be shown face up", number, runner.table_id)
         else:

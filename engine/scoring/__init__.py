@@ -35,6 +35,7 @@ from .core import (
     WinContext,
     evaluate,
     meets_minimum,
+    ready_items,
     score_with,
     validate_context,
 )
@@ -117,6 +118,7 @@ __all__ = [
     "get_settle",
     "get_settle_draw",
     "meets_minimum",
+    "ready_items",
     "score_win",
     "validate_context",
 ]

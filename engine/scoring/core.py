@@ -272,6 +272,7 @@ Count = Callable[[Reading, WinContext], int]
 DEALER = "dealer"  # 莊家 / 連莊: settled as the dealer's extra, outside any cap (and any minimum only with NO_MIN)
 NO_MIN = "no_min"  # not counted toward the table minimum (三台起胡)
 NO_CAP = "no_cap"  # added on top of the capped rest (滿台 exceptions)
+READY = "ready"  # paid for declaring 聽 (聽牌, 天聽, 地聽): reads the context alone (see :func:`ready_items`)
 
 
 # a house-rule switch an item reads: its name (on while its value is truthy), or (name, value): on
@@ -696,6 +697,41 @@ def _counted(rules: RuleSet, reading: Reading | None, ctx: WinContext) -> list[t
                 removed = removed | row.excludes
     counted.sort(key=_by_position)
     return counted
+
+
+def ready_items(rules: RuleSet, ctx: WinContext) -> tuple[ScoreItem, ...]:
+    """What declaring 聽 adds to a win at this table (``ctx``: the table's options, whether the
+    seat is the dealer, whether this 聽 comes with its first discard): the READY rows in play whose
+    tests pass, exclusions applied (天聽 replaces 聽牌). Empty where 聽 scores nothing, as document
+    000 has it. A READY row reads the context alone, so no reading of the hand is needed.
+
+        >>> from engine.house_rules import HouseRules
+        >>> from engine.rules import TableOptions
+        >>> from engine.scoring import get_rules
+        >>> ready_items(get_rules("taiwan16"), WinContext(declared_ready=True))
+        ()
+        >>> common = TableOptions(house_rules=HouseRules({"ready_tai": 1, "heavenly_ready_tai": 8}))
+        >>> ready_items(get_rules("taiwan16"), WinContext(declared_ready=True, options=common))
+        (ScoreItem(name='聽牌', value=1, seat=None),)
+        >>> ready_items(get_rules("taiwan16"), WinContext(declared_ready=True, heavenly_ready=True, options=common))
+        (ScoreItem(name='天聽', value=8, seat=None),)
+    """
+    present: list[_Row] = []
+    for row in _rows(rules, ctx.options):
+        if READY not in row.item.tags:
+            continue
+        if row.tests and not all(test(None, ctx) for test in row.tests):  # type: ignore[arg-type]
+            continue
+        if row.count(None, ctx) > 0:  # type: ignore[arg-type]
+            present.append(row)
+    removed: set[str] = set()
+    counted: list[_Row] = []
+    for row in present:  # evaluation order: excluders first
+        if row.item.name not in removed:
+            counted.append(row)
+            removed |= row.excludes
+    counted.sort(key=lambda row: row.position)
+    return tuple(ScoreItem(row.item.name, row.value) for row in counted)
 
 
 def _by_position(entry: tuple[_Row, int]) -> int:

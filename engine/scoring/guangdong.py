@@ -295,7 +295,9 @@ def horse_payments(
             payer = dealer if p.payer == seat else p.payer
             payee = dealer if p.payee == seat else p.payee
             if payer != payee:
-                again.append(replace(p, payer=payer, payee=payee, reason="买马"))
+                again.append(
+                    replace(p, payer=payer, payee=payee, reason="买马", horse=tile, horse_seat=seat, again=p.reason)
+                )
         gain = _deltas(again)[dealer]
         payments.extend(again)
         lines.append(ScoreItem(f"庄家买马 {tile_name(tile)}", gain, seat))

@@ -22,6 +22,7 @@ from .core import (
     DUAL_PON,
     NO_CAP,
     NO_MIN,
+    READY,
     SINGLE,
     TWO_SIDED,
     Condition,
@@ -200,7 +201,7 @@ _ROWS: tuple[Item, ...] = (
         value_from="flower_kong_tai",
         conditions=[_UNPAID],
     ),
-    item("聽牌", 0, lambda h, c: c.declared_ready, needs_hand=False, value_from="ready_tai"),
+    item("聽牌", 0, lambda h, c: c.declared_ready, tags=[READY], needs_hand=False, value_from="ready_tai"),
     item("平胡", 2, lambda h, c: True, conditions=_PING_HU),
     item("三暗刻", 2, lambda h, c: h.concealed_triplets >= 3),
     item(
@@ -258,6 +259,7 @@ _ROWS: tuple[Item, ...] = (
         0,
         lambda h, c: c.heavenly_ready,
         excludes=["聽牌"],
+        tags=[READY],
         value_from="heavenly_ready_tai",
         conditions=[
             # who besides the dealer: anyone (the bot's reading), nobody, or a ready dealt hand (配牌聽)
@@ -272,6 +274,7 @@ _ROWS: tuple[Item, ...] = (
         0,
         lambda h, c: c.heavenly_ready and not c.dealer,
         excludes=["聽牌"],
+        tags=[READY],
         value_from="earthly_ready_tai",
         conditions=[
             Condition(

@@ -263,8 +263,8 @@ async def everything_shown(table: Table, marks: FeedMarks) -> list[Shown]:
         if user == ALICE and match.history:  # the replay's words and picture of the last finished hand
             last = stored_hand(table, len(match.history))
             if not refused(lambda h=last: check_replayable(h, ALICE)):  # type: ignore[misc]
-                frame, png, _ = draw_step(last, 0, 0)
-                out.append(Shown("replay", viewer, frame.line, files=[png]))
+                _, line, png, _ = draw_step(last, 0, 0)
+                out.append(Shown("replay", viewer, line, files=[png]))
         assert refused(lambda u=user: check_reviewable(stored, u, u)) or stored.over  # type: ignore[misc]
     return out
 

@@ -27,7 +27,7 @@ def test_a_discard_of_the_drawn_tile_is_tsumogiri_and_one_from_the_hand_tedashi(
     ]
     assert [flag for _, flag in moves_since(events, 0, 0)] == [True, False]
     text = feed_text(events, 0, 0, NAMES, "zh-TW")
-    assert text == "你上一手之後：\n> AI 1 打 八條（摸切）\n> AI 2 打 九筒（手切）"
+    assert text == "本局到目前為止：\n> AI 1 打 八條（摸切）\n> AI 2 打 九筒（手切）"
     assert "AI 1 discards 8 Bam (摸切, the drawn tile)" in feed_text(events, 0, 0, NAMES, "en")
 
 
@@ -39,7 +39,7 @@ def test_a_discard_after_a_claim_is_from_the_hand():
         Event(EventKind.DISCARD, 2, tile("5m")),
     ]
     assert feed_text(events, 0, 0, NAMES, "zh-CN") == (
-        "你上一手之后：\n> AI 1 打 五万（摸切）\n> AI 2 碰 五万\n> AI 2 打 五万（手切）"
+        "本局到目前为止：\n> AI 1 打 五万（摸切）\n> AI 2 碰 五万\n> AI 2 打 五万（手切）"
     )
 
 
@@ -52,7 +52,7 @@ def test_the_feed_leaves_out_the_readers_own_moves_and_what_came_before_the_star
         Event(EventKind.CHI, 2, tile("2m"), tiles=(tile("1m"), tile("2m"), tile("3m"))),
     ]
     assert feed_text(events, 0, 0, NAMES, "en") == (
-        "Since your last turn:\n> AI 1 discards 2 Crak (摸切, the drawn tile)\n> AI 2 chows 1-2-3 Crak"
+        "So far this hand:\n> AI 1 discards 2 Crak (摸切, the drawn tile)\n> AI 2 chows 1-2-3 Crak"
     )
     assert feed_text(events, 4, 0, NAMES, "en") == "Since your last turn:\n> AI 2 chows 1-2-3 Crak"
     assert feed_text(events, 5, 0, NAMES, "en") == ""
@@ -91,3 +91,27 @@ def test_chow_buttons_name_the_tiles_in_words():
     game.apply(Action.from_str("0 discard 3s"))
     view = action_view(table=1, hand=1, move=0, prompt=game.prompt(1), view=game.view(1), locale="zh-TW")
     assert "吃 三四五條" in [item.item.label for item in view.children]
+
+
+def test_after_the_exchange_each_dm_says_which_tiles_came_back_until_the_seats_first_move():
+    """Issue 37: 換牌 took tiles away and the next DM never said what came back from the wall."""
+    from cogs.i18n import t, tile_label
+    from cogs.mahjong.feed import exchange_text
+    from engine.actions import Kind
+    from engine.rules import TableOptions
+
+    game = Game(seed=0, options=TableOptions(exchange=True))  # the first live tiles are no flowers
+    assert exchange_text(game.events, 1, "en") == ""  # nothing exchanged yet
+    give1 = tuple(sorted(t for t in range(34) for _ in range(game.hands[1][t]))[:2])
+    for seat, tiles in ((0, ()), (1, give1), (2, ()), (3, ())):
+        game.apply(Action(seat, Kind.EXCHANGE, None, tiles))
+    came = next(e.tiles for e in game.events if e.kind is EventKind.DRAW and e.detail == "換牌")
+    assert len(came) == 2
+    for lang in ("en", "zh-TW", "zh-CN"):
+        words = t(lang, "hint.sep").join(tile_label(lang, x) for x in came)
+        assert exchange_text(game.events, 1, lang) == t(lang, "feed.exchange", tiles=words)
+    assert exchange_text(game.events, 0, "en") == t("en", "feed.exchange_kept")  # kept: said so
+    dealer_discard = game.legal_actions(0)[0]
+    game.apply(dealer_discard)
+    assert exchange_text(game.events, 0, "en") == ""  # the dealer has played since
+    assert exchange_text(game.events, 1, "en") != ""  # seat 1 has not

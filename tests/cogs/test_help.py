@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cogs import i18n
+from cogs.i18n import item_name
 from cogs.mahjong.help import (
     DESCRIPTION_LIMIT,
     EMBED_LIMIT,
@@ -29,7 +30,7 @@ def test_help_lists_every_item_of_the_rule_set_within_embed_limits(rules, loc):
     embed = help_embed(rules, loc)
     assert len(embed) <= EMBED_LIMIT and all(len(f.value) <= FIELD_LIMIT for f in embed.fields)
     shown = " · ".join(f.value for f in embed.fields[2:])
-    assert all(line in shown for line in item_lines(rules))
+    assert all(line in shown for line in item_lines(rules, loc))
     assert len(item_lines(rules)) == len(get_rules(rules).items)
 
 
@@ -62,11 +63,11 @@ def test_every_help_page_fits_discords_limits_and_every_item_is_explained_once(r
         assert len(page.footer.text or "") <= 2048
     explained = "\n".join(p.description or "" for p in pages[1:])
     for item in get_rules(rules).items:
-        line = f"**{item.name}** "
+        line = f"**{item_name(loc, item.name)}** "
         assert explained.count(line) == 1, item.name
         assert i18n.t(loc, f"item.{rules}.{item.name}") in explained
     # in the documents' order, as the overview lists them
-    places = [explained.index(f"**{item.name}** ") for item in get_rules(rules).items]
+    places = [explained.index(f"**{item_name(loc, item.name)}** ") for item in get_rules(rules).items]
     assert places == sorted(places)
 
 
@@ -80,7 +81,7 @@ def test_the_page_select_offers_every_page_within_select_limits(rules, loc):
     assert len(select.custom_id) <= 100 and len(select.placeholder or "") <= 150
     assert all(len(o.label) <= OPTION_TEXT_LIMIT and len(o.description or "") <= OPTION_TEXT_LIMIT for o in select.options)
     first_item = get_rules(rules).items[0].name
-    assert (select.options[1].description or "").startswith(first_item)
+    assert (select.options[1].description or "").startswith(item_name(loc, first_item))
 
 
 def test_help_speaks_the_readers_language():

@@ -41,8 +41,9 @@ def test_a_results_text_names_the_winner_every_seats_change_and_each_settlement_
     lines = text.splitlines()
     assert "Bo" in lines[0] and "7" in lines[0] and i18n.t(lang, "unit.multiplier") in lines[0]
     bo, di = ("(Bo)", "(Di)") if lang == "en" else ("（Bo）", "（Di）")  # full-width in Chinese
-    assert [line for line in lines if "庄家买马 5m" in line] == [lines[1]] and bo in lines[1]
-    assert "明杠 ×1" in lines[2] and di in lines[2] and "+30" in lines[2]
+    horse, kong = i18n.item_name(lang, "庄家买马 5m"), i18n.item_name(lang, "明杠 ×1")  # 莊家買馬 in zh-TW
+    assert [line for line in lines if horse in line] == [lines[1]] and bo in lines[1]
+    assert kong in lines[2] and di in lines[2] and "+30" in lines[2]
     assert len(lines) == 1 + 2 + 4
     assert "+60" in lines[4] and "260" in lines[4] and "-60" in lines[5]
 
@@ -98,9 +99,32 @@ def test_the_prompt_line_of_a_turn_says_ready_or_not_and_what_ready_costs_in_its
     line = texts.prompt_line(game.prompt(0), NAMES, "en", " · soon")
     assert line == i18n.t("en", "play.dm_turn", deadline=" · soon")
     picking = texts.prompt_line(game.prompt(0), NAMES, "en", "", mode="ready")
-    assert picking.splitlines() == [i18n.t("en", "play.dm_ready_pick", deadline=""), i18n.t("en", "play.ready_cost")]
+    free = i18n.t("en", "play.ready_cost", pays=i18n.t("en", "play.ready_free"))
+    assert picking.splitlines() == [i18n.t("en", "play.dm_ready_pick", deadline=""), free]
     ready = replace(game.prompt(0), ready=True)  # a later turn of the same seat, 聽 declared
     assert texts.prompt_line(ready, NAMES, "en", "") == i18n.t("en", "play.dm_turn_ready", deadline="")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW", "zh-CN"])
+def test_the_ready_confirmation_names_what_this_table_pays_for_ready(lang):
+    """Issue 37: document 000 pays nothing for 聽 (the default table), a house rule pays 聽牌 1 台, and a
+    聽 with the first discard pays 天聽 where the table plays it: the confirmation says which."""
+    from engine.house_rules import HouseRules
+    from engine.position import position
+    from engine.rules import TableOptions
+
+    hand = {0: "123m456m789m123p456p5z9s"}
+    plain = texts.prompt_line(position(hands=hand).prompt(0), NAMES, lang, "", mode="ready")
+    assert i18n.t(lang, "play.ready_free") in plain and "聽牌 1" not in plain and "听牌 1" not in plain
+    house = TableOptions(house_rules=HouseRules({"ready_tai": 1, "heavenly_ready_tai": 8}))
+    later = position(hands=hand, options=house).prompt(0)
+    assert later.ready_items and [i.name for i in later.ready_items] == ["聽牌"]
+    shown = texts.prompt_line(later, NAMES, lang, "", mode="ready")
+    word = {"zh-CN": "听牌"}.get(lang, "聽牌")
+    assert f"{word} 1 " + i18n.t(lang, "unit.tai") in shown and i18n.t(lang, "play.ready_free") not in shown
+    first = position(hands=hand, options=house, first_go=True).prompt(0)
+    assert [(i.name, i.value) for i in first.ready_items] == [("天聽", 8)]
+    assert "8 " + i18n.t(lang, "unit.tai") in texts.prompt_line(first, NAMES, lang, "", mode="ready")
 
 
 def test_the_prompt_line_of_a_claim_and_a_rob_names_the_discarder_and_the_tile():

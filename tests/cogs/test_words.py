@@ -49,7 +49,7 @@ def test_zh_cn_payment_lines_write_the_horse_tile_and_the_streak_in_simplified_w
     horses = (ScoreItem("庄家买马 六萬", 20, 1), ScoreItem("庄家买马 八索", -20, 2))
     lines = texts.result_text(win(extras=horses), 7, NAMES, [100, 260, -300, -60], "zh-CN").splitlines()
     assert "· 庄家买马 六万（B）：+20" in lines and "· 庄家买马 八条（C）：-20" in lines
-    assert "· 庄家买马 八條（C）：-20" in texts.result_text(win(extras=horses), 7, NAMES, [0] * 4, "zh-TW")
+    assert "· 莊家買馬 八條（C）：-20" in texts.result_text(win(extras=horses), 7, NAMES, [0] * 4, "zh-TW")  # one script
     assert "· 庄家买马 6 Crak (B): +20" in texts.result_text(win(extras=horses), 7, NAMES, [0] * 4, "en")
     game = Game(seed=3, dealer_streak=2)  # the dealer has kept the deal twice (連2)
     table = texts.table_text(game.view(None), NAMES, "zh-CN", "")

@@ -76,8 +76,8 @@ async def test_a_stored_hand_replays_and_says_who_may_see_it(store: Store) -> No
     assert hand.users == (1, None, 2, None) and hand.players == {1, 2} and hand.names[1] == "AI 1"
     again = await stored_hand(store, 1, hand_id=hand.id)
     assert again == hand
-    steps = list(frames(hand.header, hand.moves, list(hand.names)))
-    assert steps[-1].view.phase == "over" and steps[0].line.startswith("第 0 手")
+    steps = list(frames(hand.header, hand.moves))
+    assert steps[-1].view.phase == "over" and steps[0].number == 0 and steps[0].events[0]["type"] == "dice"
     assert await stored_hand(store, 2, hand_id=hand.id) is None
     await store.finish_match(table_id, match.scores)
     assert (await stored_hand(store, 1, hand_id=hand.id)).match_over  # type: ignore[union-attr]

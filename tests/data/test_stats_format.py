@@ -205,7 +205,7 @@ def test_history_shows_standings_best_first_and_marks_ai(lang: str) -> None:
     assert field.name == i18n.t(lang, "hist.match", table=42, rules=i18n.STRINGS[lang]["rules.taiwan16"], hands=9)
     rows = field.value.splitlines()
     assert rows[0] == "🥇 Ann · 1,320"
-    assert rows[1] == f"🥈 Bot {STRINGS[lang]['hist.ai']} · 1,000"
+    assert rows[1] == "🥈 " + i18n.t(lang, "lobby.ai_seat", name="Bot") + " · 1,000"  # 🤖 Bot, marked once
     assert rows[3].startswith("4. Di")
     assert "<t:1700003600:R>" in rows[4]
 

@@ -17,7 +17,7 @@ async def test_tai_command_counts_a_ping_hu_hand(harness, devserver):
     assert reply.ephemeral_to == alice.id
     embed = reply.embeds[0]
     assert embed["title"] == "3 台"
-    assert "平胡 — 2 台" in embed["description"] and "門清 — 1 台" in embed["description"]
+    assert "平胡 (all chows) — 2 台" in embed["description"] and "門清 (concealed hand) — 1 台" in embed["description"]
     # nobody else sees someone's calculator query
     assert reply not in devserver.member("bob").seen()
 
@@ -43,7 +43,7 @@ async def test_tai_takes_every_calculator_input_and_the_rule_set(harness, devser
     reply = await (
         await alice.slash("tai", hand="123456789m456p3455s", win="2s", self_drawn=True, kong_replacement=True)
     ).message()
-    assert "槓上開花 — 1 台" in reply.embeds[0]["description"]
+    assert "槓上開花 (win on a kong's replacement) — 1 台" in reply.embeds[0]["description"]
     robbed = await (await alice.slash("tai", hand="123456789m456p3455s", win="5s", robbing_kong=True)).message()
     assert "could not read" in robbed.content  # the robbed 碰 would need a fifth 5s: refused, not scored
     flowers = await (await alice.slash("tai", flowers="f1f2f3f4f5f6f7f8", flower_win="八仙過海")).message()

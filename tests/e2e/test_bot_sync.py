@@ -73,3 +73,28 @@ async def test_a_failing_sync_at_start_is_one_warning_and_is_tried_again(harness
     warnings = [r for r in caplog.records if "command sync failed" in r.getMessage()]
     assert len(warnings) == 1 and warnings[0].levelname == "WARNING" and warnings[0].exc_info is None
     await harness.stop(started)
+
+
+async def test_messages_name_commands_as_mentions_with_the_ids_discord_gave_them(harness, devserver, tmp_path):
+    """Issue 37: a Chinese client shows /麻將 開桌 where the text said /mahjong create; a mention
+    ``</mahjong create:ID>`` is clickable and shown in the reader's command names. The ids come from the
+    sync at start, and from a fetch when the commands were already synced (a restart)."""
+    database = str(tmp_path / "mahjong.sqlite3")
+    for _ in range(2):  # the first start syncs; the second finds them unchanged and fetches their ids
+        running = await harness.start(build_bot(database))
+        group = next(c for c in devserver.commands.global_commands if c["name"] == "mahjong")
+        reply = await (await devserver.member("alice").slash("mahjong join")).message()
+        assert f"</mahjong create:{group['id']}>" in reply.content, reply.content
+        assert "`/mahjong" not in reply.content
+        await harness.stop(running)
+    assert devserver.commands.overwrites == [None]
+
+
+def test_before_a_sync_commands_keep_their_plain_names():
+    from cogs.i18n import COMMANDS, t
+
+    COMMANDS.forget()
+    assert "/mahjong create" in t("zh-TW", "err.no_table") and "</" not in t("zh-TW", "err.no_table")
+    COMMANDS.learn({"mahjong": 42}, {"mahjong": ["create", "join", "help"]})
+    assert "</mahjong create:42>" in t("zh-TW", "err.no_table")
+    assert t("en", "lobby.footer").count("/mahjong") == 2 and "</" not in t("en", "lobby.footer")  # a footer shows no mention

@@ -9,10 +9,12 @@ import json
 
 import pytest
 
+from cogs.i18n.steps import step_line
 from devserver.config import RateLimits
 from devserver.people import Person
 from engine.log import Sealed, check_log, read_log
 from engine.replay import frames
+from tests.chinese import wrong_script
 
 from .tablebot import PrivacyWatch, build_bot, play_match, table_runner
 
@@ -42,7 +44,7 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
     assert message.ephemeral_to == alice.id and message.attachments[0].filename == "replay.png"
     seat = runner.seating.seat_of_user(alice.id)
     assert f"seen from {names[seat]}" in message.content
-    assert last_line(message).startswith("第 0 手 · 配牌")
+    assert last_line(message).startswith("Deal · ")  # in the reader's language (issue 37)
     assert message.button("⏮").disabled and message.button("◀").disabled
 
     from data.replays import stored_hand
@@ -51,7 +53,7 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
     assert stored is not None and list(stored.moves) == list(record.log)
     index = 0
     for s in range(4):  # every seat: the select turns the table at the same step, ▶ steps on
-        expected = [f.line for f in frames(stored.header, stored.moves, names, seat=s)]
+        expected = [step_line("en", f.number, f.events, names) for f in frames(stored.header, stored.moves, seat=s)]
         turned = await alice.select(message, None, [str(s)])
         assert (await turned.response()).type == 7
         message = await turned.message()
@@ -63,12 +65,12 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
             assert last_line(message) == expected[index]
     end = await (await alice.click(message, "⏭")).message()
     assert last_line(end) == expected[-1] and end.button("▶").disabled
-    assert any(w in last_line(end) for w in ("胡", "自摸", "流局", "八仙", "七搶一"))
+    assert any(w in last_line(end) for w in ("wins", "self-draws", "Draw game"))
     if not end.button("Next claim").disabled:
         raise AssertionError("no claim can follow the last step")
 
     first = await (await alice.click(end, "⏮")).message()
-    claimed = [i for i, f in enumerate(frames(stored.header, stored.moves, names)) if "claim" in f.marks]
+    claimed = [i for i, f in enumerate(frames(stored.header, stored.moves)) if "claim" in f.marks]
     where = 0
     if claimed:
         where = claimed[0]
@@ -83,7 +85,11 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
 
     # the match is over: anyone in the server may replay it, from the winner's seat by default
     seen = await (await bob.slash("mahjong replay", hand=hand_id)).message()
-    assert seen.ephemeral_to == bob.id and last_line(seen).startswith("第 0 手")
+    assert seen.ephemeral_to == bob.id and last_line(seen).startswith("Deal · ")
+    bob.record.locale = "zh-CN"  # the replay follows the reader's language, in its own script (issue 37)
+    zh = await (await bob.click(seen, "▶")).message()
+    assert "从" in zh.content and last_line(zh).startswith("第 1 手 · ") and not wrong_script("zh-CN", zh.content)
+    bob.record.locale = "en-US"
 
     # the score sheet's Replay button, and the history's
     sheets = [
@@ -114,7 +120,7 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
 
 
 def frames_line(stored, names, seat, index):
-    return [f.line for f in frames(stored.header, stored.moves, names, seat=seat)][index]
+    return [step_line("en", f.number, f.events, names) for f in frames(stored.header, stored.moves, seat=seat)][index]
 
 
 @pytest.mark.devserver(members=("alice", "bob"), rate_limits=QUICK)

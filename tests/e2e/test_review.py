@@ -8,6 +8,7 @@ import asyncio
 
 import pytest
 
+from cogs.i18n.steps import step_line
 from devserver.config import RateLimits
 from devserver.people import Person
 from engine.replay import frames
@@ -45,7 +46,7 @@ async def test_a_review_is_private_to_its_member_until_shared(harness, devserver
     worst = expected.worst(5)
     if worst:
         d = worst[0]
-        step = await (await alice.click(mine, f"▶ Hand {d.hand} · move {d.move}")).message()
+        step = await (await alice.click(mine, f"▶ Hand {d.hand} · move {d.shown}")).message()
         assert step.ephemeral_to == alice.id and step.attachments[0].filename == "replay.png"
         record = runner.match.history[d.hand - 1]
         from data.replays import stored_hand
@@ -55,8 +56,10 @@ async def test_a_review_is_private_to_its_member_until_shared(harness, devserver
         )
         assert stored is not None and list(stored.moves) == list(record.log)
         names = list(stored.names)
-        line = [f.line for f in frames(stored.header, stored.moves, names, seat=seat)][d.frame]
+        shown = list(frames(stored.header, stored.moves, seat=seat))[d.frame]
+        line = step_line("en", shown.number, shown.events, names)
         assert step.content.splitlines()[-1].strip("*") == line
+        assert shown.number == d.shown and line.startswith(f"Move {d.shown} · " if d.shown else "Deal")  # one numbering
 
     # alice shares hers: now everyone in the channel sees it
     shared = await (await alice.click(mine, "📣 Share")).message()

@@ -28,6 +28,7 @@ from engine.position import position
 from engine.rules import TableOptions, get_profile
 from engine.tiles import tile_from_str
 from table.codes import PATTERN, code_of
+from tests.chinese import wrong_script
 
 from .tablebot import build_bot
 
@@ -184,11 +185,15 @@ async def test_a_sandbox_run_shows_a_claim_and_a_win_at_every_rule_set_in_every_
     claims = [k for k in ("btn.chi", "btn.pon") if pressed(lang, k).search(text)]
     assert claims, f"seed {seed} should show the person claiming at {rules}"
     assert _person_wins(text, lang), f"seed {seed} should show the person winning"
+    if lang in ("zh-TW", "zh-CN"):  # one script (issue 37): only the person's name is written as they chose
+        found = wrong_script(lang, text.replace(PERSON, ""))
+        assert not found, f"{rules} {lang}: {found}"
     if rules == "taiwan16":  # 換牌 on: the select and the person's choice; then a 槓 and 聽
         assert "Select *" in text and t(lang, "select.exchange") in text
         assert re.search(r"\*\*You\*\* chose `.+` in \*" + re.escape(t(lang, "select.exchange")), text)
         assert pressed(lang, "btn.kong").search(text)
         assert pressed(lang, "btn.ready").search(text) and pressed(lang, "btn.ready_with").search(text)
+        assert t(lang, "feed.exchange", tiles="").rstrip() in text  # the next DM says what came back
     else:  # 聽 is taiwan16's only
         assert not pressed(lang, "btn.ready").search(text)
 

@@ -347,7 +347,7 @@ async def test_the_host_picks_a_preset_and_flips_a_house_rule_the_lobby_shows_it
     alice, bob = devserver.members("alice", "bob")
     bob.record.permissions = MEMBER_PERMISSIONS
     lobby = await (await alice.slash("mahjong create", preset="common")).message()
-    assert "家規" in lobby.text and "天胡 24" in lobby.text and "河底撈魚" in lobby.text
+    assert "House rules common" in lobby.text and "天胡 24" in lobby.text and "河底撈魚" in lobby.text
     refused = await (await bob.slash("mahjong houserule", switch="heavenly_tai", value="16")).message()
     assert "Only the host" in refused.content
     wrong = await (await alice.slash("mahjong houserule", switch="heavenly_tai", value="20")).message()

@@ -42,7 +42,7 @@ async def test_exchange_is_a_select_in_the_dm_and_the_clock_keeps_the_hand(harne
     assert len(menu.values) == len(game.hand(seats["alice"])) and menu.max_values == 3
     assert "換牌" in dm.content
     await (await alice.select(dm, menu.custom_id, alice_values)).response()
-    await (await bob.click(await exchange_dm(bob), "Keep my hand (換牌 none)")).response()
+    await (await bob.click(await exchange_dm(bob), "Keep my hand (exchange none)")).response()
     carol_dm = await exchange_dm(carol)
     carol_values = carol_dm.select().values[-3:]
     await (await carol.select(carol_dm, None, carol_values)).response()

@@ -46,9 +46,9 @@ async def test_delayed_spectators_watch_in_one_private_thread_that_a_restart_kee
     reveals: list[tuple[int, int]] = []  # (hand shown, hands over by then)
     reveal = watch.hand_reveal
 
-    def recorded(match, number, names):
+    def recorded(match, number, names, locale=None):
         reveals.append((number, len(match.history)))
-        return reveal(match, number, names)
+        return reveal(match, number, names, locale)
 
     monkeypatch.setattr(watch, "hand_reveal", recorded)
     bot = await harness.start(build_bot(seed=21, database=database))

@@ -188,7 +188,7 @@ def test_every_hand_with_switches_between_hands_replays_exports_verifies_and_rev
                 assert record["hands"][n + 1]["auto_before"] == [s for s in range(4) if steps[-1].game.auto[s]]
             if stored.left is None:  # the stored moves replay, the hand's end the last frame
                 marks = frame_marks(game.header(), stored.moves)
-                last = frame_at(game_header(record, hand), hand["moves"], NAMES, len(marks) - 1)
+                last = frame_at(game_header(record, hand), hand["moves"], len(marks) - 1)
                 assert last.number == len(stored.moves) - len(after) and WIN in last.marks
         finished = sum(h.left is None for h in played.hands)
         review = review_match(match.header(), [h.moves for h in played.hands], seat=seed, only=finished)

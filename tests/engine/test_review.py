@@ -100,8 +100,9 @@ def test_a_review_of_a_match_replays_it_exactly(rules):
         assert review.decisions
         headers = _hand_headers(match, logs)
         for d in review.decisions:
-            shown = list(frames(headers[d.hand - 1], logs[d.hand - 1], ["a", "b", "c", "d"]))
+            shown = list(frames(headers[d.hand - 1], logs[d.hand - 1]))
             assert shown[d.frame].number < d.move  # the replay step shows the table before the decision
+            assert shown[d.frame].number == d.shown  # and the review names it by the replay's own number
             assert d.frame + 1 == len(shown) or shown[d.frame + 1].number >= d.move  # and not after it
             assert Action.from_str(logs[d.hand - 1][d.move - 1]).seat == 0
 

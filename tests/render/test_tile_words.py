@@ -5,6 +5,7 @@ script stays its own, with full-width punctuation."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -35,8 +36,9 @@ def test_engine_lines_get_the_readers_tile_words_and_nothing_else_changes():
     assert labels.tile_words("zh-TW", "第 3 手 · 阿明 打 八索（摸切）") == "第 3 手 · 阿明 打 八條（摸切）"
     assert labels.tile_words("zh-CN", "庄家买马 五萬") == "庄家买马 五万"
     assert labels.tile_words("en", "庄家买马 東") == "庄家买马 East"
-    # a tile's name inside a word (a player called 九索哥, 中馬) is not a tile
-    assert labels.tile_words("zh-CN", "九索哥 碰 中 · 中馬") == "九索哥 碰 中 · 中馬"
+    # a tile's name inside a word (九索哥, 中馬) is not a tile; the line is in the reader's script
+    assert labels.tile_words("zh-CN", "九索哥 碰 中 · 中馬") == "九索哥 碰 中 · 中马"
+    assert labels.tile_words("zh-TW", "庄家买马 五萬") == "莊家買馬 五萬"
 
 
 def test_the_hand_picture_names_a_concealed_bamboo_kong_in_each_language():
@@ -51,13 +53,27 @@ def test_the_hand_picture_names_a_concealed_bamboo_kong_in_each_language():
     assert "Closed kong 9 Bam" in words["en"]
 
 
-def test_the_replay_step_line_calls_bamboo_tiao():
+@pytest.mark.parametrize(("lang", "words"), [("en", "3 Bam"), ("zh-TW", "三條"), ("zh-CN", "三条")])
+def test_a_replay_step_names_its_tiles_in_the_readers_words_in_its_line_and_its_picture(lang, words):
+    """Issue 37: the engine wrote 第 31 手 · AI 3 打 六索 for every reader, over an all-Chinese picture
+    saying 六條: the line is now made in the reader's language and the picture drawn in it too."""
+    from cogs.i18n.steps import step_line
+
     state = synthetic(1)
-    cv = compose_step(state.public, state.names, "第 5 手 · 阿明 打 三索（摸切）")
-    assert cv.texts[-1] == "第 5 手 · 阿明 打 三條（摸切）"
+    line = step_line(lang, 5, [{"type": "discard", "seat": 0, "tile": "3s", "tsumogiri": True}], state.names)
+    assert words in line and "索" not in line and ("5" in line)
+    cv = compose_step(state.public, state.names, line, locale=lang)
+    assert cv.texts[-1] == line
+    drawn = "".join(cv.texts[:-1])
+    for name in state.names:  # the players' names are drawn as written
+        drawn = drawn.replace(name, "")
+    if lang == "en":  # the table's own labels are English too
+        assert not re.search("[\u4e00-\u9fff]", drawn), cv.texts
+    else:
+        assert not wrong_script(lang, drawn)
 
 
-@pytest.mark.parametrize(("locale", "horse"), [(None, "庄家买马 五萬"), ("zh-CN", "庄家买马 五万"), ("en", "庄家买马 5 Crak")])
+@pytest.mark.parametrize(("locale", "horse"), [(None, "莊家買馬 五萬"), ("zh-CN", "庄家买马 五万"), ("en", "庄家买马 5 Crak")])
 def test_the_score_sheets_horse_lines_name_the_tile_in_the_readers_words(locale, horse):
     base = synthetic(11).result
     extras = (ScoreItem("庄家买马 五萬", -2, 2),)

@@ -28,9 +28,9 @@ def test_summary_names_the_preset_and_its_variants():
 
 
 def test_lobby_shows_the_house_rules_only_when_they_differ_from_the_document():
-    assert "家規" not in lobby_settings(TableOptions())
+    assert "House rules" not in lobby_settings(TableOptions())
     shown = lobby_settings(TableOptions(house_rules=HouseRules.resolve("common")))
-    assert "家規 common: " in shown and "地胡 16" in shown
+    assert "House rules common: " in shown and "地胡 16" in shown
 
 
 def test_score_sheet_names_the_house_rules_on_its_last_line():
