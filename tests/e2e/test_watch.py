@@ -6,10 +6,10 @@ off refuses them."""
 from __future__ import annotations
 
 import asyncio
+import sys
 
 import pytest
 
-import cogs.mahjong.watch as watch
 from devserver.config import RateLimits
 from devserver.people import Person
 
@@ -42,16 +42,19 @@ async def test_delayed_spectators_watch_in_one_private_thread_that_a_restart_kee
     table whose members are its spectators (not a DM per spectator); a table has a cap of spectators; they
     are stored, so after a restart the thread goes on and says so; an old pause message's Resume answers."""
     database = str(tmp_path / "mahjong.sqlite3")
-    monkeypatch.setattr(watch, "WATCHER_CAP", 2)
+    bot = await harness.start(build_bot(seed=21, database=database))
+    # the module the bot loaded: each load_extension imports cogs.mahjong afresh (an earlier test's bot
+    # unloaded it), so the module this file imported may no longer be the one that runs
+    live = sys.modules["cogs.mahjong.watch"]
+    monkeypatch.setattr(live, "WATCHER_CAP", 2)
     reveals: list[tuple[int, int]] = []  # (hand shown, hands over by then)
-    reveal = watch.hand_reveal
+    reveal = live.hand_reveal
 
     def recorded(match, number, names, locale=None):
         reveals.append((number, len(match.history)))
         return reveal(match, number, names, locale)
 
-    monkeypatch.setattr(watch, "hand_reveal", recorded)
-    bot = await harness.start(build_bot(seed=21, database=database))
+    monkeypatch.setattr(live, "hand_reveal", recorded)
     alice, runner = await start_table(devserver, bot, rules="hongkong", spectators="delayed")
     bob, carol, dave = devserver.members("bob", "carol", "dave")
 
