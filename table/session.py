@@ -52,6 +52,36 @@ NOTED_EVENTS = {
 }
 
 
+def opens_a_decision(
+    game: Game, action: Action, events: Sequence[Event], before_phase: Phase, before_claim: object
+) -> bool | None:
+    """Whether ``action`` (just applied, making ``events``) opened a new decision point: not when another
+    seat answered the same window (換牌, a claim: one window, several answers); None when it changed
+    only who must answer (away / back / 眼牌)."""
+    if all(event.kind in QUIET_EVENTS for event in events):
+        return None
+    same_window = (
+        before_phase in SIMULTANEOUS
+        and game.phase is before_phase
+        and game.claim is before_claim
+        and action.kind in (*CLAIM_KINDS, Kind.EXCHANGE)
+    )
+    return not same_window
+
+
+def decision_of(game: Game) -> int:
+    """The id of ``game``'s current decision point, as a table playing its log move by move gave it
+    (the event count when that decision point opened): replayed from the hand's header."""
+    fresh = Game.replay(game.header(), [])
+    decision = len(fresh.events)
+    for action in game.log:
+        before_phase, before_claim = fresh.phase, fresh.claim
+        events = fresh.apply(action)
+        if opens_a_decision(fresh, action, events, before_phase, before_claim):
+            decision = len(fresh.events)
+    return decision
+
+
 @dataclass(frozen=True, slots=True)
 class Note:
     """A line under the table picture (代打 on/off, 眼牌): the catalogue key, whose, and what."""
@@ -326,6 +356,9 @@ class TableSession:
                 out.append(fx.StoreResult(hand.number, hand.result))
         if session.game is not None:
             session._new_decision(now)
+            # the decision point's id as the table had it (buttons posted before the restart carry it): in
+            # a window several seats answer (換牌, a claim) the id is the one the window opened with
+            session.decision = decision_of(session.game)
             session.deadline = deadline if session.needs_buttons() else None
             # who was auto-played at the deal (the hand's header says), so a hand everyone was away for
             # still pauses the table when it was restarted halfway through
@@ -396,15 +429,10 @@ class TableSession:
         before_phase, before_claim = game.phase, game.claim
         events = game.apply(action)
         self.version += 1
-        same_window = (
-            before_phase in SIMULTANEOUS
-            and game.phase is before_phase
-            and game.claim is before_claim
-            and action.kind in (*CLAIM_KINDS, Kind.EXCHANGE)
-        )
-        if all(event.kind in QUIET_EVENTS for event in events):
+        opens = opens_a_decision(game, action, events, before_phase, before_claim)
+        if opens is None:
             self._rearm_deadline(now)  # away / back / 眼牌: same decision point, only who must answer changed
-        elif not same_window:
+        elif opens:
             self._new_decision(now)
         out: list[Effect] = [fx.StoreMove(game.hand_number, len(game.log) - 1, str(game.log[-1]), self.deadline)]
         self._note(events)

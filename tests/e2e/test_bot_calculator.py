@@ -79,10 +79,10 @@ async def test_tai_takes_single_house_rules_and_the_facts_they_score(harness, de
     plain = await (await alice.slash("tai", **hand)).message()
     assert "風牌" not in plain.embeds[0]["description"]
     winds = await (await alice.slash("tai", **hand, house_rules="字一色計風台, 天胡 24")).message()
-    assert "風牌 — 2 台" in winds.embeds[0]["description"]
+    assert "風牌 (wind pung) — 2 台" in winds.embeds[0]["description"]
     ready = dict(hand="123p234m567m345s45s11z", win="6s", seat_wind="S", house_rules="heavenly_ready_tai=8, 閒家天聽限配牌聽")
     later = await (await alice.slash("tai", **ready, facts="heavenly_ready")).message()
     dealt = await (await alice.slash("tai", **ready, facts="dealt_ready")).message()
-    assert "天聽" not in later.embeds[0]["description"] and "天聽 — 8 台" in dealt.embeds[0]["description"]
+    assert "天聽" not in later.embeds[0]["description"] and "天聽 (ready on the first discard) — 8 台" in dealt.embeds[0]["description"]
     wrong = await (await alice.slash("tai", **hand, house_rules="天胡 20")).message()
     assert "must be one of 16, 24" in wrong.content and wrong.ephemeral_to == alice.id

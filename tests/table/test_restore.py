@@ -161,3 +161,22 @@ def test_a_table_restored_mid_hand_still_pauses_after_a_hand_everyone_was_away_f
     again.answer([fx.Deal()])
     again.until_settled()
     assert kinds(again.effects)[-3:] == [fx.ShowScore, fx.Paused, fx.WakeAt]
+
+
+def test_a_window_restored_after_others_answered_it_keeps_the_id_its_buttons_carry():
+    """換牌 is one window every seat answers: the AIs keep their hands at once while ALICE chooses, and her
+    select (made when the window opened) must still count after a restart, where the window's id is
+    the event count at its opening, not the count after the AIs' answers."""
+    from engine.rules import TableOptions
+
+    host = started(options=TableOptions(exchange=True))
+    host.run_until(lambda h: h.owes(ALICE) and all(s in h.session.game.exchanges for s in range(4) if s != h.seat(ALICE)))
+    game = host.session.game
+    assert game is not None and game.phase.value == "exchange" and len(game.exchanges) == 3
+    opened = host.session.decision
+    assert opened < len(game.events), "the AIs' answers came after the window opened"
+    again = recorded(host).restore(host)
+    assert again.session.decision == opened
+    seat = again.seat(ALICE)
+    out = again.feed(ins.Exchange(ALICE, seat, (), hand=game.hand_number, move=opened))
+    assert only(out, fx.StoreMove)[0].move == f"{seat} exchange"
