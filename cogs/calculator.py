@@ -30,6 +30,9 @@ WINDS = [app_commands.Choice(name=n, value=v) for n, v in (("東 E", "E"), ("南
 FLOWER_WIN_CHOICES = [app_commands.Choice(name=name, value=name) for name in rule_set(DEFAULT_RULES).flower_wins]
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in KNOWN_PRESETS]
 HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]
+# the longest each notation can sensibly be (16 concealed tiles written one by one with spaces, five melds
+# as addkong:1111m, eight flowers): the client keeps to these, and a forged one is refused in one line
+HAND_MAX, WIN_MAX, MELDS_MAX, FLOWERS_MAX = 64, 4, 100, 32
 
 
 class Calculator(commands.Cog):
@@ -69,11 +72,11 @@ class Calculator(commands.Cog):
     async def tai(
         self,
         interaction: discord.Interaction,
-        hand: str = "",
-        win: str = "",
+        hand: app_commands.Range[str, 1, HAND_MAX] = "",
+        win: app_commands.Range[str, 1, WIN_MAX] = "",
         rules: str = DEFAULT_RULES,
-        melds: str = "",
-        flowers: str = "",
+        melds: app_commands.Range[str, 1, MELDS_MAX] = "",
+        flowers: app_commands.Range[str, 1, FLOWERS_MAX] = "",
         self_drawn: bool = False,
         seat_wind: str = "E",
         round_wind: str = "E",
@@ -89,6 +92,15 @@ class Calculator(commands.Cog):
         hand_size: int | None = None,
         flower_bonus_taken: bool = False,
     ) -> None:
+        # Discord's client keeps to the lengths above, Discord itself does not (nor does discord.py)
+        for name, value, limit in (
+            ("hand", hand, HAND_MAX), ("win", win, WIN_MAX), ("melds", melds, MELDS_MAX), ("flowers", flowers, FLOWERS_MAX)
+        ):
+            if len(value) > limit:
+                await interaction.response.send_message(
+                    t(interaction.locale, "tai.too_long", name=name, limit=limit), ephemeral=True
+                )
+                return
         request: dict[str, Any] = {
             "rules": rules,
             "concealed": hand,

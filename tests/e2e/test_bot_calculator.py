@@ -69,3 +69,18 @@ async def test_tai_reads_the_preset_the_hand_size_and_a_flower_bonus_taken(harne
     assert "八仙過海" not in paid.embeds[0]["description"] and "花槓" not in paid.embeds[0]["description"]
     online = await (await alice.slash("tai", hand="123p234m567m345s45s11z", win="6s", seat_wind="S", preset="online")).message()
     assert "門清" in online.embeds[0]["description"]
+
+
+async def test_tai_bounds_its_notation_and_refuses_a_forged_long_one_in_one_line(harness, devserver):
+    """The client keeps to each string's max_length; a modified client sends anything, and a hand of
+    thousands of characters is refused politely (it would otherwise end in an embed Discord refuses)."""
+    await harness.start(build_bot())
+    options = {o["name"]: o for o in devserver.commands.find("tai", None)["options"]}
+    assert {name: options[name].get("max_length") for name in ("hand", "win", "melds", "flowers")} == {
+        "hand": 64, "win": 4, "melds": 100, "flowers": 32
+    }
+    alice = devserver.member("alice")
+    spelled = " ".join(f"{n}m" for n in "1112345678999") + " 5p 5p 5p"  # 16 tiles one by one: still fits
+    assert "台" in (await (await alice.slash("tai", hand=spelled, win="5m")).message()).embeds[0]["title"]
+    reply = await (await alice.slash("tai", hand="1m" * 3000, win="2s", forged=True)).message()
+    assert reply.ephemeral_to == alice.id and reply.content == "`hand` is at most 64 characters long."
