@@ -26,6 +26,7 @@ from table.timing import Timing
 
 from ..choices import RULE_CHOICES
 from ..i18n import locale_of, t
+from .cluster import SoleProcess
 from .hallbuttons import QueueButton
 from .mixin import CogMixin
 from .runner import TableRunner, seat_records
@@ -65,6 +66,7 @@ class Hall(CogMixin):
     timing: Timing
     by_id: dict[int, TableRunner]
     seated: dict[tuple[int, int], int]
+    cluster: SoleProcess
     if TYPE_CHECKING:
 
         def background(self, coro: Any) -> None: ...
@@ -306,6 +308,10 @@ class Hall(CogMixin):
         except StoreConflict as error:  # someone left the queue in between: the queue is looked at again
             log.info("a 系統桌 in %s was not formed: %s", guild_id, error)
             return None
+        try:  # cluster hook: a table this process forms runs here, as one it creates (its DM clicks find it)
+            await self.cluster.claim(record.id)
+        except StoreError as error:  # its people are seated already: it plays here, and their clicks with it
+            log.warning("the 系統桌 %s could not be claimed (%s): it runs here without a lease", record.id, error)
         state.table_id = record.id
         runner = TableRunner(cast("Mahjong", self), state, locale=locale, host_name=host_name)  # mixed into it
         self._register(runner)
