@@ -71,6 +71,10 @@ DMS_CLOSED = 50007  # "Cannot send messages to this user": the one error that me
 CHANNEL_FORBIDDEN = (50001, 50013)  # Missing Access / Missing Permissions in the table's channel
 UNKNOWN_CHANNEL = 10003  # the table's channel was deleted
 DM_RETRY_PAUSES = (0.5, 1.5, 4.0)  # seconds before trying a failed DM again (transient failures)
+# a hand's DM still not sent after those tries gets a new round of tries this long after each failed
+# round (the last pause repeats) while the hand lasts: Discord's incidents last minutes, and the person,
+# often the one whose turn it is, has no other way to see their hand but Show my hand
+DM_BACKOFF = (5.0, 15.0, 30.0, 60.0)
 
 
 @dataclass
@@ -79,8 +83,9 @@ class DmSlot:
 
     user_id: int
     live: LiveMessage | None = None
-    failed: bool = False
-    sending: bool = False  # the hand's first DM is on its way
+    failed: bool = False  # DMs closed (50007): they play through "Show my hand"
+    sending: bool = False  # the hand's DM is on its way
+    rounds: int = 0  # rounds of tries that failed (a transient failure: tried again later)
 
     def coming(self) -> bool:
         """A prompt can still reach the person here (the session's clock waits for it)."""
@@ -397,6 +402,18 @@ class TableRunner:
         finally:
             slot.sending = False
 
+    async def _send_later(self, seat: int, who: Seat, slot: DmSlot, pause: float) -> None:
+        """A new round of tries for a hand's DM Discord did not take, after a back-off: the same slot, so
+        the hand's later updates edit the message once it is there."""
+        await asyncio.sleep(pause)
+        if self.dms.get(seat) is not slot or self.closed or slot.live is not None or slot.failed:
+            return  # the hand is over, or they play another way by now
+        slot.sending = True
+        try:
+            await self._send_dm(seat, who, slot)
+        finally:
+            slot.sending = False
+
     async def _send_dm(self, seat: int, who: Seat, slot: DmSlot) -> None:
         assert who.user_id is not None
         for attempt, pause in enumerate((*DM_RETRY_PAUSES, None)):
@@ -418,11 +435,17 @@ class TableRunner:
                 failure = error
             log.info("DM to seat %s of table %s failed (try %d): %s", seat, self.table_id, attempt + 1, failure)
             self.cog.forget_dm(who.user_id)  # a kept channel id may be the failing part: open afresh
-            if pause is None:
-                await self.post(content=t(self.locale, "play.dm_later", name=self.text_names()[seat]))
+            if pause is None:  # tried again after a back-off, while the hand lasts
+                later = DM_BACKOFF[min(slot.rounds, len(DM_BACKOFF) - 1)]
+                slot.rounds += 1
+                self.cog.background(self._send_later(seat, who, slot, later))
+                if slot.rounds == 1:  # said once a hand
+                    await self.post(content=t(self.locale, "play.dm_later", name=self.text_names()[seat]))
                 return
             await asyncio.sleep(pause)
         async with self.lock:
+            if self.dms.get(seat) is not slot:  # the hand ended meanwhile: this DM shows it as it was sent
+                return
             slot.live = LiveMessage(
                 message,
                 lambda: self.dm_payload(seat),
@@ -764,6 +787,7 @@ class TableRunner:
             await channel.send(text)
         except NETWORK_ERRORS as dm_error:
             log.info("table %s: could not tell the host: %s", self.table_id, dm_error)
+            self.cog.forget_dm(self.state.host_id)  # a kept channel id may be the failing part: open afresh
 
     async def _probe_channel(self) -> None:
         """Try to show the table again; on success it plays on (the session gives the clock back)."""

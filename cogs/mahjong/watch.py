@@ -236,6 +236,7 @@ class Watchers:
             log.info(
                 "could not DM spectator %s of table %s: %s", spectator.user_id, self.runner.table_id, error
             )
+            self.cog.forget_dm(spectator.user_id)  # a kept channel id may be the failing part: open afresh
             self.remove(spectator.user_id)
             return
         spectator.hand = game.hand_number
@@ -278,6 +279,7 @@ class Watchers:
                 )
             except NETWORK_ERRORS as error:
                 log.info("could not DM spectator %s: %s", spectator.user_id, error)
+                self.cog.forget_dm(spectator.user_id)  # a kept channel id may be the failing part
                 continue
 
 

@@ -1,0 +1,90 @@
+"""Discord behaviour the bot got wrong (issue 37, items 15-20), each as the stand-in models Discord: DMs that
+fail for a while, host notices through a DM channel that no longer works, ..."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.mahjong import runner as runner_module
+from devserver.config import RateLimits
+from devserver.people import Person
+from table.timing import Timing
+
+from .tablebot import FAST, build_bot, table_runner
+
+QUICK = RateLimits(time_scale=0.02)
+
+
+async def _playing_table(bot, devserver, alice, **options):
+    lobby = await (await alice.slash("mahjong create", **options)).message()
+    await (await alice.click(lobby, "Start")).response()
+    await devserver.recorder.wait_until(lambda: table_runner(bot, devserver).game, 5, lambda: "a hand")
+    return table_runner(bot, devserver)
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_hand_dm_that_failed_every_try_is_tried_again_after_a_back_off(harness, devserver, monkeypatch):
+    """Discord refusing a DM for a while (40003, a 5xx) no longer leaves the person without their hand
+    for the rest of it: once the tries are spent, a new round follows after a back-off while the hand
+    lasts (here it is her turn: no other update would come before her clock ran out), and she plays from
+    that DM. The channel is told once."""
+    monkeypatch.setattr(runner_module, "DM_RETRY_PAUSES", (0.01, 0.01, 0.01))
+    monkeypatch.setattr(runner_module, "DM_BACKOFF", (0.05,))
+    bot = await harness.start(build_bot(FAST, seed=12))
+    alice = devserver.member("alice")
+    refused = devserver.inject_error("POST", "/users/@me/channels", status=403, code=40003, times=4)
+    await _playing_table(bot, devserver, alice, rounds=1)
+    await devserver.wait_for_message(channel="general", predicate=lambda m: "could not reach alice" in m.content)
+    await alice.wait_for_dm(lambda m: bool(m.attachments), timeout=15)
+    assert len(refused.hits) == 4, "one try and three more, then a new round"
+    clicked = await Person(alice).act_once(15)
+    assert clicked is not None and (await clicked.response()).type == 7
+    assert sum("could not reach alice" in m.content for m in devserver.channel_messages()) == 1
+
+
+def _settled(live) -> bool:
+    return live.pending() is None and live.shown >= live.wanted
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_host_notice_through_a_dm_channel_that_failed_opens_a_fresh_one_next_time(harness, devserver):
+    """A DM channel id the bot kept (another token's, say) that fails is forgotten by host notices as by
+    hand DMs: the next notice opens the DM afresh instead of failing on the same id for good."""
+    timing = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, permission_probe=0.2)
+    bot = await harness.start(build_bot(timing, seed=12))
+    alice = devserver.member("alice")
+    runner = await _playing_table(bot, devserver, alice, rounds=1)
+    await devserver.recorder.wait_until(lambda: runner.table_msg is not None, 5, lambda: "the table posted")
+    await alice.wait_for_dm(lambda m: bool(m.attachments), timeout=10)
+    bot.get_cog("Mahjong").dm_channels[alice.id] = devserver.ids.next()  # a channel Discord does not know
+    person = Person(alice)
+    for lost in range(2):  # a permission lost twice: each time the host (alice) is told by DM
+        await person.next_prompt(15)  # her turn: the edit after her move fails (50013), not the AI's before it
+        await devserver.recorder.wait_until(lambda: _settled(runner.table_msg), 5, lambda: "the table's edits landed")
+        since = devserver.mark()
+        devserver.set_bot_permissions("general", deny=("attach_files",))
+        await person.act_once(15)
+        await devserver.recorder.wait_until(lambda: runner.blocked is not None, 10, lambda: "the table paused")
+        if lost:
+            told = await devserver.wait_for_message(user=alice, since=since, predicate=lambda m: "is paused" in m.content)
+            assert told.dm_with == alice.id
+        devserver.set_bot_permissions("general", allow=("attach_files",))
+        await devserver.recorder.wait_until(lambda: runner.blocked is None, 10, lambda: "the table plays on")
+    assert len(devserver.take_violations("unknown_channel")) == 1, "the stale id was tried once, then forgotten"
+
+
+@pytest.mark.devserver(members=("alice", "bob"), rate_limits=QUICK)
+async def test_a_spectator_dm_through_a_dm_channel_that_failed_opens_a_fresh_one_next_time(harness, devserver):
+    """As for host notices: a kept DM channel that fails a spectator's DM is forgotten, so watching again
+    reaches them instead of failing on the same id."""
+    bot = await harness.start(build_bot(FAST, seed=12))
+    alice, bob = devserver.members("alice", "bob")
+    runner = await _playing_table(bot, devserver, alice, rounds=1)
+    cog = bot.get_cog("Mahjong")
+    cog.dm_channels[bob.id] = devserver.ids.next()  # a channel Discord does not know
+    await (await bob.slash("mahjong watch")).message()
+    await devserver.wait_for_violation("unknown_channel", timeout=10)  # his first spectator DM fails
+    await devserver.recorder.wait_until(lambda: bob.id not in cog.watchers[runner.table_id].spectators, 5, lambda: "dropped")
+    await (await bob.slash("mahjong watch")).message()
+    await bob.wait_for_dm(lambda m: bool(m.attachments), timeout=10)
+    assert len(devserver.take_violations("unknown_channel")) == 1
