@@ -30,6 +30,7 @@ from discord.ext import commands
 import render
 from cogs.i18n import SUPPORTED, CatalogueTranslator
 from cogs.mahjong.pictures import Painter, default_workers
+from cogs.mahjong.skew import DiscordClock
 from data import Store, StoreError, StoreUnreachable
 from engine.rules import PROFILES
 from engine.rulesets import DEFAULT_RULES
@@ -161,6 +162,10 @@ class MahjongBot(commands.Bot):
         # nothing a message says pings anyone unless that message names whom it is for (a nickname
         # like "<@&role>" or "@everyone" in a table message must not ping through the bot)
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # every REST reply's Date header says how far this host's clock is from Discord's (cogs/mahjong/skew.py):
+        # interactions' ages, and so their 3 seconds, are read by Discord's clock
+        self.discord_clock = DiscordClock()
+        options.setdefault("http_trace", self.discord_clock.trace())
         # no voice here: discord.py's start-up warnings about voice libraries would only alarm an admin
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +53,7 @@ class Api:
     # plumbing ------------------------------------------------------------
     def build(self) -> web.Application:
         app = web.Application(middlewares=[self.middleware], client_max_size=64 * 1024 * 1024)
+        app.on_response_prepare.append(self.date_header)
         r = app.router
         r.add_get(f"{API}/users/@me", self.get_me)
         r.add_get(f"{API}/oauth2/applications/@me", self.get_application)
@@ -93,6 +96,12 @@ class Api:
             await asyncio.sleep(after)
         self.server.invalid_requests.record(response.status)
         return response
+
+    async def date_header(self, request: web.Request, response: web.StreamResponse) -> None:
+        """Every reply (REST, and the gateway's handshake) dates itself to the second by Discord's clock
+        (``Config.clock_offset``): what a bot can measure its own clock by."""
+        offset = self.server.config.clock_offset + self.server.clock.skipped
+        response.headers["Date"] = email.utils.formatdate(time.time() + offset, usegmt=True)
 
     async def _admit(
         self, request: web.Request, handler: Handler, route: str, line: str

@@ -88,10 +88,9 @@ class Gateway:
                 await self._received(ws, json.loads(msg.data))
         finally:
             self.sockets.discard(ws)
-            for shard_id, session in list(self.sessions.items()):
-                if session.ws is ws:
-                    del self.sessions[shard_id]
-            if not self.sessions:
+            # its sessions stay, closed, for a RESUME (Discord keeps a session resumable for a while): what
+            # is missed meanwhile is replayed then; a new IDENTIFY replaces them
+            if all(session.ws.closed for session in self.sessions.values()):
                 self.identified.clear()
             self.server.recorder.bump()  # wake whoever waits for the bot (or a shard) to go away
         return ws

@@ -36,7 +36,9 @@ class DevServer:
     ) -> None:
         self.config = config or Config()
         self.clock = Clock()
-        self.ids = Snowflakes(skipped=lambda: self.clock.skipped, real_time=self.config.real_time_ids)
+        self.ids = Snowflakes(
+            skipped=lambda: self.clock.skipped, real_time=self.config.real_time_ids, offset=self.config.clock_offset
+        )
         self.delays = Delays(self.config.latency)
         self.invalid_requests = InvalidRequests()
         self.limiter = RateLimiter(self.config.rate_limits, self.clock)

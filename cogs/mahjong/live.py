@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 import aiohttp
 import discord
 
+from .skew import discord_now
+
 log = logging.getLogger(__name__)
 
 
@@ -141,9 +143,10 @@ RECEIVED = "mahjong_received"  # answers.RECEIVED: time.monotonic() when the cog
 
 
 def _token_age(interaction: discord.Interaction) -> float:
-    """Seconds since Discord created the interaction: from its snowflake, or, where that clock disagrees
-    beyond reason (negative, or older than a token lives), from when the cog received it (as answers.py)."""
-    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    """Seconds since Discord created the interaction: from its snowflake, by Discord's clock (skew.py), or,
+    where that disagrees beyond reason (negative, or older than a token lives), from when the cog received
+    it (as answers.py)."""
+    age = (discord_now(interaction.client) - interaction.created_at).total_seconds()
     if 0.0 <= age <= TOKEN_LIFE + 60.0:
         return age
     received = interaction.extras.get(RECEIVED)

@@ -84,6 +84,7 @@ class Recording:
         self.calls: list[tuple[str, list]] = []
         self.fails = fails  # the Discord error code this click's token answers with
         self.extras: dict = {}
+        self.client = None  # a click's bot: none here, so its age is read by the host's clock
 
     def _shown(self, kwargs: dict) -> SimpleNamespace:
         kept = [a for a in kwargs["attachments"] if not isinstance(a, discord.File)]

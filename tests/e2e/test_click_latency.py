@@ -79,8 +79,11 @@ async def test_a_click_replayed_after_a_resume_moves_and_the_dm_is_brought_up_to
     assert sum(a.seat == seat for a in runner.game.log) == mine + 1
     assert refreshed.dm_with == alice.id
     assert not devserver.late_answers()  # delivered too late to answer: not the bot's fault
-    callbacks = [line for line in devserver.recorder.log if line.startswith("POST /interactions/")]
-    assert len(callbacks) == 2, "the bot knew from the snowflake not to answer the replayed click"
+    # the snowflake said too late, and the bot still tried a deferral (the clock alone never decides: a
+    # host running ahead would find every click too late): one callback more, answered 10062
+    callbacks = lambda: [line for line in devserver.recorder.log if line.startswith("POST /interactions/")]  # noqa: E731
+    await devserver.recorder.wait_until(lambda: len(callbacks()) >= 3, 5, lambda: f"the deferral: {callbacks()}")
+    assert len(callbacks()) == 3 and click.initial is None
 
 
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True, latency=CALM)
@@ -143,3 +146,41 @@ async def test_a_click_whose_move_takes_long_to_store_is_acknowledged_first_then
         store.append_actions = append  # type: ignore[method-assign]
     assert move_of(button) not in {move_of(b) for b in prompt_buttons(answered)}
     assert not click.failed and not devserver.late_answers()
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True, clock_offset=-3.0)
+async def test_a_host_clock_three_seconds_ahead_still_answers_every_click_in_place(harness, devserver, caplog):
+    """Discord's clock 3 s behind the host's: every click's snowflake looks 3 s old. The bot reads Discord's
+    time off its replies' Date headers, says so once, and answers every click (before, none: each looked
+    too late to answer)."""
+    caplog.set_level("WARNING", logger="cogs.mahjong.skew")
+    bot = await harness.start(build_bot(FAST, seed=SEED))
+    alice = devserver.member("alice")
+    await _first_prompt(devserver, alice)
+    person = Person(alice)
+    for _ in range(2):  # answered in place, or (while the measure is still rough) deferred and edited in
+        click = await person.act_once(15)
+        assert click is not None and (await click.response()).type in (6, 7) and not click.failed
+    assert not devserver.late_answers()
+    assert 2.0 < bot.discord_clock.lead <= 3.0, "a lead the host certainly has, never more than it has"
+    said = [r.getMessage() for r in caplog.records if r.name == "cogs.mahjong.skew"]
+    assert len(said) == 1 and " s ahead of Discord's" in said[0], said
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True, clock_offset=-3.0)
+async def test_a_click_that_looks_too_late_by_the_clock_alone_is_still_deferred_and_answered(
+    harness, devserver, monkeypatch
+):
+    """The same host, with no Date header to measure by (a proxy that rewrites them): the click looks
+    too late, so the bot defers at once rather than leave it, and edits the answer in."""
+    bot = build_bot(FAST, seed=SEED)
+    monkeypatch.setattr(type(bot.discord_clock), "observe", lambda self, **reply: None)
+    await harness.start(bot)
+    alice = devserver.member("alice")
+    prompt = await _first_prompt(devserver, alice)
+    button = prompt_buttons(prompt)[-1]
+    click = await alice.click(prompt, button.custom_id)
+    assert (await click.response(timeout=5)).type == DEFERRED_UPDATE and not click.failed
+    answered = await click.message(timeout=10)
+    assert move_of(button) not in {move_of(b) for b in prompt_buttons(answered)}
+    assert bot.discord_clock.lead == 0.0 and not devserver.late_answers()
