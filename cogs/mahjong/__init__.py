@@ -6,7 +6,6 @@ live in ``TableState`` (state.py) and the game rules in the engine.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import random
 import weakref
@@ -47,7 +46,7 @@ from table.lobby import (
 
 from ..i18n import LEVEL_NAMES, SUPPORTED, locale_of, t
 from . import stats
-from .answers import mark_received
+from .answers import mark_received, respond
 from .arguments import accepted
 from .buttons import DYNAMIC_ITEMS, LobbyOp, TableOp
 from .clicks import hand_to_cog
@@ -721,8 +720,9 @@ class Mahjong(
     @app_commands.command(name=_("table"), description=_("Post the current table image again"))
     async def table(self, interaction: discord.Interaction) -> None:
         runner = self.runner_here(interaction)
-        payload = await runner.repost_table()
-        await interaction.response.send_message(**payload.send_kwargs())
+        # the picture is drawn before the answer: within Discord's 3 s, or after a deferral (answers.py)
+        if not await respond(interaction, runner.repost_table, update=False, ephemeral=False):
+            return
         message = await interaction.original_response()
         live = self.live_message(runner.state.channel_id, message.id, payload_builder(runner))
         live.mark_shown(runner.version)
@@ -739,31 +739,38 @@ class Mahjong(
 
     @app_commands.command(name=_("history"), description=_("Recent matches in this server"))
     async def history(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild_id is not None
-        matches = await self.store.history(interaction.guild_id, limit=10)
-        embed = stats.history_embed(matches, partial(t, interaction.locale))
-        view = history_view(matches, interaction.locale)  # a Replay button per match
-        if view is None:
-            await interaction.response.send_message(embed=embed)
-        else:
-            await interaction.response.send_message(embed=embed, view=view)
+        guild_id = interaction.guild_id
+        assert guild_id is not None
+
+        async def build() -> Payload:  # queries: within Discord's 3 s, or after a deferral (answers.py)
+            matches = await self.store.history(guild_id, limit=10)
+            embed = stats.history_embed(matches, partial(t, interaction.locale))
+            return Payload(embeds=[embed], view=history_view(matches, interaction.locale))  # a Replay button a match
+
+        await respond(interaction, build, update=False, ephemeral=False)
 
     @app_commands.command(name=_("hand"), description=_("A finished hand's score sheet again"))
     @app_commands.describe(hand_id=_("The hand's number in the history"))
     async def hand(self, interaction: discord.Interaction, hand_id: app_commands.Range[int, 1]) -> None:
-        assert interaction.guild_id is not None
+        guild_id = interaction.guild_id
+        assert guild_id is not None
         if hand_id < 1:
             raise TableError("err.bad_option", name="hand_id", accepted="1, 2, 3 …")
-        found = await self.store.finished_hand(interaction.guild_id, hand_id)
-        if found is None:
-            raise TableError("err.no_hand")
-        result = HandResult.from_dict(found.result)
-        png = await asyncio.to_thread(render.render_score, result, list(found.names))
-        await interaction.response.send_message(
-            content=t(interaction.locale, "hist.hand", id=found.id, hand=found.hand_no, table=found.table_id),
-            file=discord.File(io.BytesIO(png), "score.png"),
-            view=replay_view(found.table_id, found.hand_no, interaction.locale),
-        )
+
+        async def build() -> Payload:  # a query and a picture: within 3 s, or after a deferral (answers.py)
+            found = await self.store.finished_hand(guild_id, hand_id)
+            if found is None:
+                raise TableError("err.no_hand")
+            result = HandResult.from_dict(found.result)
+            png = await asyncio.to_thread(render.render_score, result, list(found.names))
+            return Payload(
+                content=t(interaction.locale, "hist.hand", id=found.id, hand=found.hand_no, table=found.table_id),
+                png=png,
+                filename="score.png",
+                view=replay_view(found.table_id, found.hand_no, interaction.locale),
+            )
+
+        await respond(interaction, build, update=False, ephemeral=False)
 
     # ------------------------------------------------------------------ buttons
 

@@ -53,11 +53,17 @@ def time_left(interaction: discord.Interaction) -> float:
 
 
 async def respond(
-    interaction: discord.Interaction, build: Callable[[], Awaitable[Payload]], *, update: bool
+    interaction: discord.Interaction,
+    build: Callable[[], Awaitable[Payload]],
+    *,
+    update: bool,
+    ephemeral: bool = True,
 ) -> bool:
     """Answer with ``build()``'s payload: in place of the clicked message (``update``) or as a new
-    ephemeral. Acknowledges first when the payload or its upload could miss the deadline. False when
-    the answer did not reach the person (too late, or Discord refused it)."""
+    message, ephemeral unless told (a command's answer for the channel). Acknowledges first when the
+    payload or its upload could miss the deadline. False when the answer did not reach the person (too
+    late, or Discord refused it). A refusal ``build`` raises (``TableError``) goes to the caller, which
+    answers it, after the deferral if there was one."""
     left = time_left(interaction)
     deferred = interaction.response.is_done()  # acknowledged while its move was being stored (acknowledge_if_slow)
     if interaction.extras.get(GONE):  # acknowledge_if_slow's deferral found it too late already
@@ -65,7 +71,7 @@ async def respond(
     if left < LATE and not deferred:  # never left unanswered on the clock alone: it may be the clock that is off
         log.info("interaction %s arrived with %.2fs left by the clock: deferred at once", interaction.id, left)
         try:
-            await _defer(interaction, update=update)
+            await _defer(interaction, update=update, ephemeral=ephemeral)
         except ANSWER_FAILURES as error:  # 10062: it really was too late
             log.info("interaction %s: too late to answer (%s)", interaction.id, error)
             return False
@@ -79,17 +85,19 @@ async def respond(
             except TimeoutError:
                 ready = None
             if ready is None or time_left(interaction) < MARGIN:
-                await _defer(interaction, update=update)
+                await _defer(interaction, update=update, ephemeral=ephemeral)
                 deferred = True
         payload = ready if ready is not None else await task
         if update and deferred:
             await interaction.edit_original_response(**payload.edit_kwargs())
         elif update:
             await interaction.response.edit_message(**payload.edit_kwargs())
+        elif deferred and not ephemeral:  # the channel's "thinking…" becomes the answer
+            await interaction.edit_original_response(**payload.edit_kwargs())
         elif deferred:
             await interaction.followup.send(ephemeral=True, **payload.send_kwargs())
         else:
-            await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+            await interaction.response.send_message(ephemeral=ephemeral, **payload.send_kwargs())
         return True
     except ANSWER_FAILURES as error:
         log.info("interaction %s: the answer failed (%s)", interaction.id, error)
@@ -99,14 +107,14 @@ async def respond(
             task.cancel()
 
 
-async def _defer(interaction: discord.Interaction, *, update: bool) -> None:
-    """Acknowledge now, answer later: a deferred update (type 6) or a deferred ephemeral (type 5). Discord
-    saying the interaction is gone (10062) is remembered: nothing more is tried on it."""
+async def _defer(interaction: discord.Interaction, *, update: bool, ephemeral: bool = True) -> None:
+    """Acknowledge now, answer later: a deferred update (type 6) or a deferred message (type 5, ephemeral
+    unless told). Discord saying the interaction is gone (10062) is remembered: nothing more is tried on it."""
     try:
         if update:
             await interaction.response.defer()
         else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     except discord.NotFound:
         interaction.extras[GONE] = True
         raise

@@ -557,11 +557,16 @@ class TableRunner:
 
     async def resume_paused(self, interaction: discord.Interaction) -> None:
         """The pause's Resume button: a seated person takes their seat back and the next hand starts."""
-        async with self.lock:
+        # the lock and the journal's flush can outlast Discord's 3 s under load: acknowledged meanwhile
+        async with acknowledge_if_slow(interaction, update=False), self.lock:
             jobs = self.carry_out(self.session.resume_paused(interaction.user.id, now=time.time()))
             self.wake.set()
             await self.journal.flush()
-        await interaction.response.send_message(t(interaction.locale, "ok.resumed"), ephemeral=True)
+
+        async def answer() -> Payload:
+            return Payload(content=t(interaction.locale, "ok.resumed"))
+
+        await respond(interaction, answer, update=False)
         await self._run(jobs)
 
     async def show_hand(self, interaction: discord.Interaction) -> None:

@@ -184,3 +184,68 @@ async def test_a_click_that_looks_too_late_by_the_clock_alone_is_still_deferred_
     answered = await click.message(timeout=10)
     assert move_of(button) not in {move_of(b) for b in prompt_buttons(answered)}
     assert bot.discord_clock.lead == 0.0 and not devserver.late_answers()
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True, latency=CALM)
+async def test_commands_whose_work_outlasts_the_3_seconds_are_deferred_then_answered(harness, devserver, monkeypatch):
+    """/mahjong table, hand, history, leaderboard, stats, replay and a replay's step do their work (queries,
+    a picture) before answering: on a busy host with a slow gateway that work ends past Discord's 3 s, so
+    they defer first and edit the answer in, as clicks do (before: "The application did not respond")."""
+    import contextlib
+
+    import render
+
+    bot = await harness.start(build_bot(FAST, seed=SEED))
+    alice = devserver.member("alice")
+    await _first_prompt(devserver, alice)
+    runner = table_runner(bot, devserver)
+    stop = asyncio.Event()
+    play = asyncio.create_task(Person(alice).play(stop))
+    await devserver.wait_for_message(
+        channel="general", predicate=lambda m: any(a.filename == "score.png" for a in m.attachments), timeout=30
+    )
+    stop.set()
+    await play
+    hand_id = runner.journal.hand_ids[1]
+    opened = await (await alice.slash("mahjong replay", hand=hand_id)).message()  # a replay to step through
+    assert "第 0 手" in opened.content
+    # from now on: every read of the database takes 0.8 s and the table picture as long (a host under
+    # load: README's 500-table run), and each interaction reaches the bot 2.4 s after it was made
+    read, draw = bot.store._read, render.render_table
+
+    @contextlib.asynccontextmanager
+    async def slow_read(**options):
+        await asyncio.sleep(0.8)
+        async with read(**options) as db:
+            yield db
+
+    def slow_draw(*args, **options):
+        time.sleep(0.8)
+        return draw(*args, **options)
+
+    monkeypatch.setattr(bot.store, "_read", slow_read)
+    monkeypatch.setattr(render, "render_table", slow_draw)
+    devserver.delays.config = dataclasses.replace(CALM, interaction_delivery=(2.4, 2.45))
+    commands = [
+        ("mahjong table", {}),
+        ("mahjong hand", {"hand_id": hand_id}),
+        ("mahjong history", {}),
+        ("mahjong leaderboard", {}),
+        ("mahjong stats", {}),
+        ("mahjong replay", {"hand": hand_id}),
+    ]
+    *asked, step = await asyncio.gather(
+        *(alice.slash(command, **options) for command, options in commands), alice.click(opened, "▶")
+    )  # all at once
+    answers = {}
+    for (command, _options), interaction in zip(commands, asked, strict=True):
+        assert (await interaction.response(timeout=5)).type == 5, command  # "thinking…" within the 3 s
+        answers[command] = await interaction.message(timeout=10)  # then the answer
+        assert not interaction.failed and not answers[command].loading, command
+    assert answers["mahjong table"].attachments[0].filename == "table.png"
+    assert answers["mahjong replay"].ephemeral_to == alice.id and answers["mahjong table"].ephemeral_to is None
+    assert "第 0 手" in answers["mahjong replay"].content
+    assert (await step.response(timeout=5)).type == DEFERRED_UPDATE
+    stepped = await step.message(timeout=10)
+    assert stepped.id == opened.id and "第 1 手" in stepped.content
+    assert not devserver.late_answers()
