@@ -373,6 +373,7 @@ class TableRunner:
                     min_interval=self.timing.edit_interval,
                     budget=self.cog.budget,
                     on_error=self._channel_error,
+                    on_replaced=self._table_replaced,
                 )
                 self.table_msg.mark_shown(version)
                 self.journal.table_message(table.id)
@@ -794,6 +795,10 @@ class TableRunner:
             log.info("table %s: could not tell the host: %s", self.table_id, dm_error)
             self.cog.forget_dm(self.state.host_id)  # a kept channel id may be the failing part: open afresh
 
+    def _table_replaced(self, message: discord.Message) -> None:
+        """The hour-old table message gave way to a fresh one (live.py): the fresh one is the table's now."""
+        self.journal.table_message(message.id)
+
     async def _probe_channel(self) -> None:
         """Try to show the table again; on success it plays on (the session gives the clock back)."""
         if self.game is None:
@@ -813,7 +818,7 @@ class TableRunner:
                 self.table_msg.close()
             self.table_msg = LiveMessage(
                 message, self._table_payload, min_interval=self.timing.edit_interval, budget=self.cog.budget,
-                on_error=self._channel_error,
+                on_error=self._channel_error, on_replaced=self._table_replaced,
             )
             self.table_msg.mark_shown(version)
             self.journal.table_message(message.id)

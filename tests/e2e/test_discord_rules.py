@@ -3,9 +3,10 @@ fail for a while, host notices through a DM channel that no longer works, ..."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from cogs.mahjong import runner as runner_module
 from devserver.config import RateLimits
 from devserver.people import Person
 from table.timing import Timing
@@ -28,9 +29,11 @@ async def test_a_hand_dm_that_failed_every_try_is_tried_again_after_a_back_off(h
     for the rest of it: once the tries are spent, a new round follows after a back-off while the hand
     lasts (here it is her turn: no other update would come before her clock ran out), and she plays from
     that DM. The channel is told once."""
+    bot = await harness.start(build_bot(FAST, seed=12))
+    # the runner module this bot loaded (discord.py imports an extension's modules afresh at each load)
+    runner_module = sys.modules["cogs.mahjong.runner"]
     monkeypatch.setattr(runner_module, "DM_RETRY_PAUSES", (0.01, 0.01, 0.01))
     monkeypatch.setattr(runner_module, "DM_BACKOFF", (0.05,))
-    bot = await harness.start(build_bot(FAST, seed=12))
     alice = devserver.member("alice")
     refused = devserver.inject_error("POST", "/users/@me/channels", status=403, code=40003, times=4)
     await _playing_table(bot, devserver, alice, rounds=1)
@@ -88,3 +91,31 @@ async def test_a_spectator_dm_through_a_dm_channel_that_failed_opens_a_fresh_one
     await (await bob.slash("mahjong watch")).message()
     await bob.wait_for_dm(lambda m: bool(m.attachments), timeout=10)
     assert len(devserver.take_violations("unknown_channel")) == 1
+
+
+@pytest.mark.devserver(members=("alice",))  # Discord's own pace: 3 edits of hour-old messages per 6 s a channel
+async def test_an_hour_old_table_message_at_discords_edit_cap_is_posted_afresh_and_play_goes_on(harness, devserver):
+    """An hour into a hand (a long pause, a slow table), its messages are over an hour old and Discord
+    refuses their fourth edit in 6 s (30046, "try again later"). The table message is posted afresh,
+    once, and kept up to date from then on; it is never given up for the rest of the hand."""
+    bot = await harness.start(build_bot(FAST, seed=12))
+    alice = devserver.member("alice")
+    runner = await _playing_table(bot, devserver, alice, rounds=1)
+    person = Person(alice)
+    await person.next_prompt(15)  # no interaction waits for its first response: the clock may jump
+    first = runner.table_msg.message.id
+    devserver.clock.advance(3700)
+    for _ in range(12):  # her moves, and the AI's after each: soon more than three edits of the table in 6 s
+        if runner.table_msg.message.id != first:
+            break
+        await person.act_once(30)
+    await devserver.recorder.wait_until(lambda: runner.table_msg.message.id != first, 15, lambda: "a fresh table")
+    fresh = runner.table_msg
+    await person.act_once(30)
+    await devserver.recorder.wait_until(lambda: devserver.recorder.get(fresh.message.id).edited, 15, lambda: "edited")
+    assert devserver.recorder.get(fresh.message.id).attachments[0].filename == "table.png"
+    assert not fresh.closed and runner.table_msg is fresh
+    await harness.stop(bot)  # the hand's DMs may meet the cap too: every request is in once the bot is gone
+    taken = devserver.take_violations("old_message_edit_limit")
+    refused = [v.detail.split()[1] for v in taken]
+    assert first in map(int, refused) and len(refused) == len(set(refused)), "each message refused once, never again"
