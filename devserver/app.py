@@ -172,6 +172,8 @@ class Api:
         guild_id = snowflake(request, "guild_id")
         if guild_id != self.server.world.guild_id:
             raise DiscordError(404, 10004, detail=f"guild {guild_id}")
+        if self.server.bot_removed:  # a server the bot is no longer in: Missing Access
+            raise DiscordError(403, 50001, detail=f"the bot is not in guild {guild_id}", expected=True)
         return guild_id
 
     async def get_user(self, request: web.Request) -> web.Response:

@@ -156,6 +156,9 @@ class Gateway:
         return session is not None and not session.ws.closed
 
     def _owns_guild(self, session: Session) -> bool:
+        """The guild is this session's (its shard), and the bot is still in it."""
+        if self.server.bot_removed:
+            return False
         return shard_of(self.server.world.guild_id, session.shard_count) == session.shard_id
 
     def _session_for(self, event: str, data: dict[str, Any]) -> Session | None:

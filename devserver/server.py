@@ -168,12 +168,15 @@ class DevServer:
                 "GUILD_MEMBER_REMOVE", {"guild_id": str(self.world.guild_id), "user": target.record.payload()}
             )
 
-    async def remove_bot_from_guild(self) -> None:
-        """The bot is kicked: GUILD_DELETE goes out, channel routes answer 403 50001, and DMs to the
-        members (who share no other server with the bot) 403 50007."""
+    async def remove_bot_from_guild(self, *, announce: bool = True) -> None:
+        """The bot is kicked: GUILD_DELETE goes out (to a bot that is connected, unless ``announce`` is
+        False: an event another process of the bot received, say), channel routes and GET /guilds/{id}
+        answer 403 50001, DMs to the members (who share no other server with the bot) 403 50007, and a
+        later READY lists the guild no more (a kick while the bot was offline)."""
         self.bot_removed = True
         self.refused_dms.update(user.id for user in self.world.users.values() if not user.bot)
-        await self.dispatch("GUILD_DELETE", {"id": str(self.world.guild_id)})
+        if announce and self.gateway.connected:
+            await self.dispatch("GUILD_DELETE", {"id": str(self.world.guild_id)})
 
     def inject_error(
         self, method: str, route: str, *, status: int = 503, code: int = 0, times: int = 1

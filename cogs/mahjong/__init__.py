@@ -204,6 +204,9 @@ class Mahjong(
 
     async def _resume(self, runner: TableRunner) -> None:
         await self.bot.wait_until_ready()
+        if self.left_guild(runner.state.guild_id):  # removed while the bot was offline: nothing to resume
+            self.guild_gone(runner.state.guild_id)
+            return
         try:
             await runner.resume()
         except NETWORK_ERRORS as error:
@@ -279,7 +282,46 @@ class Mahjong(
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        self.abandon_where(lambda runner: runner.state.guild_id == guild.id)
+        self.guild_gone(guild.id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """A fresh READY (the first, or after a session Discord would not resume) lists the servers the bot
+        is in: one removed meanwhile sent no GUILD_DELETE to this bot, and its tables and queues end now."""
+        for guild_id in {runner.state.guild_id for runner in self.by_id.values()}:
+            if self.left_guild(guild_id):
+                self.guild_gone(guild_id)
+
+    def hears(self, guild_id: int) -> bool:
+        """This process holds the guild's shard, so its READY and cache say whether the bot is there."""
+        ids, count = getattr(self.bot, "shard_ids", None), getattr(self.bot, "shard_count", None)
+        return not ids or not count or (guild_id >> 22) % count in ids
+
+    def left_guild(self, guild_id: int) -> bool:
+        """The bot is not in this server any more, by READY's list (an unavailable server, in an outage, is
+        still listed); False when this process cannot tell (another process holds its shard)."""
+        return self.bot.is_ready() and self.hears(guild_id) and self.bot.get_guild(guild_id) is None
+
+    async def still_in_guild(self, guild_id: int) -> bool:
+        """Asked by a channel post that got 403 50001: is the bot still in the server (a lost permission),
+        or removed (its GUILD_DELETE missed, or sent to another process)? READY's list if it says it is gone,
+        else Discord itself (GET /guilds/{id}: 403 50001 or 404 10004 for a server the bot is not in)."""
+        if self.left_guild(guild_id):
+            return False
+        try:
+            await self.budget.take(urgent=True)
+            await self.bot.fetch_guild(guild_id, with_counts=False)
+        except (discord.Forbidden, discord.NotFound):
+            return False
+        except NETWORK_ERRORS as error:  # cannot tell: taken as a lost permission (the table waits)
+            log.info("could not look server %s up: %s", guild_id, error)
+        return True
+
+    def guild_gone(self, guild_id: int) -> None:
+        """The bot was removed from a server: its tables end (stored closed, never restored) and its quick-play
+        queues are emptied, without a word to a channel the bot can no longer reach."""
+        self.abandon_where(lambda runner: runner.state.guild_id == guild_id)
+        self.background(self.forget_queues(guild_id))
 
     def abandon_where(self, gone: Any) -> None:
         """Tables whose channel or server went away end as closed: stored so (never restored again),

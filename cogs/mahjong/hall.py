@@ -74,6 +74,7 @@ class Hall(CogMixin):
         def _register(self, runner: TableRunner) -> None: ...
         def _join(self, interaction: discord.Interaction, runner: TableRunner, password: str | None) -> None: ...
         async def _start_match(self, runner: TableRunner) -> None: ...
+        def left_guild(self, guild_id: int) -> bool: ...
 
     setup_group = app_commands.Group(
         name=_("setup"), description=_("This server's mahjong settings (Manage Server)")
@@ -100,6 +101,9 @@ class Hall(CogMixin):
 
     async def _recheck(self, guild_id: int) -> None:
         await self.bot.wait_until_ready()
+        if self.left_guild(guild_id):  # removed while the bot was offline: nobody there can play
+            await self.forget_queues(guild_id)
+            return
         async with self._hall_lock(guild_id):
             try:
                 for rules in sorted({e.rules for e in await self.store.queue(guild_id)}):
@@ -107,6 +111,17 @@ class Hall(CogMixin):
                         await self._arm_fill(guild_id, rules)
             except StoreError as error:  # the queue stays stored; the next Play looks at it again
                 log.warning("the queues of %s after the restart: %s", guild_id, error)
+
+    async def forget_queues(self, guild_id: int) -> None:
+        """A server that removed the bot: everyone waiting there leaves its queues, no table forms."""
+        for rules in [key[1] for key in self.fill_timers if key[0] == guild_id]:
+            self.fill_timers.pop((guild_id, rules)).cancel()
+        async with self._hall_lock(guild_id):
+            try:
+                for entry in await self.store.queue(guild_id):
+                    await self.store.dequeue(guild_id, entry.user_id)
+            except StoreError as error:  # looked at again at the next start
+                log.warning("could not empty the queues of %s: %s", guild_id, error)
 
     # ------------------------------------------------------------------ look-ups
 

@@ -69,6 +69,7 @@ Job = Callable[[], Awaitable[None]]
 NETWORK_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 DMS_CLOSED = 50007  # "Cannot send messages to this user": the one error that means DMs are closed
 CHANNEL_FORBIDDEN = (50001, 50013)  # Missing Access / Missing Permissions in the table's channel
+MISSING_ACCESS = 50001  # also what a server that removed the bot answers: the cog checks which
 UNKNOWN_CHANNEL = 10003  # the table's channel was deleted
 DM_RETRY_PAUSES = (0.5, 1.5, 4.0)  # seconds before trying a failed DM again (transient failures)
 # a hand's DM still not sent after those tries gets a new round of tries this long after each failed
@@ -781,6 +782,13 @@ class TableRunner:
             self.cog.abandon_where(lambda runner: runner is self)
             return
         if not isinstance(error, discord.Forbidden) or error.code not in CHANNEL_FORBIDDEN:
+            return
+        if self.session.blocked is not None or self.closed:  # told already: the table waits for a probe
+            return
+        guild_id = self.state.guild_id
+        if error.code == MISSING_ACCESS and not await self.cog.still_in_guild(guild_id):  # removed, unheard
+            log.info("table %s: the bot is no longer in server %s; closing its tables", self.table_id, guild_id)
+            self.cog.guild_gone(guild_id)
             return
         what = error.text or str(error.code)
         if not self.session.block(what, now=time.time()):

@@ -3,6 +3,7 @@ fail for a while, host notices through a DM channel that no longer works, ..."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 
 import pytest
@@ -119,3 +120,66 @@ async def test_an_hour_old_table_message_at_discords_edit_cap_is_posted_afresh_a
     taken = devserver.take_violations("old_message_edit_limit")
     refused = [v.detail.split()[1] for v in taken]
     assert first in map(int, refused) and len(refused) == len(set(refused)), "each message refused once, never again"
+
+
+async def _until(check, timeout: float = 5.0) -> None:
+    for _ in range(int(timeout / 0.05)):
+        if await check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{check.__name__} did not come true in {timeout} s")
+
+
+@pytest.mark.devserver(members=("alice", "bob"), rate_limits=QUICK)
+async def test_a_server_that_removed_the_bot_while_it_was_offline_loses_its_tables_and_queues_at_ready(
+    harness, devserver, tmp_path
+):
+    """No GUILD_DELETE reaches a bot that is down: READY no longer lists the server. Its tables end there
+    and then (before, each resumed, paused on its first post with 403 50001, probed with a 403 every 30 s
+    for good and told the host a permission was lost) and its quick-play queues are emptied (before,
+    they formed tables there)."""
+    database = str(tmp_path / "mahjong.sqlite3")
+    bot = await harness.start(build_bot(FAST, database=database, seed=12))
+    alice, bob = devserver.members("alice", "bob")
+    runner = await _playing_table(bot, devserver, alice, rounds=1)
+    await (await bob.slash("mahjong play")).response()  # bob waits for a 系統桌
+    await harness.stop(bot)
+    await devserver.remove_bot_from_guild()  # while the bot is offline
+    refused = devserver.invalid_requests.total
+    since = devserver.mark()
+    again = await harness.start(build_bot(FAST, database=database, seed=12))
+    guild = devserver.world.guild_id
+
+    async def table_closed() -> bool:
+        return (await again.store.table(runner.table_id)).phase == "closed"
+
+    async def queue_empty() -> bool:
+        return await again.store.queue(guild) == []
+
+    await _until(table_closed)
+    await _until(queue_empty)
+    assert not again.get_cog("Mahjong").by_id and await again.store.unfinished_tables() == []
+    await asyncio.sleep(0.3)  # a resumed table would have posted (and been refused) by now
+    assert devserver.invalid_requests.total == refused, "not one 403 after the restart"
+    assert [m for m in devserver.recorder.messages.values() if m.updated_seq > since] == []
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_channel_post_refused_with_50001_asks_discord_whether_the_bot_is_still_in_the_server(
+    harness, devserver
+):
+    """A removal whose GUILD_DELETE this process never heard (in a cluster it goes to the server's own
+    process): the table's next post gets 403 50001, which is what a lost View Channel says too. The bot
+    asks Discord (GET /guilds/{id}: 403 50001 for a server it is not in) and ends the table rather than
+    pausing it and probing with 403s for good."""
+    timing = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, permission_probe=0.2)
+    bot = await harness.start(build_bot(timing, seed=12))
+    alice = devserver.member("alice")
+    runner = await _playing_table(bot, devserver, alice, rounds=1)
+    await devserver.recorder.wait_until(lambda: runner.table_msg is not None, 5, lambda: "the table posted")
+    await Person(alice).next_prompt(15)
+    await devserver.remove_bot_from_guild(announce=False)
+    await Person(alice).act_once(15)  # answered in place (her click's own token); the table's edit after it fails
+    await devserver.recorder.wait_until(lambda: runner.closed, 5, lambda: "the table closed")
+    assert runner.blocked is None and not bot.get_cog("Mahjong").by_id
+    assert devserver.recorder.log.count("GET /guilds/{guild_id}") == 1
