@@ -41,6 +41,8 @@ RULES = {
     50006: "empty_message",
     50027: "token_expired",
     50035: "invalid_form_body",
+    50083: "thread_archived",
+    160005: "thread_locked",
 }
 
 
@@ -69,6 +71,7 @@ class Api:
         r.add_get(f"{API}/guilds/{{guild_id}}/members/{{user_id}}", self.get_member)
         r.add_get(f"{API}/channels/{{channel_id}}", self.get_channel)
         r.add_post(f"{API}/channels/{{channel_id}}/typing", self.typing)
+        r.add_get(f"{API}/channels/{{channel_id}}/thread-members/{{user_id}}", self.get_thread_member)
         r.add_get(f"{API}/channels/{{channel_id}}/messages", self.get_messages)
         r.add_post(f"{API}/channels/{{channel_id}}/messages", self.post_message)
         r.add_get(f"{API}/channels/{{channel_id}}/messages/{{message_id}}", self.get_message)
@@ -236,6 +239,19 @@ class Api:
         channel = self.server.world.channel(snowflake(request, "channel_id"))
         return json_response(channel.payload(self.server.world))
 
+    async def get_thread_member(self, request: web.Request) -> web.Response:
+        """A thread's member, or 404 10007 for someone who has not joined it (how a bot learns it is not in a
+        private thread). A private thread the bot is not in is 403 50001 to it without Manage Threads."""
+        thread = self.server.world.channel(snowflake(request, "channel_id"))
+        user_id = snowflake(request, "user_id")
+        if not thread.is_thread:
+            raise form_error("channel_id", "Not a thread")
+        if user_id not in thread.members:
+            raise DiscordError(404, 10007, detail=f"user {user_id} is not in thread {thread.name}", expected=True)
+        return json_response(
+            {"id": str(thread.id), "user_id": str(user_id), "join_timestamp": "2025-01-01T00:00:00+00:00", "flags": 0}
+        )
+
     async def typing(self, request: web.Request) -> web.Response:
         self.server.world.channel(snowflake(request, "channel_id"))
         return no_content()
@@ -251,7 +267,9 @@ class Api:
         body, uploads = await read_body(request)
         if body.get("flags", 0) & EPHEMERAL:
             raise form_error("flags", "Ephemeral messages exist only as interaction responses")
-        check_write(self.server.bot_permissions(channel), channel, body, uploads, creating=True)
+        check_write(
+            self.server.bot_permissions(channel), channel, body, uploads, creating=True, bot_id=self.server.world.bot.id
+        )
         message = self.server.messages.create(channel, body, uploads)
         return json_response(self.payload(message))
 
@@ -265,7 +283,9 @@ class Api:
         channel = self.server.world.channel(snowflake(request, "channel_id"))
         message = self.server.messages.in_channel(channel, snowflake(request, "message_id"))
         body, uploads = await read_body(request)
-        check_write(self.server.bot_permissions(channel), channel, body, uploads, creating=False)
+        check_write(
+            self.server.bot_permissions(channel), channel, body, uploads, creating=False, bot_id=self.server.world.bot.id
+        )
         return json_response(self.payload(self.server.messages.edit(message, body, uploads)))
 
     async def delete_message(self, request: web.Request) -> web.Response:

@@ -123,6 +123,30 @@ class DevServer:
                 self._pending_events.append(("CHANNEL_CREATE", channel.payload(self.world)))
         return channel
 
+    def thread(
+        self,
+        name: str,
+        parent: Channel | str = "general",
+        *,
+        private: bool = False,
+        members: tuple[SimUser, ...] = (),
+        bot_joined: bool = False,
+    ) -> Channel:
+        """A thread of ``parent``, which ``members`` (and the bot, if ``bot_joined``) joined. Make it before the
+        bot connects: GUILD_CREATE lists the threads the bot can see (public ones, private ones it is in)."""
+        channel = self.channel(parent) if isinstance(parent, str) else parent
+        joined = tuple(m.id for m in members) + ((self.world.bot.id,) if bot_joined else ())
+        return self.world.add_thread(name, channel, private=private, members=joined)
+
+    async def set_thread(self, thread: Channel, *, archived: bool | None = None, locked: bool | None = None) -> None:
+        """A moderator archives, locks (or reopens) a thread: THREAD_UPDATE goes out to a connected bot."""
+        if archived is not None:
+            thread.archived = archived
+        if locked is not None:
+            thread.locked = locked
+        if self.gateway.connected:
+            await self.dispatch("THREAD_UPDATE", thread.payload(self.world))
+
     def refuse_dms(self, *users: SimUser | str) -> None:
         """These users have DMs closed: the bot's DM sends fail with 403 / 50007."""
         for user in users:
@@ -146,6 +170,8 @@ class DevServer:
     def bot_permissions(self, channel: Channel) -> int:
         if self.bot_removed:
             return 0  # every channel route answers 403 50001 Missing Access
+        if channel.parent_id is not None and channel.id not in self.channel_permissions:  # a thread: its channel's
+            return self.channel_permissions.get(channel.parent_id, int(ALL_PERMISSIONS))
         return self.channel_permissions.get(channel.id, int(ALL_PERMISSIONS))
 
     async def delete_channel(self, channel: Channel | str) -> None:

@@ -10,6 +10,9 @@ from .snowflake import Snowflakes
 
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREADS = (PUBLIC_THREAD, PRIVATE_THREAD)
 # Everything but administrator: enough for a bot or a member to do what the tests need.
 # An everyday member: view channels, send messages, embed links, attach files, read history, use
 # application commands; no Manage Server (1 << 5).
@@ -53,8 +56,39 @@ class Channel:
     guild_id: int | None = None
     recipient_id: int | None = None
     position: int = 0
+    # a thread: its channel, whether a moderator archived or locked it, who joined it (a private thread
+    # is seen and written in by its members only, or with Manage Threads)
+    parent_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    members: set[int] = field(default_factory=set)
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREADS
 
     def payload(self, world: World) -> dict[str, Any]:
+        if self.is_thread:
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": str(world.owner.id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": len(self.members),
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": "2025-01-01T00:00:00+00:00",
+                    "locked": self.locked,
+                    "invitable": True,
+                },
+            }
         if self.type == DM_CHANNEL:
             assert self.recipient_id is not None
             return {
@@ -115,6 +149,19 @@ class World:
         channel = Channel(self.ids.next(), name, guild_id=self.guild_id, position=len(self.channels))
         self.channels[channel.id] = channel
         return channel
+
+    def add_thread(self, name: str, parent: Channel, *, private: bool = False, members: tuple[int, ...] = ()) -> Channel:
+        """A thread of ``parent``, started by the owner; ``members`` joined it (the bot too, if named)."""
+        thread = Channel(
+            self.ids.next(),
+            name,
+            type=PRIVATE_THREAD if private else PUBLIC_THREAD,
+            guild_id=self.guild_id,
+            parent_id=parent.id,
+            members={self.owner.id, *members},
+        )
+        self.channels[thread.id] = thread
+        return thread
 
     def add_emoji(self, name: str) -> int:
         emoji_id = self.ids.next()
@@ -205,7 +252,11 @@ class World:
             ],
             "channels": [c.payload(self) for c in self.channels.values() if c.type == TEXT_CHANNEL],
             "members": [self.member_payload(i) for i in listed],
-            "threads": [],
+            # the active threads the bot can see: public ones, and private ones it joined
+            "threads": [
+                c.payload(self) for c in self.channels.values()
+                if c.type == PUBLIC_THREAD or (c.type == PRIVATE_THREAD and self.bot.id in c.members)
+            ],
             "emojis": [
                 {
                     "id": str(i),

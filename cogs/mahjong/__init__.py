@@ -115,14 +115,34 @@ TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_fil
 
 def _check_bot_permissions(interaction: discord.Interaction) -> None:
     """Refuse a table in a channel where the bot could not show it (an interaction answer needs no
-    permission, so without this check a table would open and then play invisibly)."""
+    permission, so without this check a table would open and then play invisibly). In a thread, posting
+    takes Send Messages in Threads, not Send Messages (a thread-only or forum setup grants only that)."""
     needed = list(TABLE_PERMISSIONS)
     if isinstance(interaction.channel, discord.Thread):
-        needed.append("send_messages_in_threads")
+        needed[needed.index("send_messages")] = "send_messages_in_threads"
     missing = [name for name in needed if not getattr(interaction.app_permissions, name)]
     if missing:
         words = ", ".join(name.replace("_", " ").title() for name in missing)
         raise TableError("err.bot_permissions", missing=words)
+
+
+async def _check_private_thread(interaction: discord.Interaction) -> None:
+    """A private thread shows its messages to its members only: the bot must be one, or every post there
+    fails (403 50001) though ``app_permissions`` (its channel's) say it may post. Discord is asked
+    (GET /channels/{thread}/thread-members/{bot}) unless the interaction said so already."""
+    thread = interaction.channel
+    if not isinstance(thread, discord.Thread) or thread.type is not discord.ChannelType.private_thread:
+        return
+    if thread.me is not None or interaction.app_permissions.manage_threads:  # a member, or sees every thread
+        return
+    client = interaction.client
+    assert client.user is not None
+    try:
+        await thread.fetch_member(client.user.id)
+    except (discord.NotFound, discord.Forbidden):
+        raise TableError("err.private_thread") from None
+    except NETWORK_ERRORS as error:  # cannot tell: the table opens, and a refused post pauses it
+        log.info("could not tell whether the bot is in thread %s: %s", thread.id, error)
 
 
 async def _answer(interaction: discord.Interaction, text: str) -> None:
@@ -458,6 +478,7 @@ class Mahjong(
                 accepted(name, value, range(0, 100_001))
         _check_bot_permissions(interaction)
         self._check_free_channel(interaction)
+        await _check_private_thread(interaction)
         chosen: dict[str, Any] = {
             "self_draw_only": self_draw_only,
             "may_pass_win": may_pass_win,
@@ -858,6 +879,7 @@ class Mahjong(
             await asyncio.sleep(0.05)
         self._check_free_channel(interaction)
         _check_bot_permissions(interaction)
+        await _check_private_thread(interaction)
         del self.rematches[table_id]  # one rematch per match
         others = tuple(s for s in seed.seats if s.user_id != interaction.user.id)
         try:

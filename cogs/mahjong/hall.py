@@ -230,6 +230,9 @@ class Hall(CogMixin):
             raise TableError("err.already_seated", channel=where)
         if (await self.guild_settings(guild_id)).mahjong_channel_id is None:
             _table_here(interaction)  # this channel may be where the table opens: the bot must show it here
+            from . import _check_private_thread
+
+            await _check_private_thread(interaction)
         entry = QueueEntry(
             guild_id,
             user.id,

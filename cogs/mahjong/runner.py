@@ -70,6 +70,9 @@ NETWORK_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.T
 DMS_CLOSED = 50007  # "Cannot send messages to this user": the one error that means DMs are closed
 CHANNEL_FORBIDDEN = (50001, 50013)  # Missing Access / Missing Permissions in the table's channel
 MISSING_ACCESS = 50001  # also what a server that removed the bot answers: the cog checks which
+# a thread archived (an edit there: 50083; a post reopens it) or locked (160005): the table waits like
+# for a lost permission, and a probe's post plays it on once a moderator reopens it
+THREAD_CLOSED = (50083, 160005)
 UNKNOWN_CHANNEL = 10003  # the table's channel was deleted
 DM_RETRY_PAUSES = (0.5, 1.5, 4.0)  # seconds before trying a failed DM again (transient failures)
 # a hand's DM still not sent after those tries gets a new round of tries this long after each failed
@@ -776,26 +779,30 @@ class TableRunner:
 
     async def _channel_error(self, error: Exception) -> None:
         """A post or edit in the table's channel failed. A deleted channel (10003) ends the table; a lost
-        permission (403 50013 / 50001) pauses it with nothing lost and tells the host; it plays on once
-        a post goes through again."""
+        permission (403 50013 / 50001), or its thread archived (50083) or locked (160005), pauses it with
+        nothing lost and tells the host; it plays on once a post goes through again. A 50001 from a server
+        that removed the bot ends its tables instead."""
         if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:  # deleted under us
             self.cog.abandon_where(lambda runner: runner is self)
             return
-        if not isinstance(error, discord.Forbidden) or error.code not in CHANNEL_FORBIDDEN:
+        code = getattr(error, "code", 0)
+        thread_closed = isinstance(error, discord.HTTPException) and code in THREAD_CLOSED
+        if not thread_closed and (not isinstance(error, discord.Forbidden) or code not in CHANNEL_FORBIDDEN):
             return
         if self.session.blocked is not None or self.closed:  # told already: the table waits for a probe
             return
         guild_id = self.state.guild_id
-        if error.code == MISSING_ACCESS and not await self.cog.still_in_guild(guild_id):  # removed, unheard
+        if code == MISSING_ACCESS and not await self.cog.still_in_guild(guild_id):  # removed, unheard
             log.info("table %s: the bot is no longer in server %s; closing its tables", self.table_id, guild_id)
             self.cog.guild_gone(guild_id)
             return
-        what = error.text or str(error.code)
+        what = getattr(error, "text", "") or str(code)
         if not self.session.block(what, now=time.time()):
             return
         self.wake.set()
         log.info("table %s paused: %s", self.table_id, error)
-        text = t(self.locale, "play.blocked_host", table=self.table_id, channel=self.state.channel_id, what=what)
+        key = "play.blocked_thread_host" if thread_closed else "play.blocked_host"  # a moderator's doing, or a permission
+        text = t(self.locale, key, table=self.table_id, channel=self.state.channel_id, what=what)
         try:
             channel = await self.cog.dm_channel(self.state.host_id)
             await channel.send(text)

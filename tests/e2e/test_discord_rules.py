@@ -183,3 +183,71 @@ async def test_a_channel_post_refused_with_50001_asks_discord_whether_the_bot_is
     await devserver.recorder.wait_until(lambda: runner.closed, 5, lambda: "the table closed")
     assert runner.blocked is None and not bot.get_cog("Mahjong").by_id
     assert devserver.recorder.log.count("GET /guilds/{guild_id}") == 1
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_thread_where_the_bot_may_send_messages_in_threads_only_hosts_a_table(harness, devserver):
+    """A thread-only setup (Send Messages denied in the channel, Send Messages in Threads allowed) is what
+    counts in a thread: the table opens there and plays (before: refused for Send Messages)."""
+    thread = devserver.thread("mahjong night")
+    devserver.set_bot_permissions("general", deny=("send_messages",))
+    bot = await harness.start(build_bot(FAST, seed=12))
+    alice = devserver.member("alice")
+    lobby = await (await alice.slash("mahjong create", channel=thread, rounds=1)).message()
+    assert lobby.button("Start") and lobby.channel_id == thread.id
+    await (await alice.click(lobby, "Start")).response()
+    await devserver.wait_for_message(channel=thread, predicate=lambda m: any(a.filename == "table.png" for a in m.attachments))
+    clicked = await Person(alice).act_once(15)
+    assert clicked is not None and (await clicked.response()).type == 7
+    assert bot.get_cog("Mahjong").tables[thread.id].blocked is None
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_private_thread_without_the_bot_is_refused_and_one_it_joined_hosts_a_table(harness, devserver):
+    """A private thread's messages reach its members only: where the bot has not been added, a table
+    would open and then every post fail (403 50001) though app_permissions said yes. It is refused
+    with what to do; once the bot is in the thread, the table opens."""
+    alice = devserver.member("alice")
+    outside = devserver.thread("just us", private=True, members=(alice,))
+    inside = devserver.thread("with the bot", private=True, members=(alice,), bot_joined=True)
+    devserver.set_bot_permissions("general", deny=("manage_threads",))  # as invited: no Manage Threads
+    bot = await harness.start(build_bot(FAST, seed=12))
+    refused = await (await alice.slash("mahjong create", channel=outside)).message()
+    assert refused.ephemeral_to == alice.id and "not in this private thread" in refused.content
+    assert outside.id not in bot.get_cog("Mahjong").tables
+    lobby = await (await alice.slash("mahjong create", channel=inside)).message()
+    assert lobby.button("Start")
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_thread_archived_or_locked_mid_match_pauses_the_table_and_it_plays_on_once_reopened(
+    harness, devserver
+):
+    """A moderator archives the table's thread: its next edit is refused (50083); the table pauses, the
+    host is told, and the probe's post reopens the thread (a post unarchives it) and it plays on. Locked
+    (160005), it waits until a moderator unlocks it (before: both went unnoticed, the table played on
+    invisibly with every edit refused)."""
+    thread = devserver.thread("mahjong night")
+    devserver.set_bot_permissions("general", deny=("manage_threads",))
+    timing = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, permission_probe=0.2)
+    bot = await harness.start(build_bot(timing, seed=12))
+    alice = devserver.member("alice")
+    lobby = await (await alice.slash("mahjong create", channel=thread, rounds=1)).message()
+    await (await alice.click(lobby, "Start")).response()
+    runner = bot.get_cog("Mahjong").tables[thread.id]
+    await devserver.recorder.wait_until(lambda: runner.table_msg is not None, 5, lambda: "the table posted")
+    person = Person(alice)
+    for closing, code in (({"archived": True}, "archived"), ({"archived": True, "locked": True}, "locked")):
+        await person.next_prompt(15)
+        await devserver.recorder.wait_until(lambda: _settled(runner.table_msg), 5, lambda: "the table's edits landed")
+        since = devserver.mark()
+        await devserver.set_thread(thread, **closing)
+        await person.act_once(15)  # answered in place through her click; the table's edit after it is refused
+        told = await devserver.wait_for_message(user=alice, since=since, predicate=lambda m: "archived or locked" in m.content)
+        assert told.dm_with == alice.id and runner.blocked is not None, code
+        if code == "locked":
+            await asyncio.sleep(0.5)  # probes meanwhile are refused: it stays paused
+            assert runner.blocked is not None and thread.locked
+            await devserver.set_thread(thread, locked=False)
+        await devserver.recorder.wait_until(lambda: runner.blocked is None, 10, lambda: "the table plays on")
+        assert not thread.archived, "the probe's post reopened the thread"
