@@ -32,8 +32,9 @@ from discord.ext import commands
 import render
 from cogs.i18n import COMMANDS, SUPPORTED, CatalogueTranslator
 from cogs.mahjong.pictures import Painter, default_workers
+from cogs.mahjong.skew import DiscordClock
 from cogs.shutdown import Gate
-from data import Store, StoreError
+from data import Store, StoreError, StoreUnreachable
 from engine.cli import ToolParser
 from engine.rules import PROFILES
 from engine.rulesets import DEFAULT_RULES
@@ -168,13 +169,18 @@ class MahjongBot(commands.Bot):
     """The table host. Shared resources open in setup_hook and close in close()."""
 
     def __init__(self, config: Config, **options: Any) -> None:
-        intents = discord.Intents.default()
-        # the bot never reads messages (everything arrives as interactions): no message events to parse
-        intents.guild_messages = intents.dm_messages = intents.typing = intents.dm_typing = False
+        # guilds alone: channels, threads and the servers the bot is in (a deleted channel, a kick end their
+        # tables). Everything people do arrives as interactions, which need no intent; messages, reactions,
+        # voice states, typing, members and the rest are events the bot never reads, only parses
+        intents = discord.Intents(guilds=True)
         options.setdefault("chunk_guilds_at_startup", False)
         # nothing a message says pings anyone unless that message names whom it is for (a nickname
         # like "<@&role>" or "@everyone" in a table message must not ping through the bot)
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # every REST reply's Date header says how far this host's clock is from Discord's (cogs/mahjong/skew.py):
+        # interactions' ages, and so their 3 seconds, are read by Discord's clock
+        self.discord_clock = DiscordClock()
+        options.setdefault("http_trace", self.discord_clock.trace())
         # no voice here: discord.py's start-up warnings about voice libraries would only alarm an admin
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
@@ -187,10 +193,11 @@ class MahjongBot(commands.Bot):
         self._shutting_down: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        # fill the render caches in a worker thread while we log in: the first hand image is as fast
-        # as the rest, and start-up does not wait for it
-        self.warming = asyncio.create_task(self._warm_up(), name="render-warm-up")
         self.store = await Store.open(self.config.database)  # StoreError: one clear line, no start
+        # fill the render caches in a worker thread while we connect: the first hand image is as fast as
+        # the rest, and start-up does not wait for it (after the store: a database that cannot be used
+        # ends the start at once, not after seconds of drawing nobody will see)
+        self.warming = asyncio.create_task(self._warm_up(), name="render-warm-up")
         self.gate.install()  # before the cogs load: the cluster's router (cog_load) wraps it
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
@@ -333,8 +340,11 @@ async def serve(bot: MahjongBot, token: str) -> None:
 
 
 def run_with_retries(config: Config) -> int:
-    """Run the bot; Discord unreachable at start (no network, DNS, a 5xx, the gateway) is one line and a
-    new try after a growing pause, and exit code 3 once the pauses are spent (for a supervisor)."""
+    """Run the bot; Discord or the database unreachable at start (no network, DNS, a 5xx, the gateway, a
+    database server still starting after a reboot) is one line and a new try after a growing pause, and
+    exit code 3 once the pauses are spent, for a supervisor to start it again. Exit code 2 is what no
+    restart can mend: a bad token, or a database that refuses the bot (a bad URL, the login, a schema
+    newer than the bot)."""
     for pause in (*START_RETRY_PAUSES, None):
         try:
             asyncio.run(serve(build_bot(config), config.token))
@@ -342,15 +352,18 @@ def run_with_retries(config: Config) -> int:
         except discord.LoginFailure:
             print("Discord refused DISCORD_TOKEN (improper token): check it in the Developer Portal.", file=sys.stderr)
             return 2
+        except StoreUnreachable as error:  # before StoreError: it is one, and waiting may mend it
+            what = f"The database cannot be reached ({error.cause or error.path})"
         except StoreError as error:
             print(f"The database cannot be used: {error}", file=sys.stderr)
             return 2
         except NETWORK_FAILURES as error:
-            if pause is None:
-                print(f"Could not reach Discord ({_one_line(error)}); giving up.", file=sys.stderr)
-                return 3
-            print(f"Could not reach Discord ({_one_line(error)}); trying again in {pause:g} s.", file=sys.stderr)
-            time.sleep(pause)
+            what = f"Could not reach Discord ({_one_line(error)})"
+        if pause is None:
+            print(f"{what}; giving up.", file=sys.stderr)
+            return 3
+        print(f"{what}; trying again in {pause:g} s.", file=sys.stderr)
+        time.sleep(pause)
     return 3
 
 

@@ -55,6 +55,10 @@ def parse_facts(text: str) -> dict[str, bool]:
             raise ValueError(f"unknown fact {word!r} (known: {', '.join(FACTS)})")
         out.update(dict.fromkeys((word, *FACTS[word]), True))
     return out
+# the longest each notation can sensibly be (16 concealed tiles written one by one with spaces, five melds
+# as addkong:1111m, eight flowers): the client keeps to these, and a forged one is refused in one line
+HAND_MAX, WIN_MAX, MELDS_MAX, FLOWERS_MAX = 64, 4, 100, 32
+WORDS_MAX = 400  # house_rules and facts: every switch or fact named once, with its value
 
 
 class Calculator(commands.Cog):
@@ -96,11 +100,11 @@ class Calculator(commands.Cog):
     async def tai(
         self,
         interaction: discord.Interaction,
-        hand: str = "",
-        win: str = "",
+        hand: app_commands.Range[str, 1, HAND_MAX] = "",
+        win: app_commands.Range[str, 1, WIN_MAX] = "",
         rules: str = DEFAULT_RULES,
-        melds: str = "",
-        flowers: str = "",
+        melds: app_commands.Range[str, 1, MELDS_MAX] = "",
+        flowers: app_commands.Range[str, 1, FLOWERS_MAX] = "",
         self_drawn: bool = False,
         seat_wind: str = "E",
         round_wind: str = "E",
@@ -118,6 +122,16 @@ class Calculator(commands.Cog):
         house_rules: str = "",
         facts: str = "",
     ) -> None:
+        # Discord's client keeps to the lengths above, Discord itself does not (nor does discord.py)
+        for name, value, limit in (
+            ("hand", hand, HAND_MAX), ("win", win, WIN_MAX), ("melds", melds, MELDS_MAX), ("flowers", flowers, FLOWERS_MAX),
+            ("house_rules", house_rules, WORDS_MAX), ("facts", facts, WORDS_MAX),
+        ):
+            if len(value) > limit:
+                await interaction.response.send_message(
+                    t(interaction.locale, "tai.too_long", name=name, limit=limit), ephemeral=True
+                )
+                return
         try:
             switches, more = parse_switches(house_rules), parse_facts(facts)
         except ValueError as error:

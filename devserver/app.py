@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +18,7 @@ from .messages import read_body
 from .permissions import check_write
 from .recorder import EPHEMERAL, Message
 from .replies import ARRIVED, json_response, no_content, snowflake
-from .threads import ThreadRoutes, check_thread_write
+from .threads import ThreadRoutes
 
 if TYPE_CHECKING:
     from .server import DevServer
@@ -40,6 +42,8 @@ RULES = {
     50006: "empty_message",
     50027: "token_expired",
     50035: "invalid_form_body",
+    50083: "thread_archived",
+    160005: "thread_locked",
 }
 
 
@@ -52,6 +56,7 @@ class Api:
     # plumbing ------------------------------------------------------------
     def build(self) -> web.Application:
         app = web.Application(middlewares=[self.middleware], client_max_size=64 * 1024 * 1024)
+        app.on_response_prepare.append(self.date_header)
         r = app.router
         r.add_get(f"{API}/users/@me", self.get_me)
         r.add_get(f"{API}/oauth2/applications/@me", self.get_application)
@@ -67,6 +72,7 @@ class Api:
         r.add_get(f"{API}/guilds/{{guild_id}}/members/{{user_id}}", self.get_member)
         r.add_get(f"{API}/channels/{{channel_id}}", self.get_channel)
         r.add_post(f"{API}/channels/{{channel_id}}/typing", self.typing)
+        r.add_get(f"{API}/channels/{{channel_id}}/thread-members/{{user_id}}", self.get_thread_member)
         r.add_get(f"{API}/channels/{{channel_id}}/messages", self.get_messages)
         r.add_post(f"{API}/channels/{{channel_id}}/messages", self.post_message)
         r.add_get(f"{API}/channels/{{channel_id}}/messages/{{message_id}}", self.get_message)
@@ -95,6 +101,12 @@ class Api:
             await asyncio.sleep(after)
         self.server.invalid_requests.record(response.status)
         return response
+
+    async def date_header(self, request: web.Request, response: web.StreamResponse) -> None:
+        """Every reply (REST, and the gateway's handshake) dates itself to the second by Discord's clock
+        (``Config.clock_offset``): what a bot can measure its own clock by."""
+        offset = self.server.config.clock_offset + self.server.clock.skipped
+        response.headers["Date"] = email.utils.formatdate(time.time() + offset, usegmt=True)
 
     async def _admit(
         self, request: web.Request, handler: Handler, route: str, line: str
@@ -165,6 +177,8 @@ class Api:
         guild_id = snowflake(request, "guild_id")
         if guild_id != self.server.world.guild_id:
             raise DiscordError(404, 10004, detail=f"guild {guild_id}")
+        if self.server.bot_removed:  # a server the bot is no longer in: Missing Access
+            raise DiscordError(403, 50001, detail=f"the bot is not in guild {guild_id}", expected=True)
         return guild_id
 
     async def get_user(self, request: web.Request) -> web.Response:
@@ -227,6 +241,19 @@ class Api:
         channel = self.server.world.channel(snowflake(request, "channel_id"))
         return json_response(channel.payload(self.server.world))
 
+    async def get_thread_member(self, request: web.Request) -> web.Response:
+        """A thread's member, or 404 10007 for someone who has not joined it (how a bot learns it is not in a
+        private thread). A private thread the bot is not in is 403 50001 to it without Manage Threads."""
+        thread = self.server.world.channel(snowflake(request, "channel_id"))
+        user_id = snowflake(request, "user_id")
+        if not thread.is_thread:
+            raise form_error("channel_id", "Not a thread")
+        if user_id not in thread.members:
+            raise DiscordError(404, 10007, detail=f"user {user_id} is not in thread {thread.name}", expected=True)
+        return json_response(
+            {"id": str(thread.id), "user_id": str(user_id), "join_timestamp": "2025-01-01T00:00:00+00:00", "flags": 0}
+        )
+
     async def typing(self, request: web.Request) -> web.Response:
         self.server.world.channel(snowflake(request, "channel_id"))
         return no_content()
@@ -242,18 +269,11 @@ class Api:
         body, uploads = await read_body(request)
         if body.get("flags", 0) & EPHEMERAL:
             raise form_error("flags", "Ephemeral messages exist only as interaction responses")
-        self._check_write(channel, body, uploads, creating=True)
-        if channel.is_thread:
-            channel.archived = False  # a post in an archived thread opens it again, as on Discord
+        check_write(
+            self.server.bot_permissions(channel), channel, body, uploads, creating=True, bot_id=self.server.world.bot.id
+        )
         message = self.server.messages.create(channel, body, uploads)
         return json_response(self.payload(message))
-
-    def _check_write(self, channel, body: dict[str, Any], uploads: list, *, creating: bool) -> None:
-        """Discord's permission checks for a post or edit: a thread's are its own (devserver/threads.py)."""
-        permissions = self.server.bot_permissions(channel)
-        if channel.is_thread:
-            check_thread_write(permissions, channel, self.server.world.bot.id)
-        check_write(permissions, channel, body, uploads, creating=creating and not channel.is_thread)
 
     async def get_message(self, request: web.Request) -> web.Response:
         channel = self.server.world.channel(snowflake(request, "channel_id"))
@@ -265,7 +285,9 @@ class Api:
         channel = self.server.world.channel(snowflake(request, "channel_id"))
         message = self.server.messages.in_channel(channel, snowflake(request, "message_id"))
         body, uploads = await read_body(request)
-        self._check_write(channel, body, uploads, creating=False)
+        check_write(
+            self.server.bot_permissions(channel), channel, body, uploads, creating=False, bot_id=self.server.world.bot.id
+        )
         return json_response(self.payload(self.server.messages.edit(message, body, uploads)))
 
     async def delete_message(self, request: web.Request) -> web.Response:

@@ -69,4 +69,7 @@ class Config:
     # snowflakes from the real wall clock (as Discord's are), so interaction.created_at gives a real age;
     # off: a fixed 2025 base, the same ids every run
     real_time_ids: bool = False
+    # seconds Discord's clock is ahead of the bot's host (negative: the host runs ahead, as a VM without NTP
+    # does): snowflakes made from the wall clock (real_time_ids) and every REST reply's Date header say so
+    clock_offset: float = 0.0
     shards: int = 1  # the shard count GET /gateway/bot recommends

@@ -40,6 +40,8 @@ MESSAGES = {
     CANNOT_DM_USER: "Cannot send messages to this user",
     50001: "Missing Access",
     50013: "Missing Permissions",
+    50083: "Operation cannot be performed on an archived thread",
+    160005: "Thread is locked",
     INVALID_WEBHOOK_TOKEN: "Invalid Webhook Token",
     INVALID_FORM_BODY: "Invalid Form Body",
     INTERACTION_TYPE_MISMATCH: "Invalid interaction response type for this interaction",

@@ -88,10 +88,9 @@ class Gateway:
                 await self._received(ws, json.loads(msg.data))
         finally:
             self.sockets.discard(ws)
-            for shard_id, session in list(self.sessions.items()):
-                if session.ws is ws:
-                    del self.sessions[shard_id]
-            if not self.sessions:
+            # its sessions stay, closed, for a RESUME (Discord keeps a session resumable for a while): what
+            # is missed meanwhile is replayed then; a new IDENTIFY replaces them
+            if all(session.ws.closed for session in self.sessions.values()):
                 self.identified.clear()
             self.server.recorder.bump()  # wake whoever waits for the bot (or a shard) to go away
         return ws
@@ -157,6 +156,9 @@ class Gateway:
         return session is not None and not session.ws.closed
 
     def _owns_guild(self, session: Session) -> bool:
+        """The guild is this session's (its shard), and the bot is still in it."""
+        if self.server.bot_removed:
+            return False
         return shard_of(self.server.world.guild_id, session.shard_count) == session.shard_id
 
     def _session_for(self, event: str, data: dict[str, Any]) -> Session | None:

@@ -36,7 +36,9 @@ class DevServer:
     ) -> None:
         self.config = config or Config()
         self.clock = Clock()
-        self.ids = Snowflakes(skipped=lambda: self.clock.skipped, real_time=self.config.real_time_ids)
+        self.ids = Snowflakes(
+            skipped=lambda: self.clock.skipped, real_time=self.config.real_time_ids, offset=self.config.clock_offset
+        )
         self.delays = Delays(self.config.latency)
         self.invalid_requests = InvalidRequests()
         self.limiter = RateLimiter(self.config.rate_limits, self.clock)
@@ -121,6 +123,30 @@ class DevServer:
                 self._pending_events.append(("CHANNEL_CREATE", channel.payload(self.world)))
         return channel
 
+    def thread(
+        self,
+        name: str,
+        parent: Channel | str = "general",
+        *,
+        private: bool = False,
+        members: tuple[SimUser, ...] = (),
+        bot_joined: bool = False,
+    ) -> Channel:
+        """A thread of ``parent``, which ``members`` (and the bot, if ``bot_joined``) joined. Make it before the
+        bot connects: GUILD_CREATE lists the threads the bot can see (public ones, private ones it is in)."""
+        channel = self.channel(parent) if isinstance(parent, str) else parent
+        joined = tuple(m.id for m in members) + ((self.world.bot.id,) if bot_joined else ())
+        return self.world.add_thread(name, channel, private=private, members=joined)
+
+    async def set_thread(self, thread: Channel, *, archived: bool | None = None, locked: bool | None = None) -> None:
+        """A moderator archives, locks (or reopens) a thread: THREAD_UPDATE goes out to a connected bot."""
+        if archived is not None:
+            thread.archived = archived
+        if locked is not None:
+            thread.locked = locked
+        if self.gateway.connected:
+            await self.dispatch("THREAD_UPDATE", thread.payload(self.world))
+
     def refuse_dms(self, *users: SimUser | str) -> None:
         """These users have DMs closed: the bot's DM sends fail with 403 / 50007."""
         for user in users:
@@ -144,8 +170,8 @@ class DevServer:
     def bot_permissions(self, channel: Channel) -> int:
         if self.bot_removed:
             return 0  # every channel route answers 403 50001 Missing Access
-        if channel.parent_id is not None and channel.parent_id in self.world.channels:  # a thread: its channel's
-            channel = self.world.channels[channel.parent_id]
+        if channel.parent_id is not None and channel.id not in self.channel_permissions:  # a thread: its channel's
+            return self.channel_permissions.get(channel.parent_id, int(ALL_PERMISSIONS))
         return self.channel_permissions.get(channel.id, int(ALL_PERMISSIONS))
 
     def threads_of(self, channel: Channel | str) -> list[Channel]:
@@ -176,12 +202,15 @@ class DevServer:
                 "GUILD_MEMBER_REMOVE", {"guild_id": str(self.world.guild_id), "user": target.record.payload()}
             )
 
-    async def remove_bot_from_guild(self) -> None:
-        """The bot is kicked: GUILD_DELETE goes out, channel routes answer 403 50001, and DMs to the
-        members (who share no other server with the bot) 403 50007."""
+    async def remove_bot_from_guild(self, *, announce: bool = True) -> None:
+        """The bot is kicked: GUILD_DELETE goes out (to a bot that is connected, unless ``announce`` is
+        False: an event another process of the bot received, say), channel routes and GET /guilds/{id}
+        answer 403 50001, DMs to the members (who share no other server with the bot) 403 50007, and a
+        later READY lists the guild no more (a kick while the bot was offline)."""
         self.bot_removed = True
         self.refused_dms.update(user.id for user in self.world.users.values() if not user.bot)
-        await self.dispatch("GUILD_DELETE", {"id": str(self.world.guild_id)})
+        if announce and self.gateway.connected:
+            await self.dispatch("GUILD_DELETE", {"id": str(self.world.guild_id)})
 
     def inject_error(
         self, method: str, route: str, *, status: int = 503, code: int = 0, times: int = 1

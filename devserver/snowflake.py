@@ -18,12 +18,18 @@ class Snowflakes:
     """
 
     def __init__(
-        self, base_ms: int = BASE_MS, skipped: Callable[[], float] = lambda: 0.0, *, real_time: bool = False
+        self,
+        base_ms: int = BASE_MS,
+        skipped: Callable[[], float] = lambda: 0.0,
+        *,
+        real_time: bool = False,
+        offset: float = 0.0,
     ) -> None:
         self._base_ms = base_ms
         self._count = 0
         self._skipped = skipped
         self._real_time = real_time
+        self._offset = offset  # seconds Discord's clock is ahead of this host's (Config.clock_offset)
         self._last_ms = 0
         self._increment = 0
 
@@ -35,7 +41,7 @@ class Snowflakes:
 
     def _next_real(self) -> int:
         """Discord's layout: the wall-clock millisecond, then a 12-bit increment within it (Config.real_time_ids)."""
-        ms = int(time.time() * 1000 + self._skipped() * 1000)
+        ms = int((time.time() + self._offset + self._skipped()) * 1000)
         if ms <= self._last_ms:
             self._increment += 1
             if self._increment >= 4096:

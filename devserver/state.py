@@ -57,10 +57,13 @@ class Channel:
     guild_id: int | None = None
     recipient_id: int | None = None
     position: int = 0
-    parent_id: int | None = None  # a thread's channel
-    owner_id: int | None = None  # who created the thread
-    members: set[int] = field(default_factory=set)  # a thread's members
+    # a thread: its channel, who created it, who joined it (a private thread is seen and written in by its
+    # members only, or with Manage Threads), whether a moderator archived or locked it
+    parent_id: int | None = None
+    owner_id: int | None = None
+    members: set[int] = field(default_factory=set)
     archived: bool = False
+    locked: bool = False
     auto_archive_duration: int = 1440
     invitable: bool = True
 
@@ -75,7 +78,7 @@ class Channel:
                 "type": self.type,
                 "guild_id": str(self.guild_id),
                 "parent_id": str(self.parent_id),
-                "owner_id": str(self.owner_id),
+                "owner_id": str(self.owner_id if self.owner_id is not None else world.owner.id),
                 "name": self.name,
                 "last_message_id": None,
                 "rate_limit_per_user": 0,
@@ -87,7 +90,7 @@ class Channel:
                     "archived": self.archived,
                     "auto_archive_duration": self.auto_archive_duration,
                     "archive_timestamp": "2025-01-01T00:00:00+00:00",
-                    "locked": False,
+                    "locked": self.locked,
                     "invitable": self.invitable,
                     "create_timestamp": "2025-01-01T00:00:00+00:00",
                 },
@@ -152,6 +155,19 @@ class World:
         channel = Channel(self.ids.next(), name, guild_id=self.guild_id, position=len(self.channels))
         self.channels[channel.id] = channel
         return channel
+
+    def add_thread(self, name: str, parent: Channel, *, private: bool = False, members: tuple[int, ...] = ()) -> Channel:
+        """A thread of ``parent``, started by the owner; ``members`` joined it (the bot too, if named)."""
+        thread = Channel(
+            self.ids.next(),
+            name,
+            type=PRIVATE_THREAD if private else PUBLIC_THREAD,
+            guild_id=self.guild_id,
+            parent_id=parent.id,
+            members={self.owner.id, *members},
+        )
+        self.channels[thread.id] = thread
+        return thread
 
     def add_emoji(self, name: str) -> int:
         emoji_id = self.ids.next()
@@ -242,7 +258,11 @@ class World:
             ],
             "channels": [c.payload(self) for c in self.channels.values() if c.type == TEXT_CHANNEL],
             "members": [self.member_payload(i) for i in listed],
-            "threads": [],
+            # the active threads the bot can see: public ones, and private ones it joined
+            "threads": [
+                c.payload(self) for c in self.channels.values()
+                if c.type == PUBLIC_THREAD or (c.type == PRIVATE_THREAD and self.bot.id in c.members)
+            ],
             "emojis": [
                 {
                     "id": str(i),

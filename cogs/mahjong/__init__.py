@@ -6,7 +6,6 @@ live in ``TableState`` (state.py) and the game rules in the engine.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import random
 import weakref
@@ -48,7 +47,7 @@ from table.lobby import (
 from ..choices import complete_entries, switch_spellings
 from ..i18n import LEVEL_NAMES, SUPPORTED, locale_of, t
 from . import stats
-from .answers import mark_received
+from .answers import mark_received, respond
 from .arguments import accepted
 from .buttons import DYNAMIC_ITEMS, LobbyOp, TableOp
 from .clicks import hand_to_cog
@@ -118,14 +117,34 @@ TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_fil
 
 def _check_bot_permissions(interaction: discord.Interaction) -> None:
     """Refuse a table in a channel where the bot could not show it (an interaction answer needs no
-    permission, so without this check a table would open and then play invisibly)."""
+    permission, so without this check a table would open and then play invisibly). In a thread, posting
+    takes Send Messages in Threads, not Send Messages (a thread-only or forum setup grants only that)."""
     needed = list(TABLE_PERMISSIONS)
     if isinstance(interaction.channel, discord.Thread):
-        needed.append("send_messages_in_threads")
+        needed[needed.index("send_messages")] = "send_messages_in_threads"
     missing = [name for name in needed if not getattr(interaction.app_permissions, name)]
     if missing:
         words = ", ".join(name.replace("_", " ").title() for name in missing)
         raise TableError("err.bot_permissions", missing=words)
+
+
+async def _check_private_thread(interaction: discord.Interaction) -> None:
+    """A private thread shows its messages to its members only: the bot must be one, or every post there
+    fails (403 50001) though ``app_permissions`` (its channel's) say it may post. Discord is asked
+    (GET /channels/{thread}/thread-members/{bot}) unless the interaction said so already."""
+    thread = interaction.channel
+    if not isinstance(thread, discord.Thread) or thread.type is not discord.ChannelType.private_thread:
+        return
+    if thread.me is not None or interaction.app_permissions.manage_threads:  # a member, or sees every thread
+        return
+    client = interaction.client
+    assert client.user is not None
+    try:
+        await thread.fetch_member(client.user.id)
+    except (discord.NotFound, discord.Forbidden):
+        raise TableError("err.private_thread") from None
+    except NETWORK_ERRORS as error:  # cannot tell: the table opens, and a refused post pauses it
+        log.info("could not tell whether the bot is in thread %s: %s", thread.id, error)
 
 
 async def _answer(interaction: discord.Interaction, text: str) -> None:
@@ -207,6 +226,9 @@ class Mahjong(
 
     async def _resume(self, runner: TableRunner) -> None:
         await self.bot.wait_until_ready()
+        if self.left_guild(runner.state.guild_id):  # removed while the bot was offline: nothing to resume
+            self.guild_gone(runner.state.guild_id)
+            return
         try:
             await runner.resume()
         except NETWORK_ERRORS as error:
@@ -291,7 +313,46 @@ class Mahjong(
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        self.abandon_where(lambda runner: runner.state.guild_id == guild.id)
+        self.guild_gone(guild.id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """A fresh READY (the first, or after a session Discord would not resume) lists the servers the bot
+        is in: one removed meanwhile sent no GUILD_DELETE to this bot, and its tables and queues end now."""
+        for guild_id in {runner.state.guild_id for runner in self.by_id.values()}:
+            if self.left_guild(guild_id):
+                self.guild_gone(guild_id)
+
+    def hears(self, guild_id: int) -> bool:
+        """This process holds the guild's shard, so its READY and cache say whether the bot is there."""
+        ids, count = getattr(self.bot, "shard_ids", None), getattr(self.bot, "shard_count", None)
+        return not ids or not count or (guild_id >> 22) % count in ids
+
+    def left_guild(self, guild_id: int) -> bool:
+        """The bot is not in this server any more, by READY's list (an unavailable server, in an outage, is
+        still listed); False when this process cannot tell (another process holds its shard)."""
+        return self.bot.is_ready() and self.hears(guild_id) and self.bot.get_guild(guild_id) is None
+
+    async def still_in_guild(self, guild_id: int) -> bool:
+        """Asked by a channel post that got 403 50001: is the bot still in the server (a lost permission),
+        or removed (its GUILD_DELETE missed, or sent to another process)? READY's list if it says it is gone,
+        else Discord itself (GET /guilds/{id}: 403 50001 or 404 10004 for a server the bot is not in)."""
+        if self.left_guild(guild_id):
+            return False
+        try:
+            await self.budget.take(urgent=True)
+            await self.bot.fetch_guild(guild_id, with_counts=False)
+        except (discord.Forbidden, discord.NotFound):
+            return False
+        except NETWORK_ERRORS as error:  # cannot tell: taken as a lost permission (the table waits)
+            log.info("could not look server %s up: %s", guild_id, error)
+        return True
+
+    def guild_gone(self, guild_id: int) -> None:
+        """The bot was removed from a server: its tables end (stored closed, never restored) and its quick-play
+        queues are emptied, without a word to a channel the bot can no longer reach."""
+        self.abandon_where(lambda runner: runner.state.guild_id == guild_id)
+        self.background(self.forget_queues(guild_id))
 
     def abandon_where(self, gone: Any) -> None:
         """Tables whose channel or server went away end as closed: stored so (never restored again),
@@ -434,6 +495,7 @@ class Mahjong(
                 accepted(name, value, range(0, 100_001))
         _check_bot_permissions(interaction)
         self._check_free_channel(interaction)
+        await _check_private_thread(interaction)
         chosen: dict[str, Any] = {
             "self_draw_only": self_draw_only,
             "may_pass_win": may_pass_win,
@@ -743,8 +805,9 @@ class Mahjong(
     @app_commands.command(name=_("table"), description=_("Post the current table image again"))
     async def table(self, interaction: discord.Interaction) -> None:
         runner = self.runner_here(interaction)
-        payload = await runner.repost_table()
-        await interaction.response.send_message(**payload.send_kwargs())
+        # the picture is drawn before the answer: within Discord's 3 s, or after a deferral (answers.py)
+        if not await respond(interaction, runner.repost_table, update=False, ephemeral=False):
+            return
         message = await interaction.original_response()
         if runner.game is not None:  # the fresh message becomes the one kept up to date (edited by the channel route)
             partial = self.bot.get_partial_messageable(runner.state.channel_id).get_partial_message(message.id)
@@ -760,31 +823,38 @@ class Mahjong(
 
     @app_commands.command(name=_("history"), description=_("Recent matches in this server"))
     async def history(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild_id is not None
-        matches = await self.store.history(interaction.guild_id, limit=10)
-        embed = stats.history_embed(matches, partial(t, interaction.locale))
-        view = history_view(matches, interaction.locale)  # a Replay button per match
-        if view is None:
-            await interaction.response.send_message(embed=embed)
-        else:
-            await interaction.response.send_message(embed=embed, view=view)
+        guild_id = interaction.guild_id
+        assert guild_id is not None
+
+        async def build() -> Payload:  # queries: within Discord's 3 s, or after a deferral (answers.py)
+            matches = await self.store.history(guild_id, limit=10)
+            embed = stats.history_embed(matches, partial(t, interaction.locale))
+            return Payload(embeds=[embed], view=history_view(matches, interaction.locale))  # a Replay button a match
+
+        await respond(interaction, build, update=False, ephemeral=False)
 
     @app_commands.command(name=_("hand"), description=_("A finished hand's score sheet again"))
     @app_commands.describe(hand_id=_("The hand's number in the history"))
     async def hand(self, interaction: discord.Interaction, hand_id: app_commands.Range[int, 1]) -> None:
-        assert interaction.guild_id is not None
+        guild_id = interaction.guild_id
+        assert guild_id is not None
         if hand_id < 1:
             raise TableError("err.bad_option", name="hand_id", accepted="1, 2, 3 …")
-        found = await self.store.finished_hand(interaction.guild_id, hand_id)
-        if found is None:
-            raise TableError("err.no_hand")
-        result = HandResult.from_dict(found.result)
-        png = await asyncio.to_thread(render.render_score, result, list(found.names))
-        await interaction.response.send_message(
-            content=t(interaction.locale, "hist.hand", id=found.id, hand=found.hand_no, table=found.table_id),
-            file=discord.File(io.BytesIO(png), "score.png"),
-            view=replay_view(found.table_id, found.hand_no, interaction.locale),
-        )
+
+        async def build() -> Payload:  # a query and a picture: within 3 s, or after a deferral (answers.py)
+            found = await self.store.finished_hand(guild_id, hand_id)
+            if found is None:
+                raise TableError("err.no_hand")
+            result = HandResult.from_dict(found.result)
+            png = await asyncio.to_thread(render.render_score, result, list(found.names))
+            return Payload(
+                content=t(interaction.locale, "hist.hand", id=found.id, hand=found.hand_no, table=found.table_id),
+                png=png,
+                filename="score.png",
+                view=replay_view(found.table_id, found.hand_no, interaction.locale),
+            )
+
+        await respond(interaction, build, update=False, ephemeral=False)
 
     # ------------------------------------------------------------------ buttons
 
@@ -848,6 +918,7 @@ class Mahjong(
             await asyncio.sleep(0.05)
         self._check_free_channel(interaction)
         _check_bot_permissions(interaction)
+        await _check_private_thread(interaction)
         del self.rematches[table_id]  # one rematch per match
         others = tuple(s for s in seed.seats if s.user_id != interaction.user.id)
         try:

@@ -26,6 +26,7 @@ from table.timing import Timing
 
 from ..choices import RULE_CHOICES
 from ..i18n import locale_of, t
+from .cluster import SoleProcess
 from .hallbuttons import QueueButton
 from .mixin import CogMixin
 from .runner import TableRunner, seat_records
@@ -65,6 +66,7 @@ class Hall(CogMixin):
     timing: Timing
     by_id: dict[int, TableRunner]
     seated: dict[tuple[int, int], int]
+    cluster: SoleProcess
     if TYPE_CHECKING:
 
         def background(self, coro: Any) -> None: ...
@@ -72,6 +74,7 @@ class Hall(CogMixin):
         def _register(self, runner: TableRunner) -> None: ...
         def _join(self, interaction: discord.Interaction, runner: TableRunner, password: str | None) -> None: ...
         async def _start_match(self, runner: TableRunner) -> None: ...
+        def left_guild(self, guild_id: int) -> bool: ...
 
     setup_group = app_commands.Group(
         name=_("setup"), description=_("This server's mahjong settings (Manage Server)")
@@ -98,6 +101,9 @@ class Hall(CogMixin):
 
     async def _recheck(self, guild_id: int) -> None:
         await self.bot.wait_until_ready()
+        if self.left_guild(guild_id):  # removed while the bot was offline: nobody there can play
+            await self.forget_queues(guild_id)
+            return
         async with self._hall_lock(guild_id):
             try:
                 for rules in sorted({e.rules for e in await self.store.queue(guild_id)}):
@@ -105,6 +111,17 @@ class Hall(CogMixin):
                         await self._arm_fill(guild_id, rules)
             except StoreError as error:  # the queue stays stored; the next Play looks at it again
                 log.warning("the queues of %s after the restart: %s", guild_id, error)
+
+    async def forget_queues(self, guild_id: int) -> None:
+        """A server that removed the bot: everyone waiting there leaves its queues, no table forms."""
+        for rules in [key[1] for key in self.fill_timers if key[0] == guild_id]:
+            self.fill_timers.pop((guild_id, rules)).cancel()
+        async with self._hall_lock(guild_id):
+            try:
+                for entry in await self.store.queue(guild_id):
+                    await self.store.dequeue(guild_id, entry.user_id)
+            except StoreError as error:  # looked at again at the next start
+                log.warning("could not empty the queues of %s: %s", guild_id, error)
 
     # ------------------------------------------------------------------ look-ups
 
@@ -214,6 +231,9 @@ class Hall(CogMixin):
             raise TableError("err.already_seated", channel=where)
         if (await self.guild_settings(guild_id)).mahjong_channel_id is None:
             _table_here(interaction)  # this channel may be where the table opens: the bot must show it here
+            from . import _check_private_thread
+
+            await _check_private_thread(interaction)
         entry = QueueEntry(
             guild_id,
             user.id,
@@ -307,6 +327,10 @@ class Hall(CogMixin):
         except StoreConflict as error:  # someone left the queue in between: the queue is looked at again
             log.info("a 系統桌 in %s was not formed: %s", guild_id, error)
             return None
+        try:  # cluster hook: a table this process forms runs here, as one it creates (its DM clicks find it)
+            await self.cluster.claim(record.id)
+        except StoreError as error:  # its people are seated already: it plays here, and their clicks with it
+            log.warning("the 系統桌 %s could not be claimed (%s): it runs here without a lease", record.id, error)
         state.table_id = record.id
         runner = TableRunner(cast("Mahjong", self), state, locale=locale, host_name=host_name)  # mixed into it
         self._register(runner)

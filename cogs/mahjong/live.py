@@ -12,6 +12,12 @@ Requests are the capacity lever (Discord allows a bot 50 a second), so an edit c
   endpoints are not bound to the bot's global limit, nor to the channel's edit bucket;
 - an edit whose content, components, embeds and picture equal what the slot last put there is not sent;
 - an unchanged picture is kept (the attachment already on the message) instead of uploaded again.
+
+Discord caps edits of messages older than an hour (30046, "try again later": 3 edits per 6 s per
+channel). A message the slot has shown for ``FRESH_AFTER`` is not edited through the channel route any
+more: the next version goes out as a fresh message, which the slot then keeps up to date (its owner is
+told, ``on_replaced``). A 30046 anyway (a message restored from before a restart) does the same, at
+once: it is never tried again, so never inside discord.py's retry loop either.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ from dataclasses import dataclass, field
 
 import aiohttp
 import discord
+
+from .skew import discord_now
 
 log = logging.getLogger(__name__)
 
@@ -135,15 +143,18 @@ class WindowLimit:
 UNLIMITED = EditBudget(per_second=1e9, reserve=0, pictures=None)
 TOKEN_LIFE = 14 * 60.0  # an interaction token lives 15 minutes; past this, edits take the channel route
 TOKEN_GONE = (10015, 50027)  # Unknown Webhook, Invalid Webhook Token: the click's token cannot edit any more
+OLD_MESSAGE_EDITS = 30046  # "Maximum number of edits to messages older than 1 hour reached"
+FRESH_AFTER = 55 * 60.0  # seconds a message is edited through the channel route before a fresh one replaces it
 
 
 RECEIVED = "mahjong_received"  # answers.RECEIVED: time.monotonic() when the cog received the interaction
 
 
 def _token_age(interaction: discord.Interaction) -> float:
-    """Seconds since Discord created the interaction: from its snowflake, or, where that clock disagrees
-    beyond reason (negative, or older than a token lives), from when the cog received it (as answers.py)."""
-    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    """Seconds since Discord created the interaction: from its snowflake, by Discord's clock (skew.py), or,
+    where that disagrees beyond reason (negative, or older than a token lives), from when the cog received
+    it (as answers.py)."""
+    age = (discord_now(interaction.client) - interaction.created_at).total_seconds()
     if 0.0 <= age <= TOKEN_LIFE + 60.0:
         return age
     received = interaction.extras.get(RECEIVED)
@@ -163,8 +174,14 @@ class LiveMessage:
         budget: EditBudget = UNLIMITED,
         urgent: bool = False,
         on_shown: Callable[[int], None] | None = None,
+        on_replaced: Callable[[discord.Message], None] | None = None,
+        born: float | None = None,
     ) -> None:
         self.message = message
+        # time.monotonic() when the message was posted (by default: now, as the slot is made for a message
+        # just sent); not its snowflake, whose clock a host cannot trust to the minute
+        self.born = time.monotonic() if born is None else born
+        self._on_replaced = on_replaced  # told the fresh message that replaces an hour-old one
         self.budget = budget
         self.urgent = urgent  # a prompt someone waits for (a DM), not a picture to refresh
         self._build = build
@@ -214,6 +231,11 @@ class LiveMessage:
         """A click's answer put ``version`` on the message in place; what was wanted meanwhile is edited in
         after it. If an edit already in flight at the hold landed while that answer was on its way
         (``edits`` moved past ``edits_before``), the answer replaced it: the message shows ``version``."""
+        clicked = getattr(via, "message", None)
+        if clicked is not None and clicked.id != self.message.id:  # posted afresh while the answer was on its way:
+            self.wanted = max(self.wanted, version)  # the answer went to the old message: the fresh one
+            self.released()  # is brought up to date
+            return
         self.held = max(0, self.held - 1)
         raced = self.edits != edits_before
         in_flight = self.pending() is not None
@@ -249,9 +271,9 @@ class LiveMessage:
                 if self._on_shown is not None:
                     self._on_shown(target)
             except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
-                # 10008 (deleted), 30046 (too old), 5xx after retries: the table goes on without it
+                # 10008 (deleted), 5xx after retries: the table goes on without it (30046: _edit posts afresh)
                 self._editing = False
-                gone = getattr(error, "code", 0) in (10008, 30046, 50001, 50007)
+                gone = getattr(error, "code", 0) in (10008, 50001, 50007)
                 log.info("edit of message %s failed: %s", self.message.id, error)
                 if gone:
                     self.closed, self._finishing = True, False
@@ -285,16 +307,42 @@ class LiveMessage:
             try:
                 edited = await via.edit_original_response(**kwargs)
             except discord.HTTPException as error:
+                if error.code == OLD_MESSAGE_EDITS:  # the click's own message is an hour old
+                    log.info("message %s is past Discord's edits of hour-old messages: posting it afresh", self.message.id)
+                    await self._post_afresh(payload)
+                    return
                 if error.code not in TOKEN_GONE and error.status not in (401, 404):
                     raise
                 log.info("message %s: the click's token no longer edits it (%s)", self.message.id, error)
                 self._via = None
                 await self.budget.take(urgent=self.urgent)
                 kwargs = payload.edit_kwargs()  # a fresh upload: the kept attachment may be what failed
+        if self._via is None and time.monotonic() - self.born > FRESH_AFTER:  # Discord caps its edits now
+            await self._post_afresh(payload)
+            return
         if self._via is None:
-            edited = await self.message.edit(**kwargs)
+            try:
+                edited = await self.message.edit(**kwargs)
+            except discord.HTTPException as error:
+                if error.code != OLD_MESSAGE_EDITS:
+                    raise
+                log.info("message %s is past Discord's edits of hour-old messages: posting it afresh", self.message.id)
+                await self._post_afresh(payload)
+                return
         attachments = getattr(edited, "attachments", None) or []
         self._picture = (digest, attachments[0]) if digest is not None and attachments else None
+
+    async def _post_afresh(self, payload: Payload) -> None:
+        """This version as a new message in the same channel, which the slot keeps up to date from now on
+        (the old one stays as it was: its buttons answer as stale)."""
+        await self.budget.take(urgent=self.urgent)
+        message = await self.message.channel.send(**payload.send_kwargs())
+        self.message, self.born, self._via = message, time.monotonic(), None
+        attachments = message.attachments
+        digest = payload.png_digest()
+        self._picture = (digest, attachments[0]) if digest is not None and attachments else None
+        if self._on_replaced is not None:
+            self._on_replaced(message)
 
     def pending(self) -> asyncio.Task[None] | None:
         """The edit in flight, if any (to wait for it)."""

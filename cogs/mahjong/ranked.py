@@ -8,7 +8,6 @@ them to ``stats`` (embeds) or ``render.profile`` (the card); no SQL and no rule 
 from __future__ import annotations
 
 import asyncio
-import io
 import time
 from functools import partial
 from typing import TYPE_CHECKING
@@ -27,7 +26,9 @@ from table.lobby import TableError
 from ..choices import RULE_CHOICES
 from ..i18n import t
 from . import stats
+from .answers import respond
 from .arguments import accepted
+from .live import Payload
 from .mixin import CogMixin
 
 if TYPE_CHECKING:
@@ -73,14 +74,25 @@ class RankedCommands(CogMixin):
             accepted("min_matches", min_matches, range(0, 10_001))
         tr = partial(t, interaction.locale)
         minimum = DEFAULT_MIN_MATCHES.get(sort, 1) if min_matches is None else min_matches
+        guild_id = interaction.guild_id
+
+        async def build() -> Payload:  # queries: within Discord's 3 s, or after a deferral (answers.py)
+            return await self._board(guild_id, sort, rules, period, minimum, page, tr)
+
+        await respond(interaction, build, update=False, ephemeral=False)
+
+    async def _board(
+        self, guild_id: int, sort: str, rules: str | None, period: str, minimum: int, page: int, tr: stats.Translate
+    ) -> Payload:
+        """The leaderboard's page: by rating (per rule set) or by points."""
         if sort == "rating":  # ratings are per rule set: the one asked for, or the server's most rated
-            rated = await self.store.rated_rules(interaction.guild_id)
+            rated = await self.store.rated_rules(guild_id)
             board_rules = rules or (rated[0] if rated else DEFAULT_RULES)
-            count = await self.store.rating_board_count(interaction.guild_id, board_rules, min_matches=minimum)
+            count = await self.store.rating_board_count(guild_id, board_rules, min_matches=minimum)
             pages = stats.pages_for(count)
             page = min(page, pages)
             rows = await self.store.rating_board(
-                interaction.guild_id,
+                guild_id,
                 board_rules,
                 limit=stats.PAGE_SIZE,
                 offset=(page - 1) * stats.PAGE_SIZE,
@@ -89,11 +101,10 @@ class RankedCommands(CogMixin):
             embed = stats.rating_board_embed(
                 rows, page=page, pages=pages, rules=board_rules, min_matches=minimum, t=tr
             )
-            await interaction.response.send_message(embed=embed)
-            return
+            return Payload(embeds=[embed])
         since = None if period == "all" else time.time() - PERIODS[period]
         board, count, page = await self.store.leaderboard_page(
-            interaction.guild_id, rules=rules, since=since, page=page, size=stats.PAGE_SIZE, min_matches=minimum
+            guild_id, rules=rules, since=since, page=page, size=stats.PAGE_SIZE, min_matches=minimum
         )
         pages = stats.pages_for(count)
         embed = stats.leaderboard_embed(
@@ -105,7 +116,7 @@ class RankedCommands(CogMixin):
             t=tr,
             min_matches=minimum,
         )
-        await interaction.response.send_message(embed=embed)
+        return Payload(embeds=[embed])
 
     @app_commands.command(name=_("stats"), description=_("A player's numbers in this server"))
     @app_commands.describe(
@@ -120,21 +131,25 @@ class RankedCommands(CogMixin):
             accepted("rules", rules, list(PROFILES))
         tr = partial(t, interaction.locale)
         who = member or interaction.user
-        figures = await self.store.player_figures(interaction.guild_id, who.id, rules=rules)
-        if figures is None:
-            key = "stats.no_rules" if rules else "stats.none"
-            name = discord.utils.escape_markdown(who.display_name)
-            embed = discord.Embed(
-                title=tr("stats.title", name=name),
-                description=tr(key, name=name, rules=stats.rules_label(rules or "", tr)),
-                colour=stats.COLOUR,
-            )
-            await interaction.response.send_message(embed=embed)
-            return
-        embed = stats.figures_embed(figures, who.display_name, tr)
-        png = await asyncio.to_thread(render_profile, profile_card(figures, who.display_name, tr))
-        embed.set_image(url="attachment://profile.png")
-        await interaction.response.send_message(embed=embed, file=discord.File(io.BytesIO(png), "profile.png"))
+        guild_id = interaction.guild_id
+
+        async def build() -> Payload:  # queries and a picture: within 3 s, or after a deferral (answers.py)
+            figures = await self.store.player_figures(guild_id, who.id, rules=rules)
+            if figures is None:
+                key = "stats.no_rules" if rules else "stats.none"
+                name = discord.utils.escape_markdown(who.display_name)
+                embed = discord.Embed(
+                    title=tr("stats.title", name=name),
+                    description=tr(key, name=name, rules=stats.rules_label(rules or "", tr)),
+                    colour=stats.COLOUR,
+                )
+                return Payload(embeds=[embed])
+            embed = stats.figures_embed(figures, who.display_name, tr)
+            png = await asyncio.to_thread(render_profile, profile_card(figures, who.display_name, tr))
+            embed.set_image(url="attachment://profile.png")
+            return Payload(embeds=[embed], png=png, filename="profile.png")
+
+        await respond(interaction, build, update=False, ephemeral=False)
 
     @app_commands.command(name=_("ledger"), description=_("Who pays whom for a finished match"))
     @app_commands.describe(match=_("The match's table number (see /mahjong history)"))

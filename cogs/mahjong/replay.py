@@ -30,6 +30,7 @@ from table.visibility import PUBLIC, Sight, sight, viewer_of
 
 from ..i18n import locale_of, t
 from ..i18n.steps import step_line
+from .answers import respond
 from .live import Payload
 from .mixin import CogMixin
 from .replay_buttons import ReplayFrame, ReplayOpenButton, ReplaySeatSelect, ReplayStepButton, StepOp
@@ -149,11 +150,15 @@ def target_step(op: StepOp, index: int, all_marks: list[frozenset[str]]) -> int:
 
 async def open_replay(store: Store, interaction: discord.Interaction, table: int, hand_no: int) -> None:
     """A Replay button on a score sheet or in the history: a fresh private replay of that hand."""
-    assert interaction.guild_id is not None
+    guild_id = interaction.guild_id
+    assert guild_id is not None
     user = interaction.user.id
-    hand = check_replayable(await stored_hand(store, interaction.guild_id, table_id=table, hand_no=hand_no), user)
-    payload = await step_payload(hand, 0, default_seat(hand, user), interaction.locale)
-    await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+
+    async def build() -> Payload:  # a query and a picture: within 3 s, or after a deferral (answers.py)
+        hand = check_replayable(await stored_hand(store, guild_id, table_id=table, hand_no=hand_no), user)
+        return await step_payload(hand, 0, default_seat(hand, user), interaction.locale)
+
+    await respond(interaction, build, update=False)
 
 
 async def step_replay(
@@ -161,25 +166,29 @@ async def step_replay(
 ) -> None:
     """A step button (``op``), or the seat select (None: the same step from ``at.seat``): the click is
     answered by editing the replay in place."""
-    assert interaction.guild_id is not None
+    guild_id = interaction.guild_id
+    assert guild_id is not None
     user = interaction.user.id
-    hand = check_replayable(await stored_hand(store, interaction.guild_id, hand_id=at.hand), user)
-    index = at.step
-    if op in (StepOp.PREV_HAND, StepOp.NEXT_HAND):
-        number = hand.hand_no + (1 if op is StepOp.NEXT_HAND else -1)
-        other = await stored_hand(store, interaction.guild_id, table_id=hand.table_id, hand_no=number)
-        if other is None or not other.finished:
-            raise TableError("replay.no_more")
-        hand, index = check_replayable(other, user), 0
-    elif op is not None:
-        try:
-            all_marks = await asyncio.to_thread(frame_marks, hand.header, hand.moves)
-        except (LogError, ValueError) as error:  # as step_payload answers it: politely, not as a crash
-            log.warning("hand %s does not replay: %s", hand.id, error)
-            raise TableError("replay.broken") from None
-        index = target_step(op, index, all_marks)
-    payload = await step_payload(hand, index, at.seat, interaction.locale)
-    await interaction.response.edit_message(**payload.edit_kwargs())
+
+    async def build() -> Payload:  # queries and a picture: within 3 s, or after a deferral (answers.py)
+        hand = check_replayable(await stored_hand(store, guild_id, hand_id=at.hand), user)
+        index = at.step
+        if op in (StepOp.PREV_HAND, StepOp.NEXT_HAND):
+            number = hand.hand_no + (1 if op is StepOp.NEXT_HAND else -1)
+            other = await stored_hand(store, guild_id, table_id=hand.table_id, hand_no=number)
+            if other is None or not other.finished:
+                raise TableError("replay.no_more")
+            hand, index = check_replayable(other, user), 0
+        elif op is not None:
+            try:
+                all_marks = await asyncio.to_thread(frame_marks, hand.header, hand.moves)
+            except (LogError, ValueError) as error:  # as step_payload answers it: politely, not as a crash
+                log.warning("hand %s does not replay: %s", hand.id, error)
+                raise TableError("replay.broken") from None
+            index = target_step(op, index, all_marks)
+        return await step_payload(hand, index, at.seat, interaction.locale)
+
+    await respond(interaction, build, update=True)
 
 
 def replay_view(table_id: int, hand_no: int, locale: Any) -> discord.ui.View:
@@ -253,12 +262,17 @@ class ReplayCommands(CogMixin):
     ) -> None:
         assert interaction.guild_id is not None
         user = interaction.user.id
+        if not animated:  # the first step, as a replay button opens it
+            guild_id = interaction.guild_id
+
+            async def build() -> Payload:  # a query and a picture: within 3 s, or after a deferral (answers.py)
+                found = check_replayable(await stored_hand(self.store, guild_id, hand_id=hand), user)
+                return await step_payload(found, 0, default_seat(found, user), interaction.locale)
+
+            await respond(interaction, build, update=False)
+            return
         # the option is "hand", as people write it: /mahjong replay <hand>
         found = check_replayable(await stored_hand(self.store, interaction.guild_id, hand_id=hand), user)
-        if not animated:
-            payload = await step_payload(found, 0, default_seat(found, user), interaction.locale)
-            await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
-            return
         # posted for the channel once the channel may see finished hands (the match is over); privately before
         private = not sight(PUBLIC, over=found.match_over).finished_hands
         await interaction.response.defer(thinking=True, ephemeral=private)  # a whole hand takes longer than a click

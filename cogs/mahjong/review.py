@@ -36,7 +36,9 @@ from table.lobby import TableError
 from table.visibility import sight, viewer_of
 
 from ..i18n import t, tile_label
+from .answers import respond
 from .clicks import TableIdButton, clicked, hand_to_cog, new_button
+from .live import Payload
 from .mixin import CogMixin
 from .replay import check_replayable, step_payload
 
@@ -295,29 +297,35 @@ async def open_review(
 
 
 async def open_step(store: Store, interaction: discord.Interaction, at: ReviewStep) -> None:
-    assert interaction.guild_id is not None
-    hand = check_replayable(
-        await stored_hand(store, interaction.guild_id, table_id=at.table, hand_no=at.hand_no),
-        interaction.user.id,
-    )
-    payload = await step_payload(hand, at.step, at.seat, interaction.locale)
-    await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+    guild_id = interaction.guild_id
+    assert guild_id is not None
+
+    async def build() -> Payload:  # a query and a picture: within 3 s, or after a deferral (answers.py)
+        hand = check_replayable(
+            await stored_hand(store, guild_id, table_id=at.table, hand_no=at.hand_no), interaction.user.id
+        )
+        return await step_payload(hand, at.step, at.seat, interaction.locale)
+
+    await respond(interaction, build, update=False)
 
 
 async def share_review(store: Store, interaction: discord.Interaction, share: ReviewShare) -> None:
-    assert interaction.guild_id is not None
+    guild_id = interaction.guild_id
+    assert guild_id is not None
     if interaction.user.id != share.user:
         raise TableError("review.share_own")
-    found = await stored_match(store, interaction.guild_id, share.table)
-    seat = check_reviewable(found, interaction.user.id, share.user)
-    assert found is not None
-    review = await asyncio.to_thread(run_review, found, seat, share.only)
-    locale = interaction.locale  # the sharer's language (guild_locale is en-US off Community servers)
-    text = review_text(locale, found, review, seat, only=share.only)
-    view = review_view(found.table_id, seat, review, share.user, share.only, locale, share=False)
-    await interaction.response.send_message(
-        content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
-    )
+
+    async def build() -> Payload:  # the whole review: seconds for a long match, after a deferral (answers.py)
+        found = await stored_match(store, guild_id, share.table)
+        seat = check_reviewable(found, interaction.user.id, share.user)
+        assert found is not None
+        review = await asyncio.to_thread(run_review, found, seat, share.only)
+        locale = interaction.locale  # the sharer's language (guild_locale is en-US off Community servers)
+        text = review_text(locale, found, review, seat, only=share.only)
+        view = review_view(found.table_id, seat, review, share.user, share.only, locale, share=False)
+        return Payload(content=text, view=view)  # the bot's allowed_mentions: nobody is pinged
+
+    await respond(interaction, build, update=False, ephemeral=False)
 
 
 # ---------------------------------------------------------------------- the command

@@ -69,9 +69,17 @@ Job = Callable[[], Awaitable[None]]
 NETWORK_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 DMS_CLOSED = 50007  # "Cannot send messages to this user": the one error that means DMs are closed
 CHANNEL_FORBIDDEN = (50001, 50013)  # Missing Access / Missing Permissions in the table's channel
+MISSING_ACCESS = 50001  # also what a server that removed the bot answers: the cog checks which
+# a thread archived (an edit there: 50083; a post reopens it) or locked (160005): the table waits like
+# for a lost permission, and a probe's post plays it on once a moderator reopens it
+THREAD_CLOSED = (50083, 160005)
 UNKNOWN_CHANNEL = 10003  # the table's channel was deleted
 UNKNOWN_MESSAGE = 10008  # a message was deleted (the table message: posted afresh, runner._table_error)
 DM_RETRY_PAUSES = (0.5, 1.5, 4.0)  # seconds before trying a failed DM again (transient failures)
+# a hand's DM still not sent after those tries gets a new round of tries this long after each failed
+# round (the last pause repeats) while the hand lasts: Discord's incidents last minutes, and the person,
+# often the one whose turn it is, has no other way to see their hand but Show my hand
+DM_BACKOFF = (5.0, 15.0, 30.0, 60.0)
 
 
 @dataclass
@@ -80,8 +88,9 @@ class DmSlot:
 
     user_id: int
     live: LiveMessage | None = None
-    failed: bool = False
-    sending: bool = False  # the hand's first DM is on its way
+    failed: bool = False  # DMs closed (50007): they play through "Show my hand"
+    sending: bool = False  # the hand's DM is on its way
+    rounds: int = 0  # rounds of tries that failed (a transient failure: tried again later)
 
     def coming(self) -> bool:
         """A prompt can still reach the person here (the session's clock waits for it)."""
@@ -395,6 +404,18 @@ class TableRunner:
         finally:
             slot.sending = False
 
+    async def _send_later(self, seat: int, who: Seat, slot: DmSlot, pause: float) -> None:
+        """A new round of tries for a hand's DM Discord did not take, after a back-off: the same slot, so
+        the hand's later updates edit the message once it is there."""
+        await asyncio.sleep(pause)
+        if self.dms.get(seat) is not slot or self.closed or slot.live is not None or slot.failed:
+            return  # the hand is over, or they play another way by now
+        slot.sending = True
+        try:
+            await self._send_dm(seat, who, slot)
+        finally:
+            slot.sending = False
+
     async def _send_dm(self, seat: int, who: Seat, slot: DmSlot) -> None:
         assert who.user_id is not None
         for attempt, pause in enumerate((*DM_RETRY_PAUSES, None)):
@@ -416,11 +437,17 @@ class TableRunner:
                 failure = error
             log.info("DM to seat %s of table %s failed (try %d): %s", seat, self.table_id, attempt + 1, failure)
             self.cog.forget_dm(who.user_id)  # a kept channel id may be the failing part: open afresh
-            if pause is None:
-                await self.post(content=t(self.locale, "play.dm_later", name=self.text_names()[seat]))
+            if pause is None:  # tried again after a back-off, while the hand lasts
+                later = DM_BACKOFF[min(slot.rounds, len(DM_BACKOFF) - 1)]
+                slot.rounds += 1
+                self.cog.background(self._send_later(seat, who, slot, later))
+                if slot.rounds == 1:  # said once a hand
+                    await self.post(content=t(self.locale, "play.dm_later", name=self.text_names()[seat]))
                 return
             await asyncio.sleep(pause)
         async with self.lock:
+            if self.dms.get(seat) is not slot:  # the hand ended meanwhile: this DM shows it as it was sent
+                return
             slot.live = LiveMessage(
                 message,
                 lambda: self.dm_payload(seat),
@@ -535,9 +562,11 @@ class TableRunner:
         pause message the table has left behind (a restart brings a table back playing, and its old pause
         message kept its button) is answered by saying so on it, its button gone (issue 37, item 29)."""
         user = interaction.user.id
-        async with self.lock:
+        # the lock and the journal's flush can outlast Discord's 3 s under load: acknowledged meanwhile, as
+        # the answer will be (a stale pause message is answered in place)
+        stale = self.session.paused_until is None
+        async with acknowledge_if_slow(interaction, update=stale), self.lock:
             seat = self.session.seat_for(user)  # seated at a table in play, or the refusal
-            stale = self.session.paused_until is None
             if not stale:
                 effects = self.session.resume_paused(user, now=time.time())
             elif self.game is not None and seat in self.game.auto_seats():  # what Resume is for: the seat back
@@ -547,10 +576,13 @@ class TableRunner:
             jobs = self.carry_out(effects)
             self.wake.set()
             await self.journal.flush()
-        if stale:
-            await interaction.response.edit_message(content=t(self.locale, "play.unpaused"), view=None)
-        else:
-            await interaction.response.send_message(t(interaction.locale, "ok.resumed"), ephemeral=True)
+
+        async def answer() -> Payload:
+            if stale:
+                return Payload(content=t(self.locale, "play.unpaused"))
+            return Payload(content=t(interaction.locale, "ok.resumed"))
+
+        await respond(interaction, answer, update=stale)
         await self._run(jobs)
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
@@ -765,7 +797,7 @@ class TableRunner:
             self.table_msg.close()
         self.table_msg = LiveMessage(
             message, self._table_payload, min_interval=self.timing.edit_interval, budget=self.cog.budget,
-            on_error=self._table_error,
+            on_error=self._table_error, on_replaced=self._table_replaced,
         )
         self.table_msg.mark_shown(version)
         self.journal.table_message(message.id)
@@ -802,24 +834,40 @@ class TableRunner:
 
     async def _channel_error(self, error: Exception) -> None:
         """A post or edit in the table's channel failed. A deleted channel (10003) ends the table; a lost
-        permission (403 50013 / 50001) pauses it with nothing lost and tells the host; it plays on once
-        a post goes through again."""
+        permission (403 50013 / 50001), or its thread archived (50083) or locked (160005), pauses it with
+        nothing lost and tells the host; it plays on once a post goes through again. A 50001 from a server
+        that removed the bot ends its tables instead."""
         if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:  # deleted under us
             self.cog.abandon_where(lambda runner: runner is self)
             return
-        if not isinstance(error, discord.Forbidden) or error.code not in CHANNEL_FORBIDDEN:
+        code = getattr(error, "code", 0)
+        thread_closed = isinstance(error, discord.HTTPException) and code in THREAD_CLOSED
+        if not thread_closed and (not isinstance(error, discord.Forbidden) or code not in CHANNEL_FORBIDDEN):
             return
-        what = error.text or str(error.code)
+        if self.session.blocked is not None or self.closed:  # told already: the table waits for a probe
+            return
+        guild_id = self.state.guild_id
+        if code == MISSING_ACCESS and not await self.cog.still_in_guild(guild_id):  # removed, unheard
+            log.info("table %s: the bot is no longer in server %s; closing its tables", self.table_id, guild_id)
+            self.cog.guild_gone(guild_id)
+            return
+        what = getattr(error, "text", "") or str(code)
         if not self.session.block(what, now=time.time()):
             return
         self.wake.set()
         log.info("table %s paused: %s", self.table_id, error)
-        text = t(self.locale, "play.blocked_host", table=self.table_id, channel=self.state.channel_id, what=what)
+        key = "play.blocked_thread_host" if thread_closed else "play.blocked_host"  # a moderator's doing, or a permission
+        text = t(self.locale, key, table=self.table_id, channel=self.state.channel_id, what=what)
         try:
             channel = await self.cog.dm_channel(self.state.host_id)
             await channel.send(text)
         except NETWORK_ERRORS as dm_error:
             log.info("table %s: could not tell the host: %s", self.table_id, dm_error)
+            self.cog.forget_dm(self.state.host_id)  # a kept channel id may be the failing part: open afresh
+
+    def _table_replaced(self, message: discord.Message) -> None:
+        """The hour-old table message gave way to a fresh one (live.py): the fresh one is the table's now."""
+        self.journal.table_message(message.id)
 
     async def _probe_channel(self) -> None:
         """Try to show the table again; on success it plays on (the session gives the clock back)."""

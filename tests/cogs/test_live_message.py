@@ -84,6 +84,7 @@ class Recording:
         self.calls: list[tuple[str, list]] = []
         self.fails = fails  # the Discord error code this click's token answers with
         self.extras: dict = {}
+        self.client = None  # a click's bot: none here, so its age is read by the host's clock
 
     def _shown(self, kwargs: dict) -> SimpleNamespace:
         kept = [a for a in kwargs["attachments"] if not isinstance(a, discord.File)]
@@ -346,3 +347,58 @@ async def test_aborting_a_message_stops_its_edit_at_once():
     assert live.pending() is None or live.pending().cancelling()
     await asyncio.sleep(0.01)
     assert message.edits == []
+
+
+class Channel:
+    """Where a message lives: a fresh one is posted here."""
+
+    def __init__(self) -> None:
+        self.posted: list[Recording] = []
+
+    async def send(self, **kwargs) -> Recording:
+        message = Recording()
+        message.id = 100 + len(self.posted)
+        message.channel = self
+        message.posted = kwargs["content"]
+        message.attachments = []
+        self.posted.append(message)
+        return message
+
+
+class OldMessage(Recording):
+    """A message Discord refuses to edit (30046) once it is over an hour old and edited often."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.channel = Channel()
+        self.tries = 0
+
+    async def edit(self, **kwargs) -> SimpleNamespace:
+        self.tries += 1
+        response = SimpleNamespace(status=429, reason="Too Many Requests")
+        raise discord.HTTPException(response, {"code": 30046, "message": "Maximum number of edits"})
+
+
+async def test_a_message_past_its_hour_is_not_edited_but_posted_afresh_and_the_fresh_one_kept_up_to_date():
+    from cogs.mahjong.live import FRESH_AFTER
+
+    message = Recording()
+    message.channel = Channel()
+    texts = iter(["your turn", "waiting"])
+    replaced = []
+    live = LiveMessage(
+        message, lambda: _payload(next(texts)), born=time.monotonic() - FRESH_AFTER - 1, on_replaced=replaced.append
+    )
+    await _show(live, 1)
+    await _show(live, 2)
+    fresh = message.channel.posted
+    assert message.calls == [] and [m.posted for m in fresh] == ["your turn"] and replaced == fresh
+    assert live.message is fresh[0] and [c[0] for c in fresh[0].calls] == ["waiting"] and not live.closed
+
+
+async def test_discords_old_message_limit_posts_the_version_afresh_at_once_and_never_tries_that_edit_again():
+    message = OldMessage()
+    live = LiveMessage(message, lambda: _payload("your turn"))
+    await _show(live, 1)
+    assert message.tries == 1 and [m.posted for m in message.channel.posted] == ["your turn"]
+    assert not live.closed and live.message is message.channel.posted[0] and live.shown == 1

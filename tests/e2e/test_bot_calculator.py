@@ -86,3 +86,18 @@ async def test_tai_takes_single_house_rules_and_the_facts_they_score(harness, de
     assert "天聽" not in later.embeds[0]["description"] and "天聽 (ready on the first discard) — 8 台" in dealt.embeds[0]["description"]
     wrong = await (await alice.slash("tai", **hand, house_rules="天胡 20")).message()
     assert "must be one of 16, 24" in wrong.content and wrong.ephemeral_to == alice.id
+
+
+async def test_tai_bounds_its_notation_and_refuses_a_forged_long_one_in_one_line(harness, devserver):
+    """The client keeps to each string's max_length; a modified client sends anything, and a hand of
+    thousands of characters is refused politely (it would otherwise end in an embed Discord refuses)."""
+    await harness.start(build_bot())
+    options = {o["name"]: o for o in devserver.commands.find("tai", None)["options"]}
+    assert {name: options[name].get("max_length") for name in ("hand", "win", "melds", "flowers")} == {
+        "hand": 64, "win": 4, "melds": 100, "flowers": 32
+    }
+    alice = devserver.member("alice")
+    spelled = " ".join(f"{n}m" for n in "1112345678999") + " 5p 5p 5p"  # 16 tiles one by one: still fits
+    assert "台" in (await (await alice.slash("tai", hand=spelled, win="5m")).message()).embeds[0]["title"]
+    reply = await (await alice.slash("tai", hand="1m" * 3000, win="2s", forged=True)).message()
+    assert reply.ephemeral_to == alice.id and reply.content == "`hand` is at most 64 characters long."

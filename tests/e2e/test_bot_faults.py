@@ -108,3 +108,17 @@ def test_a_guild_id_that_is_not_a_number_is_refused_in_one_line(monkeypatch, tmp
     assert run_main(monkeypatch, tmp_path, "some-token") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["DISCORD_GUILD_ID must be a server id (digits only), not 'my server'."]
+
+
+async def test_a_database_server_out_of_reach_at_start_is_tried_again_then_exit_code_3(
+    harness, devserver, monkeypatch, tmp_path, capsys
+):
+    """A database slower than the bot after a reboot is no configuration error: the bot tries again, then
+    leaves it to the supervisor (exit 3: restarted), never exit 2 (which README's unit does not restart)."""
+    monkeypatch.setattr(entry, "START_RETRY_PAUSES", (0.01,))
+    unreachable = "postgresql://bot@127.0.0.1:9/mahjong"  # nothing listens on port 9
+    code = await asyncio.to_thread(run_main, monkeypatch, tmp_path, devserver.config.token, unreachable)
+    assert code == 3
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("The database")]
+    assert len(lines) == 2 and all("cannot be reached" in line for line in lines), lines
+    assert lines[0].endswith("trying again in 0.01 s.") and lines[1].endswith("giving up.")

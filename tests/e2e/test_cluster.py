@@ -184,3 +184,37 @@ async def test_a_clean_shutdown_hands_its_tables_to_the_other_process_at_once(pg
         await zero.stop()
         await other.stop()
     assert zero.errors == [] and other.errors == []
+
+
+@pytest.mark.devserver(members=("alice", "bob", "carol", "dave"), rate_limits=QUICK)
+async def test_a_system_table_is_leased_and_played_by_dm_from_the_other_process(pg_target, harness, devserver):
+    """Quick play forms its 系統桌 in the guild's process, which claims it as it claims any table: the DM
+    clicks shard 0's process receives find the owner and are answered there (before, no lease: "That
+    table has finished" mid-hand, and no takeover could ever find it)."""
+    count, shard = split(devserver.world.guild_id)
+    common = dict(database=pg_target, shard_count=count, lease_seconds=3.0, edit_interval=0.0, seed=5)
+    where = (devserver.api_url, devserver.gateway_url, devserver.config.token)
+    zero = BotProcess(*where, shards=(0,), name="zero", **common)  # type: ignore[arg-type]
+    other = BotProcess(*where, shards=(shard,), name="other", **common)  # type: ignore[arg-type]
+    stop = asyncio.Event()
+    try:
+        await zero.start()
+        await other.start()
+        people = devserver.members("alice", "bob", "carol", "dave")
+        for member in people:  # the fourth in the queue forms the table, in the guild's process
+            await (await member.slash("mahjong play")).response()
+        await devserver.wait_for_message(channel="general", predicate=lambda m: "seat draw" in m.content, timeout=30)
+        assert await lease_of(pg_target) == ("other", 1)
+        others = [asyncio.create_task(Person(p).play(stop)) for p in people[1:]]
+        alice = Person(people[0])
+        for _ in range(2):
+            clicked = await alice.act_once(30)
+            assert clicked is not None and (await clicked.response()).type == 7, "answered in place, by its owner"
+        assert len(other.forwarded) >= 2 and zero.forwarded == []
+        stop.set()
+        await asyncio.gather(*others)
+    finally:
+        stop.set()
+        await zero.stop()
+        await other.stop()
+    assert zero.errors == [] and other.errors == []
