@@ -96,7 +96,7 @@ async def test_hands_with_switches_between_hands_read_back_replay_export_and_rev
     for number in (1, 2):
         hand = await stored_hand(store, 1, table_id=table_id, hand_no=number)
         assert hand is not None and hand.finished
-        steps = list(frames(hand.header, hand.moves, list(hand.names)))
+        steps = list(frames(hand.header, hand.moves))
         assert WIN in steps[-1].marks and steps[-1].view.phase == "over"
     review = review_match(found.header, [m for m, _ in found.hands], seat=2)
     assert [h.result for h in review.hands] == [r.result for r in match.history]
