@@ -70,3 +70,5 @@ class Config:
     # off: a fixed 2025 base, the same ids every run
     real_time_ids: bool = False
     shards: int = 1  # the shard count GET /gateway/bot recommends
+    # request bodies checked against Discord's OpenAPI description (devserver/openapi): `openapi` violations
+    openapi: bool = True
