@@ -285,7 +285,7 @@ def inline_refs(document: dict[str, Any]) -> None:
     visit(document)
 
 
-_Validator = validators.extend(
+Validator = validators.extend(
     Draft202012Validator,
     {
         "x-integer-string": _integer_string,
@@ -293,15 +293,15 @@ _Validator = validators.extend(
         "x-discriminator": _discriminator,
     },
 )
-_FORMATS = FormatChecker(formats=())
+FORMATS = FormatChecker(formats=())
 
 
-@_FORMATS.checks("int32")
+@FORMATS.checks("int32")
 def _int32(instance: object) -> bool:
     return not isinstance(instance, int) or -(1 << 31) <= instance < 1 << 31
 
 
-@_FORMATS.checks("int64")
+@FORMATS.checks("int64")
 def _int64(instance: object) -> bool:
     return not isinstance(instance, int) or -(1 << 63) <= instance < 1 << 63
 
@@ -350,7 +350,7 @@ class Spec:
         validator = self._validators.get(key)
         if validator is None:
             schema = self.paths[spec_path][method]["requestBody"]["content"]["application/json"]["schema"]
-            validator = _Validator(schema, format_checker=_FORMATS)
+            validator = Validator(schema, format_checker=FORMATS)
             self._validators[key] = validator
         return validator
 
