@@ -45,11 +45,9 @@ _INDEX = re.compile(r"\[\d+\]")
 def _short(value: Any) -> str:
     """A value for a message: long strings (a 5000-character content) shortened."""
     text = repr(value)
-    return (
-        text
-        if len(text) <= 60
-        else text[:40] + f"… ({len(value) if hasattr(value, '__len__') else '?'} long)"
-    )
+    if len(text) <= 60:
+        return text
+    return text[:40] + (f"… ({len(value)} long)" if hasattr(value, "__len__") else "…")
 
 
 def _is_param(segment: str) -> bool:
@@ -159,8 +157,10 @@ def _resolve(node: Any, schemas: Mapping[str, Any]) -> Any:
 
 
 def _kind_of(branch: Any) -> list[int] | None:
-    """The values of `type` that select this branch of a union, if the branch requires one."""
-    if not isinstance(branch, dict) or "type" not in branch.get("required", ()):
+    """The values of `type` that select this branch of a union, if it is an object that requires one."""
+    if not isinstance(branch, dict) or branch.get("type") != "object":
+        return None
+    if "type" not in branch.get("required", ()):
         return None
     values = branch.get("properties", {}).get("type", {}).get("enum")
     if not isinstance(values, list) or not all(type(v) is int for v in values):
@@ -168,16 +168,12 @@ def _kind_of(branch: Any) -> list[int] | None:
     return values
 
 
+_ENUMERATION_KEYS = {"type", "format", "enum", "oneOf", "title", "description"}
+
+
 def _values_of(schema: Any) -> set[Any] | None:
     """The values an enumeration schema allows (an `enum`, or a union of `const`s), else None."""
-    if not isinstance(schema, dict) or set(schema) - {
-        "type",
-        "format",
-        "enum",
-        "oneOf",
-        "title",
-        "description",
-    }:
+    if not isinstance(schema, dict) or set(schema) - _ENUMERATION_KEYS:
         return None
     if isinstance(schema.get("enum"), list):
         return set(schema["enum"])
@@ -205,7 +201,8 @@ def streamline(node: Any, schemas: Mapping[str, Any]) -> Any:
     """The same schema, cheaper to check: a union of `const`s becomes an `enum`, and a union of objects told
     apart by their `type` (components, command options, callbacks) goes straight to its one branch instead
     of trying every branch (a oneOf must, to be sure no second one matches). Only unions where that gives the
-    same answer are rewritten: every branch requires `type`, and no value of it selects two branches."""
+    same answer are rewritten: every branch is an object that requires `type`, and no value of it selects two
+    branches."""
     if isinstance(node, list):
         return [streamline(value, schemas) for value in node]
     if not isinstance(node, dict):
