@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from . import openapi
 from .callbacks import InteractionRoutes
-from .errors import OPENING_DMS_TOO_FAST, DiscordError, form_error
+from .errors import INVALID_FORM_BODY, OPENING_DMS_TOO_FAST, DiscordError, form_error
 from .faults import ErrorFault
 from .messages import read_body
 from .permissions import check_write
 from .recorder import EPHEMERAL, Message
-from .replies import ARRIVED, json_response, no_content, snowflake
+from .replies import ARRIVED, BODY, json_response, no_content, snowflake
 from .threads import ThreadRoutes
 
 if TYPE_CHECKING:
@@ -131,11 +132,13 @@ class Api:
 
     async def _handle(self, request: web.Request, handler: Handler, line: str) -> web.StreamResponse:
         try:
-            return await handler(request)
+            response = await handler(request)
         except DiscordError as error:
             if not error.expected:
                 rule = RULES.get(error.code, f"error_{error.code}")
                 self.server.recorder.violation(rule, error.code, error.detail or error.message, line)
+            else:
+                self._check_body(request, line)
             return json_response(error.body(), error.status, error.headers)
         except web.HTTPException:
             raise
@@ -145,6 +148,20 @@ class Api:
             # A bug in the stand-in itself: fail loudly (ERROR log fails the test) and fast (no 5xx retries).
             _log.exception("devserver failed on %s", line)
             return json_response({"message": "devserver internal error", "code": 0}, 400)
+        self._check_body(request, line)
+        return response
+
+    def _check_body(self, request: web.Request, line: str) -> None:
+        """The body against Discord's OpenAPI description (devserver.openapi): an `openapi` violation if it
+        does not validate. Skipped when the stand-in's own rules refused the request: their violation names
+        the problem more precisely, and Discord refuses a request once."""
+        if BODY not in request or not self.server.config.openapi:
+            return
+        problem = openapi.spec().check(
+            request.method, self._route_template(request), request.path[len(API) :], request[BODY]
+        )
+        if problem is not None:
+            self.server.recorder.violation("openapi", INVALID_FORM_BODY, str(problem), line)
 
     @staticmethod
     def _route_template(request: web.Request) -> str:

@@ -73,3 +73,5 @@ class Config:
     # does): snowflakes made from the wall clock (real_time_ids) and every REST reply's Date header say so
     clock_offset: float = 0.0
     shards: int = 1  # the shard count GET /gateway/bot recommends
+    # request bodies checked against Discord's OpenAPI description (devserver/openapi): `openapi` violations
+    openapi: bool = True

@@ -22,6 +22,7 @@ from .limits import ATTACHMENTS_MAX, check_message
 from .media import content_type
 from .mentions import pings_of
 from .recorder import EPHEMERAL, LOADING, Attachment, Message
+from .replies import BODY
 from .state import DM_CHANNEL, PRIVATE_THREAD, Channel
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], list[Upload]]
             name = getattr(part, "name", None) or ""
             if name == "payload_json":
                 payload = json.loads(await part.text())  # type: ignore[union-attr]
+                request[BODY] = payload
             elif name.startswith("files[") and name.endswith("]"):
                 data = await part.read(decode=False)  # type: ignore[union-attr]
                 uploads.append(Upload(int(name[6:-1]), getattr(part, "filename", None) or name, bytes(data)))
@@ -56,6 +58,7 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], list[Upload]]
         return payload, sorted(uploads, key=lambda u: u.index)
     if request.body_exists:
         body = await request.json()
+        request[BODY] = body
         return (body if isinstance(body, dict) else {"_list": body}), []
     return {}, []
 

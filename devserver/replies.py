@@ -10,6 +10,8 @@ from aiohttp import web
 from .errors import form_error
 
 ARRIVED = "devserver.arrived"  # request key: the server clock when a request reached the stand-in
+# request key: the JSON body (or multipart payload_json) as sent, once read; checked by devserver.openapi
+BODY = web.RequestKey("devserver.body", object)
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
