@@ -271,6 +271,7 @@ class Mahjong(
                 task.cancel()
         for runner in list(self.runners):  # the closing and finishing ones too: their writes land first
             await runner.close()
+        await self.budget.settle()  # a finished table's last edits land before the HTTP session closes
         await self.cluster.stop()  # cluster hook: the leases run out now, for another process to take over
         for task in list(self._tasks):
             task.cancel()

@@ -100,6 +100,19 @@ class EditBudget:
         if reserve >= self.capacity:
             raise ValueError("the reserve must leave room under the capacity")
         self.stamp = time.monotonic()
+        self.in_flight: set[asyncio.Task[None]] = set()  # every slot's edit task, for a shutdown to wait on
+
+    async def settle(self, timeout: float = 5.0) -> None:
+        """Shutting down: let the edits under way land (a finished table's last picture among them) while
+        the HTTP session still works, then cancel what is left; none meets a closed session."""
+        tasks = [task for task in self.in_flight if not task.done()]
+        if not tasks:
+            return
+        _, late = await asyncio.wait(tasks, timeout=timeout)
+        for task in late:
+            task.cancel()
+        if late:
+            await asyncio.wait(late)
 
     async def take(self, *, urgent: bool) -> None:
         """One request's token, taken just before the request is sent: a token taken earlier (before a
@@ -206,7 +219,9 @@ class LiveMessage:
             return
         self.wanted = max(self.wanted, version)
         if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._run(), name=f"live-message-{self.message.id}")
+            self._task = task = asyncio.create_task(self._run(), name=f"live-message-{self.message.id}")
+            self.budget.in_flight.add(task)
+            task.add_done_callback(self.budget.in_flight.discard)
 
     def mark_shown(self, version: int, via: discord.Interaction | None = None) -> None:
         """A click response already put ``version`` on the message; ``via`` is that click, whose token
