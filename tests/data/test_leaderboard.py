@@ -238,7 +238,7 @@ async def fresh_store(backend: str, cluster, clock: Clock) -> tuple[Store, str |
     (returned, for the caller to drop)."""
     if backend == "sqlite":
         return await Store.open(":memory:", clock=clock), None
-    database = await cluster.create_database()
+    database = await cluster.migrated_database()
     return await Store.open(cluster.url(database), clock=clock), database
 
 
