@@ -15,13 +15,13 @@ from collections.abc import Sequence
 import discord
 
 from engine.actions import Action, Kind
-from engine.prompt import Prompt
 from engine.rules import get_profile
 from engine.rulesets import get as rule_set
 from engine.tiles import sort_key, tile_from_str, tile_to_str
 from engine.view import GameView
 from table.codes import code_of
 from table.lobby import TablePhase, TableState
+from table.screens import LobbyScreen, Prompt
 
 from ..i18n import LEVEL_NAMES, item_name, locale_of, run_label, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, LobbyOp, Mode, ModeButton, TableButton, TableOp
@@ -44,7 +44,7 @@ def deadline_text(locale: str, deadline: float | None) -> str:
 # ---------------------------------------------------------------- lobby
 
 
-def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed:
+def lobby_embed(state: LobbyScreen, locale: str, host_name: str) -> discord.Embed:
     s = state.settings
     system = state.kind == "system"
     title = t(locale, "lobby.system_title" if system else "lobby.title", rules=t(locale, f"rules.{s.rules}"))
@@ -78,7 +78,7 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
     return embed
 
 
-def settings_parts(state: TableState, locale: str) -> list[str]:
+def settings_parts(state: TableState | LobbyScreen, locale: str) -> list[str]:
     """A table's settings as short parts (rounds, timers, stakes, switches, 🔒): the lobby and the table list."""
     s = state.settings
     o = s.options
@@ -124,7 +124,7 @@ def minimum_label(rules: str, minimum: int) -> str:
     return rule_set(rules).minimum_label(minimum)
 
 
-def lobby_view(state: TableState, locale: str) -> discord.ui.View | None:
+def lobby_view(state: LobbyScreen, locale: str) -> discord.ui.View | None:
     if state.phase is not TablePhase.LOBBY:
         return None
     view = discord.ui.View(timeout=None)
