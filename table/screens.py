@@ -23,7 +23,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Final
 
 from engine.actions import Action, Kind
-from engine.events import Event, Phase
+from engine.events import Event, EventKind, Phase
 from engine.game import Game
 from engine.hints import ReadyDiscard, Waits, ready_discards
 from engine.match import Match
@@ -77,6 +77,17 @@ class Showing(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Move:
+    """Another seat's public move, as a DM's feed tells it: its place among the hand's events (a feed starts at
+    an index), the event, and for a discard whether it was the tile just drawn (摸切), which everyone sees though
+    the draw itself is private."""
+
+    index: int
+    event: Event
+    tsumogiri: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class HandScreen:
     """A seat's DM: its own view and what it is asked, with everything the words under the picture say."""
 
@@ -96,7 +107,9 @@ class HandScreen:
     ready_discards: tuple[ReadyDiscard, ...] = ()  # only where the hints are on, on the seat's own discard
     declarations: tuple[Action, ...] = ()  # 眼牌 / Miji the seat may declare now (only while it plays)
     take_back: bool = False  # 代打 plays the seat and a hand is still to come: "take back control"
-    events: tuple[Event, ...] = ()  # the hand's events so far: the feed of the others' moves
+    moves: tuple[Move, ...] = ()  # the others' public moves this hand: the DM's feed
+    event_count: int = 0  # the hand's events so far: where the next feed starts
+    exchanged: tuple[int, ...] | None = None  # 換牌: the tiles that came back (() kept), until the seat's next move
     result: HandResult | None = None  # the hand's, once it is over and scored
 
     @property
@@ -222,7 +235,9 @@ def hand_screen(session: TableSession, seat: int) -> HandScreen:
         ready_discards=hints,
         declarations=declarations,
         take_back=take_back,
-        events=tuple(game.events),
+        moves=feed_moves(game.events, seat),
+        event_count=len(game.events),
+        exchanged=exchanged_tiles(game.events, seat),
         result=session.result if game.is_over else None,
     )
 
@@ -291,6 +306,57 @@ def screen_of(session: TableSession, who: Who) -> HandScreen | TableScreen | Lob
     if who == DELAYED:
         return spectator_screen(session, DELAYED)
     return table_screen(session)
+
+
+# ---------------------------------------------------------------------- a seat's feed (what it may know of the others)
+
+_FED = frozenset({
+    EventKind.DISCARD, EventKind.CHI, EventKind.PON, EventKind.KONG, EventKind.ANKONG, EventKind.ADDKONG,
+    EventKind.READY, EventKind.EYE,
+})
+_MELDED = (EventKind.CHI, EventKind.PON, EventKind.KONG, EventKind.ANKONG, EventKind.ADDKONG)
+_OWN_MOVES = frozenset({*_MELDED, EventKind.DISCARD})
+
+
+def feed_moves(events: Sequence[Event], viewer: int) -> tuple[Move, ...]:
+    """The others' public moves in ``events``, each discard with its 摸切 flag. The draws are walked from the
+    hand's first event so the flag is right from any start; a concealed kong keeps its tiles hidden."""
+    drawn: list[int | None] = [None] * 4
+    out: list[Move] = []
+    for i, event in enumerate(events):
+        seat = event.seat
+        if seat is None:
+            continue
+        tsumogiri = False
+        if event.kind is EventKind.DRAW:
+            drawn[seat] = event.tile
+        elif event.kind is EventKind.DISCARD:
+            tsumogiri = drawn[seat] is not None and drawn[seat] == event.tile
+            drawn[seat] = None
+        elif event.kind in _MELDED:
+            drawn[seat] = None
+        if seat != viewer and event.kind in _FED:
+            shown = Event(EventKind.ANKONG, seat) if event.kind is EventKind.ANKONG else event
+            out.append(Move(i, shown, tsumogiri))
+    return tuple(out)
+
+
+def exchanged_tiles(events: Sequence[Event], viewer: int) -> tuple[int, ...] | None:
+    """What 換牌 brought ``viewer``, from the exchange until the viewer's own first move after it: the tiles that
+    came back from the wall (the engine's private DRAW "換牌" event), () when the hand was kept; None before the
+    exchange, after that first move, and at a table without 換牌."""
+    drawn: tuple[int, ...] | None = None
+    done = False
+    for event in events:
+        if event.kind is EventKind.DRAW and event.detail == "換牌" and event.seat == viewer:
+            drawn = event.tiles
+        elif event.kind is EventKind.EXCHANGED:
+            done = True
+        elif done and event.seat == viewer and event.kind in _OWN_MOVES:
+            return None  # the viewer has played since: the hand in the picture says the rest
+    if not done:
+        return None
+    return drawn or ()
 
 
 # ---------------------------------------------------------------------- finished hands, face up

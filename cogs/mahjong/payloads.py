@@ -88,8 +88,8 @@ async def dm_payload(screen: HandScreen, marks: FeedMarks, mode: str = "main", p
     else:
         prompt = screen.prompt
         assert prompt is not None
-        start = marks.start(seat, hand, screen.decision, len(screen.events))
-        feed = feed_text(screen.events, start, seat, names, loc)
+        start = marks.start(seat, hand, screen.decision, screen.event_count)
+        feed = feed_text(screen.moves, start, names, loc)
         line = texts.prompt_line(prompt, names, loc, deadline, mode, unit=rule_set(screen.rules).unit)
         if feed:  # what the others did since this person's previous prompt
             line = f"{feed}\n{line}"
@@ -103,12 +103,12 @@ async def dm_payload(screen: HandScreen, marks: FeedMarks, mode: str = "main", p
             mode=mode,
             marked=marked_tiles(discard_hints),
         )
-    exchanged = exchange_text(screen.events, seat, loc) if not over else ""
+    exchanged = exchange_text(screen.exchanged, loc) if not over else ""
     if exchanged:  # 換牌: the tiles that came back, until this person's first move after it
         line = f"{exchanged}\n{line}"
     if over:  # the moves since this person's last prompt, up to the end: what led to the 胡
-        start = marks.start(seat, hand, screen.decision, len(screen.events))
-        feed = feed_text(screen.events, start, seat, names, loc)
+        start = marks.start(seat, hand, screen.decision, screen.event_count)
+        feed = feed_text(screen.moves, start, names, loc)
         if feed:
             line = f"{feed}\n{line}"
     if moment:  # 胡! with the tile, who dealt it in and the value, even where the table won for this player

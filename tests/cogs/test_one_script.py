@@ -109,10 +109,11 @@ def _items(rules: str):
 def test_the_first_feed_of_a_hand_does_not_speak_of_a_last_turn():
     from cogs.mahjong.feed import feed_text
     from engine.events import Event, EventKind
+    from table.screens import feed_moves
 
     events = [Event(EventKind.DRAW, 1, 5, private=True), Event(EventKind.DISCARD, 1, 5)]
-    assert feed_text(events, 0, 0, ["a", "b", "c", "d"], "en").startswith(i18n.t("en", "feed.title_first"))
-    assert feed_text(events, 1, 0, ["a", "b", "c", "d"], "en").startswith(i18n.t("en", "feed.title"))
+    assert feed_text(feed_moves(events, 0), 0, ["a", "b", "c", "d"], "en").startswith(i18n.t("en", "feed.title_first"))
+    assert feed_text(feed_moves(events, 0), 1, ["a", "b", "c", "d"], "en").startswith(i18n.t("en", "feed.title"))
 
 
 @pytest.mark.parametrize("lang", CHINESE)

@@ -9,6 +9,7 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
+from engine.events import EventKind
 from engine.game import Game
 from engine.rules import TableOptions
 from engine.tiles import format_tiles, tile_from_str
@@ -122,11 +123,11 @@ def test_a_screen_is_a_value_the_next_move_does_not_change():
     seat = host.seat(ALICE)
     host.until_owes(ALICE)
     before = host.session.screen(seat)
-    decision, events = before.decision, before.events
+    decision, seen = before.decision, before.event_count
     host.click(ALICE)
     after = host.session.screen(seat)
-    assert after.decision != decision and len(after.events) > len(events)
-    assert (before.decision, before.events, before.showing) == (decision, events, Showing.PROMPT)
+    assert after.decision != decision and after.event_count > seen
+    assert (before.decision, before.event_count, before.showing) == (decision, seen, Showing.PROMPT)
     with pytest.raises(FrozenInstanceError):
         before.seat = 0  # type: ignore[misc]
 
@@ -199,3 +200,13 @@ def test_a_table_without_spectators_has_no_spectator_viewer_and_a_lobby_nothing_
 @pytest.mark.parametrize(("who", "kind"), [(Viewer.at(0), HandScreen), (PUBLIC, TableScreen), (DELAYED, SpectatorScreen)])
 def test_a_viewer_as_the_visibility_rule_names_them_gets_their_screen(who, kind):
     assert isinstance(started().session.screen(who), kind)
+
+
+def test_a_seats_feed_holds_the_others_public_moves_and_none_of_their_draws():
+    host = started()
+    seat = host.seat(ALICE)
+    host.run_until(lambda h: len(h.session.screen(seat).moves) >= 8)
+    screen = host.session.screen(seat)
+    assert all(m.event.seat != seat and not m.event.private for m in screen.moves)
+    assert all(m.event.kind is not EventKind.DRAW for m in screen.moves)
+    assert [m.index for m in screen.moves] == sorted(m.index for m in screen.moves) and screen.event_count > 8
