@@ -390,7 +390,9 @@ class TableSession:
         if state.phase is TablePhase.LOBBY:
             return session, []
         assert header is not None
-        session.match, session.game = Match.replay(header, [list(log) for log in hand_logs])
+        deals: dict[int, dict[str, Any]] = {}
+        session.match, session.game = Match.replay(header, [list(log) for log in hand_logs], deals=deals)
+        session.deal_headers.update(deals)
         match = session.match
         session.seating = Seating(list(state.seats))
         session._make_policies()
