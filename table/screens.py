@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 
 # the engine's decision values the views read, named here so that no host imports the engine's game modules
 __all__ = [
-    "DELAYED", "LOBBY", "PUBLIC", "SPECTATOR", "TABLE", "Action", "Ask", "HandScreen", "Kind", "LobbyScreen", "Prompt",
-    "ReadyDiscard", "RevealedHand", "Showing", "SpectatorScreen", "TableScreen", "Waits",
+    "DELAYED", "LOBBY", "PUBLIC", "SPECTATOR", "TABLE", "Action", "Ask", "Board", "HandScreen", "Kind", "LobbyScreen",
+    "Move", "Prompt", "ReadyDiscard", "RevealedHand", "Showing", "SpectatorScreen", "TableScreen", "Waits", "Who",
 ]
 
 
