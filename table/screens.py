@@ -29,6 +29,7 @@ from engine.hints import ReadyDiscard, Waits, ready_discards
 from engine.match import Match
 from engine.prompt import Ask, Prompt
 from engine.rules import TableOptions
+from engine.rulesets import get as rule_set
 from engine.view import GameView, HandResult
 
 from .lobby import Seat, TablePhase, TableSettings, TableState
@@ -94,6 +95,7 @@ class HandScreen:
     table_id: int
     channel_id: int
     rules: str
+    unit: str  # what the rule set counts a hand in (tai, fan, ...): what a 聽 costs is said in it
     seat: int
     seats: tuple[Seat, ...]  # who sits where (names as chosen, the language each last used)
     showing: Showing
@@ -222,6 +224,7 @@ def hand_screen(session: TableSession, seat: int) -> HandScreen:
         table_id=session.table_id,
         channel_id=session.state.channel_id,
         rules=settings.rules,
+        unit=rule_set(settings.rules).unit,
         seat=seat,
         seats=tuple(session.seating.by_seat),
         showing=showing,

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 import discord
 
 import render
-from engine.rulesets import get as rule_set
 from engine.view import HandResult
 from table.screens import HandScreen, Kind, ReadyDiscard, Showing, TableScreen
 
@@ -90,7 +89,7 @@ async def dm_payload(screen: HandScreen, marks: FeedMarks, mode: str = "main", p
         assert prompt is not None
         start = marks.start(seat, hand, screen.decision, screen.event_count)
         feed = feed_text(screen.moves, start, names, loc)
-        line = texts.prompt_line(prompt, names, loc, deadline, mode, unit=rule_set(screen.rules).unit)
+        line = texts.prompt_line(prompt, names, loc, deadline, mode, unit=screen.unit)
         if feed:  # what the others did since this person's previous prompt
             line = f"{feed}\n{line}"
         buttons = action_view(
