@@ -174,12 +174,17 @@ class Match:
 
     @classmethod
     def replay(
-        cls, header: Mapping[str, Any], hand_logs: Sequence[Sequence[str]]
+        cls,
+        header: Mapping[str, Any],
+        hand_logs: Sequence[Sequence[str]],
+        *,
+        deals: dict[int, dict[str, Any]] | None = None,
     ) -> tuple[Match, Game | None]:
         """Rebuild a match from :meth:`header` and every hand's log, in order (``str(action)`` each).
 
         Finished hands are scored and settled again; the last hand, if its log does not finish it,
-        is returned mid-play (else None), ready for the next action.
+        is returned mid-play (else None), ready for the next action. ``deals``, if given, gets each
+        hand's :meth:`Game.header` by its number (what replays a finished hand on its own).
         """
         match = cls.from_header(header)
         game: Game | None = None
@@ -189,6 +194,8 @@ class Match:
                     f"hand {number - 1}'s log does not finish the hand, yet hand {number} follows"
                 )
             game = match.new_hand()
+            if deals is not None:
+                deals[game.hand_number] = game.header()
             if game.is_over:  # won by flowers in the deal (七搶一, 八仙過海): no move was made
                 match.finish_hand(game)
                 game = None

@@ -3,8 +3,9 @@ carries out what it asks.
 
 Every entry point of a session takes the time as an argument and returns a list of effects
 (``table.effects``): show the table, show a seat its hand, store these writes, post a notice, wake me
-at T. The host (``cogs/mahjong/runner.py``) owns the Discord messages, the DM channels, the journal and
-the one lock per table; it never decides a rule. This package imports ``engine`` (and the pure
+at T. What each message shows, the host asks for with ``screen(who)`` (``table.screens``): plain values
+it turns into words, buttons and pictures. The host (``cogs/mahjong/runner.py``) owns the Discord
+messages, the DM channels, the journal and the one lock per table; it never decides a rule. This package imports ``engine`` (and the pure
 ``ranking`` names) only: no discord, no asyncio, no I/O, so every table rule is unit-tested with a
 fake clock.
 """

@@ -20,8 +20,9 @@ next deal) and says when it wants to be called again.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Literal, overload
 
 from engine.actions import Action, Kind
 from engine.events import Event, EventKind
@@ -36,6 +37,17 @@ from . import inputs as ins
 from .codes import to_action
 from .effects import Effect
 from .lobby import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
+from .screens import (
+    Board,
+    HandScreen,
+    LobbyScreen,
+    RevealedHand,
+    SpectatorScreen,
+    TableScreen,
+    Who,
+    revealed_hand,
+    screen_of,
+)
 from .seating import Seating
 from .timing import Timing
 from .visibility import PUBLIC, Sight, Viewer, live_view, sight, viewer_of
@@ -121,6 +133,8 @@ class TableSession:
         self.blocked: str | None = None  # a channel permission the table lost: nothing moves
         self.next_probe_at = 0.0
         self.leaver: int | None = None  # the seat whose leaving ended the match (taiwan13), placed last
+        self.deal_headers: dict[int, Mapping[str, Any]] = {}  # hand number → its deal's header (spectators' replays)
+        self._revealed: tuple[RevealedHand, ...] = ()  # the finished hands replayable face up, so far
 
     @property
     def table_id(self) -> int:
@@ -205,6 +219,37 @@ class TableSession:
         if self.game is None:
             return None
         return live_view(self.game, self.sight(viewer), hints=self.state.settings.hints)
+
+    @overload
+    def screen(self, who: int) -> HandScreen: ...
+    @overload
+    def screen(self, who: Literal[Board.TABLE]) -> TableScreen: ...
+    @overload
+    def screen(self, who: Literal[Board.LOBBY]) -> LobbyScreen: ...
+    @overload
+    def screen(self, who: Literal[Board.SPECTATOR]) -> SpectatorScreen: ...
+    @overload
+    def screen(self, who: Viewer) -> HandScreen | TableScreen | SpectatorScreen: ...
+    def screen(self, who: Who) -> HandScreen | TableScreen | LobbyScreen | SpectatorScreen:
+        """What ``who`` is shown now (table/screens.py): a seat (its number) its DM, ``TABLE`` the channel's
+        table, ``LOBBY`` the lobby message, ``SPECTATOR`` what the table's spectators may see; a viewer as the
+        visibility rule names them gets theirs (a seat its DM, the public the table, a delayed spectator the
+        spectators'). Pure and asked on demand, when a message is built."""
+        return screen_of(self, who)
+
+    def revealed_hands(self) -> tuple[RevealedHand, ...]:
+        """Every finished hand of the match, ready to replay face up (whoever may see them: the screen
+        decides). Each is worked out once, when it is first asked for after its end."""
+        match = self.match
+        if match is None:
+            return ()
+        done = self._revealed
+        if len(done) < len(match.history):
+            fresh = tuple(
+                revealed_hand(match, n, self.deal_headers.get(n)) for n in range(len(done) + 1, len(match.history) + 1)
+            )
+            done = self._revealed = done + fresh
+        return done[: len(match.history)]
 
     def robot(self, seat: int) -> bool:
         """An AI seat or one auto-played (代打): the table moves for it."""
@@ -345,7 +390,9 @@ class TableSession:
         if state.phase is TablePhase.LOBBY:
             return session, []
         assert header is not None
-        session.match, session.game = Match.replay(header, [list(log) for log in hand_logs])
+        deals: dict[int, dict[str, Any]] = {}
+        session.match, session.game = Match.replay(header, [list(log) for log in hand_logs], deals=deals)
+        session.deal_headers.update(deals)
         match = session.match
         session.seating = Seating(list(state.seats))
         session._make_policies()
@@ -389,6 +436,7 @@ class TableSession:
         match = self.match
         assert match is not None
         game = self.game = match.new_hand()
+        self.deal_headers[game.hand_number] = game.header()
         self.away_at_start = set(game.auto_seats())
         self.result = None
         self.prompted.clear()

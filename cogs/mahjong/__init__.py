@@ -43,6 +43,7 @@ from table.lobby import (
     hints_by_default,
     valid_password,
 )
+from table.screens import TABLE
 
 from ..choices import complete_entries, switch_spellings
 from ..i18n import LEVEL_NAMES, SUPPORTED, locale_of, t
@@ -160,10 +161,12 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 
 def _eye_offer(runner: TableRunner, user_id: int) -> bool:
     """Whether ``user_id`` may declare 眼牌 at ``runner``'s table now, and if so whether it is Miji
-    (TableError when they may not: the confirmation is only offered for a declaration that is legal)."""
-    game = runner.game
-    seat = next((s for s, who in enumerate(runner.seating.by_seat) if who.user_id == user_id), None)
-    offered = game.declarations(seat) if game is not None and seat is not None and not game.is_over else []
+    (TableError when they may not: the confirmation is only offered for a declaration that is legal). Their
+    DM's screen says, as it says whether the DM shows the button (table/screens.py)."""
+    session = runner.session
+    seat = session.viewer(user_id).seat
+    dealt = session.screen(TABLE).view is not None
+    offered = session.screen(seat).declarations if seat is not None and dealt else ()
     if not offered:
         raise TableError("err.illegal")
     return offered[0].kind is Kind.MIJI
@@ -810,7 +813,7 @@ class Mahjong(
         if not await respond(interaction, runner.repost_table, update=False, ephemeral=False):
             return
         message = await interaction.original_response()
-        if runner.game is not None:  # the fresh message becomes the one kept up to date (edited by the channel route)
+        if runner.session.screen(TABLE).view is not None:  # the fresh message becomes the one kept up to date
             partial = self.bot.get_partial_messageable(runner.state.channel_id).get_partial_message(message.id)
             runner.follow_table(partial, runner.version)
         else:

@@ -15,13 +15,13 @@ from collections.abc import Sequence
 import discord
 
 from engine.actions import Action, Kind
-from engine.prompt import Prompt
 from engine.rules import get_profile
 from engine.rulesets import get as rule_set
 from engine.tiles import sort_key, tile_from_str, tile_to_str
 from engine.view import GameView
 from table.codes import code_of
 from table.lobby import TablePhase, TableState
+from table.screens import LobbyScreen, Prompt
 
 from ..i18n import LEVEL_NAMES, item_name, locale_of, run_label, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, LobbyOp, Mode, ModeButton, TableButton, TableOp
@@ -44,14 +44,14 @@ def deadline_text(locale: str, deadline: float | None) -> str:
 # ---------------------------------------------------------------- lobby
 
 
-def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed:
-    s = state.settings
-    system = state.kind == "system"
+def lobby_embed(lobby: LobbyScreen, locale: str, host_name: str) -> discord.Embed:
+    s = lobby.settings
+    system = lobby.kind == "system"
     title = t(locale, "lobby.system_title" if system else "lobby.title", rules=t(locale, f"rules.{s.rules}"))
     lines = []
     for i in range(4):
-        if i < len(state.seats):
-            seat = state.seats[i]
+        if i < len(lobby.seats):
+            seat = lobby.seats[i]
             if seat.is_ai:
                 level = LEVEL_NAMES.get(seat.ai_level or "", {}).get(locale_of(locale), seat.ai_level)
                 name = t(locale, "lobby.ai_seat", name=f"{seat.name} · {level}")
@@ -60,25 +60,25 @@ def lobby_embed(state: TableState, locale: str, host_name: str) -> discord.Embed
         else:
             name = t(locale, "lobby.empty")
         lines.append(f"{i + 1}. {name}")
-    colour = discord.Colour.green() if state.phase is TablePhase.LOBBY else discord.Colour.dark_grey()
+    colour = discord.Colour.green() if lobby.phase is TablePhase.LOBBY else discord.Colour.dark_grey()
     embed = discord.Embed(title=title, colour=colour)
     embed.add_field(name=t(locale, "lobby.seats"), value="\n".join(lines), inline=False)
-    embed.add_field(name=t(locale, "lobby.settings"), value=" · ".join(settings_parts(state, locale)), inline=False)
+    embed.add_field(name=t(locale, "lobby.settings"), value=" · ".join(settings_parts(lobby, locale)), inline=False)
     if system:  # the documents' system settings, and the turn time this server lengthened, if it did
         longer = s.options.turn_seconds != SYSTEM_TURN
         embed.description = t(locale, "lobby.system_longer" if longer else "lobby.system", s=s.options.turn_seconds)
     else:
         embed.description = t(locale, "lobby.host", host=discord.utils.escape_markdown(host_name))
-    if state.phase is TablePhase.LOBBY:
+    if lobby.phase is TablePhase.LOBBY:
         embed.set_footer(text=t(locale, "lobby.footer"))
-    elif state.phase is TablePhase.PLAYING:
+    elif lobby.phase is TablePhase.PLAYING:
         embed.set_footer(text=t(locale, "lobby.started"))
     else:
         embed.set_footer(text=t(locale, "lobby.closed"))
     return embed
 
 
-def settings_parts(state: TableState, locale: str) -> list[str]:
+def settings_parts(state: TableState | LobbyScreen, locale: str) -> list[str]:
     """A table's settings as short parts (rounds, timers, stakes, switches, 🔒): the lobby and the table list."""
     s = state.settings
     o = s.options
@@ -124,11 +124,11 @@ def minimum_label(rules: str, minimum: int) -> str:
     return rule_set(rules).minimum_label(minimum)
 
 
-def lobby_view(state: TableState, locale: str) -> discord.ui.View | None:
-    if state.phase is not TablePhase.LOBBY:
+def lobby_view(lobby: LobbyScreen, locale: str) -> discord.ui.View | None:
+    if lobby.phase is not TablePhase.LOBBY:
         return None
     view = discord.ui.View(timeout=None)
-    tid = state.table_id
+    tid = lobby.table_id
     view.add_item(LobbyButton.make(tid, LobbyOp.JOIN, t(locale, "btn.join"), Style.primary))
     view.add_item(LobbyButton.make(tid, LobbyOp.LEAVE, t(locale, "btn.leave"), Style.secondary))
     view.add_item(LobbyButton.make(tid, LobbyOp.AI, t(locale, "btn.add_ai"), Style.secondary))

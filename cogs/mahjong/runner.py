@@ -37,6 +37,7 @@ from render.summary import render_summary
 from table import effects as fx
 from table.effects import Effect
 from table.lobby import Seat, TableError, TablePhase, TableSettings, TableState
+from table.screens import LOBBY, TABLE
 from table.seating import Seating
 from table.session import TableSession
 from table.timing import Timing
@@ -184,7 +185,7 @@ class TableRunner:
         return self.bot.get_partial_messageable(self.state.channel_id, guild_id=self.state.guild_id)
 
     def text_names(self) -> list[str]:
-        return text_names(self.session)
+        return text_names(self.seating.names())
 
     # ------------------------------------------------------------------ carrying out effects
 
@@ -326,9 +327,10 @@ class TableRunner:
     async def lobby_payload(self) -> Payload:
         from .prompts import lobby_embed, lobby_view
 
+        lobby = self.session.screen(LOBBY)
         return Payload(
-            embeds=[lobby_embed(self.state, self.locale, self.host_name)],
-            view=lobby_view(self.state, self.locale),
+            embeds=[lobby_embed(lobby, self.locale, self.host_name)],
+            view=lobby_view(lobby, self.locale),
         )
 
     def stored_options(self) -> dict:
@@ -480,13 +482,13 @@ class TableRunner:
     # ------------------------------------------------------------------ payloads
 
     async def _table_payload(self) -> Payload:
-        return await table_payload(self.session, self.locale, self.cog.painter)
+        return await table_payload(self.session.screen(TABLE), self.locale, self.cog.painter)
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
-        return await dm_payload(self.session, seat, self.feed_marks, mode, self.cog.painter)
+        return await dm_payload(self.session.screen(seat), self.feed_marks, mode, self.cog.painter)
 
     def result_text(self, result: HandResult, number: int) -> str:
-        return result_text(self.session, result, number, self.locale)
+        return result_text(self.session.screen(TABLE), result, number, self.locale)
 
     # ------------------------------------------------------------------ clicks
 

@@ -1,14 +1,14 @@
 """Where a player stands, in words for their DM (issue 23): a ready hand's waits with how many of
 each are still unseen, on their turn the discards that keep the hand ready and what each would
 wait on, and 過水 with what lifts it. The same facts as the hand picture draws (``GameView.waits``)
-and the engine's own query (:func:`engine.hints.ready_discards`); pure formatting, no Discord."""
+and the seat's screen (``HandScreen.ready_discards``, table/screens.py); pure formatting, no Discord."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.hints import ReadyDiscard, Waits
 from engine.view import GameView
+from table.screens import ReadyDiscard, Waits
 
 from ..i18n import t, tile_label
 

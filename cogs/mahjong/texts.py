@@ -6,13 +6,14 @@ Pure formatting: no Discord objects and no I/O, so each is tested on its own."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from engine.events import Phase
 from engine.house_rules import HouseRules
-from engine.match import Match
-from engine.prompt import Ask, Prompt
+from engine.rules import RuleProfile
 from engine.tiles import format_tiles
 from engine.view import GameView, HandResult
+from table.screens import Ask, Prompt
 
 from ..i18n import item_name, t, tile_label, tile_words
 
@@ -93,7 +94,22 @@ def ready_pays(prompt: Prompt, loc: str, unit: str) -> str:
     return t(loc, "play.ready_pays", items=items)
 
 
-def seat_lines(match: Match, names: Sequence[str], loc: str) -> str:
+class SeatDraw(Protocol):
+    """抓位 and 起莊 as the match drew them (an ``engine.match.Match`` has these): who sits which wind, the
+    dealer, the dice that chose the first one."""
+
+    @property
+    def profile(self) -> RuleProfile: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def first_dealer(self) -> int: ...
+    @property
+    def dealer_dice(self) -> tuple[int, ...]: ...
+    def seat_wind(self, seat: int) -> int: ...
+
+
+def seat_lines(match: SeatDraw, names: Sequence[str], loc: str) -> str:
     """抓位 as the table picture shows it: each person with their wind in the first hand, from the
     dealer (East) round the table, the dealer marked; the same facts as the picture (Match.seat_wind)."""
     order = sorted(range(4), key=match.seat_wind)
@@ -109,7 +125,7 @@ def seat_lines(match: Match, names: Sequence[str], loc: str) -> str:
     )
 
 
-def seat_draw_text(match: Match, names: Sequence[str], loc: str, commitment: str | None) -> str:
+def seat_draw_text(match: SeatDraw, names: Sequence[str], loc: str, commitment: str | None) -> str:
     """The match's first message: 抓位, who deals first (the dice, or taiwan13's host), and the
     commitment to the deals (engine.fairness) that the key revealed at the end must match."""
     dealer = names[match.first_dealer]

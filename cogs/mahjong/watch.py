@@ -25,7 +25,6 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,15 +33,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from data import StoreError
-from engine.actions import Action
-from engine.game import Game
-from engine.match import Match
 from engine.replay import Frame, frames
 from render.replay import render_animation
 from table.lobby import TableError, TablePhase
-from table.session import TableSession
-from table.visibility import DELAYED, Viewer
-from table.visibility import spectator as spectator_viewer
+from table.screens import SPECTATOR, RevealedHand, SpectatorScreen
 
 from ..i18n import locale_of, t
 from ..i18n.steps import step_line
@@ -73,44 +67,19 @@ PRIVATE_THREAD = 12
 # ---------------------------------------------------------------------- what a spectator sees
 
 
-def revealable(session: TableSession, viewer: Viewer) -> int:
-    """How many hands of the match a spectator may be shown face up now (the first n): every finished
-    hand where the visibility rule lets this viewer see finished hands, else none."""
-    match = session.match
-    if match is None or not session.sight(viewer).finished_hands:
-        return 0
-    return len(match.history)
+def reveal_frames(hand: RevealedHand) -> list[Frame]:
+    """A finished hand (table/screens.py says which a spectator may see), every hand face up, from its
+    dealer's seat."""
+    return list(frames(hand.header, hand.moves, seat=hand.dealer))
 
 
-def played_moves(dealt: Game, log: Sequence[str]) -> list[str]:
-    """The moves of ``log`` that played the hand ``dealt`` (freshly dealt) to its end. A 代打 switch made
-    between two hands (a take-back, a leave) is stored at the end of the settled hand's log
-    (Match.between_hands) and decides the next hand, not this one: it is not part of the hand's replay."""
-    game = Game.replay(dealt.header(), [])
-    moves: list[str] = []
-    for text in log:
-        if game.is_over:
-            break
-        game.apply(Action.from_str(text))
-        moves.append(text)
-    return moves
-
-
-def reveal_frames(match: Match, number: int, names: Sequence[str]) -> list[Frame]:
-    """Hand ``number`` of ``match`` (already over), every hand face up, from its dealer's seat."""
-    record = match.history[number - 1]
-    _, dealt = Match.replay(match.header(), [r.log for r in match.history[: number - 1]] + [[]])
-    if dealt is None:
-        raise ValueError(f"hand {number} is not a played hand")
-    moves = played_moves(dealt, record.log)
-    return list(frames(dealt.header(), moves, seat=record.dealer))
-
-
-def hand_reveal(match: Match, number: int, names: Sequence[str], locale: str | None = None) -> bytes:
-    """Hand ``number`` of ``match`` (already over) as the animated replay, every hand face up, its lines
-    and labels in ``locale``'s language (the table's, as the thread it is posted in)."""
-    steps = ((f.view, step_line(locale, f.number, f.events, names)) for f in reveal_frames(match, number, names))
-    return render_animation(steps, list(names), locale=locale)
+def hand_reveal(screen: SpectatorScreen, number: int, locale: str | None = None) -> bytes:
+    """Hand ``number`` of the spectators' ``screen`` (one it may show face up) as the animated replay, every
+    hand face up, its lines and labels in ``locale``'s language (the table's, as the thread it is posted in)."""
+    names = list(screen.names)
+    shown = reveal_frames(screen.hands[number - 1])
+    steps = ((f.view, step_line(locale, f.number, f.events, names)) for f in shown)
+    return render_animation(steps, names, locale=locale)
 
 
 def table_link(runner: TableRunner) -> str:
@@ -157,17 +126,16 @@ class Watchers:
         runner = self.runner
         try:
             while not self.stopping.is_set():
-                ended = runner.session.match_ended()  # read first: the hands over by then are all there are
-                ready = revealable(runner.session, DELAYED)
-                while self.revealed < ready and not self.stopping.is_set():
+                screen = runner.session.screen(SPECTATOR)  # one moment: the hands over by then are all there are
+                while self.revealed < screen.revealable and not self.stopping.is_set():
                     await self._reveal(self.revealed + 1)
                 if self.stopping.is_set():
                     break
-                if ended:
+                if screen.ended:
                     await self._post(t(runner.locale, "watch.match_over", channel=runner.state.channel_id))
                     await self._store(self.cog.store.forget_spectators(runner.table_id))
                     break
-                if runner.closed:  # a shutdown or a takeover, not the match's end: a restart goes on from here
+                if screen.closed:  # a shutdown or a takeover, not the match's end: a restart goes on from here
                     break
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.stopping.wait(), poll)
@@ -182,16 +150,14 @@ class Watchers:
     async def _reveal(self, number: int) -> None:
         """Hand ``number`` with every hand face up, now that it is over: posted once, in the thread."""
         runner = self.runner
-        match = runner.match
-        assert match is not None
         self.revealed = number
         if not self.spectators:  # nobody reads the thread now: no upload (a hand is never shown late)
             await self._store(self.cog.store.spectator_thread_shown(runner.table_id, number))
             return
         async with runner.lock:
-            names = runner.seating.names()
+            screen = runner.session.screen(SPECTATOR)
         try:
-            gif = await asyncio.to_thread(hand_reveal, match, number, names, runner.locale)
+            gif = await asyncio.to_thread(hand_reveal, screen, number, runner.locale)
         except Exception:  # a hand that does not replay is not shown; watching goes on
             log.exception("hand %s of table %s could not be shown face up", number, runner.table_id)
         else:
@@ -228,7 +194,7 @@ async def open_thread(cog: Any, runner: TableRunner) -> Watchers:
         type=PRIVATE_THREAD,
         invitable=False,
     )
-    watchers = Watchers(cog, runner, int(data["id"]), revealed=revealable(runner.session, DELAYED))
+    watchers = Watchers(cog, runner, int(data["id"]), revealed=runner.session.screen(SPECTATOR).revealable)
     await watchers._store(cog.store.open_spectator_thread(runner.table_id, watchers.thread_id, watchers.revealed))  # noqa: SLF001
     return watchers
 
@@ -285,12 +251,12 @@ async def toggle_watching(cog: Any, interaction: discord.Interaction, runner: Ta
     user = interaction.user.id
     if runner.state.seat_of(user) is not None:
         raise TableError("watch.player")
-    mode = table_mode(runner)
-    if spectator_viewer(mode) is None:
+    screen = runner.session.screen(SPECTATOR)
+    if screen.viewer is None:
         raise TableError("watch.off")
-    if runner.state.phase is not TablePhase.PLAYING or runner.match is None or runner.closed:
+    if not screen.watchable:
         raise TableError("watch.not_playing")
-    if mode == "public":  # what the channel shows: the table message itself, nothing per spectator
+    if screen.mode == "public":  # what the channel shows: the table message itself, nothing per spectator
         text = t(interaction.locale, "watch.public", link=table_link(runner), channel=runner.state.channel_id)
         await interaction.response.send_message(text, ephemeral=True)
         return

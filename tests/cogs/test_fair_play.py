@@ -27,7 +27,6 @@ from cogs.mahjong.payloads import dm_payload, result_text, table_payload
 from cogs.mahjong.replay import check_exportable, check_replayable, draw_step, match_log
 from cogs.mahjong.review import check_reviewable
 from cogs.mahjong.texts import key_text, seat_draw_text
-from cogs.mahjong.watch import revealable
 from data.replays import StoredHand, StoredMatch
 from engine import fairness
 from engine.actions import Kind
@@ -42,6 +41,7 @@ from engine.view import GameView
 from table import effects as fx
 from table.codes import code_of
 from table.lobby import TableError, TableSettings, TableState
+from table.screens import TABLE, spectator_screen
 from table.session import TableSession
 from table.timing import Timing
 from table.visibility import DELAYED, PUBLIC, Audience, Sight, Viewer
@@ -231,20 +231,20 @@ async def everything_shown(table: Table, marks: FeedMarks) -> list[Shown]:
     alice = session.viewer(ALICE)
     for seat in range(4):
         painter = Capture()
-        payload = await dm_payload(session, seat, marks, painter=painter)  # type: ignore[arg-type]
+        payload = await dm_payload(session.screen(seat), marks, painter=painter)  # type: ignore[arg-type]
         buttons = [f"{getattr(i, 'label', '')} {getattr(i, 'custom_id', '')}" for i in (payload.view.children if payload.view else [])]
         views = [a[0] for a in painter.sources if a and isinstance(a[0], GameView)]
         out.append(Shown("dm", Viewer.at(seat), payload.content + "\n".join(buttons), views))
     painter = Capture()
-    payload = await table_payload(session, "en", painter=painter)  # type: ignore[arg-type]
+    payload = await table_payload(session.screen(TABLE), "en", painter=painter)  # type: ignore[arg-type]
     out.append(Shown("channel table", PUBLIC, payload.content, [a[0] for a in painter.sources]))
     out.append(Shown("seat draw", PUBLIC, seat_draw_text(match, names, "zh-TW", table.commitment)))
     if session.result is not None:
         score_view = session.view(PUBLIC)
         assert score_view is not None
-        out.append(Shown("score sheet", PUBLIC, result_text(session, session.result, game.hand_number, "en"), [score_view]))
+        out.append(Shown("score sheet", PUBLIC, result_text(session.screen(TABLE), session.result, game.hand_number, "en"), [score_view]))
     for viewer in (PUBLIC, DELAYED):  # a public spectator reads the channel's table (above); a delayed one the thread
-        shown = revealable(session, viewer)
+        shown = spectator_screen(session, viewer).revealable
         assert shown <= len(match.history), "a hand revealed face up before it is over"
         assert shown == (len(match.history) if expected(viewer, session).finished_hands else 0)
     stored = stored_match(table)

@@ -45,7 +45,7 @@ def hand_won_off_a_discard(seed: int, lang: str = "en") -> tuple[TableSession, F
         if game.is_over and session.result is not None:
             return session, marks, last
         if not game.is_over and session.needs_buttons():
-            last = asyncio_run(dm_payload(session, seat, marks, painter=NoPictures())).content  # type: ignore[arg-type]
+            last = asyncio_run(dm_payload(session.screen(seat), marks, painter=NoPictures())).content  # type: ignore[arg-type]
             point = {"hand": game.hand_number, "move": session.decision, "now": now}
             if game.phase is Phase.EXCHANGE:
                 session.exchange(ALICE, seat, game.auto_action(seat).tiles, **point)
@@ -70,7 +70,7 @@ def test_the_dm_at_a_win_names_who_dealt_in_and_keeps_the_moves_before_it(lang):
     result, alice = session.result, session.seating.seat_of_user(ALICE)
     assert result is not None and result.winner is not None and result.loser is not None  # won off a discard
     assert alice not in (result.winner, result.loser)  # Alice reads about it from outside
-    text = asyncio_run(dm_payload(session, alice, marks, painter=NoPictures())).content  # type: ignore[arg-type]
+    text = asyncio_run(dm_payload(session.screen(alice), marks, painter=NoPictures())).content  # type: ignore[arg-type]
     names = session.seating.names()
     moment = next(line for line in text.splitlines() if line.startswith("🀄"))
     assert names[result.winner] in moment and names[result.loser] in moment  # who won, who dealt in

@@ -19,6 +19,7 @@ from engine.rules import TableOptions
 from render import scoresheet
 from render.labels import label
 from table.lobby import TableSettings, TableState
+from table.screens import lobby_screen
 from tests.chinese import wrong_script
 
 CHINESE = ("zh-TW", "zh-CN")
@@ -34,7 +35,7 @@ EVERY_SWITCH = TableOptions(
 
 def lobby_text(options: TableOptions, lang: str) -> str:
     state = TableState(1, 2, 3, 4, TableSettings(options=options))
-    embed = lobby_embed(state, lang, "host")
+    embed = lobby_embed(lobby_screen(state), lang, "host")
     return "\n".join(f"{f.name} {f.value}" for f in embed.fields) + (embed.description or "")
 
 
@@ -50,8 +51,8 @@ def test_an_english_lobby_says_the_switches_in_english_beside_the_documents_word
     shown = lobby_text(EVERY_SWITCH, "en")
     assert "可過水 (a win may be passed)" in shown and "House rules custom: " in shown
     hongkong16 = TableState(1, 2, 3, 4, TableSettings("hongkong", options=TableOptions(hand_size=16)))
-    assert "16 tiles" in " ".join(f.value for f in lobby_embed(hongkong16, "en", "host").fields)
-    assert "16 张" in " ".join(f.value for f in lobby_embed(hongkong16, "zh-CN", "host").fields)
+    assert "16 tiles" in " ".join(f.value for f in lobby_embed(lobby_screen(hongkong16), "en", "host").fields)
+    assert "16 张" in " ".join(f.value for f in lobby_embed(lobby_screen(hongkong16), "zh-CN", "host").fields)
 
 
 @pytest.mark.parametrize("lang", CHINESE)
@@ -108,10 +109,11 @@ def _items(rules: str):
 def test_the_first_feed_of_a_hand_does_not_speak_of_a_last_turn():
     from cogs.mahjong.feed import feed_text
     from engine.events import Event, EventKind
+    from table.screens import feed_moves
 
     events = [Event(EventKind.DRAW, 1, 5, private=True), Event(EventKind.DISCARD, 1, 5)]
-    assert feed_text(events, 0, 0, ["a", "b", "c", "d"], "en").startswith(i18n.t("en", "feed.title_first"))
-    assert feed_text(events, 1, 0, ["a", "b", "c", "d"], "en").startswith(i18n.t("en", "feed.title"))
+    assert feed_text(feed_moves(events, 0), 0, ["a", "b", "c", "d"], "en").startswith(i18n.t("en", "feed.title_first"))
+    assert feed_text(feed_moves(events, 0), 1, ["a", "b", "c", "d"], "en").startswith(i18n.t("en", "feed.title"))
 
 
 @pytest.mark.parametrize("lang", CHINESE)

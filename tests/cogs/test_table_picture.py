@@ -11,6 +11,7 @@ import pytest
 from cogs.mahjong.payloads import table_payload
 from render import sprites, table
 from render.phone import DISCARD_MIN, tile_width
+from table.screens import TABLE
 from table.session import TableSession
 from table.visibility import PUBLIC
 from tests.table.test_session import started, tick_until
@@ -40,14 +41,14 @@ async def test_the_table_picture_of_a_settled_hand_shows_its_scores_winner_tile_
     session = started(rules, seed=5)
     painter = Recording()
     now = tick_until(session, 0.0, lambda s: s.game is not None and s.game.events and not s.game.is_over)
-    await table_payload(session, "en", painter)  # type: ignore[arg-type]
+    await table_payload(session.screen(TABLE), "en", painter)  # type: ignore[arg-type]
     assert painter.calls[-1][1].get("result") is None  # a hand in play has no result to show
 
     for hands in (1, 2):
         now = tick_until(session, now, lambda s, n=hands: settled(s, n))
         match, game, result = session.match, session.game, session.result
         assert match is not None and game is not None and result is not None and game.is_over
-        await table_payload(session, "en", painter)  # type: ignore[arg-type]
+        await table_payload(session.screen(TABLE), "en", painter)  # type: ignore[arg-type]
         cv = painter.canvas()
         words = cv.texts
         for seat, score in enumerate(match.scores):  # the settled scores, as the standings add them up

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import random
 
-from cogs.mahjong.watch import reveal_frames, revealable
+from cogs.mahjong.watch import reveal_frames
 from engine.actions import Action, Kind
 from engine.match import Match
 from engine.policy import make_policy
+from table.screens import revealed_hand, spectator_screen
 from table.visibility import DELAYED, PUBLIC
 from tests.table.test_session import started, tick_until
-
-NAMES = ("alice", "AI 1", "AI 2", "AI 3")
 
 
 def _easy_hand(match, rng):
@@ -37,10 +36,10 @@ def test_a_hand_with_a_take_back_stored_after_its_end_is_shown_face_up():
     match.between_hands(Action(2, Kind.BACK))
     assert match.history[0].log[-1] == "2 away" and match.history[1].log[-1] == "2 back"
     for number in (1, 2):
-        shown = reveal_frames(match, number, NAMES)
+        shown = reveal_frames(revealed_hand(match, number))
         assert shown[-1].view.phase == "over"  # to the hand's end, and no further
         assert len(shown) >= 2
-    last = reveal_frames(match, 1, NAMES)[-1].view
+    last = reveal_frames(revealed_hand(match, 1))[-1].view
     assert last.revealed == first.view(None).revealed  # the hand as it ended (hand_reveal animates these frames)
 
 
@@ -49,9 +48,9 @@ def test_a_shutdown_mid_match_shows_no_spectator_of_a_public_table_a_hand_face_u
     the match's end, when every finished hand may be shown to everyone: it sent them all face up."""
     session = started("taiwan16", seed=5)
     tick_until(session, 0.0, lambda s: s.match is not None and len(s.match.history) >= 1 and s.game is not None)
-    assert revealable(session, PUBLIC) == 0 and revealable(session, DELAYED) == len(session.match.history)
+    assert spectator_screen(session, PUBLIC).revealable == 0 and spectator_screen(session, DELAYED).revealable == len(session.match.history)
     session.close()  # the bot shuts down (or another process takes the table over): the match goes on later
     assert not session.match_ended()
-    assert revealable(session, PUBLIC) == 0 and not session.sight(PUBLIC).secrets
+    assert spectator_screen(session, PUBLIC).revealable == 0 and not session.sight(PUBLIC).secrets
     session.shut()  # its host closes it: now the match is over, and everything may be seen
-    assert revealable(session, PUBLIC) == len(session.match.history) and session.sight(PUBLIC).secrets
+    assert spectator_screen(session, PUBLIC).revealable == len(session.match.history) and session.sight(PUBLIC).secrets

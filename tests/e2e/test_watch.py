@@ -50,9 +50,9 @@ async def test_delayed_spectators_watch_in_one_private_thread_that_a_restart_kee
     reveals: list[tuple[int, int]] = []  # (hand shown, hands over by then)
     reveal = live.hand_reveal
 
-    def recorded(match, number, names, locale=None):
-        reveals.append((number, len(match.history)))
-        return reveal(match, number, names, locale)
+    def recorded(screen, number, locale=None):
+        reveals.append((number, screen.revealable))
+        return reveal(screen, number, locale)
 
     monkeypatch.setattr(live, "hand_reveal", recorded)
     alice, runner = await start_table(devserver, bot, rules="hongkong", spectators="delayed")

@@ -14,9 +14,10 @@ WIN = HandResult(0, 1, False, 0, (), (), (), (ScoreItem("河底撈魚", 1),), 1,
 def lobby_settings(options: TableOptions) -> str:
     from cogs.mahjong.prompts import lobby_embed
     from table.lobby import TableSettings, TableState
+    from table.screens import lobby_screen
 
     state = TableState(1, 2, 3, 4, TableSettings(options=options))
-    embed = lobby_embed(state, "en", "host")
+    embed = lobby_embed(lobby_screen(state), "en", "host")
     return next(f.value for f in embed.fields if f.name == "Settings")
 
 

@@ -180,3 +180,18 @@ def test_a_window_restored_after_others_answered_it_keeps_the_id_its_buttons_car
     seat = again.seat(ALICE)
     out = again.feed(ins.Exchange(ALICE, seat, (), hand=game.hand_number, move=opened))
     assert only(out, fx.StoreMove)[0].move == f"{seat} exchange"
+
+
+def test_a_restored_table_shows_every_screen_it_showed_and_its_spectators_the_same_finished_hands():
+    from table.screens import SPECTATOR, TABLE
+
+    host = started(people=(ALICE, BOB), spectators="delayed", rounds=2)
+    host.run_until(lambda h: len(h.session.match.history) >= 2 and h.owes(BOB), playing=(BOB,))  # type: ignore[union-attr]
+    again = recorded(host).restore(host)
+    assert again.session.deal_headers == host.session.deal_headers  # the replay on restore gives each deal's header
+    assert again.session.screen(SPECTATOR).hands == host.session.screen(SPECTATOR).hands
+    assert len(again.session.screen(SPECTATOR).hands) == 2
+    assert again.session.screen(TABLE) == host.session.screen(TABLE)
+    for seat in range(4):
+        before, after = host.session.screen(seat), again.session.screen(seat)
+        assert (after.showing, after.view, after.prompt, after.moves) == (before.showing, before.view, before.prompt, before.moves)

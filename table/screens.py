@@ -1,0 +1,392 @@
+"""What each viewer of a table is shown now, as plain values: a seat's DM (``HandScreen``), the channel's table
+(``TableScreen``), the lobby message (``LobbyScreen``), a spectator (``SpectatorScreen``). The host asks
+:meth:`TableSession.screen` for one when it builds a message (a pure, on-demand query: a burst of moves is
+still one edit) and turns it into words, buttons and a picture; it reads nothing else of the table.
+
+The decisions "which screen does this seat see", "are its hints computed", "are its waits shown" and "which
+hands may this spectator see face up" are made here, from the one visibility rule (table/visibility.py); the
+views only translate. No locale and no Discord here: the words are the host's.
+
+    >>> from table.lobby import TableSettings, TableState
+    >>> from table.timing import Timing
+    >>> from table.session import TableSession
+    >>> session = TableSession(TableState(1, guild_id=9, channel_id=5, host_id=10, settings=TableSettings()), Timing())
+    >>> session.screen(LOBBY).phase.value, session.screen(TABLE).view is None
+    ('lobby', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Final
+
+from engine.actions import Action, Kind
+from engine.events import Event, EventKind, Phase
+from engine.game import Game
+from engine.hints import ReadyDiscard, Waits, ready_discards
+from engine.match import Match
+from engine.prompt import Ask, Prompt
+from engine.rules import TableOptions
+from engine.rulesets import get as rule_set
+from engine.view import GameView, HandResult
+
+from .lobby import Seat, TablePhase, TableSettings, TableState
+from .visibility import DELAYED, PUBLIC, Audience, Viewer
+from .visibility import spectator as spectator_viewer
+
+if TYPE_CHECKING:
+    from .session import Note, TableSession
+
+# the engine's decision values the views read, named here so that no host imports the engine's game modules
+__all__ = [
+    "DELAYED", "LOBBY", "PUBLIC", "SPECTATOR", "TABLE", "Action", "Ask", "Board", "HandScreen", "Kind", "LobbyScreen",
+    "Move", "Prompt", "ReadyDiscard", "RevealedHand", "Showing", "SpectatorScreen", "TableScreen", "Waits", "Who",
+]
+
+
+class Board(Enum):
+    """The screens that are no seat's: asked by name (a seat's DM is asked by its seat number)."""
+
+    TABLE = "table"  # the channel's table message: the public view
+    LOBBY = "lobby"  # the lobby message: seats and settings, kept after the lobby closes
+    SPECTATOR = "spectator"  # a spectator, as the table's spectator setting makes them (watch)
+
+
+TABLE: Final = Board.TABLE
+LOBBY: Final = Board.LOBBY
+SPECTATOR: Final = Board.SPECTATOR
+# who asks: a seat (its DM), a board, or a viewer as the visibility rule names them (seat, public, delayed)
+Who = int | Board | Viewer
+
+
+class Showing(Enum):
+    """Which screen a seat's DM shows, in the order they win: a match over says only that, and so on."""
+
+    MATCH_OVER = "match_over"
+    HAND_OVER = "hand_over"
+    AUTO = "auto"  # 代打 plays the seat: a take-back button
+    EXCHANGE = "exchange"  # 換牌: the seat picks its tiles (not from a Prompt: its choices are hundreds)
+    PROMPT = "prompt"  # the seat owes a decision: its buttons
+    WAIT = "wait"  # another seat's decision
+
+    @property
+    def playing(self) -> bool:
+        """The seat plays the hand itself now: where it stands (waits, 過水) and 眼牌 are shown."""
+        return self in (Showing.EXCHANGE, Showing.PROMPT, Showing.WAIT)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Another seat's public move, as a DM's feed tells it: its place among the hand's events (a feed starts at
+    an index), the event, and for a discard whether it was the tile just drawn (摸切), which everyone sees though
+    the draw itself is private."""
+
+    index: int
+    event: Event
+    tsumogiri: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandScreen:
+    """A seat's DM: its own view and what it is asked, with everything the words under the picture say."""
+
+    table_id: int
+    channel_id: int
+    rules: str
+    unit: str  # what the rule set counts a hand in (tai, fan, ...): what a 聽 costs is said in it
+    seat: int
+    seats: tuple[Seat, ...]  # who sits where (names as chosen, the language each last used)
+    showing: Showing
+    view: GameView  # the seat's own, as the visibility rule lets it see now (no waits without hints)
+    hand_number: int
+    hand_over: bool  # the hand has ended (also at MATCH_OVER, unless the table ended mid-hand)
+    decision: int  # the decision point's id its buttons carry (the stale-click check)
+    deadline: float | None
+    prompt: Prompt | None = None  # at PROMPT and WAIT
+    hints: bool = True  # the table names waits and the discards that keep the hand ready
+    ready_discards: tuple[ReadyDiscard, ...] = ()  # only where the hints are on, on the seat's own discard
+    declarations: tuple[Action, ...] = ()  # 眼牌 / Miji the seat may declare now (only while it plays)
+    take_back: bool = False  # 代打 plays the seat and a hand is still to come: "take back control"
+    moves: tuple[Move, ...] = ()  # the others' public moves this hand: the DM's feed
+    event_count: int = 0  # the hand's events so far: where the next feed starts
+    exchanged: tuple[int, ...] | None = None  # 換牌: the tiles that came back (() kept), until the seat's next move
+    result: HandResult | None = None  # the hand's, once it is over and scored
+
+    @property
+    def names(self) -> list[str]:
+        return [who.name for who in self.seats]
+
+    @property
+    def locale(self) -> str:
+        """The language the seat's person last used (a stored fact of the seat, not a translation)."""
+        return self.seats[self.seat].locale
+
+
+@dataclass(frozen=True, slots=True)
+class TableScreen:
+    """The channel's table message: the public view of the hand (None before the first deal)."""
+
+    table_id: int
+    names: tuple[str, ...]
+    view: GameView | None
+    over: bool  # the match has ended (played out, or the table ended): no buttons, "over"
+    deadline: float | None
+    notes: tuple[Note, ...]
+    scores: tuple[int, ...]
+    rules: str
+    options: TableOptions
+    result: HandResult | None = None  # the settled hand's, while the hand is over (the picture draws it)
+
+    @property
+    def hand_number(self) -> int:
+        assert self.view is not None
+        return self.view.hand_number
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyScreen:
+    """The lobby message: who sits, the settings, whether it is open, playing or closed."""
+
+    table_id: int
+    kind: str
+    phase: TablePhase
+    settings: TableSettings
+    seats: tuple[Seat, ...]
+    locked: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RevealedHand:
+    """A finished hand a spectator may see face up: how it was dealt (``Game.header``), the moves that played
+    it to its end (not the 代打 switches stored after it), and its dealer, from whose seat it is replayed."""
+
+    number: int
+    dealer: int
+    header: Mapping[str, Any]
+    moves: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SpectatorScreen:
+    """What a spectator of the table may see now. ``viewer`` is the one the table's spectator setting makes
+    them (None: spectators are off); ``hands`` the finished hands they may see face up, in order."""
+
+    table_id: int
+    mode: str  # public | delayed | off
+    viewer: Viewer | None
+    watchable: bool  # a match is being played here: there is something to watch
+    ended: bool  # the match has ended (played out, or the table ended)
+    closed: bool  # nothing more happens at this session (also a shutdown, a takeover: the match goes on)
+    names: tuple[str, ...]
+    view: GameView | None = None  # the hand in play as the viewer may see it (a delayed spectator: nothing)
+    hands: tuple[RevealedHand, ...] = ()
+
+    @property
+    def revealable(self) -> int:
+        """How many hands (the match's first n) may be shown face up."""
+        return len(self.hands)
+
+
+# ---------------------------------------------------------------------- built from a session
+
+
+def hand_screen(session: TableSession, seat: int) -> HandScreen:
+    """Seat ``seat``'s DM now (the hand in play, or the one just over)."""
+    game = session.game
+    assert game is not None, "no hand has been dealt"
+    settings = session.state.settings
+    view = session.view(Viewer.at(seat))
+    assert view is not None
+    auto = seat in game.auto_seats()
+    prompt: Prompt | None = None
+    hints: tuple[ReadyDiscard, ...] = ()
+    take_back = False
+    if session.match_ended():
+        showing = Showing.MATCH_OVER
+    elif game.is_over:
+        showing = Showing.HAND_OVER
+        take_back = auto and not session.no_hand_follows()  # between hands: the next hand starts in control
+    elif auto:
+        showing, take_back = Showing.AUTO, True
+    elif view.phase is Phase.EXCHANGE and seat in game.to_act():
+        showing = Showing.EXCHANGE
+    else:
+        prompt = game.prompt(seat)
+        showing = Showing.PROMPT if prompt.legal else Showing.WAIT
+        if settings.hints and prompt.legal and prompt.kind is Ask.DISCARD and not prompt.ready:
+            hints = ready_discards(game, seat)
+    declarations: tuple[Action, ...] = ()
+    if showing.playing:
+        declarations = prompt.declarations if prompt is not None else tuple(game.declarations(seat))
+    return HandScreen(
+        table_id=session.table_id,
+        channel_id=session.state.channel_id,
+        rules=settings.rules,
+        unit=rule_set(settings.rules).unit,
+        seat=seat,
+        seats=tuple(session.seating.by_seat),
+        showing=showing,
+        view=view,
+        hand_number=game.hand_number,
+        hand_over=game.is_over,
+        decision=session.decision,
+        deadline=session.deadline,
+        prompt=prompt,
+        hints=settings.hints,
+        ready_discards=hints,
+        declarations=declarations,
+        take_back=take_back,
+        moves=feed_moves(game.events, seat),
+        event_count=len(game.events),
+        exchanged=exchanged_tiles(game.events, seat),
+        result=session.result if game.is_over else None,
+    )
+
+
+def table_screen(session: TableSession) -> TableScreen:
+    game, match = session.game, session.match
+    settings = session.state.settings
+    return TableScreen(
+        table_id=session.table_id,
+        names=tuple(session.seating.names()),
+        view=session.view(PUBLIC),
+        over=session.match_ended(),
+        deadline=session.deadline,
+        notes=tuple(session.notes),
+        scores=tuple(match.scores) if match is not None else (0, 0, 0, 0),
+        rules=settings.rules,
+        options=settings.options,
+        result=session.result if game is not None and game.is_over else None,
+    )
+
+
+def lobby_screen(state: TableState) -> LobbyScreen:
+    return LobbyScreen(
+        table_id=state.table_id,
+        kind=state.kind,
+        phase=state.phase,
+        settings=state.settings,
+        seats=tuple(state.seats),
+        locked=state.locked,
+    )
+
+
+def spectator_screen(session: TableSession, viewer: Viewer | None) -> SpectatorScreen:
+    """``viewer`` None: the table's own spectator setting decides who a spectator is."""
+    mode = session.state.settings.spectators
+    if viewer is None:
+        viewer = spectator_viewer(mode)
+    match = session.match
+    seen = session.sight(viewer) if viewer is not None else None
+    return SpectatorScreen(
+        table_id=session.table_id,
+        mode=mode,
+        viewer=viewer,
+        watchable=session.state.phase is TablePhase.PLAYING and match is not None and not session.closed,
+        ended=session.match_ended(),
+        closed=session.closed,
+        names=tuple(session.seating.names()),
+        view=session.view(viewer) if viewer is not None and viewer.audience is not Audience.SEAT else None,
+        hands=session.revealed_hands() if seen is not None and seen.finished_hands else (),
+    )
+
+
+def screen_of(session: TableSession, who: Who) -> HandScreen | TableScreen | LobbyScreen | SpectatorScreen:
+    if isinstance(who, int):
+        return hand_screen(session, who)
+    if who is TABLE:
+        return table_screen(session)
+    if who is LOBBY:
+        return lobby_screen(session.state)
+    if who is SPECTATOR:
+        return spectator_screen(session, None)
+    assert isinstance(who, Viewer)
+    if who.audience is Audience.SEAT:
+        assert who.seat is not None
+        return hand_screen(session, who.seat)
+    if who == DELAYED:
+        return spectator_screen(session, DELAYED)
+    return table_screen(session)
+
+
+# ---------------------------------------------------------------------- a seat's feed (what it may know of the others)
+
+_FED = frozenset({
+    EventKind.DISCARD, EventKind.CHI, EventKind.PON, EventKind.KONG, EventKind.ANKONG, EventKind.ADDKONG,
+    EventKind.READY, EventKind.EYE,
+})
+_MELDED = (EventKind.CHI, EventKind.PON, EventKind.KONG, EventKind.ANKONG, EventKind.ADDKONG)
+_OWN_MOVES = frozenset({*_MELDED, EventKind.DISCARD})
+
+
+def feed_moves(events: Sequence[Event], viewer: int) -> tuple[Move, ...]:
+    """The others' public moves in ``events``, each discard with its 摸切 flag. The draws are walked from the
+    hand's first event so the flag is right from any start; a concealed kong keeps its tiles hidden."""
+    drawn: list[int | None] = [None] * 4
+    out: list[Move] = []
+    for i, event in enumerate(events):
+        seat = event.seat
+        if seat is None:
+            continue
+        tsumogiri = False
+        if event.kind is EventKind.DRAW:
+            drawn[seat] = event.tile
+        elif event.kind is EventKind.DISCARD:
+            tsumogiri = drawn[seat] is not None and drawn[seat] == event.tile
+            drawn[seat] = None
+        elif event.kind in _MELDED:
+            drawn[seat] = None
+        if seat != viewer and event.kind in _FED:
+            shown = Event(EventKind.ANKONG, seat) if event.kind is EventKind.ANKONG else event
+            out.append(Move(i, shown, tsumogiri))
+    return tuple(out)
+
+
+def exchanged_tiles(events: Sequence[Event], viewer: int) -> tuple[int, ...] | None:
+    """What 換牌 brought ``viewer``, from the exchange until the viewer's own first move after it: the tiles that
+    came back from the wall (the engine's private DRAW "換牌" event), () when the hand was kept; None before the
+    exchange, after that first move, and at a table without 換牌."""
+    drawn: tuple[int, ...] | None = None
+    done = False
+    for event in events:
+        if event.kind is EventKind.DRAW and event.detail == "換牌" and event.seat == viewer:
+            drawn = event.tiles
+        elif event.kind is EventKind.EXCHANGED:
+            done = True
+        elif done and event.seat == viewer and event.kind in _OWN_MOVES:
+            return None  # the viewer has played since: the hand in the picture says the rest
+    if not done:
+        return None
+    return drawn or ()
+
+
+# ---------------------------------------------------------------------- finished hands, face up
+
+
+def played_moves(dealt: Game, log: Sequence[str]) -> tuple[str, ...]:
+    """The moves of ``log`` that played the hand ``dealt`` (freshly dealt) to its end. A 代打 switch made
+    between two hands (a take-back, a leave) is stored at the end of the settled hand's log
+    (Match.between_hands) and decides the next hand, not this one: it is not part of the hand's replay."""
+    game = Game.replay(dealt.header(), [])
+    moves: list[str] = []
+    for text in log:
+        if game.is_over:
+            break
+        game.apply(Action.from_str(text))
+        moves.append(text)
+    return tuple(moves)
+
+
+def revealed_hand(match: Match, number: int, dealt: Mapping[str, Any] | None = None) -> RevealedHand:
+    """Hand ``number`` of ``match`` (already over), ready to replay face up. ``dealt``: its deal's header
+    when known (the session keeps each one it dealt); else the match is replayed up to that deal."""
+    record = match.history[number - 1]
+    if dealt is None:
+        _, game = Match.replay(match.header(), [r.log for r in match.history[: number - 1]] + [[]])
+        if game is None:
+            raise ValueError(f"hand {number} is not a played hand")
+        dealt = game.header()
+    fresh = Game.replay(dealt, [])
+    return RevealedHand(number, record.dealer, dealt, played_moves(fresh, record.log))
