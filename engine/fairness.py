@@ -48,6 +48,13 @@ def hand_seed(key: bytes, number: int) -> int:
     return derive(key, f"hand {number}")
 
 
+def position_seed(key: bytes, dealer_changes: int, streak: int) -> int:
+    """The seed of the hand dealt at a position of the match — after ``dealer_changes`` changes of dealer,
+    on the dealer's ``streak``-th repeat — for duplicate play: tables sharing a key deal the same wall
+    wherever they reach the same position, also after one table's dealer kept the deal longer."""
+    return derive(key, f"position {dealer_changes} {streak}")
+
+
 def ai_seed(key: bytes, seat: int) -> int:
     """The seed of the AI player at ``seat`` (its tie-breaks): nothing about the deal follows from it."""
     return derive(key, f"ai {seat}")

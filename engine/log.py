@@ -298,6 +298,8 @@ def match_record(
     record: dict[str, Any] = {"rules": match.rules, "sealed": sealed}
     if match.commitment is not None:
         record["commitment"] = match.commitment
+    if match.duplicate:  # no secret: how the walls follow from the key (by position, not by number)
+        record["deal"] = "position"
     if not sealed:
         if match.key is not None:
             record["key"] = match.key.hex()
@@ -425,7 +427,7 @@ def _new_match(record: Mapping[str, Any]) -> Match:
     """The match a log record was dealt from: its key, else its plain seed; :class:`Sealed` when it
     holds neither (exported while it was being played)."""
     if "key" in record:
-        header = {"version": HEADER_VERSION, "key": record["key"]}
+        header = {"version": HEADER_VERSION, "key": record["key"], "deal": record.get("deal", "number")}
     elif "seed" in record:
         header = {"version": SEEDED_HEADER_VERSION, "seed": seed_of(record["seed"])}
     elif record.get("sealed"):

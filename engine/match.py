@@ -63,12 +63,17 @@ class Match:
     options: TableOptions = field(default_factory=TableOptions)
     # a sealed match's secret (engine.fairness), never printed; None: dealt from ``seed``
     key: bytes | None = field(default=None, repr=False)
+    # duplicate play (復式): each hand's wall follows from its position (dealer changes, repeats), not its
+    # number, so every table of a tournament round dealt from one key plays the same walls seat for seat
+    duplicate: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= 4:
             raise ValueError("a match is 1 to 4 rounds (圈)")
         if self.key is not None and len(self.key) != fairness.KEY_BYTES:
             raise ValueError(f"a match key is {fairness.KEY_BYTES} bytes")
+        if self.duplicate and self.key is None:
+            raise ValueError("duplicate walls are dealt from a match key")
         self.profile = get_profile(self.rules)
         get_rules(self.rules)
         self.settle = get_settle(self.rules)
@@ -109,6 +114,8 @@ class Match:
     def _next_hand_seed(self) -> int:
         """The coming hand's seed: derived from the key with its number, or (a plain-seed match) the
         generator's next draw."""
+        if self.key is not None and self.duplicate:
+            return fairness.position_seed(self.key, self.dealer_changes, self.dealer_streak)
         if self.key is not None:
             return fairness.hand_seed(self.key, len(self.history) + 1)
         return self.rng.getrandbits(63)
@@ -155,6 +162,8 @@ class Match:
             secret: dict[str, Any] = {"version": SEEDED_HEADER_VERSION, "seed": self.seed}
         else:
             secret = {"version": HEADER_VERSION, "key": self.key.hex()}
+            if self.duplicate:
+                secret["deal"] = "position"
         return {**secret, "rules": self.rules, "rounds": self.rounds, "options": self.options.to_dict()}
 
     @classmethod
@@ -170,6 +179,7 @@ class Match:
             rounds=header["rounds"],
             options=TableOptions.from_dict(header["options"]),
             key=key,
+            duplicate=header.get("deal") == "position",
         )
 
     @classmethod

@@ -63,6 +63,7 @@ def play_match(
     on_step: Callable[[Game], None] | None = None,
     key: bytes | None = None,
     between: float = 0.0,
+    duplicate: bool = False,
 ) -> Played:
     """A match of ``rules`` up to ``max_hands`` hands; in hand ``leave_in_hand`` a player leaves
     after a few moves (taiwan13 ends the table; elsewhere the seat goes to 代打). ``on_step`` sees
@@ -70,10 +71,12 @@ def play_match(
     key, as a table's is); the driver's own choices still follow ``seed``. ``between`` is the chance
     that people switch 代打 after a settled hand, before the next is dealt ("Take back control", or
     leaving: ``N away``, stored with the settled hand as a table stores it; where leaving ends the
-    table, taiwan13, a leave there ends it with the next hand, dealt and abandoned at once)."""
+    table, taiwan13, a leave there ends it with the next hand, dealt and abandoned at once). ``duplicate``:
+    the walls follow from each hand's position (a tournament round's tables, engine.match.Match)."""
     rng = random.Random(seed)
     policy = make_policy("easy", random.Random(seed))
-    match = Match(rules, seed=seed, rounds=rounds, options=options or get_profile(rules).options, key=key)
+    match = Match(rules, seed=seed, rounds=rounds, options=options or get_profile(rules).options, key=key,
+                  duplicate=duplicate)  # fmt: skip
     played = Played(match)
     while not match.is_over and len(played.hands) < max_hands:
         game = match.new_hand()

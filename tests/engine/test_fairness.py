@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import itertools
 import json
 from functools import cache
 from pathlib import Path
@@ -174,3 +175,57 @@ def test_a_version_1_log_from_before_keys_still_reads_and_checks():
     del document["matches"][0]["sealed"]
     old = read_log(json.dumps(document))
     assert check_log(old).hands == 2
+
+
+def dealt(rules: str, seed: int, **match) -> tuple[Any, list[tuple]]:
+    """A match played by the driver, and each hand's wall as it was dealt (买马 takes tiles off it later)."""
+    walls: dict[int, tuple] = {}
+    played = play_match(rules, seed, on_step=lambda g: walls.setdefault(id(g), tuple(g.wall.tiles)), **match)
+    return played, [walls[id(g)] for g in played.games]
+
+
+def positions(played, walls) -> dict[tuple[int, int], tuple]:
+    """Each hand's dealer and wall by the position it was dealt at: (changes of dealer so far, repeats) —
+    a hand's repeat count is 0 exactly when the deal changed hands before it."""
+    found, changes = {}, 0
+    for number, (game, wall) in enumerate(zip(played.games, walls, strict=True)):
+        if number and game.dealer_streak == 0:
+            changes += 1
+        found[(changes, game.dealer_streak)] = (game.seed, game.dealer, wall)
+    return found
+
+
+@pytest.mark.parametrize("rules", ["taiwan16", "taiwan13", "hongkong", "guangdong"])
+def test_duplicate_tables_sharing_a_key_are_dealt_the_same_wall_at_every_position_both_reach(rules):
+    """Issue 42: a tournament round's tables play the same walls seat for seat; a table whose dealer kept
+    the deal longer plays a repeat the others never see, and then meets them again at the next position.
+    Where the deal passes to the next seat the dealer corresponds too; in guangdong the winner deals next,
+    so the n-th change of dealer may give the deal to different seats: the same seed then deals from
+    another dealer's side, and only the tables whose dealer sits in the same seat there hold the same tiles."""
+    runs = [dealt(rules, seed, key=KEY, duplicate=True, max_hands=8) for seed in range(1, 7)]
+    assert len({(t.match.seat_of_player, t.match.first_dealer) for t, _ in runs}) == 1
+    walls = [positions(t, w) for t, w in runs]
+    shared = 0
+    for a, b in itertools.combinations(walls, 2):
+        for where in a.keys() & b.keys():
+            assert a[where][0] == b[where][0], where  # the same seed: the same shuffle and dice
+            if rules != "guangdong":  # the same dealer, so the same wall seat for seat
+                assert a[where][1:] == b[where][1:], where
+            shared += 1
+    assert shared > len(runs)  # more positions than the first hand are compared
+    assert len({tuple(w) for w in walls}) > 1, "some table's dealer kept the deal where another's passed it"
+    for _, dealt_walls in runs:  # no table is dealt one wall twice
+        assert len(set(dealt_walls)) == len(dealt_walls)
+
+
+def test_a_duplicate_match_exports_how_it_deals_and_verifies():
+    played = play_match("taiwan16", 3, key=KEY, duplicate=True, max_hands=3)
+    document = export_match(played.match.header(), played.hands)
+    assert document["matches"][0]["deal"] == "position"
+    assert verify_log(document).hands == 3
+    plain = copy.deepcopy(document)
+    del plain["matches"][0]["deal"]  # read as dealt by number: the first hand's seed already differs
+    with pytest.raises(Exception, match="hand 1, the deal: seed is .* but the match's key deals"):
+        verify_log(plain)
+    with pytest.raises(ValueError, match="key"):
+        Match("taiwan16", seed=1, duplicate=True)
