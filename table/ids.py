@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -108,7 +108,7 @@ class CustomId:
             cls.TEMPLATE = shape.template
 
     def to_custom_id(self) -> str:
-        return self.SHAPE.write({f.name: getattr(self, f.name) for f in fields(self)})  # type: ignore[arg-type]
+        return self.SHAPE.write({name: getattr(self, name) for name in self.SHAPE.parts})
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
@@ -128,10 +128,9 @@ class OfTable(CustomId):
     table: int
 
 
-def nested(kind: type[Any]) -> Part[Any]:
+def nested(kind: type[CustomId]) -> Part[Any]:
     """A value that has a shape of its own, as one field of a bigger id (the prompt's decision point)."""
-    shape: Shape = kind.SHAPE
-    return Part(shape.bare, lambda text: kind.from_custom_id(text), lambda value: value.to_custom_id())
+    return Part(kind.SHAPE.bare, kind.from_custom_id, lambda value: value.to_custom_id())
 
 
 # ---------------------------------------------------------------------- what the ids say
