@@ -54,10 +54,13 @@ def choice(kind: type[E]) -> Part[E]:
 
 
 def optional(part: Part[T], absent: str) -> Part[T | None]:
-    """``part``, or ``absent`` spelling None (``absent`` must be a text ``part`` can be)."""
+    """``part``, or ``absent`` spelling None (``absent`` must be a text ``part`` can be). Any text that
+    reads as ``absent`` does means None too: ``00`` as ``0``, as the id was read before it moved here."""
+    nothing = part.read(absent)
 
     def read(text: str) -> T | None:
-        return None if text == absent else part.read(text)
+        value = part.read(text)
+        return None if value == nothing else value
 
     def write(value: T | None) -> str:
         return absent if value is None else part.write(value)

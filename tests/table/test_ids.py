@@ -67,6 +67,10 @@ POSTED: list[tuple[str, ids.CustomId]] = [
 ]
 
 
+def test_a_zero_hand_shares_the_whole_match_however_it_is_spelt():
+    assert ReviewShare.from_custom_id("mj:vs:5:00:42") == ReviewShare(5, None, 42)
+
+
 def test_every_kind_of_id_is_pinned():
     assert {type(value) for _, value in POSTED} == set(ids.KINDS)
 
