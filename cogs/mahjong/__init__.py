@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DYNAMIC_ITEMS = (*TABLE_ITEMS, *REPLAY_ITEMS, *REVIEW_ITEMS, *HALL_ITEMS, *HELP_ITEMS, RematchButton)
-"""Every button and select that survives a restart, registered here, with the cog (their custom ids: table/ids.py)."""
+"""Every button and select that survives a restart, registered with the cog (custom ids: table/ids.py)."""
 DEFAULTS = TableOptions()
 SWITCH_CHOICES = [app_commands.Choice(name=f"{sw.label} ({sw.name})"[:100], value=sw.name) for sw in SWITCHES]
 MINIMUM_CHOICES = [app_commands.Choice(name=_(name), value=n) for name, n in (("0", 0), ("1", 1), ("3", 3))]
