@@ -13,6 +13,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from table import ids
+
 from .interactions import Interaction
 from .recorder import Button, Message, Select
 from .users import SimUser
@@ -34,25 +36,36 @@ Answer = Button | Pick
 Choice = Callable[[Message, list[Button]], Answer | None]
 
 
+def act_of(button: Button) -> ids.Act | None:
+    """What an action button's custom id says (table/ids.py): its decision point and action code."""
+    return ids.Act.from_custom_id(button.custom_id or "")
+
+
 def code_of(button: Button) -> str:
-    """The action code of an ``mj:a:…:<code>`` button ('' for other buttons)."""
-    cid = button.custom_id or ""
-    return cid.rsplit(":", 1)[-1] if cid.startswith("mj:a:") else ""
+    """The action code of an action button ('' for other buttons)."""
+    act = act_of(button)
+    return act.code if act is not None else ""
+
+
+def point_of(button: Button) -> ids.PromptPoint | None:
+    """The decision point an action button belongs to (None for other buttons)."""
+    act = act_of(button)
+    return act.point if act is not None else None
 
 
 def move_of(button: Button) -> str:
-    """The decision point a prompt button belongs to (table:hand:seat:move)."""
-    parts = (button.custom_id or "").split(":")
-    return ":".join(parts[2:6])
+    """The decision point a prompt button belongs to, as a key (table:hand:seat:move)."""
+    point = point_of(button)
+    return point.to_custom_id() if point is not None else ""
 
 
 def prompt_buttons(message: Message) -> list[Button]:
-    return [b for b in message.buttons() if (b.custom_id or "").startswith("mj:a:") and not b.disabled]
+    return [b for b in message.buttons() if act_of(b) is not None and not b.disabled]
 
 
 def is_mode_switch(answer: Answer) -> bool:
     """A button that only shows other buttons for the same decision (聽… and Back): no move is made."""
-    return isinstance(answer, Button) and (answer.custom_id or "").startswith("mj:m:")
+    return isinstance(answer, Button) and ids.SwitchMode.from_custom_id(answer.custom_id or "") is not None
 
 
 def steady(message: Message, buttons: list[Button]) -> Button | None:

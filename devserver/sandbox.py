@@ -27,7 +27,7 @@ from engine.view import GameView
 from .config import Config, RateLimits
 from .fixtures import Harness
 from .outdir import Outdir
-from .people import Person, move_of, prompt_buttons
+from .people import Person, point_of, prompt_buttons
 from .recorder import Message
 from .server import DevServer
 from .settled import dm_settled
@@ -73,10 +73,10 @@ def picture_view(runner: Any) -> See:
         game = runner.game
         if game is None or not buttons:
             return None
-        table, hand, seat, move = (int(part) for part in move_of(buttons[0]).split(":"))
-        if (table, hand, move) != (runner.table_id, game.hand_number, runner.decision):
+        point = point_of(buttons[0])
+        if point is None or (point.table, point.hand, point.move) != (runner.table_id, game.hand_number, runner.decision):
             return None
-        return game.view(seat)
+        return game.view(point.seat)
 
     return see
 

@@ -3,8 +3,9 @@ declares 聽 whenever the rule set offers it, claims 吃 / 碰 / 槓 when the cl
 closer, and answers the 換牌 select.
 
 It decides only from what the person sees on their prompt: the buttons (each custom id carries its
-action code, ``mj:a:<table>:<hand>:<seat>:<move>:<code>``), the 換牌 select's options (one per tile
-of the hand), and the picture of their hand — handed over by ``see`` as the engine view that
+decision point and action code, read with the bot's own grammar, table/ids.py and table/codes.py,
+as a client reads what it is sent), the 換牌 select's options (one per tile of the hand), and the
+picture of their hand — handed over by ``see`` as the engine view that
 picture is drawn from (their own tiles and the public table, never another seat's hidden tiles or
 the wall). The choices themselves are the engine's: the easy AI's discards and claims (shanten
 first), its 換牌 choice, and for 聽 the discard that leaves the most unseen winning tiles.
@@ -21,56 +22,41 @@ from engine.ai import SimpleAI
 from engine.ai.table import own_counts, unseen_counts
 from engine.tiles import NotationError, tile_from_str
 from engine.view import GameView
+from table import ids
+from table.codes import to_action
 
-from .people import Answer, Pick, code_of, steady
+from .people import Answer, Pick, act_of, code_of, steady
 from .recorder import Button, Message, Select
 
-# the bot's action codes (table/codes.py), read back as a client reads what it is sent: the
-# stand-in never imports the bot's cogs (tests/e2e/test_sandbox_person.py checks the two agree)
-KINDS = {
-    "d": Kind.DISCARD,
-    "r": Kind.READY,
-    "w": Kind.WIN,
-    "p": Kind.PON,
-    "k": Kind.KONG,
-    "n": Kind.ANKONG,
-    "x": Kind.ADDKONG,
-    "c": Kind.CHI,
-    "s": Kind.PASS,
-    "h": Kind.EXCHANGE,
-}
 EXCHANGE_MAX = 3
 
 See = Callable[[Message], GameView | None]
 
 
 def action_of(button: Button) -> Action | None:
-    """The engine action an ``mj:a:`` button stands for (None for any other button)."""
-    parts = (button.custom_id or "").split(":")
-    if len(parts) != 7 or parts[:2] != ["mj", "a"] or not parts[4].isdigit():
-        return None
-    code = parts[6]
-    kind = KINDS.get(code[:1])
-    if kind is None:
+    """The engine action an action button stands for (None for any other button)."""
+    act = act_of(button)
+    if act is None:
         return None
     try:
-        tile = tile_from_str(code[1:]) if len(code) > 1 else None
+        return to_action(act.point.seat, act.code)
     except NotationError:
         return None
-    return Action(int(parts[4]), kind, tile)
 
 
 def mode_button(message: Message, mode: str) -> Button | None:
     """The live button that switches the prompt to ``mode`` (``ready``: the 聽 discards)."""
     for b in message.buttons():
-        cid = b.custom_id or ""
-        if cid.startswith("mj:m:") and cid.endswith(":" + mode) and not b.disabled:
+        switch = ids.SwitchMode.from_custom_id(b.custom_id or "")
+        if switch is not None and switch.mode == mode and not b.disabled:
             return b
     return None
 
 
 def exchange_select(message: Message) -> Select | None:
-    return next((s for s in message.selects() if s.custom_id.startswith("mj:e:") and not s.disabled), None)
+    return next(
+        (s for s in message.selects() if ids.Exchange.from_custom_id(s.custom_id) is not None and not s.disabled), None
+    )
 
 
 class PlaysToWin:
@@ -138,7 +124,9 @@ class PlaysToWin:
 
     def _exchange(self, view: GameView, select: Select, buttons: list[Button]) -> Answer:
         """換牌: the engine's choice among every give-back the select allows (up to three tiles)."""
-        seat = int(select.custom_id.split(":")[4])
+        exchange = ids.Exchange.from_custom_id(select.custom_id)
+        assert exchange is not None  # exchange_select found it
+        seat = exchange.point.seat
         tiles = sorted(_tile_of(v) for v in select.values)
         most = min(EXCHANGE_MAX, select.max_values)
         legal = [

@@ -50,7 +50,7 @@ from ..i18n import LEVEL_NAMES, SUPPORTED, locale_of, t
 from . import stats
 from .answers import mark_received, respond
 from .arguments import accepted
-from .buttons import DYNAMIC_ITEMS, LobbyOp, TableOp
+from .buttons import TABLE_ITEMS, LobbyOp, TableOp
 from .clicks import hand_to_cog
 from .cluster import SoleProcess, open_cluster
 from .hall import Hall
@@ -62,17 +62,20 @@ from .prompts import eye_confirm_view
 from .ranked import RankedCommands
 from .rematch import RematchButton, RematchSeed
 from .replay import ReplayCommands, history_view, replay_view
-from .review import ReviewCommands
+from .replay_buttons import REPLAY_ITEMS
+from .review import REVIEW_ITEMS, ReviewCommands
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .system import SYSTEM
 from .texts import house_rules_text
-from .watch import SPECTATOR_CHOICES, WatchCommands, Watchers, restore_watchers
+from .watch import SPECTATOR_CHOICES, WatchCommands, Watchers, on_watch_click, restore_watchers
 
 if TYPE_CHECKING:
     from bot import MahjongBot
 
 log = logging.getLogger(__name__)
 
+DYNAMIC_ITEMS = (*TABLE_ITEMS, *REPLAY_ITEMS, *REVIEW_ITEMS, *HALL_ITEMS, *HELP_ITEMS, RematchButton)
+"""Every button and select that survives a restart, registered with the cog (custom ids: table/ids.py)."""
 DEFAULTS = TableOptions()
 SWITCH_CHOICES = [app_commands.Choice(name=f"{sw.label} ({sw.name})"[:100], value=sw.name) for sw in SWITCHES]
 MINIMUM_CHOICES = [app_commands.Choice(name=_(name), value=n) for name, n in (("0", 0), ("1", 1), ("3", 3))]
@@ -220,7 +223,7 @@ class Mahjong(
     async def cog_load(self) -> None:
         """Register the buttons, then bring back every table that was open when the bot stopped: the
         runners exist before the first click can arrive, their messages go out once we are connected."""
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS, *HELP_ITEMS, RematchButton)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
         self.cluster = await open_cluster(self)  # cluster hook (issue 29): which tables run in this process
         for saved in await self.store.unfinished_tables():
             await self.cluster.adopt(saved)  # cluster hook: claims it, restores it (run_here), resumes it
@@ -263,7 +266,7 @@ class Mahjong(
 
     async def cog_unload(self) -> None:
         """Shutting down: every table stores what it still holds, then the background work stops."""
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS, *HALL_ITEMS, RematchButton)
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
         self.hall_unload()
         # spectators first: a hand being posted in a thread is posted and stored as shown, then they stop
         # (a table closing for a shutdown is no match's end: the threads go on after the restart)
@@ -869,6 +872,10 @@ class Mahjong(
         if runner is None or runner.closed:
             raise TableError(self.cluster.gone(table_id))  # cluster hook: over, or moving process
         return runner
+
+    async def watch_click(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The Watch button on a table message (replay_buttons.WatchButton)."""
+        await on_watch_click(self, interaction, table_id)
 
     async def table_click(self, interaction: discord.Interaction, table_id: int, op: TableOp) -> None:
         """A table button (buttons.TableButton): not tied to a decision point."""

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 import discord
 from discord.ext import commands
+
+from table.ids import OfTable
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -48,8 +50,14 @@ def new_button(
 
 
 class TableIdButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:_table_id_never_"):
-    """A button whose custom id names one table (its template's ``table`` group), typed ``table``.
-    Subclasses give the template and ``callback``; this class is never registered itself."""
+    """A button whose custom id names one table, typed ``table``. Subclasses give the kind of id
+    (``key=``, table/ids.py: its template is the kind's) and ``callback``; this class is never registered."""
+
+    key: ClassVar[type[OfTable]]
+
+    def __init_subclass__(cls, *, key: type[OfTable], **kwargs: Any) -> None:
+        super().__init_subclass__(template=key.TEMPLATE, **kwargs)
+        cls.key = key
 
     def __init__(self, table: int, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)
@@ -59,7 +67,7 @@ class TableIdButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:_ta
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
-        return cls(int(match["table"]), clicked(item, discord.ui.Button))
+        return cls(cls.key.from_match(match).table, clicked(item, discord.ui.Button))
 
 
 async def hand_to_cog(interaction: discord.Interaction, act: Callable[[Mahjong], Awaitable[None]]) -> None:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -41,6 +40,7 @@ from data.leases import TTL, Leases
 from data.mailbox import Mailbox
 from data.postgres import PgDriver
 from table import effects as fx
+from table import ids
 from table.effects import Effect
 
 from ..i18n import t
@@ -52,8 +52,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# the buttons and selects that act on one running table: lobby, action, mode, table and 換牌 (buttons.py)
-TABLE_CLICK = re.compile(r"^mj:[lamte]:(\d+):")
 SCAN_EVERY = 1.0  # seconds between looks for tables whose owner stopped renewing
 HOME_EVERY = 2.0  # seconds between looks for this process's guilds' tables run elsewhere
 HAND_BACK_QUIET = 5.5  # seconds between stopping a table handed back and giving its lease to its home
@@ -72,8 +70,8 @@ def table_of(data: dict) -> int | None:
     """
     if data.get("type") != 3:
         return None
-    found = TABLE_CLICK.match(str((data.get("data") or {}).get("custom_id", "")))
-    return int(found[1]) if found else None
+    # the buttons and selects that act on one running table: lobby, action, mode, table and 換牌
+    return ids.table_of(str((data.get("data") or {}).get("custom_id", "")))
 
 
 class SoleProcess:

@@ -1,10 +1,7 @@
 """The hall's buttons: ``DynamicItem``s that survive a restart, whose custom id says all the click needs
 (the server comes with the click, never from the id). Each parses its id into typed attributes and calls
-one method of the hall (hall.py).
-
-* ``mj:q:leave``                     quick play: leave the queue you are in
-* ``mj:h:j:<table>``                 the table list: take a seat at that table (as /mahjong join would)
-* ``mj:h:p:<page>:<rules|all>``      the table list: show that page
+one method of the hall (hall.py). Their custom ids (leave the queue, join a listed table, a page of the
+list) are written once, in table/ids.py.
 """
 
 from __future__ import annotations
@@ -15,18 +12,17 @@ from typing import Any
 import discord
 
 from engine.rules import PROFILES
+from table import ids
 
 from .clicks import TableIdButton, clicked, hand_to_cog, new_button
 
-ALL_RULES = "all"  # the page id of a list of every rule set
 
-
-class QueueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:q:leave"):
+class QueueButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.LeaveQueue.TEMPLATE):
     """Leave the quick-play queue the clicker is in."""
 
     @classmethod
     def make(cls, label: str) -> QueueButton:
-        return cls(new_button("mj:q:leave", label, discord.ButtonStyle.secondary))
+        return cls(new_button(ids.LeaveQueue().to_custom_id(), label, discord.ButtonStyle.secondary))
 
     @classmethod
     async def from_custom_id(
@@ -38,18 +34,18 @@ class QueueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:q:lea
         await hand_to_cog(interaction, lambda cog: cog.leave_queue_click(interaction))
 
 
-class JoinListedButton(TableIdButton, template=r"mj:h:j:(?P<table>\d+)"):
+class JoinListedButton(TableIdButton, key=ids.JoinListed):
     """Take a seat at a listed table."""
 
     @classmethod
     def make(cls, table: int, label: str, row: int) -> JoinListedButton:
-        return cls(table, new_button(f"mj:h:j:{table}", label, discord.ButtonStyle.primary, row=row))
+        return cls(table, new_button(ids.JoinListed(table).to_custom_id(), label, discord.ButtonStyle.primary, row=row))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_to_cog(interaction, lambda cog: cog.join_listed_click(interaction, self.table))
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:h:p:(?P<page>\d+):(?P<rules>[a-z0-9]+)"):
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.TablePage.TEMPLATE):
     """Another page of the table list; ``rules`` None lists every rule set."""
 
     def __init__(self, page: int, rules: str | None, button: discord.ui.Button[Any]) -> None:
@@ -60,7 +56,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:h:p:(?
     @classmethod
     def make(cls, page: int, rules: str | None, label: str, *, disabled: bool, row: int) -> PageButton:
         # the two page buttons of one message differ by page; a disabled one still needs its own id
-        custom_id = f"mj:h:p:{page}:{rules or ALL_RULES}"
+        custom_id = ids.TablePage(page, rules).to_custom_id()
         button = new_button(custom_id, label, discord.ButtonStyle.secondary, row=row, disabled=disabled)
         return cls(page, rules, button)
 
@@ -69,8 +65,8 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:h:p:(?
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PageButton:
         # every rule set for "all", and for an id no longer offered (a button older than the change)
-        rules = match["rules"] if match["rules"] in PROFILES else None
-        return cls(int(match["page"]), rules, clicked(item, discord.ui.Button))
+        key = ids.TablePage.from_match(match)
+        return cls(key.page, key.rules if key.rules in PROFILES else None, clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_to_cog(interaction, lambda cog: cog.table_page_click(interaction, self.page, self.rules))

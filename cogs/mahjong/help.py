@@ -21,6 +21,7 @@ from engine.house_rules import KNOWN_PRESETS, SWITCHES, VARIANT_OF, HouseRules
 from engine.rules import PROFILES
 from engine.rulesets import DEFAULT_RULES
 from engine.scoring import get_rules
+from table import ids
 
 from ..choices import RULE_CHOICES
 from ..i18n import item_name, locale_of, t
@@ -177,7 +178,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= OPTION_TEXT_LIMIT else text[: OPTION_TEXT_LIMIT - 1] + "…"
 
 
-class HelpPageSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mj:hp:(?P<rules>[a-z0-9_]+)"):
+class HelpPageSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.HelpPage.TEMPLATE):
     """The pages of one rule set's help; the reader's language is read from each click."""
 
     def __init__(self, select: discord.ui.Select[Any], rules: str) -> None:
@@ -199,7 +200,7 @@ class HelpPageSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mj:hp
                 )
             )
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"mj:hp:{rules}", placeholder=_clip(t(loc, "help.choose_page")), options=options[:SELECT_OPTIONS]
+            custom_id=ids.HelpPage(rules).to_custom_id(), placeholder=_clip(t(loc, "help.choose_page")), options=options[:SELECT_OPTIONS]
         )
         return cls(select, rules)
 
@@ -208,7 +209,7 @@ class HelpPageSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mj:hp
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HelpPageSelect:
         assert isinstance(item, discord.ui.Select)  # the template matches only our select's custom id
-        return cls(item, match["rules"])
+        return cls(item, ids.HelpPage.from_match(match).rules)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         loc = locale_of(interaction.locale)

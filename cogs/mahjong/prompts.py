@@ -20,11 +20,12 @@ from engine.rulesets import get as rule_set
 from engine.tiles import sort_key, tile_from_str, tile_to_str
 from engine.view import GameView
 from table.codes import code_of
+from table.ids import LobbyOp, Mode, TableOp
 from table.lobby import TablePhase, TableState
 from table.screens import LobbyScreen, Prompt
 
 from ..i18n import LEVEL_NAMES, item_name, locale_of, run_label, t, tile_label
-from .buttons import ActButton, ExchangeSelect, LobbyButton, LobbyOp, Mode, ModeButton, TableButton, TableOp
+from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
 from .replay_buttons import WatchButton
 from .system import SYSTEM_TURN
 from .texts import house_rules_text

@@ -10,18 +10,19 @@ from dataclasses import dataclass
 
 import discord
 
+from table import ids
 from table.lobby import Seat, TableSettings
 
 from ..i18n import t
 from .clicks import TableIdButton, hand_to_cog, new_button
 
 
-class RematchButton(TableIdButton, template=r"mj:r:(?P<table>\d+)"):
+class RematchButton(TableIdButton, key=ids.Rematch):
     """Under a finished match's summary: a new table with its seats and settings."""
 
     @classmethod
     def make(cls, table: int, label: str) -> RematchButton:
-        return cls(table, new_button(f"mj:r:{table}", label, discord.ButtonStyle.success))
+        return cls(table, new_button(ids.Rematch(table).to_custom_id(), label, discord.ButtonStyle.success))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_to_cog(interaction, lambda cog: cog._rematch(interaction, self.table))

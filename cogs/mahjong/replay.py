@@ -25,6 +25,7 @@ from data.replays import StoredHand, StoredMatch, stored_hand, stored_match
 from engine.log import HandMoves, LogError, export_match, leaver
 from engine.replay import CLAIM, KONG, WIN, Frame, frame_at, frame_marks, frames, next_marked
 from render.replay import render_animation, render_step
+from table.ids import ReplayFrame, StepOp
 from table.lobby import TableError
 from table.visibility import PUBLIC, Sight, sight, viewer_of
 
@@ -33,7 +34,7 @@ from ..i18n.steps import step_line
 from .answers import respond
 from .live import Payload
 from .mixin import CogMixin
-from .replay_buttons import ReplayFrame, ReplayOpenButton, ReplaySeatSelect, ReplayStepButton, StepOp
+from .replay_buttons import ReplayOpenButton, ReplaySeatSelect, ReplayStepButton
 
 if TYPE_CHECKING:
     from data import Store
@@ -251,6 +252,14 @@ class ReplayCommands(CogMixin):
     """/mahjong replay and /mahjong export, mixed into the Mahjong group cog."""
 
     store: Store
+
+    async def replay_step_click(self, interaction: discord.Interaction, at: ReplayFrame, op: StepOp | None) -> None:
+        """A replay's step button or seat select (replay_buttons.py, which reaches it through the cog)."""
+        await step_replay(self.store, interaction, at, op)
+
+    async def replay_open_click(self, interaction: discord.Interaction, table: int, hand_no: int) -> None:
+        """A Replay button (replay_buttons.py, which reaches it through the cog)."""
+        await open_replay(self.store, interaction, table, hand_no)
 
     @app_commands.command(name=_("replay"), description=_("Step through a finished hand (only you see it)"))
     @app_commands.describe(

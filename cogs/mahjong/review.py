@@ -7,11 +7,8 @@ channel for everyone). Never while the match is running: only a match that is ov
 Each costly decision gets a button that opens a private replay at the step just before it (the
 replay machinery of replay.py); the standings message at the end of a match gets a "Review my
 play" button. Buttons are DynamicItems naming the table (and hand, seat, step), so they need only
-the database and survive restarts. The engine decides everything shown (engine.review).
-
-* ``mj:vr:<table>:<hand no>:<seat>:<step>``   a costly decision: a private replay at that step
-* ``mj:vs:<table>:<hand no or 0>:<user>``      Share (only that user): the review posted in the channel
-* ``mj:vo:<table>``                            Review my play, under the standings
+the database and survive restarts; their custom ids (a costly decision, Share, Review my play) are
+written once, in table/ids.py. The engine decides everything shown (engine.review).
 """
 
 from __future__ import annotations
@@ -21,7 +18,6 @@ import concurrent.futures
 import logging
 import re
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,6 +28,8 @@ from data.replays import StoredMatch, stored_hand, stored_match
 from engine.actions import Action, Kind
 from engine.log import LogError
 from engine.review import Decision, Review, reasons, review_match
+from table import ids
+from table.ids import ReviewShare, ReviewStep
 from table.lobby import TableError
 from table.visibility import sight, viewer_of
 
@@ -189,29 +187,7 @@ def review_view(
 # ---------------------------------------------------------------------- buttons (survive restarts)
 
 
-@dataclass(frozen=True)
-class ReviewStep:
-    """A costly decision of a reviewed match: its hand (by number in the match), the seat, the step."""
-
-    table: int
-    hand_no: int
-    seat: int
-    step: int
-
-
-@dataclass(frozen=True)
-class ReviewShare:
-    """Whose review is shared, of which match (and hand: None for the whole match)."""
-
-    table: int
-    only: int | None
-    user: int
-
-
-class ReviewStepButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"mj:vr:(?P<table>\d+):(?P<hand_no>\d+):(?P<seat>[0-3]):(?P<step>\d+)",
-):
+class ReviewStepButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.ReviewStep.TEMPLATE):
     """A costly decision: a fresh private replay at the step before it."""
 
     def __init__(self, at: ReviewStep, button: discord.ui.Button[Any]) -> None:
@@ -220,23 +196,20 @@ class ReviewStepButton(
 
     @classmethod
     def make(cls, table: int, hand_no: int, seat: int, step: int, label: str) -> ReviewStepButton:
-        button = new_button(f"mj:vr:{table}:{hand_no}:{seat}:{step}", label, discord.ButtonStyle.secondary, row=0)
-        return cls(ReviewStep(table, hand_no, seat, step), button)
+        at = ReviewStep(table, hand_no, seat, step)
+        return cls(at, new_button(at.to_custom_id(), label, discord.ButtonStyle.secondary, row=0))
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReviewStepButton:
-        at = ReviewStep(int(match["table"]), int(match["hand_no"]), int(match["seat"]), int(match["step"]))
-        return cls(at, clicked(item, discord.ui.Button))
+        return cls(ReviewStep.from_match(match), clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_to_cog(interaction, lambda cog: open_step(cog.store, interaction, self.at))
 
 
-class ReviewShareButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"mj:vs:(?P<table>\d+):(?P<hand>\d+):(?P<user>\d+)"
-):
+class ReviewShareButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.ReviewShare.TEMPLATE):
     """The member shares their review: it is posted in the channel for everyone."""
 
     def __init__(self, share: ReviewShare, button: discord.ui.Button[Any]) -> None:
@@ -245,26 +218,25 @@ class ReviewShareButton(
 
     @classmethod
     def make(cls, table: int, only: int | None, user: int, label: str) -> ReviewShareButton:
-        custom_id = f"mj:vs:{table}:{only or 0}:{user}"  # hand 0: the whole match
-        return cls(ReviewShare(table, only, user), new_button(custom_id, label, discord.ButtonStyle.primary, row=1))
+        share = ReviewShare(table, only, user)
+        return cls(share, new_button(share.to_custom_id(), label, discord.ButtonStyle.primary, row=1))
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReviewShareButton:
-        share = ReviewShare(int(match["table"]), int(match["hand"]) or None, int(match["user"]))
-        return cls(share, clicked(item, discord.ui.Button))
+        return cls(ReviewShare.from_match(match), clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_to_cog(interaction, lambda cog: share_review(cog.store, interaction, self.share))
 
 
-class ReviewOpenButton(TableIdButton, template=r"mj:vo:(?P<table>\d+)"):
+class ReviewOpenButton(TableIdButton, key=ids.ReviewOpen):
     """Review my play, under the standings: the clicker's own review of that match."""
 
     @classmethod
     def make(cls, table: int, label: str) -> ReviewOpenButton:
-        return cls(table, new_button(f"mj:vo:{table}", label, discord.ButtonStyle.secondary))
+        return cls(table, new_button(ids.ReviewOpen(table).to_custom_id(), label, discord.ButtonStyle.secondary))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_to_cog(

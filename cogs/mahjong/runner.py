@@ -36,6 +36,7 @@ from engine.view import HandResult
 from render.summary import render_summary
 from table import effects as fx
 from table.effects import Effect
+from table.ids import Mode, PromptPoint
 from table.lobby import Seat, TableError, TablePhase, TableSettings, TableState
 from table.screens import LOBBY, TABLE
 from table.seating import Seating
@@ -46,7 +47,6 @@ from table.visibility import PUBLIC
 from ..i18n import t
 from . import texts
 from .answers import acknowledge_if_slow, respond
-from .buttons import Mode, PromptPoint
 from .feed import FeedMarks
 from .journal import Journal
 from .live import LiveMessage, Payload

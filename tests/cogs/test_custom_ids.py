@@ -9,8 +9,8 @@ from typing import Any
 import discord
 import pytest
 
+from cogs.mahjong import DYNAMIC_ITEMS
 from cogs.mahjong.buttons import (
-    DYNAMIC_ITEMS,
     ActButton,
     ExchangeSelect,
     LobbyButton,
@@ -21,7 +21,7 @@ from cogs.mahjong.buttons import (
     TableButton,
     TableOp,
 )
-from cogs.mahjong.hallbuttons import HALL_ITEMS, JoinListedButton, PageButton, QueueButton
+from cogs.mahjong.hallbuttons import JoinListedButton, PageButton, QueueButton
 from cogs.mahjong.rematch import RematchButton
 from cogs.mahjong.replay_buttons import (
     ReplayFrame,
@@ -33,7 +33,7 @@ from cogs.mahjong.replay_buttons import (
 )
 from cogs.mahjong.review import ReviewOpenButton, ReviewShare, ReviewShareButton, ReviewStep, ReviewStepButton
 
-REGISTERED = (*DYNAMIC_ITEMS, *HALL_ITEMS, RematchButton)  # as Mahjong.cog_load registers them
+REGISTERED = DYNAMIC_ITEMS  # as Mahjong.cog_load registers them
 
 # (custom id as written by the bot before the items were typed, the class, its typed attributes)
 OLD_IDS: list[tuple[str, type, dict[str, Any]]] = [

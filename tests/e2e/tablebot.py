@@ -86,7 +86,7 @@ def png_size(png: bytes) -> tuple[int, int]:
 def smart(runner, *, kongs: bool = True):
     """A competent person: does what the built-in AI would do in their seat (wins, sensible discards),
     always takes a kong when offered. Test-only: it reads the engine to decide, then clicks a button."""
-    from devserver.people import code_of, steady
+    from devserver.people import code_of, point_of, steady
     from engine.policy import SimpleAI
     from table.codes import code_of as action_code
 
@@ -98,7 +98,8 @@ def smart(runner, *, kongs: bool = True):
             for code, button in codes.items():
                 if code[:1] in ("n", "x", "k"):
                     return button
-        seat = int((buttons[0].custom_id or "").split(":")[4])
+        point = point_of(buttons[0])
+        seat = point.seat if point is not None else -1
         game = runner.game
         if game is None or seat not in game.to_act():
             return steady(message, buttons)

@@ -18,8 +18,9 @@ import pytest
 
 from devserver.config import RateLimits
 from devserver.gateway import shard_of
-from devserver.people import Person, code_of, move_of, prompt_buttons
+from devserver.people import Person, code_of, move_of, point_of, prompt_buttons
 from devserver.process import BotProcess
+from devserver.recorder import Button
 from table.codes import to_action
 
 QUICK = RateLimits(time_scale=0.02)
@@ -31,6 +32,12 @@ def split(guild_id: int) -> tuple[int, int]:
         if shard_of(guild_id, count) != 0:
             return count, shard_of(guild_id, count)
     raise AssertionError("no shard count puts the guild off shard 0")
+
+
+def seat_of(button: Button) -> int:
+    point = point_of(button)
+    assert point is not None, f"{button.custom_id} is no action button"
+    return point.seat
 
 
 async def lease_of(database: str) -> tuple[str, int]:
@@ -129,7 +136,7 @@ async def test_dm_clicks_reach_the_owner_in_another_process_which_a_takeover_rep
         assert len(other.forwarded) >= 1, "DM clicks are forwarded to the home process again"
 
         stored = await stored_moves(pg_target)
-        seat = int(button.custom_id.split(":")[4])  # type: ignore[union-attr]
+        seat = seat_of(button)
         for move in answered:  # nothing the person saw accepted is missing from the stored moves
             code = move.split("@")[0]
             assert str(to_action(seat, code)) in stored, f"{move} was answered but not stored"
@@ -161,7 +168,7 @@ async def test_a_clean_shutdown_hands_its_tables_to_the_other_process_at_once(pg
         answered: list[str] = []
 
         async def play_once() -> None:
-            seat = int((prompt_buttons(await person.next_prompt(30))[0].custom_id or "").split(":")[4])
+            seat = seat_of(prompt_buttons(await person.next_prompt(30))[0])
             clicked = await person.act_once(30)
             assert clicked is not None and (await clicked.response()).type == 7  # answered in place
             answered.append(str(to_action(seat, person.clicks[-1][0])))

@@ -19,7 +19,7 @@ from devserver.people import Pick, prompt_buttons
 from devserver.people import code_of as button_code
 from devserver.recorder import Button, Message
 from devserver.sandbox import PERSON, SHOWCASE_SEEDS, picture_view, run_sandbox
-from devserver.winner import KINDS, PlaysToWin, action_of
+from devserver.winner import PlaysToWin, action_of
 from engine.actions import Action, Kind
 from engine.ai.table import exchange_choice
 from engine.game import Game
@@ -27,7 +27,7 @@ from engine.match import Match
 from engine.position import position
 from engine.rules import TableOptions, get_profile
 from engine.tiles import tile_from_str
-from table.codes import PATTERN, code_of
+from table.codes import code_of
 from tests.chinese import wrong_script
 
 from .tablebot import build_bot
@@ -61,8 +61,7 @@ def after_discard(tile: str, hand: str, *, by: int = 3, options: TableOptions | 
 
 
 async def test_the_person_reads_every_action_code_the_bot_puts_on_a_button():
-    letters = re.fullmatch(r"\[([a-z]+)\].*", PATTERN)
-    assert letters and set(letters.group(1)) == set(KINDS)  # a new code in the bot needs a reader here
+    # the person reads them with the bot's own grammar (table/ids.py, table/codes.py): every kind, here
     actions = [
         Action(0, Kind.DISCARD, tile_from_str("5m")),
         Action(1, Kind.READY, tile_from_str("9s")),

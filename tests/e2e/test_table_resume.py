@@ -8,7 +8,7 @@ import pytest
 
 from data import Store
 from devserver.config import RateLimits
-from devserver.people import Person, code_of, prompt_buttons
+from devserver.people import Person, code_of, move_of, prompt_buttons
 from engine.match import Match
 
 from .tablebot import PrivacyWatch, build_bot, table_runner
@@ -54,7 +54,7 @@ async def test_a_restarted_bot_resumes_mid_hand_old_buttons_work_and_the_result_
     clicked = await alice.click(waiting, button.custom_id or "")  # a button posted before the restart
     answer = await clicked.response()
     assert answer.type == 7, "the old button still plays"
-    person.answered.add(":".join((button.custom_id or "").split(":")[2:6]))
+    person.answered.add(move_of(button))
 
     stop = asyncio.Event()
     play = asyncio.create_task(person.play(stop))
