@@ -38,6 +38,12 @@ def derive(key: bytes, label: str) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def derive_key(key: bytes, label: str) -> bytes:
+    """A whole key for ``label`` (a tournament's table: "round 2 table 3"), HMAC-SHA-256(key, label): knowing
+    it tells nothing of the key it came from nor of its siblings."""
+    return hmac.new(key, label.encode("ascii"), hashlib.sha256).digest()
+
+
 def seating_seed(key: bytes) -> int:
     """The seed of the seat draw (抓位) and the first dealer's dice (起莊)."""
     return derive(key, "seats")
