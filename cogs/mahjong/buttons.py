@@ -28,7 +28,7 @@ import discord
 
 from table.codes import PATTERN
 
-from .clicks import TableIdButton, clicked, hand_to_cog, new_button
+from .clicks import TableIdButton, clicked, hand_to_cog, hand_to_named, new_button
 from .replay_buttons import REPLAY_ITEMS
 from .review import REVIEW_ITEMS
 
@@ -103,7 +103,7 @@ class LobbyButton(TableIdButton, template=r"mj:l:(?P<table>\d+):(?P<op>join|leav
         return cls(int(match["table"]), LobbyOp(match["op"]), clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.lobby_click(interaction, self.table, self.op))
+        await hand_to_named(interaction, "Seats", lambda seats: seats.lobby_click(interaction, self.table, self.op))
 
 
 class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"mj:a:{_POINT}:(?P<code>{PATTERN})"):
@@ -174,7 +174,7 @@ class TableButton(TableIdButton, template=r"mj:t:(?P<table>\d+):(?P<op>show|back
         return cls(int(match["table"]), TableOp(match["op"]), clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.table_click(interaction, self.table, self.op))
+        await hand_to_named(interaction, "Seats", lambda seats: seats.table_click(interaction, self.table, self.op))
 
 
 class ExchangeSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"mj:e:{_POINT}"):

@@ -16,7 +16,7 @@ import discord
 
 from engine.rules import PROFILES
 
-from .clicks import TableIdButton, clicked, hand_to_cog, new_button
+from .clicks import TableIdButton, clicked, hand_to_named, new_button
 
 ALL_RULES = "all"  # the page id of a list of every rule set
 
@@ -35,7 +35,7 @@ class QueueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:q:lea
         return cls(clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.leave_queue_click(interaction))
+        await hand_to_named(interaction, "Hall", lambda hall: hall.leave_queue_click(interaction))
 
 
 class JoinListedButton(TableIdButton, template=r"mj:h:j:(?P<table>\d+)"):
@@ -46,7 +46,7 @@ class JoinListedButton(TableIdButton, template=r"mj:h:j:(?P<table>\d+)"):
         return cls(table, new_button(f"mj:h:j:{table}", label, discord.ButtonStyle.primary, row=row))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.join_listed_click(interaction, self.table))
+        await hand_to_named(interaction, "Hall", lambda hall: hall.join_listed_click(interaction, self.table))
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:h:p:(?P<page>\d+):(?P<rules>[a-z0-9]+)"):
@@ -73,7 +73,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:h:p:(?
         return cls(int(match["page"]), rules, clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.table_page_click(interaction, self.page, self.rules))
+        await hand_to_named(interaction, "Hall", lambda hall: hall.table_page_click(interaction, self.page, self.rules))
 
 
 HALL_ITEMS = (QueueButton, JoinListedButton, PageButton)

@@ -13,7 +13,7 @@ import discord
 from table.lobby import Seat, TableSettings
 
 from ..i18n import t
-from .clicks import TableIdButton, hand_to_cog, new_button
+from .clicks import TableIdButton, hand_to_named, new_button
 
 
 class RematchButton(TableIdButton, template=r"mj:r:(?P<table>\d+)"):
@@ -24,7 +24,7 @@ class RematchButton(TableIdButton, template=r"mj:r:(?P<table>\d+)"):
         return cls(table, new_button(f"mj:r:{table}", label, discord.ButtonStyle.success))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog._rematch(interaction, self.table))
+        await hand_to_named(interaction, "Opening", lambda opening: opening.rematch_click(interaction, self.table))
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from ..i18n import locale_of, t
 from ..i18n.steps import step_line
 from .answers import respond
 from .live import Payload
-from .mixin import CogMixin
+from .refusals import MahjongCog
 from .replay_buttons import ReplayFrame, ReplayOpenButton, ReplaySeatSelect, ReplayStepButton, StepOp
 
 if TYPE_CHECKING:
@@ -247,10 +247,12 @@ def match_log(store_match: StoredMatch, *, sealed: bool) -> bytes:
 # ---------------------------------------------------------------------- the commands
 
 
-class ReplayCommands(CogMixin):
-    """/mahjong replay and /mahjong export, mixed into the Mahjong group cog."""
+class ReplayCommands(MahjongCog):
+    """/mahjong replay and /mahjong export, read from the store."""
 
-    store: Store
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     @app_commands.command(name=_("replay"), description=_("Step through a finished hand (only you see it)"))
     @app_commands.describe(
