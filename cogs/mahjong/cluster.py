@@ -138,7 +138,7 @@ class PgCluster(LeasedTables):
     def _interaction_create(self, data: dict) -> None:
         table = table_of(data)
         assert self._parse is not None
-        if table is None or (table in self.owned and table not in self.restoring):
+        if table is None or (table in self.registry.leased and table not in self.registry.restoring):
             self._parse(data)
             return
         self.cog.background(self._route(data, table, time.time(), 0))
@@ -152,7 +152,7 @@ class PgCluster(LeasedTables):
             if lease is None:
                 pass  # nobody runs it: finished, closed, or unknown
             elif lease.owner == self.name:
-                if table in self.leaving:  # being handed back to its guild's process
+                if table in self.registry.leaving:  # being handed back to its guild's process
                     await self._moving(data, received_at)
                     return
             elif lease.expired and lease.listening:  # let go by a live process, about to be taken
@@ -182,7 +182,7 @@ class PgCluster(LeasedTables):
         """A table being taken over here is rebuilt in moments: its click waits for it (for at most
         ``CLICK_WAITS`` of its 3 s, counted from its receipt); False if it is still not ready (or, with
         ``taken``, not yet this process's) by then."""
-        while table in self.restoring or (taken and table not in self.registry):
+        while table in self.registry.restoring or (taken and table not in self.registry):
             if time.time() - received_at > CLICK_WAITS:
                 return False
             await asyncio.sleep(0.05)
@@ -203,7 +203,7 @@ class PgCluster(LeasedTables):
             log.error("cluster: a forwarded message without an interaction was dropped")
             return
         table = table_of(data)
-        if table is not None and (table not in self.owned or table in self.restoring) and hops < MAX_HOPS:
+        if table is not None and (table not in self.registry.leased or table in self.registry.restoring) and hops < MAX_HOPS:
             self.cog.background(self._route(data, table, received_at, hops))
             return
         if self.on_forwarded is not None:
@@ -214,7 +214,7 @@ class PgCluster(LeasedTables):
         """What discord.py's parser does with a component interaction, its 3 s counted from ``received_at``."""
         table = table_of(data)
         if table is not None and table not in self.registry:
-            log.info("a click for table %s, not run here (%s)", table, "owned" if table in self.owned else "not owned")
+            log.info("a click for table %s, not run here (%s)", table, "owned" if table in self.registry.leased else "not owned")
         state = self.cog.bot._connection  # noqa: SLF001
 
         def dispatch() -> None:

@@ -93,11 +93,8 @@ class LeasedTables(SoleProcess):
         self.shards = frozenset(shards or ())
         self.shard_count = count  # None: unsharded, no guild is more at home here than anywhere
         self.mailbox: Mailbox | None = None
-        self.owned: set[int] = set()
         self.held_until = time.monotonic() + leases.ttl  # past this without a renewal: stop running tables
         self._tasks: list[asyncio.Task[None]] = []
-        self.restoring: set[int] = set()  # claimed, being rebuilt from the store
-        self.leaving: set[int] = set()  # being handed back to their guild's process
         self._taking = asyncio.Lock()  # one takeover at a time: a table is claimed and rebuilt once
         self.stopping = False
         self._look = asyncio.Event()  # a click found a table whose lease ran out: look now, not at the next scan
@@ -110,21 +107,21 @@ class LeasedTables(SoleProcess):
     # ------------------------------------------------------------------ ownership
 
     def mine(self, table_id: int) -> bool:
-        return table_id in self.owned
+        return table_id in self.registry.leased
 
     def gone(self, table_id: int) -> str:
         """A table handed back or being taken over here is moving (press again), not over."""
-        return "err.table_moving" if table_id in self.leaving or table_id in self.restoring else "err.table_over"
+        return "err.table_moving" if self.registry.moving(table_id) else "err.table_over"
 
     async def claim(self, table_id: int) -> bool:
         if await self.leases.claim(table_id):
-            self.owned.add(table_id)
+            self.registry.leased.add(table_id)
             return True
         return False
 
     def release(self, table_id: int) -> None:
-        if table_id in self.owned:
-            self.owned.discard(table_id)
+        if table_id in self.registry.leased:
+            self.registry.leased.discard(table_id)
             self.cog.background(self._quietly(self.leases.release(table_id)))
 
     async def adopt(self, saved: SavedTable) -> TableRunner | None:
@@ -152,7 +149,8 @@ class LeasedTables(SoleProcess):
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        tables, self.owned = set(self.owned), set()
+        tables = set(self.registry.leased)
+        self.registry.leased.clear()
         if tables:
             given = await self._give(tables)
             if tables - given:
@@ -189,20 +187,20 @@ class LeasedTables(SoleProcess):
     async def _renewing(self) -> None:
         while True:
             await asyncio.sleep(self.leases.ttl / 4)
-            held = self.owned | self.leaving  # a table handed back stays ours until its lease is given
+            held = self.registry.leased | self.registry.leaving  # a table handed back stays ours until its lease is given
             started = time.monotonic()
             try:
                 kept = await self.leases.renew(held)
             except StoreError as error:
                 log.warning("could not renew the table leases: %s", error)
                 if time.monotonic() > self.held_until - self.leases.ttl / 4:
-                    self._drop(set(self.owned), "its lease could not be renewed in time")
+                    self._drop(set(self.registry.leased), "its lease could not be renewed in time")
                 continue
             if started > self.held_until - self.leases.ttl / 2:  # the loop or the database kept it waiting
                 since = started - (self.held_until - self.leases.ttl)
                 log.warning("the leases were renewed %.1f s after the last time (meant: %.1f s)", since, self.leases.ttl / 4)
             self.held_until = started + self.leases.ttl
-            lost = (held - kept) & self.owned
+            lost = (held - kept) & self.registry.leased
             if lost:
                 self._drop(lost, "another process took it over")
             await self._listen_again()  # after the renewal, which nothing may hold up
@@ -229,7 +227,7 @@ class LeasedTables(SoleProcess):
     def _drop(self, tables: set[int], why: str) -> None:
         """Stop running tables another process may run now, storing nothing more (it stores their moves)."""
         for table_id in tables:
-            self.owned.discard(table_id)
+            self.registry.leased.discard(table_id)
             self.registry.drop(table_id, why)
 
     def resume_order(self, effects: list[Effect]) -> list[Effect]:
@@ -279,10 +277,10 @@ class LeasedTables(SoleProcess):
         given = []
         for table_id in tables:
             runner = self.registry.get(table_id)
-            if table_id not in self.owned or (runner is not None and self.home(runner.state.guild_id)):
+            if table_id not in self.registry.leased or (runner is not None and self.home(runner.state.guild_id)):
                 continue
-            self.owned.discard(table_id)  # first: table_finished then releases nothing
-            self.leaving.add(table_id)  # its clicks meanwhile: "press again in a few seconds"
+            self.registry.leased.discard(table_id)  # first: table_finished then releases nothing
+            self.registry.leaving.add(table_id)  # its clicks meanwhile: "press again in a few seconds"
             await self.registry.hand_back(table_id)  # its pending writes are stored
             given.append(table_id)
         if not given:
@@ -292,7 +290,7 @@ class LeasedTables(SoleProcess):
         await asyncio.sleep(HAND_BACK_QUIET)
         sent = await self._hand_to(home, given) if home is not None else set()
         await self._quietly(self.leases.let_go(set(given) - sent))
-        self.leaving -= set(given)
+        self.registry.leaving -= set(given)
         log.info("handed %d tables back to their guild's process", len(given))
 
     async def take_over(self, tables: list[int]) -> int:
@@ -305,30 +303,30 @@ class LeasedTables(SoleProcess):
         every table. Each table plays on as soon as it is rebuilt, and the loop answers clicks between
         two rebuilds (a replay is CPU work on the event loop)."""
         async with self._taking:
-            fresh = [t for t in dict.fromkeys(tables) if t not in self.owned and t not in self.registry]
+            fresh = [t for t in dict.fromkeys(tables) if t not in self.registry.leased and t not in self.registry]
             claimed = await self.leases.claim_many(fresh) if fresh else set()
             if not claimed:
                 return 0
             started, claimed_at = time.monotonic(), time.time()
-            self.restoring |= claimed  # a click meanwhile waits for its table (_settled)
+            self.registry.restoring |= claimed  # a click meanwhile waits for its table (_settled)
             taken = 0
             try:
                 for saved in await self.cog.store.unfinished_tables(only=claimed):
                     table_id = saved.table.id
                     if table_id in self.registry:
                         continue
-                    self.owned.add(table_id)
+                    self.registry.leased.add(table_id)
                     if self.registry.open_stored(saved) is not None:
                         taken += 1
                         if self.on_taken is not None:
                             self.on_taken(table_id, claimed_at, time.time())
                     else:
                         self.release(table_id)
-                    self.restoring.discard(table_id)
+                    self.registry.restoring.discard(table_id)
                     await asyncio.sleep(0)
             finally:
-                self.restoring -= claimed
-            for table_id in claimed - self.owned:  # finished meanwhile, or not readable: nobody's
+                self.registry.restoring -= claimed
+            for table_id in claimed - self.registry.leased:  # finished meanwhile, or not readable: nobody's
                 await self._quietly(self.leases.release(table_id))
         log.warning("took over %d tables in %.2f s: %s", taken, time.monotonic() - started, sorted(claimed))
         return taken

@@ -1,14 +1,16 @@
 """Every table this process runs, in one place: by channel, by id and by seated person, with what a
 finished table leaves behind (its rematch, or the channel of one that could not be restored) and the
-spectators of each.
+spectators of each; and, with several processes, the tables this one holds a lease on and those
+moving in or out of it.
 
 The cogs (tables, hall, watch, help), the buttons and the cluster all read and change these through
 this one object, so "does this table exist, and who sits at it" has one answer. A table is added in one
 place (:meth:`TableRegistry.add`) and removed in one (:meth:`TableRegistry.remove`); in between, a
 person sits down or stands up through :meth:`sit` and :meth:`stand`.
 
-What a cluster (cluster.py) asks of the tables goes through the three seams at the end: run a stored
-table here, stop one another process runs now, and what a click for an absent table is told.
+What the cluster (ownership.py, cluster.py) asks of the tables goes through the three seams at the end:
+run a stored table here (``open_stored``), stop one another process runs now (``drop``), and hand one
+back to its guild's process (``hand_back``).
 """
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ class TableRegistry:
         self.rematches: dict[int, RematchSeed] = {}  # a finished table's id → its rematch (rematch.py)
         self.watchers: dict[int, Watchers] = {}  # table id → its spectators (watch.py)
         self.host: Host | None = None  # the tables cog, once loaded
+        # with several processes on one database (ownership.py): the tables this process holds a lease on,
+        # and those on their way in or out of it, whose clicks are told to press again
+        self.leased: set[int] = set()
+        self.restoring: set[int] = set()  # claimed, being rebuilt from the store
+        self.leaving: set[int] = set()  # being handed back to their guild's process
 
     # ------------------------------------------------------------------ adding and removing
 
@@ -108,6 +115,10 @@ class TableRegistry:
     def in_channel(self, channel_id: int) -> TableRunner | None:
         """The channel's player table (not a 系統桌 there)."""
         return self._by_channel.get(channel_id)
+
+    def moving(self, table_id: int) -> bool:
+        """The table is coming here (rebuilt after a takeover) or going to another process (handed back)."""
+        return table_id in self.restoring or table_id in self.leaving
 
     def where_seated(self, guild_id: int, user_id: int) -> int | None:
         """The channel of the table this person sits at in this server, if any."""
