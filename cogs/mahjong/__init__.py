@@ -18,7 +18,6 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from .guards import PasswordModal
 from .hall import Hall
 from .help import HelpCommands
 from .history import History
@@ -32,11 +31,9 @@ from .settings import ServerSettings
 from .tables import Mahjong
 from .watch import WatchCommands
 
-__all__ = [
-    "COGS", "GROUP", "GROUP_DESCRIPTION", "GROUP_NAME", "Mahjong", "PasswordModal", "TableRegistry", "mahjong_group"
-]
+__all__ = ["COGS", "GROUP", "GROUP_DESCRIPTION", "GROUP_NAME", "Mahjong", "TableRegistry", "mahjong_group"]
 
-# every cog of the extension, in the order they load (the tables first: they are restored before the rest)
+# every cog of the extension, in the order setup() loads them (the tables first: restored before the rest)
 COGS = (
     Mahjong, Seats, Opening, Hall, ServerSettings, History, RankedCommands, ReplayCommands, ReviewCommands,
     WatchCommands, HelpCommands,
