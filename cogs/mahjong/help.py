@@ -1,6 +1,6 @@
 """/mahjong help: how to play at this bot, the rule set's special rules and its 台/番 table with what
-every item means, in the reader's language (an ephemeral answer: it is one person's question). A
-mixin of the ``Mahjong`` GroupCog like ranked.py; the item table is the engine's own (engine.scoring),
+every item means, in the reader's language (an ephemeral answer: it is one person's question). A cog
+of its own, like ranked.py; the item table is the engine's own (engine.scoring),
 so the help can never disagree with the scorer. Item names stay as the rule documents write them;
 their meanings live in the catalogue (``item.<rules>.<name>``).
 
