@@ -200,10 +200,27 @@ class MahjongBot(commands.Bot):
         self.warming = asyncio.create_task(self._warm_up(), name="render-warm-up")
         self.gate.install()  # before the cogs load: the cluster's router (cog_load) wraps it
         await self.tree.set_translator(CatalogueTranslator())
-        for extension in EXTENSIONS:
-            await self.load_extension(extension)
-        log.info("loaded %s", ", ".join(EXTENSIONS))
+        failed = [extension for extension in EXTENSIONS if not await self._load(extension)]
+        log.info("loaded %s", ", ".join(e for e in EXTENSIONS if e not in failed))
+        if failed:  # a sync now would take that extension's commands away from every server
+            log.warning("not syncing commands: %s did not load (the commands Discord has stay)", ", ".join(failed))
+            return
         await self.sync_at_start()
+
+    async def _load(self, extension: str) -> bool:
+        """Load one extension on its own (RoboDanny's shape): one that fails is logged and the others work;
+        storage that cannot be used ends the start, as at Store.open."""
+        try:
+            await self.load_extension(extension)
+        except commands.ExtensionFailed as error:
+            if isinstance(error.original, StoreError):
+                raise error.original from None
+            log.exception("could not load %s", extension)
+            return False
+        except commands.ExtensionError:
+            log.exception("could not load %s", extension)
+            return False
+        return True
 
     async def _warm_up(self) -> None:
         await asyncio.gather(asyncio.to_thread(render.warm_up), self.painter.warm_up())

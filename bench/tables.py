@@ -342,7 +342,7 @@ async def run(
                 except AssertionError as failed:  # not answered in time: counted in errors, the rest play on
                     print("start failed:", failed, file=sys.stderr)
                     not_started += 1
-            runners = [r for c in channels if (r := cog.tables[server.channel(c).id]).match is not None]
+            runners = [r for c in channels if (r := cog.registry.in_channel(server.channel(c).id)).match is not None]
             stop = asyncio.Event()
             started = time.perf_counter()
             cpu_started = time.process_time()

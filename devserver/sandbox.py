@@ -193,7 +193,7 @@ async def _table(
 ) -> tuple[Any, int]:
     """The table to play — resumed from the database, or opened by the person — and how many of its hands
     were finished before this run; no table when the run continued here had already ended."""
-    runner = cog.tables.get(person.server.channel("general").id)
+    runner = cog.registry.in_channel(person.server.channel("general").id)
     if runner is not None and runner.match is not None:
         before = len(runner.match.history)
         transcript.note(
@@ -201,13 +201,13 @@ async def _table(
             f"stopped mid-match; {before} hand(s) were finished)"
         )
         return runner, before
-    if outdir.continuing and outdir.table is not None and outdir.table not in cog.by_id:
+    if outdir.continuing and outdir.table is not None and outdir.table not in cog.registry:
         transcript.note(f"Nothing to resume: table {outdir.table} stored in {outdir.db} had finished")
         return None, 0
     transcript.note(f"A new table: {rules}, {hands} hand(s), seed {seed}, language {lang}")
     if runner is None:  # (a table stored before its start comes back as a lobby)
         await (await person.slash("mahjong create", **table_options(rules))).message()
-        runner = cog.tables[person.server.channel("general").id]
+        runner = cog.registry.in_channel(person.server.channel("general").id)
     await (await person.slash("mahjong start")).message()
     return runner, 0
 

@@ -18,7 +18,7 @@ import discord
 from table import ids
 from table.ids import LobbyOp, Mode, PromptPoint, TableOp
 
-from .clicks import TableIdButton, clicked, hand_to_cog, new_button
+from .clicks import TableIdButton, clicked, hand_to_cog, hand_to_named, new_button
 
 
 class LobbyButton(TableIdButton, key=ids.LobbyClick):
@@ -38,7 +38,7 @@ class LobbyButton(TableIdButton, key=ids.LobbyClick):
         return cls(key.table, key.op, clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.lobby_click(interaction, self.table, self.op))
+        await hand_to_named(interaction, "Seats", lambda seats: seats.lobby_click(interaction, self.table, self.op))
 
 
 class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.Act.TEMPLATE):
@@ -114,7 +114,7 @@ class TableButton(TableIdButton, key=ids.TableClick):
         return cls(key.table, key.op, clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.table_click(interaction, self.table, self.op))
+        await hand_to_named(interaction, "Seats", lambda seats: seats.table_click(interaction, self.table, self.op))
 
 
 class ExchangeSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.Exchange.TEMPLATE):

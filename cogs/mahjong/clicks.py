@@ -1,6 +1,6 @@
 """What the buttons and selects that survive a restart (``discord.ui.DynamicItem``) share: the clicked
 component as its own kind, the cog the click reached, and handing the click to one of its methods so that
-refusals are answered politely and bugs are logged (``Mahjong.guarded``).
+refusals are answered politely and bugs are logged (``refusals.guarded``).
 
 Each item parses its custom id into typed attributes in ``from_custom_id`` (which must not fail for an
 id its template matched: discord.py would log and drop the click) and its ``callback`` calls one method.
@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 import discord
 from discord.ext import commands
 
 from table.ids import OfTable
+
+from .refusals import guarded
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -32,14 +34,15 @@ def clicked(item: discord.ui.Item[Any], kind: type[ItemT]) -> ItemT:
     return item
 
 
-def mahjong_cog(interaction: discord.Interaction) -> Mahjong | None:
-    """The /mahjong cog the click reached; None while it is unloaded (a click during shutdown)."""
+def mahjong_cog(interaction: discord.Interaction, name: str = "Mahjong") -> Any:
+    """The /mahjong cog the click reached (the tables cog unless named); None while it is unloaded (a
+    click during shutdown)."""
     client = interaction.client
     if not isinstance(client, commands.Bot):
         return None
-    # cast, not isinstance: each load_extension executes cogs/mahjong/__init__.py afresh, so two bots in
-    # one process (the tests) hold instances of two different Mahjong classes
-    return cast("Mahjong | None", client.get_cog("Mahjong"))
+    # not isinstance: each load_extension executes cogs/mahjong/__init__.py afresh, so two bots in
+    # one process (the tests) hold cogs built by two different runs of it
+    return client.get_cog(name)
 
 
 def new_button(
@@ -71,7 +74,12 @@ class TableIdButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mj:_ta
 
 
 async def hand_to_cog(interaction: discord.Interaction, act: Callable[[Mahjong], Awaitable[None]]) -> None:
-    """Run ``act(cog)`` for a click, refusals (``TableError``) answered and bugs logged by the cog."""
-    cog = mahjong_cog(interaction)
+    """Run ``act(cog)`` for a click, refusals (``TableError``) answered and bugs logged."""
+    await hand_to_named(interaction, "Mahjong", act)
+
+
+async def hand_to_named(interaction: discord.Interaction, name: str, act: Callable[[Any], Awaitable[None]]) -> None:
+    """As :func:`hand_to_cog`, for a click another /mahjong cog answers (the hall's, say)."""
+    cog = mahjong_cog(interaction, name)
     if cog is not None:
-        await cog.guarded(interaction, act, cog)
+        await guarded(interaction, act, cog)

@@ -14,7 +14,7 @@ import discord
 from engine.rules import PROFILES
 from table import ids
 
-from .clicks import TableIdButton, clicked, hand_to_cog, new_button
+from .clicks import TableIdButton, clicked, hand_to_named, new_button
 
 
 class QueueButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.LeaveQueue.TEMPLATE):
@@ -31,7 +31,7 @@ class QueueButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.LeaveQ
         return cls(clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.leave_queue_click(interaction))
+        await hand_to_named(interaction, "Hall", lambda hall: hall.leave_queue_click(interaction))
 
 
 class JoinListedButton(TableIdButton, key=ids.JoinListed):
@@ -42,7 +42,7 @@ class JoinListedButton(TableIdButton, key=ids.JoinListed):
         return cls(table, new_button(ids.JoinListed(table).to_custom_id(), label, discord.ButtonStyle.primary, row=row))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.join_listed_click(interaction, self.table))
+        await hand_to_named(interaction, "Hall", lambda hall: hall.join_listed_click(interaction, self.table))
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.TablePage.TEMPLATE):
@@ -69,7 +69,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.TablePa
         return cls(key.page, key.rules if key.rules in PROFILES else None, clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.table_page_click(interaction, self.page, self.rules))
+        await hand_to_named(interaction, "Hall", lambda hall: hall.table_page_click(interaction, self.page, self.rules))
 
 
 HALL_ITEMS = (QueueButton, JoinListedButton, PageButton)

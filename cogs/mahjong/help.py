@@ -1,6 +1,6 @@
 """/mahjong help: how to play at this bot, the rule set's special rules and its 台/番 table with what
-every item means, in the reader's language (an ephemeral answer: it is one person's question). A
-mixin of the ``Mahjong`` GroupCog like ranked.py; the item table is the engine's own (engine.scoring),
+every item means, in the reader's language (an ephemeral answer: it is one person's question). A cog
+of its own, like ranked.py; the item table is the engine's own (engine.scoring),
 so the help can never disagree with the scorer. Item names stay as the rule documents write them;
 their meanings live in the catalogue (``item.<rules>.<name>``).
 
@@ -26,10 +26,10 @@ from table import ids
 from ..choices import RULE_CHOICES
 from ..i18n import item_name, locale_of, t
 from .arguments import accepted
-from .mixin import CogMixin
+from .refusals import MahjongCog
 
 if TYPE_CHECKING:
-    from .runner import TableRunner
+    from .registry import TableRegistry
 
 UNIT_WORDS = {"tai": "台", "fan": "番", "points": "分", "multiplier": "倍"}
 COLOUR = 0xC8202A
@@ -232,10 +232,11 @@ def help_view(rules: str, loc: str, page: int = 0) -> discord.ui.View:
     return view
 
 
-class HelpCommands(CogMixin):
-    """Mixed into ``Mahjong``: expects ``self.tables`` (channel → runner)."""
+class HelpCommands(MahjongCog):
+    """/mahjong help, in the rule set of the channel's table if there is one."""
 
-    tables: dict[int, TableRunner]
+    def __init__(self, registry: TableRegistry) -> None:
+        self.registry = registry
 
     @app_commands.command(
         name=_("help"), description=_("How to play here, this rule set's special rules and its 台/番 items")
@@ -244,7 +245,7 @@ class HelpCommands(CogMixin):
     @app_commands.choices(rules=RULE_CHOICES)
     async def help(self, interaction: discord.Interaction, rules: str | None = None) -> None:
         if rules is None:
-            runner = self.tables.get(interaction.channel_id or 0)
+            runner = self.registry.in_channel(interaction.channel_id or 0)
             rules = runner.state.settings.rules if runner is not None else DEFAULT_RULES
         accepted("rules", rules, list(PROFILES))
         loc = locale_of(interaction.locale)

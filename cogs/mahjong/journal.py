@@ -62,6 +62,11 @@ class Journal:
                 log.error("table %s: a write was refused: %s", self.table_id, error)
         self._idle.set()
 
+    def discard(self) -> None:
+        """Drop what is not yet written: the table is another process's now, which writes from the
+        stored moves on (cluster.py); the write under way, if any, still finishes."""
+        self._queue.clear()
+
     async def flush(self) -> None:
         """Wait until everything recorded so far has been stored (or queued for retry while storage fails)."""
         await self._idle.wait()

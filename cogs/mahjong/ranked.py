@@ -1,8 +1,8 @@
 """/mahjong leaderboard, stats, ledger and server: the numbers a server's players compare.
 
-A mixin of the ``Mahjong`` GroupCog (discord.py collects app commands along the class's MRO), so these
-commands live apart from the table commands. Each one reads records from ``data.Store`` and hands
-them to ``stats`` (embeds) or ``render.profile`` (the card); no SQL and no rule here.
+A cog of its own beside the table commands (its commands join the /mahjong group: __init__.py). Each
+one reads records from ``data.Store`` and hands them to ``stats`` (embeds) or ``render.profile`` (the
+card); no SQL and no rule here.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from . import stats
 from .answers import respond
 from .arguments import accepted
 from .live import Payload
-from .mixin import CogMixin
+from .refusals import MahjongCog
 
 if TYPE_CHECKING:
     from data import Store
@@ -41,10 +41,12 @@ SORT_CHOICES = [app_commands.Choice(name=_("Rated"), value="rating"), app_comman
 DEFAULT_MIN_MATCHES = {"rating": PROVISIONAL_MATCHES, "points": 1}
 
 
-class RankedCommands(CogMixin):
-    """Mixed into ``Mahjong``: expects ``self.store``."""
+class RankedCommands(MahjongCog):
+    """/mahjong leaderboard, stats, ledger and server, read from the store."""
 
-    store: Store
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     @app_commands.command(name=_("leaderboard"), description=_("This server's players by rating or points"))
     @app_commands.describe(

@@ -14,7 +14,7 @@ from table import ids
 from table.lobby import Seat, TableSettings
 
 from ..i18n import t
-from .clicks import TableIdButton, hand_to_cog, new_button
+from .clicks import TableIdButton, hand_to_named, new_button
 
 
 class RematchButton(TableIdButton, key=ids.Rematch):
@@ -25,7 +25,7 @@ class RematchButton(TableIdButton, key=ids.Rematch):
         return cls(table, new_button(ids.Rematch(table).to_custom_id(), label, discord.ButtonStyle.success))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog._rematch(interaction, self.table))
+        await hand_to_named(interaction, "Opening", lambda opening: opening.rematch_click(interaction, self.table))
 
 
 @dataclass(frozen=True)

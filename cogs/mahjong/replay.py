@@ -33,7 +33,7 @@ from ..i18n import locale_of, t
 from ..i18n.steps import step_line
 from .answers import respond
 from .live import Payload
-from .mixin import CogMixin
+from .refusals import MahjongCog
 from .replay_buttons import ReplayOpenButton, ReplaySeatSelect, ReplayStepButton
 
 if TYPE_CHECKING:
@@ -248,10 +248,12 @@ def match_log(store_match: StoredMatch, *, sealed: bool) -> bytes:
 # ---------------------------------------------------------------------- the commands
 
 
-class ReplayCommands(CogMixin):
-    """/mahjong replay and /mahjong export, mixed into the Mahjong group cog."""
+class ReplayCommands(MahjongCog):
+    """/mahjong replay and /mahjong export, read from the store."""
 
-    store: Store
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     async def replay_step_click(self, interaction: discord.Interaction, at: ReplayFrame, op: StepOp | None) -> None:
         """A replay's step button or seat select (replay_buttons.py, which reaches it through the cog)."""

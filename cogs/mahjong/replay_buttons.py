@@ -1,6 +1,6 @@
 """Replay controls that survive a restart (``discord.ui.DynamicItem``): the custom id holds the hand,
 the seat and the step, so a click needs nothing but the database. Each item parses its id into typed
-attributes and calls one method of the cog (replay.py's ``ReplayCommands``, the cog's ``watch_click``):
+attributes and calls one method of a cog (replay.py's ``ReplayCommands``, watch.py's ``WatchCommands``):
 through the cog, not an import, since the replay and the table message make these buttons.
 
 Their custom ids (step-through, seat select, Replay, Watch) are written once, in table/ids.py.
@@ -16,7 +16,7 @@ import discord
 from table import ids
 from table.ids import ReplayFrame, StepOp
 
-from .clicks import TableIdButton, clicked, hand_to_cog, new_button
+from .clicks import TableIdButton, clicked, hand_to_named, new_button
 
 SEAT_VALUES = ("0", "1", "2", "3")
 
@@ -43,7 +43,7 @@ class ReplayStepButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.R
         return cls(key.frame, key.op, clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.replay_step_click(interaction, self.frame, self.op))
+        await hand_to_named(interaction, "ReplayCommands", lambda cog: cog.replay_step_click(interaction, self.frame, self.op))
 
 
 class ReplaySeatSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.ReplaySeat.TEMPLATE):
@@ -82,7 +82,7 @@ class ReplaySeatSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.R
 
     async def callback(self, interaction: discord.Interaction) -> None:
         frame = ReplayFrame(self.hand, self.seat, self.step)
-        await hand_to_cog(interaction, lambda cog: cog.replay_step_click(interaction, frame, None))
+        await hand_to_named(interaction, "ReplayCommands", lambda cog: cog.replay_step_click(interaction, frame, None))
 
 
 class ReplayOpenButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.ReplayOpen.TEMPLATE):
@@ -106,7 +106,7 @@ class ReplayOpenButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.R
         return cls(key.table, key.hand_no, clicked(item, discord.ui.Button))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.replay_open_click(interaction, self.table, self.hand_no))
+        await hand_to_named(interaction, "ReplayCommands", lambda cog: cog.replay_open_click(interaction, self.table, self.hand_no))
 
 
 class WatchButton(TableIdButton, key=ids.Watch):
@@ -117,7 +117,7 @@ class WatchButton(TableIdButton, key=ids.Watch):
         return cls(table, new_button(ids.Watch(table).to_custom_id(), label, discord.ButtonStyle.secondary))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_to_cog(interaction, lambda cog: cog.watch_click(interaction, self.table))
+        await hand_to_named(interaction, "WatchCommands", lambda cog: cog.watch_click(interaction, self.table))
 
 
 REPLAY_ITEMS = (ReplayStepButton, ReplaySeatSelect, ReplayOpenButton, WatchButton)

@@ -37,7 +37,7 @@ from ..i18n import t, tile_label
 from .answers import respond
 from .clicks import TableIdButton, clicked, hand_to_cog, new_button
 from .live import Payload
-from .mixin import CogMixin
+from .refusals import MahjongCog
 from .replay import check_replayable, step_payload
 
 if TYPE_CHECKING:
@@ -303,10 +303,12 @@ async def share_review(store: Store, interaction: discord.Interaction, share: Re
 # ---------------------------------------------------------------------- the command
 
 
-class ReviewCommands(CogMixin):
-    """/mahjong review, mixed into the Mahjong group cog."""
+class ReviewCommands(MahjongCog):
+    """/mahjong review, read from the store."""
 
-    store: Store
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     @app_commands.command(
         name=_("review"),

@@ -42,7 +42,7 @@ from ..i18n import locale_of, t
 from ..i18n.steps import step_line
 from .answers import acknowledge_if_slow, respond
 from .live import Payload
-from .mixin import CogMixin
+from .refusals import MahjongCog
 from .runner import NETWORK_ERRORS
 
 if TYPE_CHECKING:
@@ -144,8 +144,8 @@ class Watchers:
         except Exception:
             log.exception("watching table %s stopped", runner.table_id)
         finally:
-            if self.cog.watchers.get(runner.table_id) is self:
-                del self.cog.watchers[runner.table_id]
+            if self.cog.registry.watchers.get(runner.table_id) is self:
+                del self.cog.registry.watchers[runner.table_id]
 
     async def _reveal(self, number: int) -> None:
         """Hand ``number`` with every hand face up, now that it is over: posted once, in the thread."""
@@ -209,10 +209,10 @@ async def restore_watchers(cog: Any, runner: TableRunner) -> None:
     except StoreError as error:
         log.info("table %s: could not read its spectators: %s", runner.table_id, error)
         return
-    if kept is None or runner.table_id in cog.watchers:
+    if kept is None or runner.table_id in cog.registry.watchers:
         return
     watchers = Watchers(cog, runner, kept.thread_id, dict(kept.spectators), kept.revealed)
-    cog.watchers[runner.table_id] = watchers
+    cog.registry.watchers[runner.table_id] = watchers
     await watchers._post(t(runner.locale, "watch.resumed", n=kept.revealed + 1))  # noqa: SLF001
     watchers.start()
 
@@ -224,23 +224,27 @@ def table_mode(runner: TableRunner) -> str:
 # ---------------------------------------------------------------------- the command
 
 
-class WatchCommands(CogMixin):
-    """/mahjong watch, mixed into the Mahjong group cog."""
+class WatchCommands(MahjongCog):
+    """/mahjong watch, on the tables the registry holds."""
 
-    tables: dict[int, TableRunner]
-    watchers: dict[int, Watchers]
+    def __init__(self, tables: Mahjong) -> None:
+        self.tables = tables
 
     @app_commands.command(name=_("watch"), description=_("Watch this channel's table (again: stop watching)"))
     async def watch(self, interaction: discord.Interaction) -> None:
-        runner = self.tables.get(interaction.channel_id or 0)
+        runner = self.tables.registry.in_channel(interaction.channel_id or 0)
         if runner is None:
             raise TableError("err.no_table")
-        await toggle_watching(self, interaction, runner)
+        await toggle_watching(self.tables, interaction, runner)
+
+    async def watch_click(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The Watch button on a table message (replay_buttons.WatchButton)."""
+        await on_watch_click(self.tables, interaction, table_id)
 
 
 async def on_watch_click(cog: Mahjong, interaction: discord.Interaction, table: int) -> None:
     """The Watch button on a table message."""
-    runner = cog.by_id.get(table)
+    runner = cog.registry.get(table)
     if runner is None or runner.closed:
         raise TableError("err.table_over")
     await toggle_watching(cog, interaction, runner)
@@ -275,7 +279,7 @@ def _payload(text: str) -> Any:
 async def _toggle_delayed(cog: Any, interaction: discord.Interaction, runner: TableRunner) -> str:
     """Join or leave the delayed table's spectator thread; the answer's text."""
     user, locale = interaction.user.id, interaction.locale
-    watchers: Watchers | None = cog.watchers.get(runner.table_id)
+    watchers: Watchers | None = cog.registry.watchers.get(runner.table_id)
     if watchers is not None and user in watchers.spectators:
         del watchers.spectators[user]
         try:
@@ -294,7 +298,7 @@ async def _toggle_delayed(cog: Any, interaction: discord.Interaction, runner: Ta
     try:
         if watchers is None:
             watchers = await open_thread(cog, runner)
-            cog.watchers[runner.table_id] = watchers
+            cog.registry.watchers[runner.table_id] = watchers
         await cog.budget.take(urgent=True)
         await cog.bot.http.add_user_to_thread(watchers.thread_id, user)
     except NETWORK_ERRORS as error:

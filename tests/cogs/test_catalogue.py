@@ -17,7 +17,7 @@ from discord import Locale, app_commands
 
 from cogs import i18n
 from cogs.calculator import Calculator
-from cogs.mahjong import Mahjong
+from cogs.mahjong import COGS, GROUP_DESCRIPTION, GROUP_NAME
 from engine.house_rules import SWITCHES
 from engine.policy import LEVELS
 from engine.rules import PROFILES
@@ -86,15 +86,19 @@ class _Recorder(app_commands.Translator):
         return text
 
 
+# the /mahjong subcommands, as each cog declares them (cogs/mahjong/__init__.py gathers them in one group)
+MAHJONG_COMMANDS = [command for cog in COGS for command in cog.__cog_app_commands__]
+
+
 async def _asked_texts() -> list[tuple[str, str, str | None]]:
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
     recorder = _Recorder()
     await tree.set_translator(recorder)
-    commands = [*Mahjong.__cog_app_commands__, *Calculator.__cog_app_commands__]
+    commands = [*MAHJONG_COMMANDS, *Calculator.__cog_app_commands__]
     assert {c.name for c in commands} >= {"create", "help", "tai", "ai"}
     for command in commands:
         await command.get_translated_payload(tree, recorder)
-    for message in (Mahjong.__cog_group_name__, Mahjong.__cog_group_description__):
+    for message in (GROUP_NAME, GROUP_DESCRIPTION):
         for locale in LOCALES.values():
             await recorder.translate(message, locale, None)
     return recorder.asked
@@ -119,7 +123,7 @@ def _has_words(text: str) -> bool:
 async def test_option_names_in_chinese_are_valid_and_distinct_within_each_command():
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
     translator = i18n.CatalogueTranslator()
-    payloads = [await c.get_translated_payload(tree, translator) for c in Mahjong.__cog_app_commands__]
+    payloads = [await c.get_translated_payload(tree, translator) for c in MAHJONG_COMMANDS]
     payloads += [await c.get_translated_payload(tree, translator) for c in Calculator.__cog_app_commands__]
     options = [p.get("options", []) for p in payloads]
     options += [child.get("options", []) for p in payloads for child in p.get("options", []) if child.get("type") == 1]

@@ -70,10 +70,10 @@ async def test_no_command_has_two_options_with_one_name_in_any_language():
     from discord import app_commands
 
     from cogs.i18n import CatalogueTranslator
-    from cogs.mahjong import Mahjong
+    from cogs.mahjong import COGS
 
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
-    for command in Mahjong.__cog_app_commands__:
+    for command in (command for cog in COGS for command in cog.__cog_app_commands__):
         if not isinstance(command, app_commands.Command):
             continue
         payload = await command.get_translated_payload(tree, CatalogueTranslator())

@@ -22,7 +22,7 @@ def build_bot(timing: Timing = FAST, seed: int | None = 7, database: str = ":mem
 
 
 def table_runner(bot: entry.MahjongBot, devserver: DevServer, channel: str = "general"):
-    return bot.get_cog("Mahjong").tables[devserver.channel(channel).id]
+    return bot.get_cog("Mahjong").registry.in_channel(devserver.channel(channel).id)
 
 
 # ---------------------------------------------------------------- who was shown whose tiles

@@ -98,3 +98,19 @@ def test_before_a_sync_commands_keep_their_plain_names():
     COMMANDS.learn({"mahjong": 42}, {"mahjong": ["create", "join", "help"]})
     assert "</mahjong create:42>" in t("zh-TW", "err.no_table")
     assert t("en", "lobby.footer").count("/mahjong") == 2 and "</" not in t("en", "lobby.footer")  # a footer shows no mention
+
+
+async def test_an_extension_that_fails_to_load_leaves_the_others_working_and_syncs_nothing(
+    harness, devserver, tmp_path, monkeypatch
+):
+    """Each extension loads on its own (RoboDanny's shape): /tai still answers, and no sync takes the
+    failed extension's commands away from the servers."""
+    database = str(tmp_path / "mahjong.sqlite3")
+    await harness.stop(await harness.start(build_bot(database)))
+    monkeypatch.setattr(entry, "EXTENSIONS", (*entry.EXTENSIONS, "cogs.no_such_extension"))
+    started = await harness.start(build_bot(database, force_sync=True))
+    assert devserver.commands.overwrites == [None]  # the first start's sync only, --sync or not
+    assert harness.errors.take("could not load cogs.no_such_extension")
+    reply = await (await devserver.member("alice").slash("tai", hand="123456789m456p3455s", win="2s")).message()
+    assert reply.embeds[0]["title"] == "3 台"
+    await harness.stop(started)

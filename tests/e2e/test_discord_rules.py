@@ -141,7 +141,7 @@ async def test_a_server_that_removed_the_bot_while_it_was_offline_loses_its_tabl
 
     await _until(table_closed)
     await _until(queue_empty)
-    assert not again.get_cog("Mahjong").by_id and await again.store.unfinished_tables() == []
+    assert not again.get_cog("Mahjong").registry and await again.store.unfinished_tables() == []
     await asyncio.sleep(0.3)  # a resumed table would have posted (and been refused) by now
     assert devserver.invalid_requests.total == refused, "not one 403 after the restart"
     assert [m for m in devserver.recorder.messages.values() if m.updated_seq > since] == []
@@ -164,7 +164,7 @@ async def test_a_channel_post_refused_with_50001_asks_discord_whether_the_bot_is
     await devserver.remove_bot_from_guild(announce=False)
     await Person(alice).act_once(15)  # answered in place (her click's own token); the table's edit after it fails
     await devserver.recorder.wait_until(lambda: runner.closed, 5, lambda: "the table closed")
-    assert runner.blocked is None and not bot.get_cog("Mahjong").by_id
+    assert runner.blocked is None and not bot.get_cog("Mahjong").registry
     assert devserver.recorder.log.count("GET /guilds/{guild_id}") == 1
 
 
@@ -182,7 +182,7 @@ async def test_a_thread_where_the_bot_may_send_messages_in_threads_only_hosts_a_
     await devserver.wait_for_message(channel=thread, predicate=lambda m: any(a.filename == "table.png" for a in m.attachments))
     clicked = await Person(alice).act_once(15)
     assert clicked is not None and (await clicked.response()).type == 7
-    assert bot.get_cog("Mahjong").tables[thread.id].blocked is None
+    assert bot.get_cog("Mahjong").registry.in_channel(thread.id).blocked is None
 
 
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
@@ -197,7 +197,7 @@ async def test_a_private_thread_without_the_bot_is_refused_and_one_it_joined_hos
     bot = await harness.start(build_bot(FAST, seed=12))
     refused = await (await alice.slash("mahjong create", channel=outside)).message()
     assert refused.ephemeral_to == alice.id and "not in this private thread" in refused.content
-    assert outside.id not in bot.get_cog("Mahjong").tables
+    assert bot.get_cog("Mahjong").registry.in_channel(outside.id) is None
     lobby = await (await alice.slash("mahjong create", channel=inside)).message()
     assert lobby.button("Start")
 
@@ -217,7 +217,7 @@ async def test_a_thread_archived_or_locked_mid_match_pauses_the_table_and_it_pla
     alice = devserver.member("alice")
     lobby = await (await alice.slash("mahjong create", channel=thread, rounds=1)).message()
     await (await alice.click(lobby, "Start")).response()
-    runner = bot.get_cog("Mahjong").tables[thread.id]
+    runner = bot.get_cog("Mahjong").registry.in_channel(thread.id)
     await devserver.recorder.wait_until(lambda: runner.table_msg is not None, 5, lambda: "the table posted")
     person = Person(alice)
     for closing, code in (({"archived": True}, "archived"), ({"archived": True, "locked": True}, "locked")):

@@ -31,7 +31,7 @@ async def test_a_rated_table_with_ai_seats_rates_the_person_and_settles_the_matc
 
     alice = devserver.member("alice")
     cog = bot.get_cog("Mahjong")  # the table is forgotten once its final writes are stored
-    await devserver.recorder.wait_until(lambda: runner.table_id not in cog.by_id, 5, lambda: "the match stored")
+    await devserver.recorder.wait_until(lambda: runner.table_id not in cog.registry, 5, lambda: "the match stored")
     stats = await (await alice.slash("mahjong stats")).message()
     fields = {f["name"]: f["value"] for f in stats.embeds[0]["fields"]}
     assert "Provisional 1/5" in fields["Rating"]
@@ -66,7 +66,7 @@ async def test_a_rated_table_needs_four_people_to_start(harness, devserver):
     await (await bob.click(lobby, "Join")).response()
     refused = await (await alice.click(lobby, "Start")).message()
     assert refused.ephemeral_to == alice.id and "needs four people (2 seated)" in refused.content
-    assert bot.get_cog("Mahjong").tables  # still open in the lobby
+    assert len(bot.get_cog("Mahjong").registry)  # still open in the lobby
 
 
 @pytest.mark.devserver(members=("alice", "bob", "carol", "dave"), rate_limits=RateLimits(time_scale=0.02))
@@ -87,7 +87,7 @@ async def test_a_taiwan13_leaver_ends_a_rated_table_placed_last(harness, devserv
     )
     assert "bob loses **50** to the table (leaving)" in standings.embeds[0]["fields"][0]["value"]
     cog = bot.get_cog("Mahjong")
-    await devserver.recorder.wait_until(lambda: runner.table_id not in cog.by_id, 5, lambda: "the match stored")
+    await devserver.recorder.wait_until(lambda: runner.table_id not in cog.registry, 5, lambda: "the match stored")
     stored = await bot.store.match_standings(devserver.world.guild_id, runner.table_id)
     seat = runner.seating.seat_of_user(bob.id)
     assert stored.leaver == seat and stored.places[seat] == 4

@@ -84,7 +84,7 @@ async def test_a_table_is_refused_where_the_bot_could_not_show_it_naming_what_is
     devserver.set_bot_permissions("general", deny=("attach_files", "embed_links"))
     answer = await (await alice.slash("mahjong create")).message()
     assert answer.ephemeral and "Embed Links" in answer.content and "Attach Files" in answer.content
-    assert devserver.channel("general").id not in bot.get_cog("Mahjong").tables
+    assert bot.get_cog("Mahjong").registry.in_channel(devserver.channel("general").id) is None
     devserver.set_bot_permissions("general", allow=("attach_files", "embed_links"))
     lobby = await (await alice.slash("mahjong create")).message()
     assert lobby.button("Start")
@@ -133,7 +133,7 @@ async def test_a_deleted_channel_ends_its_table_frees_its_seats_and_is_never_res
     runner = await _playing_table(bot, devserver, alice, rounds=1)
     await devserver.delete_channel("general")
     cog = bot.get_cog("Mahjong")
-    await devserver.recorder.wait_until(lambda: runner.table_id not in cog.by_id, 5, lambda: "the table closed")
+    await devserver.recorder.wait_until(lambda: runner.table_id not in cog.registry, 5, lambda: "the table closed")
     await devserver.recorder.wait_until(lambda: runner.task is None or runner.task.done(), 5, lambda: "timers stop")
     assert runner.closed
     lobby = await (await alice.slash("mahjong create", channel="other")).message()  # her seat is free
@@ -149,7 +149,7 @@ async def test_a_server_that_removed_the_bot_ends_its_tables(harness, devserver)
     runner = await _playing_table(bot, devserver, devserver.member("alice"), rounds=1)
     await devserver.remove_bot_from_guild()
     await devserver.recorder.wait_until(lambda: runner.closed, 5, lambda: "the table closed")
-    assert not bot.get_cog("Mahjong").by_id
+    assert not bot.get_cog("Mahjong").registry
 
 
 @pytest.mark.devserver(members=("alice", "bob", "mod"), channels=("general", "other"), rate_limits=QUICK)
@@ -159,11 +159,11 @@ async def test_a_member_with_manage_server_closes_any_table_of_the_server_from_a
     alice.record.permissions = bob.record.permissions = MEMBER_PERMISSIONS  # no Manage Server; mod has it
     runner = await _playing_table(bot, devserver, alice, rounds=1)
     refused = await (await bob.slash("mahjong close", channel="other", table=runner.table_id)).message()
-    assert refused.ephemeral and runner.table_id in bot.get_cog("Mahjong").by_id  # the host or Manage Server only
+    assert refused.ephemeral and runner.table_id in bot.get_cog("Mahjong").registry  # the host or Manage Server only
     unknown = await (await mod.slash("mahjong close", channel="other", table=999)).message()
     assert "no open table #999" in unknown.content
     closed = await (await mod.slash("mahjong close", channel="other", table=runner.table_id)).message()
-    assert closed.ephemeral and runner.closed and runner.table_id not in bot.get_cog("Mahjong").by_id
+    assert closed.ephemeral and runner.closed and runner.table_id not in bot.get_cog("Mahjong").registry
 
 
 @pytest.mark.parametrize(("creator", "language", "expected"), [("zh-TW", None, "起莊骰子"), ("zh-TW", "en", "seat draw"), ("en-US", "zh-CN", "起庄骰子")])

@@ -38,7 +38,7 @@ async def open_table(devserver, *, channel="general", who="alice", **options):
 
 async def first_hand(bot, devserver, channel="general"):
     await devserver.recorder.wait_until(
-        lambda: (r := bot.get_cog("Mahjong").tables.get(devserver.channel(channel).id)) and r.game, 5, lambda: "a hand"
+        lambda: (r := bot.get_cog("Mahjong").registry.in_channel(devserver.channel(channel).id)) and r.game, 5, lambda: "a hand"
     )
     return table_runner(bot, devserver, channel)
 
@@ -208,7 +208,7 @@ async def test_arguments_a_client_should_never_send_get_a_polite_answer_naming_t
         answer = await (await alice.slash(command, forged=True, **options)).message()
         assert answer.ephemeral and f"`{name}` takes one of:" in answer.content, (command, options, answer.content)
     assert "4, 5, 6, 8, 15, 20, 30, 60" in answer_for(devserver, "turn_seconds")
-    assert devserver.channel("general").id not in bot.get_cog("Mahjong").tables  # nothing opened
+    assert bot.get_cog("Mahjong").registry.in_channel(devserver.channel("general").id) is None  # nothing opened
 
 
 def answer_for(devserver, name: str) -> str:
@@ -235,7 +235,7 @@ async def test_two_leaves_at_a_taiwan13_table_charge_one_penalty_and_every_messa
     await devserver.wait_for_message(
         channel="general", predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds)
     )
-    await devserver.recorder.wait_until(lambda: runner.table_id not in bot.get_cog("Mahjong").by_id, 10, lambda: "end")
+    await devserver.recorder.wait_until(lambda: runner.table_id not in bot.get_cog("Mahjong").registry, 10, lambda: "end")
     assert sorted(runner.match.scores) == [-50, 0, 0, 0]
     with sqlite3.connect(database) as db:
         standings = dict(db.execute("SELECT seat, score FROM match_scores WHERE table_id = ?", (runner.table_id,)))
@@ -290,7 +290,7 @@ async def test_a_paused_table_nobody_resumes_ends_with_its_standings(harness, de
         channel="general", predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds), timeout=60
     )
     assert any("Nobody came back" in m.content for m in devserver.channel_messages())
-    await devserver.recorder.wait_until(lambda: runner.table_id not in bot.get_cog("Mahjong").by_id, 10, lambda: "end")
+    await devserver.recorder.wait_until(lambda: runner.table_id not in bot.get_cog("Mahjong").registry, 10, lambda: "end")
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT phase FROM tables WHERE id = ?", (runner.table_id,)).fetchone()[0] == "over"
 

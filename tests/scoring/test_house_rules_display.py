@@ -44,7 +44,7 @@ def test_score_sheet_names_the_house_rules_on_its_last_line():
 
 
 def test_create_offers_every_preset():
-    from cogs.mahjong import PRESET_CHOICES
+    from cogs.mahjong.options import PRESET_CHOICES
     from engine.house_rules import FAMILIES
 
     offered = [c.value for c in PRESET_CHOICES]
