@@ -97,11 +97,12 @@ def _split_byes(
     if ai_seats or short == 0:
         return order, []
     count = len(order) % TABLE  # without AI seats the remainder sits out
-    candidates = [p for p in reversed(order) if p not in had_bye] or list(reversed(order))
+    fresh = [p for p in reversed(order) if p not in had_bye]  # the lowest standing first
     if rng is not None:  # round 1: nobody has a standing yet, the draw decides
-        candidates = sorted(candidates)
-        rng.shuffle(candidates)
-    byes = candidates[:count]
+        fresh = sorted(fresh)
+        rng.shuffle(fresh)
+    again = [p for p in reversed(order) if p in had_bye]  # once everyone has sat out, it goes round again
+    byes = (fresh + again)[:count]
     return [p for p in order if p not in byes], byes
 
 
