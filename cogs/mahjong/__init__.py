@@ -161,8 +161,8 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 def _eye_offer(runner: TableRunner, user_id: int) -> bool:
     """Whether ``user_id`` may declare 眼牌 at ``runner``'s table now, and if so whether it is Miji
     (TableError when they may not: the confirmation is only offered for a declaration that is legal)."""
-    game = runner.game
-    seat = next((s for s, who in enumerate(runner.seating.by_seat) if who.user_id == user_id), None)
+    game = runner.session.game
+    seat = next((s for s, who in enumerate(runner.session.seating.by_seat) if who.user_id == user_id), None)
     offered = game.declarations(seat) if game is not None and seat is not None and not game.is_over else []
     if not offered:
         raise TableError("err.illegal")
@@ -237,7 +237,7 @@ class Mahjong(
             log.warning("table %s could not resume", runner.table_id, exc_info=True)
             self._shut(runner)
             await runner.close()
-            await self._restore_failed(runner.table_id, runner.state.channel_id, error, runner.locale)
+            await self._restore_failed(runner.table_id, runner.state.channel_id, error, runner.state.locale)
             return
         await restore_watchers(self, runner)  # a delayed table's spectators go on in its thread (watch.py)
 
@@ -394,7 +394,7 @@ class Mahjong(
     def offer_rematch(self, runner: TableRunner) -> None:
         """A table played to its end leaves its seats and settings for the summary's Rematch button."""
         if runner.state.kind != SYSTEM:
-            self.rematches[runner.table_id] = RematchSeed(runner.state.settings, tuple(runner.state.seats), runner.locale)
+            self.rematches[runner.table_id] = RematchSeed(runner.state.settings, tuple(runner.state.seats), runner.state.locale)
 
     def table_finished(self, runner: TableRunner) -> None:
         """Forget a table whose match ended (its messages stay in the channel)."""
@@ -404,7 +404,7 @@ class Mahjong(
             del self.tables[channel]
         self.by_id.pop(runner.table_id, None)
         # its people are free, unless they sit at another table of the same channel (a 系統桌 beside it)
-        users = {s.user_id for s in (*runner.state.seats, *runner.seating.by_seat) if s.user_id is not None}
+        users = {s.user_id for s in (*runner.state.seats, *runner.session.seating.by_seat) if s.user_id is not None}
         elsewhere = {
             s.user_id for other in self.by_id.values() if other.state.channel_id == channel for s in other.state.seats
         }
@@ -593,7 +593,7 @@ class Mahjong(
         await interaction.response.send_message(**payload.send_kwargs())
         message = await interaction.original_response()
         runner.lobby = self.live_message(state.channel_id, message.id, runner.lobby_payload)
-        runner.lobby.mark_shown(runner.version)
+        runner.lobby.mark_shown(runner.session.version)
         runner.journal.lobby_message(message.id)
 
     def _register(self, runner: TableRunner) -> None:
@@ -665,7 +665,7 @@ class Mahjong(
         where = self.seated.get(key)
         if where is not None and where != runner.state.channel_id:
             raise TableError("err.already_seated", channel=where)
-        if runner.closed or runner.state.phase is not TablePhase.LOBBY:
+        if runner.session.closed or runner.state.phase is not TablePhase.LOBBY:
             raise TableError("err.not_lobby")
         effects = runner.session.join(
             interaction.user.id,
@@ -686,7 +686,7 @@ class Mahjong(
     async def _leave(self, interaction: discord.Interaction, runner: TableRunner) -> None:
         state = runner.state
         if state.phase is TablePhase.PLAYING:
-            if runner.seating.seat_of_user(interaction.user.id) is None:
+            if runner.session.seating.seat_of_user(interaction.user.id) is None:
                 raise TableError("err.not_seated")
             await runner.player_left(interaction.user.id)
             self.seated.pop((state.guild_id, interaction.user.id), None)
@@ -730,7 +730,7 @@ class Mahjong(
         except NETWORK_ERRORS as error:
             log.warning("table %s could not start: %r", runner.table_id, error)
         except Exception:
-            if runner.closed:  # shutting down while dealing
+            if runner.session.closed:  # shutting down while dealing
                 return
             log.exception("table %s could not start", runner.table_id)
 
@@ -764,7 +764,7 @@ class Mahjong(
             except discord.HTTPException as error:
                 log.info("closing table %s: lobby edit failed: %s", runner.table_id, error)
         if mid_match:
-            await runner.post(content=t(runner.locale, "play.closed_mid"))
+            await runner.post(content=t(runner.state.locale, "play.closed_mid"))
 
     async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
         """The DM channel with a person: opened once ever (its id is kept, in memory and in the store,
@@ -810,12 +810,12 @@ class Mahjong(
         if not await respond(interaction, runner.repost_table, update=False, ephemeral=False):
             return
         message = await interaction.original_response()
-        if runner.game is not None:  # the fresh message becomes the one kept up to date (edited by the channel route)
+        if runner.session.game is not None:  # the fresh message becomes the one kept up to date (edited by the channel route)
             partial = self.bot.get_partial_messageable(runner.state.channel_id).get_partial_message(message.id)
-            runner.follow_table(partial, runner.version)
+            runner.follow_table(partial, runner.session.version)
         else:
             live = self.live_message(runner.state.channel_id, message.id, payload_builder(runner))
-            live.mark_shown(runner.version)
+            live.mark_shown(runner.session.version)
             if runner.lobby is not None:
                 runner.lobby.close()
             runner.lobby = live
@@ -863,7 +863,7 @@ class Mahjong(
         """The table a click names, if this process runs it; TableError otherwise (the match is over, or
         another process runs the table now: the cluster says which)."""
         runner = self.by_id.get(table_id)
-        if runner is None or runner.closed:
+        if runner is None or runner.session.closed:
             raise TableError(self.cluster.gone(table_id))  # cluster hook: over, or moving process
         return runner
 
@@ -901,7 +901,7 @@ class Mahjong(
         """They are back (the session forgot that they left): seated here again, out of any queue."""
         user = interaction.user.id
         key = (runner.state.guild_id, user)
-        if runner.seating.seat_of_user(user) is not None and user not in runner.session.left and key not in self.seated:
+        if runner.session.seating.seat_of_user(user) is not None and user not in runner.session.left and key not in self.seated:
             self.seated[key] = runner.state.channel_id
             self.took_seat(runner.state.guild_id, user)
 
@@ -956,7 +956,7 @@ class Mahjong(
         payload = await runner.lobby_payload()
         await interaction.response.edit_message(**payload.edit_kwargs())
         if runner.lobby is not None:
-            runner.lobby.mark_shown(runner.version)
+            runner.lobby.mark_shown(runner.session.version)
 
 
 def payload_builder(runner: TableRunner) -> Any:

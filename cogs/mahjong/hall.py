@@ -139,11 +139,11 @@ class Hall(CogMixin):
         they left: its seat is auto-played and they are free)."""
         for runner in self.by_id.values():
             state = runner.state
-            if state.guild_id != guild_id or runner.closed or user_id in runner.session.left:
+            if state.guild_id != guild_id or runner.session.closed or user_id in runner.session.left:
                 continue
             if channel_id is not None and state.channel_id != channel_id:
                 continue
-            if state.seat_of(user_id) is not None or runner.seating.seat_of_user(user_id) is not None:
+            if state.seat_of(user_id) is not None or runner.session.seating.seat_of_user(user_id) is not None:
                 return runner
         return None
 
@@ -185,7 +185,7 @@ class Hall(CogMixin):
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         guild_id = interaction.guild_id
         assert guild_id is not None
-        states = [r.state for r in self.by_id.values() if r.state.guild_id == guild_id and not r.closed]
+        states = [r.state for r in self.by_id.values() if r.state.guild_id == guild_id and not r.session.closed]
         queues: dict[str, int] = {}
         try:
             for entry in await self.store.queue(guild_id):
@@ -342,7 +342,7 @@ class Hall(CogMixin):
         await self.bot.wait_until_ready()
         if mention:
             people = " ".join(f"<@{user_id}>" for user_id in mention)
-            content = t(runner.locale, "hall.ready", mentions=people, channel=f"<#{runner.state.channel_id}>")
+            content = t(runner.state.locale, "hall.ready", mentions=people, channel=f"<#{runner.state.channel_id}>")
             payload = await runner.lobby_payload()
             # only these four are pinged, whatever the names in the embed say
             allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mention], roles=False, everyone=False)
@@ -469,7 +469,7 @@ class Hall(CogMixin):
 
     async def join_listed_click(self, interaction: discord.Interaction, table: int) -> None:
         runner = self.by_id.get(table)
-        if runner is None or runner.closed or runner.state.guild_id != interaction.guild_id:
+        if runner is None or runner.session.closed or runner.state.guild_id != interaction.guild_id:
             raise TableError("err.table_over")  # another server's table is never reached from here
         await self._join_listed(interaction, runner)
 

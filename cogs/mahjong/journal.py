@@ -30,8 +30,10 @@ class Journal:
         *,
         on_failure: Callable[[StoreError], Any] | None = None,
         on_recovered: Callable[[], Any] | None = None,
+        enabled: bool = True,
     ) -> None:
         self.store = store
+        self.enabled = enabled  # False: writes are dropped (a benchmark measuring what storage costs)
         self.table_id = table_id
         self.pending = PendingWrites(on_failure=on_failure, on_recovered=on_recovered, name=str(table_id))
         self.hand_ids: dict[int, int] = {}  # hand number → stored hand id (known once its write ran)
@@ -44,6 +46,8 @@ class Journal:
 
     def record(self, write: Write) -> None:
         """Queue one transaction; it runs after every write recorded before it."""
+        if not self.enabled:
+            return
         self._queue.append(write)
         self._idle.clear()
         if self._task is None or self._task.done():

@@ -26,36 +26,28 @@ import discord
 
 import render
 from data import SavedTable, SeatRecord
-from engine.game import Game
-from engine.match import Match
-from engine.rules import TableOptions
-from engine.scoring import get_rules
-from engine.summary import match_summary
 from engine.tiles import NotationError
-from engine.view import HandResult
-from render.summary import render_summary
 from table import effects as fx
+from table import inputs as ins
 from table.effects import Effect
-from table.lobby import Seat, TableError, TablePhase, TableSettings, TableState
-from table.seating import Seating
+from table.lobby import Seat, TableError, TablePhase, TableState
+from table.records import left_of, state_of
 from table.session import TableSession
 from table.timing import Timing
-from table.visibility import PUBLIC
 
 from ..i18n import t
 from . import texts
+from .announce import seat_draw_text, standings_payload
 from .answers import acknowledge_if_slow, respond
 from .buttons import Mode, PromptPoint
 from .feed import FeedMarks
 from .journal import Journal
 from .live import LiveMessage, Payload
-from .payloads import dm_payload, result_text, table_payload, text_names
+from .markdown import shown_name
+from .observer import NO_OBSERVER, TableObserver
+from .payloads import dm_payload, result_text, table_payload
 from .prompts import exchange_tiles, resume_view
-from .rematch import rematch_view
 from .replay import replay_view
-from .review import standings_view
-from .stats import add_ledger
-from .system import SYSTEM
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -87,6 +79,7 @@ class DmSlot:
     """A person's hand message for the current hand."""
 
     user_id: int
+    name: str = ""  # as the seat is called (the channel's "your hand comes later" names them)
     live: LiveMessage | None = None
     failed: bool = False  # DMs closed (50007): they play through "Show my hand"
     sending: bool = False  # the hand's DM is on its way
@@ -98,12 +91,16 @@ class DmSlot:
 
 
 class TableRunner:
-    def __init__(self, cog: Mahjong, state: TableState, *, locale: str = "en", host_name: str = "") -> None:
+    def __init__(
+        self, cog: Mahjong, state: TableState, *, locale: str = "en", host_name: str = "",
+        observer: TableObserver | None = None,
+    ) -> None:
+        state.locale, state.host_name = locale, host_name  # stored with the table (table/records.py)
         self.cog = cog
-        self.bot = cog.bot
-        self.host_name = host_name
-        self.locale = locale  # the server's language, for channel messages
+        self.state = state  # the lobby's seats and settings (the session's own; the cog reads them)
+        self.table_id = state.table_id
         self.session = TableSession(state, cog.timing)
+        self.observer = observer or getattr(cog.bot, "table_observer", None) or NO_OBSERVER
         self.lock = asyncio.Lock()
         self.lobby: LiveMessage | None = None
         self.table_msg: LiveMessage | None = None
@@ -117,101 +114,40 @@ class TableRunner:
         self.wake_at: float | None = None  # the session's next wake-up, from its last effects
         self.task: asyncio.Task[None] | None = None
         self.journal = Journal(
-            cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back
+            cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back,
+            enabled=self.observer.stores,
         )
-
-    # ------------------------------------------------------------------ what the session knows
-
-    @property
-    def state(self) -> TableState:
-        return self.session.state
-
-    @property
-    def table_id(self) -> int:
-        return self.session.table_id
-
-    @property
-    def timing(self) -> Timing:
-        return self.session.timing
-
-    @property
-    def game(self) -> Game | None:
-        """The hand in play (or just settled): the cog reads it through view()/prompt() and public queries."""
-        return self.session.game
-
-    @property
-    def match(self) -> Match | None:
-        return self.session.match
-
-    @property
-    def seating(self) -> Seating:
-        return self.session.seating
-
-    @property
-    def version(self) -> int:
-        return self.session.version
-
-    @property
-    def resumed_at(self) -> int:
-        return self.session.resumed_at
-
-    @property
-    def decision(self) -> int:
-        return self.session.decision
-
-    @property
-    def deadline(self) -> float | None:
-        return self.session.deadline
-
-    @property
-    def result(self) -> HandResult | None:
-        return self.session.result
-
-    @property
-    def closed(self) -> bool:
-        return self.session.closed
-
-    @property
-    def blocked(self) -> str | None:
-        return self.session.blocked
-
-    @property
-    def paused_until(self) -> float | None:
-        return self.session.paused_until
 
     @property
     def channel(self) -> discord.abc.Messageable:
-        return self.bot.get_partial_messageable(self.state.channel_id, guild_id=self.state.guild_id)
-
-    def text_names(self) -> list[str]:
-        return text_names(self.session)
+        return self.cog.bot.get_partial_messageable(self.state.channel_id, guild_id=self.state.guild_id)
 
     # ------------------------------------------------------------------ carrying out effects
 
     def carry_out(self, effects: Sequence[Effect]) -> list[Job]:
-        """Do now what touches no network (the lock held by the caller); return the rest, in order."""
+        """Do now what touches no network (the lock held by the caller); return the rest, in order. Each
+        effect carries what it takes: the session is not read here."""
         jobs: list[Job] = []
-        session = self.session
         for effect in effects:
             match effect:
-                case fx.ShowTable():
+                case fx.ShowTable(version):
                     if self.table_msg is not None:
-                        self.table_msg.want(session.version)
-                case fx.ShowHand(seat):
+                        self.table_msg.want(version)
+                case fx.ShowHand(seat, version):
                     slot = self.dms.get(seat)
                     if slot is not None and slot.live is not None:
-                        slot.live.want(session.version)
-                case fx.ShowLobby():
+                        slot.live.want(version)
+                case fx.ShowLobby(version):
                     if self.lobby is not None:
-                        self.lobby.want(session.version)
-                case fx.StoreSeats():
-                    self.journal.seats(seat_records(self.state.seats))
-                case fx.StorePhase():
-                    self.journal.phase(self.state.phase.value)
-                case fx.StoreOptions():
-                    self.journal.options(self.stored_options())
-                case fx.StoreMatch(header):
-                    self.journal.match(seat_records(session.seating.by_seat), dict(header))
+                        self.lobby.want(version)
+                case fx.StoreSeats(seats):
+                    self.journal.seats(seat_records(seats))
+                case fx.StorePhase(phase):
+                    self.journal.phase(phase)
+                case fx.StoreOptions(row):
+                    self.journal.options(dict(row))
+                case fx.StoreMatch(header, seats):
+                    self.journal.match(seat_records(seats), dict(header))
                 case fx.StoreHand(number, header):
                     self.journal.hand(number, dict(header))
                 case fx.StoreMove(number, index, move, deadline):
@@ -219,7 +155,10 @@ class TableRunner:
                 case fx.StoreDeadline(number, deadline):
                     self.journal.deadline(number, deadline)
                 case fx.StoreResult(number, result):
-                    self._store_result(number, result)
+                    self.journal.hand_over(
+                        number, result.to_dict(), winner=result.winner, loser=result.loser,
+                        self_drawn=result.self_drawn, total=result.total, deltas=list(result.deltas),
+                    )
                 case fx.StoreMatchOver(scores, leaver):
                     self.journal.match_over(list(scores), leaver=leaver)
                 case fx.WakeAt(at):
@@ -228,28 +167,33 @@ class TableRunner:
                     self._close_hand_messages()  # now: the last hand's messages never show the new one
                     self.dms = {}
                 case fx.Deal():
-                    jobs.append(self._show_hand)
-                case fx.MatchStarted(commitment):
-                    jobs.append(partial(self._announce_seats, commitment))
-                case fx.Notice(key, seat, values):
-                    name = {} if seat is None else {"name": self.text_names()[seat]}
-                    jobs.append(partial(self._post_quietly, t(self.locale, key, **name, **values)))
-                case fx.ShowScore(number, result):
-                    jobs.append(self._score_job(number, result))
+                    jobs.append(partial(self._show_hand, effect))
+                case fx.MatchStarted():
+                    jobs.append(partial(self._post_quietly, seat_draw_text(effect, self.state.locale)))
+                case fx.Notice(key, _, values, name):
+                    named = {} if name is None else {"name": shown_name(name)}
+                    jobs.append(partial(self._post_quietly, t(self.state.locale, key, **named, **values)))
+                case fx.ShowScore():
+                    jobs.append(self._score_job(effect))
                 case fx.Paused(until):
                     jobs.append(partial(self._post_pause, until))
                 case fx.Unpaused():
                     message, self.pause_msg = self.pause_msg, None
                     if message is not None:  # in the background: the click that resumed is answered first
-                        edit = message.edit(content=t(self.locale, "play.unpaused"), view=None)
+                        edit = message.edit(content=t(self.state.locale, "play.unpaused"), view=None)
                         self.cog.background(self._quietly(edit))
                 case fx.PauseEnded():
                     jobs.append(partial(self._edit_pause, "play.pause_ended"))
-                case fx.MatchOver(key):
-                    jobs.append(partial(self._finish_match, key))
+                case fx.MatchOver():
+                    jobs.append(partial(self._finish_match, effect))
                 case fx.Probe():
                     jobs.append(self._probe_channel)
+        self.observer.carried(self, effects)
         return jobs
+
+    def feed(self, event: ins.Input) -> list[Job]:
+        """One input into the session now (the lock held by the caller); its network work, to run after."""
+        return self.carry_out(self.session.handle(event, time.time()))
 
     def carry(self, effects: Sequence[Effect]) -> None:
         """Effects of a call that was not under the lock's await (lobby changes): network work in the
@@ -270,33 +214,8 @@ class TableRunner:
     def restore(cls, cog: Mahjong, saved: SavedTable) -> TableRunner:
         """Rebuild a stored table: its seats and settings, and its match replayed to the last stored move."""
         record = saved.table
-        extra = record.options
-        settings = TableSettings(
-            record.rules,
-            record.rounds,
-            TableOptions.from_dict(extra.get("table", {})),
-            ranking=record.ranking,
-            spectators=extra.get("spectators", "public"),
-            hints=extra.get("hints", True) is not False,
-            pace=extra.get("pace", "normal"),
-        )
-        locales = extra.get("locales", {})
-        seats = [
-            Seat(s.user_id, s.name, s.ai_level, locales.get(str(s.user_id), extra.get("locale", "en")))
-            for s in record.seats
-        ]
-        state = TableState(
-            record.id,
-            record.guild_id,
-            record.channel_id,
-            record.host_id,
-            settings,
-            record.password_hash,
-            seats,
-            TablePhase(record.phase),
-            record.kind,
-        )
-        runner = cls(cog, state, locale=extra.get("locale", "en"), host_name=extra.get("host_name", ""))
+        state = state_of(record)  # table/records.py
+        runner = cls(cog, state, locale=state.locale, host_name=state.host_name)
         runner.journal.hand_ids = {h.hand_no: h.id for h in saved.hands}
         runner.session, stored = TableSession.restore(
             state,
@@ -307,7 +226,7 @@ class TableRunner:
             deadline=saved.hands[-1].deadline if saved.hands else None,
             now=time.time(),
         )
-        runner.session.left = {int(user) for user in extra.get("left", [])}
+        runner.session.left = left_of(record)
         runner.carry_out(stored)
         if state.phase is TablePhase.LOBBY and record.lobby_message_id is not None:
             runner.lobby = cog.live_message(record.channel_id, record.lobby_message_id, runner.lobby_payload)
@@ -316,9 +235,9 @@ class TableRunner:
     async def resume(self) -> None:
         """Tell the channel, show the table and each person's hand afresh, and start the clock again."""
         async with self.lock:
-            jobs = self.carry_out(self.cog.cluster.resume_order(self.session.resume(now=time.time())))  # cluster hook
+            jobs = self.carry_out(self.cog.cluster.resume_order(self.session.handle(ins.Resume(), time.time())))  # cluster hook
         await _in_order(jobs)
-        if self.state.phase is not TablePhase.LOBBY and not self.closed:
+        if self.state.phase is not TablePhase.LOBBY and not self.session.closed:
             self._start_driver()
 
     # ------------------------------------------------------------------ lobby
@@ -327,50 +246,30 @@ class TableRunner:
         from .prompts import lobby_embed, lobby_view
 
         return Payload(
-            embeds=[lobby_embed(self.state, self.locale, self.host_name)],
-            view=lobby_view(self.state, self.locale),
+            embeds=[lobby_embed(self.state, self.state.locale, self.state.host_name)],
+            view=lobby_view(self.state, self.state.locale),
         )
 
-    def stored_options(self) -> dict:
-        """What the table row keeps besides the engine's options: the language, the host's name, and who
-        left the match."""
-        settings = self.state.settings
-        return {
-            "table": settings.options.to_dict(),
-            "spectators": settings.spectators,
-            "hints": settings.hints,
-            "pace": settings.pace,
-            "locale": self.locale,
-            "host_name": self.host_name,
-            "locales": {str(s.user_id): s.locale for s in self.state.seats if s.user_id is not None},
-            "left": sorted(self.session.left),  # people who left the match: free to sit elsewhere
-        }
-
     def _storage_failing(self, error: Exception) -> None:
-        self.cog.background(self.post(content=t(self.locale, "play.storage_failing")))
+        self.cog.background(self.post(content=t(self.state.locale, "play.storage_failing")))
 
     def _storage_back(self) -> None:
-        self.cog.background(self.post(content=t(self.locale, "play.storage_ok")))
+        self.cog.background(self.post(content=t(self.state.locale, "play.storage_ok")))
 
     # ------------------------------------------------------------------ starting
 
     async def start_match(self) -> None:
         """Seat draw, dealer dice, first hand: the session decides, this posts them, then the clock runs."""
         async with self.lock:
-            jobs = self.carry_out(self.session.start(key=self.cog.new_match_key(), now=time.time()))
+            jobs = self.feed(ins.Start(self.cog.new_match_key()))
         await _in_order(jobs)
-        if not self.closed:
+        if not self.session.closed:
             self._start_driver()
 
     def _start_driver(self) -> None:
         self.task = asyncio.create_task(self._drive(), name=f"table-{self.table_id}")
 
-    async def _announce_seats(self, commitment: str | None) -> None:
-        match = self.match
-        assert match is not None
-        await self.post(content=texts.seat_draw_text(match, self.text_names(), self.locale, commitment))
-
-    async def _show_hand(self) -> None:
+    async def _show_hand(self, deal: fx.Deal) -> None:
         """Post the hand's table message and send each person their hand (outside the lock)."""
         version = self.session.touch()  # no lock: the payload reads its facts before the render's await
         payload = await self._table_payload()
@@ -378,26 +277,26 @@ class TableRunner:
         async with self.lock:
             if table is not None:
                 self.follow_table(table, version)
-        people = [(seat, who) for seat, who in enumerate(self.seating.by_seat) if who.user_id is not None]
+        people = [(seat, who) for seat, who in enumerate(deal.seats) if who.user_id is not None]
         for seat, who in people:  # every hand is on its way: no clock runs out first
             assert who.user_id is not None
             if who.user_id not in self.dm_closed:
-                self.dms.setdefault(seat, DmSlot(who.user_id, sending=True))
+                self.dms.setdefault(seat, DmSlot(who.user_id, who.name, sending=True))
         for seat, who in people:
             assert who.user_id is not None
             if who.user_id not in self.dm_closed:
                 await self._open_dm(seat, who)
             else:
-                self.dms[seat] = DmSlot(who.user_id, failed=True)
+                self.dms[seat] = DmSlot(who.user_id, who.name, failed=True)
         async with self.lock:
-            self.carry_out(self.session.dealt())
+            self.feed(ins.Dealt())
 
     async def _open_dm(self, seat: int, who: Seat) -> None:
         """Send the person their hand. Only 50007 means their DMs are closed; anything else (a 5xx, a
         dropped connection, 40003 "opening DMs too fast") is tried again after a pause, and if Discord
         still fails the person plays on through "Show my hand" without being told their DMs are closed."""
         assert who.user_id is not None
-        slot = DmSlot(who.user_id, sending=True)
+        slot = DmSlot(who.user_id, who.name, sending=True)
         self.dms[seat] = slot
         try:
             await self._send_dm(seat, who, slot)
@@ -408,7 +307,7 @@ class TableRunner:
         """A new round of tries for a hand's DM Discord did not take, after a back-off: the same slot, so
         the hand's later updates edit the message once it is there."""
         await asyncio.sleep(pause)
-        if self.dms.get(seat) is not slot or self.closed or slot.live is not None or slot.failed:
+        if self.dms.get(seat) is not slot or self.session.closed or slot.live is not None or slot.failed:
             return  # the hand is over, or they play another way by now
         slot.sending = True
         try:
@@ -422,7 +321,7 @@ class TableRunner:
             try:
                 channel = await self.cog.dm_channel(who.user_id)
                 # no lock: a payload reads every fact before its render's await, at this version
-                version = self.version
+                version = self.session.version
                 payload = await self.dm_payload(seat)
                 await self.cog.budget.take(urgent=True)
                 message = await channel.send(**payload.send_kwargs())
@@ -442,7 +341,7 @@ class TableRunner:
                 slot.rounds += 1
                 self.cog.background(self._send_later(seat, who, slot, later))
                 if slot.rounds == 1:  # said once a hand
-                    await self.post(content=t(self.locale, "play.dm_later", name=self.text_names()[seat]))
+                    await self.post(content=t(self.state.locale, "play.dm_later", name=shown_name(slot.name)))
                 return
             await asyncio.sleep(pause)
         async with self.lock:
@@ -457,7 +356,7 @@ class TableRunner:
             )
             slot.live.mark_shown(version)
             self._prompt_delivered(seat, version)
-            slot.live.want(self.version)
+            slot.live.want(self.session.version)
 
     async def _dm_failed(self, seat: int, who: Seat) -> None:
         """DMs closed (50007): the seat is auto-played, the channel tells them how to play on."""
@@ -465,90 +364,79 @@ class TableRunner:
         self.dm_closed.add(who.user_id)
         async with self.lock:
             self.dms[seat].failed = True
-            self.carry_out(self.session.dms_closed(seat, now=time.time()))
+            self.feed(ins.DmsClosed(seat))
         self.wake.set()
         await self.post(
-            content=t(self.locale, "play.dm_failed", mention=f"<@{who.user_id}>"),
+            content=t(self.state.locale, "play.dm_failed", mention=f"<@{who.user_id}>"),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(who.user_id)]),
         )
 
     def _prompt_delivered(self, seat: int, version: int) -> None:
         """Discord acknowledged a message showing ``seat`` its prompt at ``version``: the session may
         restart that decision's clock from now (the clock starts when the person can act)."""
-        self.carry(self.session.prompt_shown(seat, version, now=time.time()))
+        self.carry(self.session.handle(ins.Shown(seat, version), time.time()))
+        self.observer.delivered(self, seat, version)
 
     # ------------------------------------------------------------------ payloads
 
     async def _table_payload(self) -> Payload:
-        return await table_payload(self.session, self.locale, self.cog.painter)
+        return await table_payload(self.session, self.state.locale, self.cog.painter)
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
         return await dm_payload(self.session, seat, self.feed_marks, mode, self.cog.painter)
-
-    def result_text(self, result: HandResult, number: int) -> str:
-        return result_text(self.session, result, number, self.locale)
 
     # ------------------------------------------------------------------ clicks
 
     async def act(self, interaction: discord.Interaction, point: PromptPoint, code: str) -> None:
         """A prompt button: the session checks it against the live decision point and plays it; the
         move is stored before the player sees it, and the answer shows their new hand."""
-        seat = point.seat
-        async with acknowledge_if_slow(interaction, update=True), self.lock:
-            effects = self.session.click(
-                interaction.user.id,
-                seat,
-                code,
-                hand=point.hand,
-                move=point.move,
-                now=time.time(),
-                answering=self._answering(interaction, seat),
-            )
-            jobs = self.carry_out(effects)
-            self.wake.set()  # the driver waits on the lock: it plays on (AI replies) as soon as this is stored
-            await self.journal.flush()
-        await self._answer_with_hand(interaction, seat)  # outside the lock: others' clicks need not wait
-        await self._run(jobs)
+        user = interaction.user.id
+
+        def click(answering: int | None) -> ins.Input:
+            return ins.Click(user, point.seat, code, point.hand, point.move, answering)
+
+        await self._play(interaction, point.seat, click)
 
     async def exchange(self, interaction: discord.Interaction, point: PromptPoint, values: list[str]) -> None:
         """換牌 select: the chosen tiles (choosing is confirming), validated like a button."""
-        seat = point.seat
-        async with acknowledge_if_slow(interaction, update=True), self.lock:
-            self.session.check_prompt(interaction.user.id, seat, point.hand, point.move)
+        user = interaction.user.id
+
+        def chosen(answering: int | None) -> ins.Input:
+            self.session.check_prompt(user, point.seat, point.hand, point.move)  # a stale select says so first
             try:
                 tiles = exchange_tiles(values)
             except NotationError:
                 raise TableError("err.stale") from None
-            effects = self.session.exchange(
-                interaction.user.id,
-                seat,
-                tiles,
-                hand=point.hand,
-                move=point.move,
-                now=time.time(),
-                answering=self._answering(interaction, seat),
-            )
-            jobs = self.carry_out(effects)
-            self.wake.set()  # the driver waits on the lock: it plays on (AI replies) as soon as this is stored
-            await self.journal.flush()
-        await self._answer_with_hand(interaction, seat)
-        await self._run(jobs)
+            return ins.Exchange(user, point.seat, tiles, point.hand, point.move, answering)
+
+        await self._play(interaction, point.seat, chosen)
 
     async def declare_eye(self, interaction: discord.Interaction) -> None:
         """眼牌 (Miji in its window): any time while the hand is played, from the hand message."""
-        await self._switch(interaction, self.session.declare)
+        user = interaction.user.id
+        await self._play(interaction, None, lambda answering: ins.Declare(user, answering))
 
     async def take_back(self, interaction: discord.Interaction) -> None:
-        await self._switch(interaction, self.session.take_back)
+        user = interaction.user.id
+        await self._play(interaction, None, lambda answering: ins.TakeBack(user, answering))
 
-    async def _switch(self, interaction: discord.Interaction, call: Callable[..., list[Effect]]) -> None:
-        async with acknowledge_if_slow(interaction, update=_own_message(interaction)), self.lock:
-            seat = self.session.seat_for(interaction.user.id)
-            effects = call(interaction.user.id, now=time.time(), answering=self._answering(interaction, seat))
-            jobs = self.carry_out(effects)
+    async def _play(
+        self, interaction: discord.Interaction, seat: int | None, made: Callable[[int | None], ins.Input]
+    ) -> None:
+        """A click that changes the table: fed under the lock and stored before the person sees it, then
+        answered (outside the lock: others' clicks need not wait) with their hand in place. ``seat`` is a
+        prompt button's own (its message is the clicker's); None: the clicker's seat, from a message that
+        may be the channel's (the answer is then a private hand)."""
+        prompt = seat is not None
+        async with acknowledge_if_slow(interaction, update=prompt or _own_message(interaction)), self.lock:
+            at = self.session.seat_for(interaction.user.id) if seat is None else seat
+            jobs = self.feed(made(self._answering(interaction, at)))
             self.wake.set()  # the driver waits on the lock: it plays on (AI replies) as soon as this is stored
             await self.journal.flush()
-        await self._answer_stored(interaction, seat)
+        if prompt:
+            await self._answer_with_hand(interaction, at)
+        else:
+            await self._answer_stored(interaction, at)
         await self._run(jobs)
 
     async def switch_mode(self, interaction: discord.Interaction, point: PromptPoint, mode: Mode) -> None:
@@ -564,22 +452,21 @@ class TableRunner:
         user = interaction.user.id
         # the lock and the journal's flush can outlast Discord's 3 s under load: acknowledged meanwhile, as
         # the answer will be (a stale pause message is answered in place)
-        stale = self.session.paused_until is None
+        stale = not self.session.paused()
         async with acknowledge_if_slow(interaction, update=stale), self.lock:
             seat = self.session.seat_for(user)  # seated at a table in play, or the refusal
             if not stale:
-                effects = self.session.resume_paused(user, now=time.time())
-            elif self.game is not None and seat in self.game.auto_seats():  # what Resume is for: the seat back
-                effects = self.session.take_back(user, now=time.time())
+                jobs = self.feed(ins.ResumePaused(user))
+            elif self.session.auto_played(seat):  # what Resume is for: the seat back
+                jobs = self.feed(ins.TakeBack(user))
             else:
-                effects = []
-            jobs = self.carry_out(effects)
+                jobs = []
             self.wake.set()
             await self.journal.flush()
 
         async def answer() -> Payload:
             if stale:
-                return Payload(content=t(self.locale, "play.unpaused"))
+                return Payload(content=t(self.state.locale, "play.unpaused"))
             return Payload(content=t(interaction.locale, "ok.resumed"))
 
         await respond(interaction, answer, update=stale)
@@ -594,7 +481,7 @@ class TableRunner:
     async def player_left(self, user_id: int) -> None:
         """A person left the server or the table mid-match: the session says what follows."""
         async with self.lock:
-            jobs = self.carry_out(self.session.player_left(user_id, now=time.time()))
+            jobs = self.feed(ins.PlayerLeft(user_id))
         self.wake.set()
         await _in_order(jobs)
 
@@ -615,7 +502,7 @@ class TableRunner:
         await self._answer_with_hand(interaction, seat)
 
     async def _answer_privately(self, interaction: discord.Interaction, seat: int) -> None:
-        version = self.version  # read before the payload: never newer than what it shows
+        version = self.session.version  # read before the payload: never newer than what it shows
         if await respond(interaction, partial(self.dm_payload, seat), update=False):
             self._prompt_delivered(seat, version)
         else:
@@ -625,7 +512,7 @@ class TableRunner:
         """Answer (outside the lock, within Discord's 3 s: answers.respond) with the seat's hand in place
         of the clicked message. The version is read before the payload is built, so it is never newer
         than what the answer shows; if the answer fails, the DM is brought up to date instead."""
-        version = self.version
+        version = self.session.version
         slot = self.dms.get(seat)
         live = slot.live if slot is not None and self._answering(interaction, seat) is not None else None
         edits_before = live.edits if live is not None else 0
@@ -649,7 +536,7 @@ class TableRunner:
         through the channel route to the current state, so they never keep an old prompt."""
         slot = self.dms.get(seat)
         if slot is not None and slot.live is not None:
-            slot.live.want(self.version)
+            slot.live.want(self.session.version)
 
     # ------------------------------------------------------------------ the driver
 
@@ -657,11 +544,11 @@ class TableRunner:
         """The table's own clock: tick the session, carry out its effects, sleep until it wants waking.
         Network I/O runs outside the lock, so a click never waits behind Discord's rate limits."""
         try:
-            while not self.closed:
+            while not self.session.closed:
                 async with self.lock:
                     self.wake_at = None
                     coming = frozenset(seat for seat, slot in self.dms.items() if slot.coming())
-                    jobs = self.carry_out(self.session.tick(now=time.time(), coming=coming))
+                    jobs = self.feed(ins.Tick(coming))
                     wake_at: float | None = self.wake_at  # carry_out sets it again (mypy keeps the None above)
                 if jobs:
                     await _in_order(jobs)
@@ -678,23 +565,20 @@ class TableRunner:
         except asyncio.CancelledError:
             raise
         except Exception:
-            if not self.closed:
+            if not self.session.closed:
                 log.exception("table %s stopped on an unexpected error", self.table_id)
 
-    def _score_job(self, number: int, result: HandResult) -> Job:
+    def _score_job(self, score: fx.ShowScore) -> Job:
         """The score sheet, from the moment the hand was settled (read now, drawn and posted later)."""
-        game = self.game
-        assert game is not None
-        names = self.seating.names()
-        text = self.result_text(result, number)
-        view = self.session.view(PUBLIC)  # the hand as it ended, every hand revealed (table/visibility.py)
-        house = texts.house_rules_text(self.state.settings.options.house_rules, self.locale)
+        number, result, locale = score.number, score.result, self.state.locale
+        text = result_text(self.session, result, number, locale)
+        house = texts.house_rules_text(score.house_rules, locale)
 
         async def show() -> None:
             png = await self.cog.painter.draw(
-                render.render_score, result, names, view, house_rules=house, locale=self.locale
+                render.render_score, result, list(score.names), score.table, house_rules=house, locale=locale
             )
-            buttons = replay_view(self.table_id, number, self.locale)  # issue 24: a Replay button
+            buttons = replay_view(self.table_id, number, locale)  # issue 24: a Replay button
             await self.post_payload(Payload(content=text, png=png, filename="score.png", view=buttons))
             await self._settle_messages()
 
@@ -702,13 +586,14 @@ class TableRunner:
 
     async def _post_pause(self, until: float) -> None:
         self.pause_msg = await self.post(
-            content=t(self.locale, "play.paused", until=int(until)), view=resume_view(self.table_id, self.locale)
+            content=t(self.state.locale, "play.paused", until=int(until)),
+            view=resume_view(self.table_id, self.state.locale),
         )
 
     async def _edit_pause(self, key: str) -> None:
         message, self.pause_msg = self.pause_msg, None
         if message is not None:
-            await self._quietly(message.edit(content=t(self.locale, key), view=None))
+            await self._quietly(message.edit(content=t(self.state.locale, key), view=None))
 
     async def _quietly(self, request: Awaitable[object]) -> None:
         try:
@@ -716,42 +601,13 @@ class TableRunner:
         except NETWORK_ERRORS as error:
             log.info("table %s: an edit failed: %s", self.table_id, error)
 
-    def _store_result(self, number: int, result: HandResult) -> None:
-        self.journal.hand_over(
-            number,
-            result.to_dict(),
-            winner=result.winner,
-            loser=result.loser,
-            self_drawn=result.self_drawn,
-            total=result.total,
-            deltas=list(result.deltas),
-        )
-
-    async def _finish_match(self, key: str | None) -> None:
+    async def _finish_match(self, over: fx.MatchOver) -> None:
         """The standings with the summary picture and the revealed key, Review my play and Rematch; then
         the table is forgotten."""
-        match = self.match
-        assert match is not None
-        names = self.text_names()
-        lines = [
-            t(self.locale, "play.standing_line", rank=rank, name=names[seat], score=score)
-            for rank, (seat, score) in enumerate(match.standings(), start=1)
-        ]
-        embed = discord.Embed(title=t(self.locale, "play.match_over"), description="\n".join(lines))
-        add_ledger(embed, names, match.scores, self.state.settings, partial(t, self.locale))
-        if key is not None:  # the deals' key, now the match is over: anyone can verify every wall
-            embed.add_field(name=t(self.locale, "play.key_title"), value=texts.key_text(key, self.table_id, self.locale), inline=False)
-        rows = match_summary(match)
-        unit = get_rules(self.state.settings.rules).unit
-        png = await asyncio.to_thread(render_summary, rows, names, len(match.history), unit, self.locale)
-        embed.set_image(url="attachment://summary.png")
-        buttons = standings_view(self.table_id, self.locale)  # Review my play (issue 26)
-        if self.state.kind != SYSTEM:  # and Rematch: a new table with the same seats
-            for item in rematch_view(self.table_id, self.locale).children:
-                buttons.add_item(item)
+        payload = await standings_payload(over, self.table_id, self.state.locale)
         self.cog.offer_rematch(self)  # before the button can be clicked
         await self.journal.flush()  # the match is stored before anyone is told it is over (a /leaderboard at once shows it)
-        await self.post_payload(Payload(content="", png=png, filename="summary.png", embeds=[embed], view=buttons))
+        await self.post_payload(payload)
         await self._settle_messages()
         self._close_hand_messages()
         # stored before the table is forgotten (and before a shutdown closes storage)
@@ -796,7 +652,7 @@ class TableRunner:
         if self.table_msg is not None:
             self.table_msg.close()
         self.table_msg = LiveMessage(
-            message, self._table_payload, min_interval=self.timing.edit_interval, budget=self.cog.budget,
+            message, self._table_payload, min_interval=self.session.timing.edit_interval, budget=self.cog.budget,
             on_error=self._table_error, on_replaced=self._table_replaced,
         )
         self.table_msg.mark_shown(version)
@@ -814,10 +670,10 @@ class TableRunner:
         await self._channel_error(error)
 
     async def _repost_table(self) -> None:
-        wait = self.reposted_at + self.timing.repost_interval - time.monotonic()
+        wait = self.reposted_at + self.session.timing.repost_interval - time.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
-        if self.closed or self.game is None or self.session.match_ended() or self.blocked is not None:
+        if not self.session.table_wanted():
             return
         self.reposted_at = time.monotonic()
         version = self.session.touch()  # no lock: the payload reads its facts before the render's await
@@ -827,10 +683,10 @@ class TableRunner:
             return
         log.info("table %s: its table message was deleted; posted a fresh one", self.table_id)
         async with self.lock:
-            if self.closed or self.session.match_ended():
+            if self.session.closed or self.session.match_ended():
                 return
             self.follow_table(message, version)
-            self.table_msg.want(self.version)  # type: ignore[union-attr]  # follow_table set it
+            self.table_msg.want(self.session.version)  # type: ignore[union-attr]  # follow_table set it
 
     async def _channel_error(self, error: Exception) -> None:
         """A post or edit in the table's channel failed. A deleted channel (10003) ends the table; a lost
@@ -844,7 +700,7 @@ class TableRunner:
         thread_closed = isinstance(error, discord.HTTPException) and code in THREAD_CLOSED
         if not thread_closed and (not isinstance(error, discord.Forbidden) or code not in CHANNEL_FORBIDDEN):
             return
-        if self.session.blocked is not None or self.closed:  # told already: the table waits for a probe
+        if self.session.blocked is not None or self.session.closed:  # told already: the table waits for a probe
             return
         guild_id = self.state.guild_id
         if code == MISSING_ACCESS and not await self.cog.still_in_guild(guild_id):  # removed, unheard
@@ -852,12 +708,12 @@ class TableRunner:
             self.cog.guild_gone(guild_id)
             return
         what = getattr(error, "text", "") or str(code)
-        if not self.session.block(what, now=time.time()):
+        if not any(isinstance(e, fx.Blocked) for e in self.session.handle(ins.ChannelRefused(what), time.time())):
             return
         self.wake.set()
         log.info("table %s paused: %s", self.table_id, error)
         key = "play.blocked_thread_host" if thread_closed else "play.blocked_host"  # a moderator's doing, or a permission
-        text = t(self.locale, key, table=self.table_id, channel=self.state.channel_id, what=what)
+        text = t(self.state.locale, key, table=self.table_id, channel=self.state.channel_id, what=what)
         try:
             channel = await self.cog.dm_channel(self.state.host_id)
             await channel.send(text)
@@ -871,9 +727,6 @@ class TableRunner:
 
     async def _probe_channel(self) -> None:
         """Try to show the table again; on success it plays on (the session gives the clock back)."""
-        if self.game is None:
-            self.session.still_blocked(now=time.time())
-            return
         version = self.session.touch()  # no lock: the payload reads its facts before the render's await
         payload = await self._table_payload()
         try:
@@ -881,11 +734,11 @@ class TableRunner:
             message = await self.channel.send(**payload.send_kwargs())
         except NETWORK_ERRORS as error:
             log.info("table %s still cannot post: %s", self.table_id, error)
-            self.session.still_blocked(now=time.time())
+            self.session.handle(ins.ChannelStillRefused(), time.time())
             return
         async with self.lock:
             self.follow_table(message, version)
-            jobs = self.carry_out(self.session.unblocked(now=time.time()))
+            jobs = self.feed(ins.ChannelOk())
         await _in_order(jobs)
 
     async def post_payload(self, payload: Payload) -> discord.Message | None:
@@ -893,13 +746,13 @@ class TableRunner:
 
     async def repost_table(self) -> Payload:
         """The current table for /mahjong table (posted as the command's answer)."""
-        if self.game is None:
+        if not self.session.has_hand():
             return await self.lobby_payload()
         return await self._table_payload()
 
     async def close(self) -> None:
         """Stop playing (the host closed the table, or the bot shuts down); pending writes are stored first."""
-        self.session.close()
+        self.session.handle(ins.Close(), time.time())
         if self.reposting is not None:
             self.reposting.cancel()
         self._close_hand_messages(abort=True)
@@ -924,5 +777,5 @@ def _own_message(interaction: discord.Interaction) -> bool:
     return interaction.guild_id is None or (message is not None and message.flags.ephemeral)
 
 
-def seat_records(seats: list[Seat]) -> list[SeatRecord]:
+def seat_records(seats: Sequence[Seat]) -> list[SeatRecord]:
     return [SeatRecord(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(seats)]

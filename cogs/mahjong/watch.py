@@ -164,10 +164,10 @@ class Watchers:
                 if self.stopping.is_set():
                     break
                 if ended:
-                    await self._post(t(runner.locale, "watch.match_over", channel=runner.state.channel_id))
+                    await self._post(t(runner.state.locale, "watch.match_over", channel=runner.state.channel_id))
                     await self._store(self.cog.store.forget_spectators(runner.table_id))
                     break
-                if runner.closed:  # a shutdown or a takeover, not the match's end: a restart goes on from here
+                if runner.session.closed:  # a shutdown or a takeover, not the match's end: a restart goes on from here
                     break
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.stopping.wait(), poll)
@@ -182,20 +182,20 @@ class Watchers:
     async def _reveal(self, number: int) -> None:
         """Hand ``number`` with every hand face up, now that it is over: posted once, in the thread."""
         runner = self.runner
-        match = runner.match
+        match = runner.session.match
         assert match is not None
         self.revealed = number
         if not self.spectators:  # nobody reads the thread now: no upload (a hand is never shown late)
             await self._store(self.cog.store.spectator_thread_shown(runner.table_id, number))
             return
         async with runner.lock:
-            names = runner.seating.names()
+            names = runner.session.seating.names()
         try:
-            gif = await asyncio.to_thread(hand_reveal, match, number, names, runner.locale)
+            gif = await asyncio.to_thread(hand_reveal, match, number, names, runner.state.locale)
         except Exception:  # a hand that does not replay is not shown; watching goes on
             log.exception("hand %s of table %s could not be shown face up", number, runner.table_id)
         else:
-            text = t(runner.locale, "watch.reveal", n=number, table=runner.table_id)
+            text = t(runner.state.locale, "watch.reveal", n=number, table=runner.table_id)
             await self._post(text, discord.File(io.BytesIO(gif), f"hand-{number}.gif"))
         await self._store(self.cog.store.spectator_thread_shown(runner.table_id, number))
 
@@ -223,7 +223,7 @@ async def open_thread(cog: Any, runner: TableRunner) -> Watchers:
     await cog.budget.take(urgent=True)
     data = await cog.bot.http.start_thread_without_message(
         state.channel_id,
-        name=t(runner.locale, "watch.thread_name", table=runner.table_id)[:100],
+        name=t(runner.state.locale, "watch.thread_name", table=runner.table_id)[:100],
         auto_archive_duration=THREAD_ARCHIVE_MINUTES,
         type=PRIVATE_THREAD,
         invitable=False,
@@ -236,7 +236,7 @@ async def open_thread(cog: Any, runner: TableRunner) -> Watchers:
 async def restore_watchers(cog: Any, runner: TableRunner) -> None:
     """After a restart or a takeover: a delayed table's stored spectators go on watching in its thread,
     which is told so (nobody is dropped without a word)."""
-    if table_mode(runner) != "delayed" or runner.state.phase is not TablePhase.PLAYING or runner.closed:
+    if table_mode(runner) != "delayed" or runner.state.phase is not TablePhase.PLAYING or runner.session.closed:
         return
     try:
         kept = await cog.store.spectator_thread(runner.table_id)
@@ -247,7 +247,7 @@ async def restore_watchers(cog: Any, runner: TableRunner) -> None:
         return
     watchers = Watchers(cog, runner, kept.thread_id, dict(kept.spectators), kept.revealed)
     cog.watchers[runner.table_id] = watchers
-    await watchers._post(t(runner.locale, "watch.resumed", n=kept.revealed + 1))  # noqa: SLF001
+    await watchers._post(t(runner.state.locale, "watch.resumed", n=kept.revealed + 1))  # noqa: SLF001
     watchers.start()
 
 
@@ -275,7 +275,7 @@ class WatchCommands(CogMixin):
 async def on_watch_click(cog: Mahjong, interaction: discord.Interaction, table: int) -> None:
     """The Watch button on a table message."""
     runner = cog.by_id.get(table)
-    if runner is None or runner.closed:
+    if runner is None or runner.session.closed:
         raise TableError("err.table_over")
     await toggle_watching(cog, interaction, runner)
 
@@ -288,7 +288,7 @@ async def toggle_watching(cog: Any, interaction: discord.Interaction, runner: Ta
     mode = table_mode(runner)
     if spectator_viewer(mode) is None:
         raise TableError("watch.off")
-    if runner.state.phase is not TablePhase.PLAYING or runner.match is None or runner.closed:
+    if runner.state.phase is not TablePhase.PLAYING or runner.session.match is None or runner.session.closed:
         raise TableError("watch.not_playing")
     if mode == "public":  # what the channel shows: the table message itself, nothing per spectator
         text = t(interaction.locale, "watch.public", link=table_link(runner), channel=runner.state.channel_id)

@@ -20,7 +20,7 @@ QUICK = RateLimits(time_scale=0.02)
 async def _playing_table(bot, devserver, alice, **options):
     lobby = await (await alice.slash("mahjong create", **options)).message()
     await (await alice.click(lobby, "Start")).response()
-    await devserver.recorder.wait_until(lambda: table_runner(bot, devserver).game, 5, lambda: "a hand")
+    await devserver.recorder.wait_until(lambda: table_runner(bot, devserver).session.game, 5, lambda: "a hand")
     return table_runner(bot, devserver)
 
 
@@ -68,12 +68,12 @@ async def test_a_host_notice_through_a_dm_channel_that_failed_opens_a_fresh_one_
         since = devserver.mark()
         devserver.set_bot_permissions("general", deny=("attach_files",))
         await person.act_once(15)
-        await devserver.recorder.wait_until(lambda: runner.blocked is not None, 10, lambda: "the table paused")
+        await devserver.recorder.wait_until(lambda: runner.session.blocked is not None, 10, lambda: "the table paused")
         if lost:
             told = await devserver.wait_for_message(user=alice, since=since, predicate=lambda m: "is paused" in m.content)
             assert told.dm_with == alice.id
         devserver.set_bot_permissions("general", allow=("attach_files",))
-        await devserver.recorder.wait_until(lambda: runner.blocked is None, 10, lambda: "the table plays on")
+        await devserver.recorder.wait_until(lambda: runner.session.blocked is None, 10, lambda: "the table plays on")
     assert len(devserver.take_violations("unknown_channel")) == 1, "the stale id was tried once, then forgotten"
 
 
@@ -163,8 +163,8 @@ async def test_a_channel_post_refused_with_50001_asks_discord_whether_the_bot_is
     await Person(alice).next_prompt(15)
     await devserver.remove_bot_from_guild(announce=False)
     await Person(alice).act_once(15)  # answered in place (her click's own token); the table's edit after it fails
-    await devserver.recorder.wait_until(lambda: runner.closed, 5, lambda: "the table closed")
-    assert runner.blocked is None and not bot.get_cog("Mahjong").by_id
+    await devserver.recorder.wait_until(lambda: runner.session.closed, 5, lambda: "the table closed")
+    assert runner.session.blocked is None and not bot.get_cog("Mahjong").by_id
     assert devserver.recorder.log.count("GET /guilds/{guild_id}") == 1
 
 
@@ -182,7 +182,7 @@ async def test_a_thread_where_the_bot_may_send_messages_in_threads_only_hosts_a_
     await devserver.wait_for_message(channel=thread, predicate=lambda m: any(a.filename == "table.png" for a in m.attachments))
     clicked = await Person(alice).act_once(15)
     assert clicked is not None and (await clicked.response()).type == 7
-    assert bot.get_cog("Mahjong").tables[thread.id].blocked is None
+    assert bot.get_cog("Mahjong").tables[thread.id].session.blocked is None
 
 
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
@@ -227,10 +227,10 @@ async def test_a_thread_archived_or_locked_mid_match_pauses_the_table_and_it_pla
         await devserver.set_thread(thread, **closing)
         await person.act_once(15)  # answered in place through her click; the table's edit after it is refused
         told = await devserver.wait_for_message(user=alice, since=since, predicate=lambda m: "archived or locked" in m.content)
-        assert told.dm_with == alice.id and runner.blocked is not None, code
+        assert told.dm_with == alice.id and runner.session.blocked is not None, code
         if code == "locked":
             await asyncio.sleep(0.5)  # probes meanwhile are refused: it stays paused
-            assert runner.blocked is not None and thread.locked
+            assert runner.session.blocked is not None and thread.locked
             await devserver.set_thread(thread, locked=False)
-        await devserver.recorder.wait_until(lambda: runner.blocked is None, 10, lambda: "the table plays on")
+        await devserver.recorder.wait_until(lambda: runner.session.blocked is None, 10, lambda: "the table plays on")
         assert not thread.archived, "the probe's post reopened the thread"

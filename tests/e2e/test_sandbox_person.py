@@ -139,7 +139,7 @@ async def test_the_person_sees_their_own_seat_at_the_decision_their_buttons_name
     view = see(prompt(game))
     # their own tiles and the public table: no other hand (no 眼牌 was declared), no end-of-hand reveal
     assert view == game.view(SEAT) and view.viewer == SEAT and not view.others and not view.revealed
-    runner.decision = 8  # the table moved on: the picture is stale
+    runner.session.decision = 8  # the table moved on: the picture is stale
     assert see(prompt(game)) is None
 
 

@@ -118,7 +118,7 @@ def watched_table(seat: int = 1) -> SimpleNamespace:
 
 async def test_the_clock_playing_a_persons_decision_is_counted_and_nothing_else_is():
     runner = watched_table(seat=1)
-    game = runner.game
+    game = runner.session.game
 
     def others_let_their_clocks_run() -> None:  # AI seats' timeouts are not the person's
         while 1 not in game.to_act():
@@ -133,5 +133,5 @@ async def test_the_clock_playing_a_persons_decision_is_counted_and_nothing_else_
     game.apply(Action(1, Kind.TIMEOUT))
     assert watch.timeouts() == 1
     finished = SimpleNamespace(number=game.hand_number, log=tuple(str(a) for a in game.log))
-    runner.match.history.append(finished)  # the hand recorded: counted once, from its record
+    runner.session.match.history.append(finished)  # the hand recorded: counted once, from its record
     assert watch.timeouts() == 1
