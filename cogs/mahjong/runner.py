@@ -17,11 +17,9 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
-import aiohttp
 import discord
 
 import render
@@ -40,7 +38,7 @@ from . import texts
 from .announce import seat_draw_text, standings_payload
 from .answers import acknowledge_if_slow, respond
 from .buttons import Mode, PromptPoint
-from .feed import FeedMarks
+from .dms import NETWORK_ERRORS, HandMessages
 from .journal import Journal
 from .live import LiveMessage, Payload
 from .markdown import shown_name
@@ -57,9 +55,6 @@ __all__ = ["NETWORK_ERRORS", "TableRunner", "Timing"]
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
-# Discord's errors after discord.py's own retries, and the connection failing under them
-NETWORK_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
-DMS_CLOSED = 50007  # "Cannot send messages to this user": the one error that means DMs are closed
 CHANNEL_FORBIDDEN = (50001, 50013)  # Missing Access / Missing Permissions in the table's channel
 MISSING_ACCESS = 50001  # also what a server that removed the bot answers: the cog checks which
 # a thread archived (an edit there: 50083; a post reopens it) or locked (160005): the table waits like
@@ -67,28 +62,6 @@ MISSING_ACCESS = 50001  # also what a server that removed the bot answers: the c
 THREAD_CLOSED = (50083, 160005)
 UNKNOWN_CHANNEL = 10003  # the table's channel was deleted
 UNKNOWN_MESSAGE = 10008  # a message was deleted (the table message: posted afresh, runner._table_error)
-DM_RETRY_PAUSES = (0.5, 1.5, 4.0)  # seconds before trying a failed DM again (transient failures)
-# a hand's DM still not sent after those tries gets a new round of tries this long after each failed
-# round (the last pause repeats) while the hand lasts: Discord's incidents last minutes, and the person,
-# often the one whose turn it is, has no other way to see their hand but Show my hand
-DM_BACKOFF = (5.0, 15.0, 30.0, 60.0)
-
-
-@dataclass
-class DmSlot:
-    """A person's hand message for the current hand."""
-
-    user_id: int
-    name: str = ""  # as the seat is called (the channel's "your hand comes later" names them)
-    live: LiveMessage | None = None
-    failed: bool = False  # DMs closed (50007): they play through "Show my hand"
-    sending: bool = False  # the hand's DM is on its way
-    rounds: int = 0  # rounds of tries that failed (a transient failure: tried again later)
-
-    def coming(self) -> bool:
-        """A prompt can still reach the person here (the session's clock waits for it)."""
-        return not self.failed and (self.sending or (self.live is not None and not self.live.closed))
-
 
 class TableRunner:
     def __init__(
@@ -104,9 +77,7 @@ class TableRunner:
         self.lock = asyncio.Lock()
         self.lobby: LiveMessage | None = None
         self.table_msg: LiveMessage | None = None
-        self.dms: dict[int, DmSlot] = {}
-        self.dm_closed: set[int] = set()  # people whose DMs failed: they play through "Show my hand"
-        self.feed_marks = FeedMarks()  # where each person's action feed starts (feed.py)
+        self.hands = HandMessages(self)  # each person's DM (dms.py)
         self.pause_msg: discord.Message | None = None  # the paused table's message with its Resume button
         self.reposting: asyncio.Task[None] | None = None  # a fresh table message on its way (a deleted one)
         self.reposted_at = -1e9  # time.monotonic() of the last such post
@@ -134,9 +105,7 @@ class TableRunner:
                     if self.table_msg is not None:
                         self.table_msg.want(version)
                 case fx.ShowHand(seat, version):
-                    slot = self.dms.get(seat)
-                    if slot is not None and slot.live is not None:
-                        slot.live.want(version)
+                    self.hands.want(seat, version)
                 case fx.ShowLobby(version):
                     if self.lobby is not None:
                         self.lobby.want(version)
@@ -165,7 +134,7 @@ class TableRunner:
                     self.wake_at = at if self.wake_at is None else min(self.wake_at, at)
                 case fx.NewHand():
                     self._close_hand_messages()  # now: the last hand's messages never show the new one
-                    self.dms = {}
+                    self.hands.new_hand()
                 case fx.Deal():
                     jobs.append(partial(self._show_hand, effect))
                 case fx.MatchStarted():
@@ -277,101 +246,23 @@ class TableRunner:
         async with self.lock:
             if table is not None:
                 self.follow_table(table, version)
-        people = [(seat, who) for seat, who in enumerate(deal.seats) if who.user_id is not None]
-        for seat, who in people:  # every hand is on its way: no clock runs out first
-            assert who.user_id is not None
-            if who.user_id not in self.dm_closed:
-                self.dms.setdefault(seat, DmSlot(who.user_id, who.name, sending=True))
-        for seat, who in people:
-            assert who.user_id is not None
-            if who.user_id not in self.dm_closed:
-                await self._open_dm(seat, who)
-            else:
-                self.dms[seat] = DmSlot(who.user_id, who.name, failed=True)
+        await self.hands.send(deal)
         async with self.lock:
             self.feed(ins.Dealt())
 
-    async def _open_dm(self, seat: int, who: Seat) -> None:
-        """Send the person their hand. Only 50007 means their DMs are closed; anything else (a 5xx, a
-        dropped connection, 40003 "opening DMs too fast") is tried again after a pause, and if Discord
-        still fails the person plays on through "Show my hand" without being told their DMs are closed."""
-        assert who.user_id is not None
-        slot = DmSlot(who.user_id, who.name, sending=True)
-        self.dms[seat] = slot
-        try:
-            await self._send_dm(seat, who, slot)
-        finally:
-            slot.sending = False
+    # ------------------------------------------------------------------ what the hand messages ask (dms.DmHost)
 
-    async def _send_later(self, seat: int, who: Seat, slot: DmSlot, pause: float) -> None:
-        """A new round of tries for a hand's DM Discord did not take, after a back-off: the same slot, so
-        the hand's later updates edit the message once it is there."""
-        await asyncio.sleep(pause)
-        if self.dms.get(seat) is not slot or self.session.closed or slot.live is not None or slot.failed:
-            return  # the hand is over, or they play another way by now
-        slot.sending = True
-        try:
-            await self._send_dm(seat, who, slot)
-        finally:
-            slot.sending = False
+    def version(self) -> int:
+        return self.session.version
 
-    async def _send_dm(self, seat: int, who: Seat, slot: DmSlot) -> None:
-        assert who.user_id is not None
-        for attempt, pause in enumerate((*DM_RETRY_PAUSES, None)):
-            try:
-                channel = await self.cog.dm_channel(who.user_id)
-                # no lock: a payload reads every fact before its render's await, at this version
-                version = self.session.version
-                payload = await self.dm_payload(seat)
-                await self.cog.budget.take(urgent=True)
-                message = await channel.send(**payload.send_kwargs())
-                break
-            except discord.Forbidden as error:
-                if error.code == DMS_CLOSED:
-                    log.info("seat %s of table %s has DMs closed", seat, self.table_id)
-                    await self._dm_failed(seat, who)
-                    return
-                failure: Exception = error
-            except NETWORK_ERRORS as error:
-                failure = error
-            log.info("DM to seat %s of table %s failed (try %d): %s", seat, self.table_id, attempt + 1, failure)
-            self.cog.forget_dm(who.user_id)  # a kept channel id may be the failing part: open afresh
-            if pause is None:  # tried again after a back-off, while the hand lasts
-                later = DM_BACKOFF[min(slot.rounds, len(DM_BACKOFF) - 1)]
-                slot.rounds += 1
-                self.cog.background(self._send_later(seat, who, slot, later))
-                if slot.rounds == 1:  # said once a hand
-                    await self.post(content=t(self.state.locale, "play.dm_later", name=shown_name(slot.name)))
-                return
-            await asyncio.sleep(pause)
-        async with self.lock:
-            if self.dms.get(seat) is not slot:  # the hand ended meanwhile: this DM shows it as it was sent
-                return
-            slot.live = LiveMessage(
-                message,
-                lambda: self.dm_payload(seat),
-                budget=self.cog.budget,
-                urgent=True,
-                on_shown=partial(self._prompt_delivered, seat),
-            )
-            slot.live.mark_shown(version)
-            self._prompt_delivered(seat, version)
-            slot.live.want(self.session.version)
+    def ended(self) -> bool:
+        return self.session.closed
 
-    async def _dm_failed(self, seat: int, who: Seat) -> None:
-        """DMs closed (50007): the seat is auto-played, the channel tells them how to play on."""
-        assert who.user_id is not None
-        self.dm_closed.add(who.user_id)
-        async with self.lock:
-            self.dms[seat].failed = True
-            self.feed(ins.DmsClosed(seat))
+    def dms_closed(self, seat: int) -> None:
+        self.feed(ins.DmsClosed(seat))  # the seat is auto-played
         self.wake.set()
-        await self.post(
-            content=t(self.state.locale, "play.dm_failed", mention=f"<@{who.user_id}>"),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(who.user_id)]),
-        )
 
-    def _prompt_delivered(self, seat: int, version: int) -> None:
+    def delivered(self, seat: int, version: int) -> None:
         """Discord acknowledged a message showing ``seat`` its prompt at ``version``: the session may
         restart that decision's clock from now (the clock starts when the person can act)."""
         self.carry(self.session.handle(ins.Shown(seat, version), time.time()))
@@ -383,7 +274,7 @@ class TableRunner:
         return await table_payload(self.session, self.state.locale, self.cog.painter)
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
-        return await dm_payload(self.session, seat, self.feed_marks, mode, self.cog.painter)
+        return await dm_payload(self.session, seat, self.hands.marks, mode, self.cog.painter)
 
     # ------------------------------------------------------------------ clicks
 
@@ -487,8 +378,7 @@ class TableRunner:
 
     def _answering(self, interaction: discord.Interaction, seat: int) -> int | None:
         """``seat`` if the click came from that seat's own hand message (its answer shows the new hand)."""
-        slot = self.dms.get(seat)
-        live = slot.live if slot is not None else None
+        live = self.hands.live(seat)
         message = interaction.message
         return seat if live is not None and message is not None and message.id == live.message.id else None
 
@@ -504,7 +394,7 @@ class TableRunner:
     async def _answer_privately(self, interaction: discord.Interaction, seat: int) -> None:
         version = self.session.version  # read before the payload: never newer than what it shows
         if await respond(interaction, partial(self.dm_payload, seat), update=False):
-            self._prompt_delivered(seat, version)
+            self.delivered(seat, version)
         else:
             self._answer_failed(seat)
 
@@ -513,8 +403,7 @@ class TableRunner:
         of the clicked message. The version is read before the payload is built, so it is never newer
         than what the answer shows; if the answer fails, the DM is brought up to date instead."""
         version = self.session.version
-        slot = self.dms.get(seat)
-        live = slot.live if slot is not None and self._answering(interaction, seat) is not None else None
+        live = self.hands.live(seat) if self._answering(interaction, seat) is not None else None
         edits_before = live.edits if live is not None else 0
         if live is not None:
             live.hold()  # the DM's own edits wait for this answer, which replaces the message
@@ -529,14 +418,12 @@ class TableRunner:
             return
         if live is not None:  # its token carries later edits of the DM (live.py)
             live.answered(version, edits_before, via=interaction)
-        self._prompt_delivered(seat, version)
+        self.delivered(seat, version)
 
     def _answer_failed(self, seat: int) -> None:
         """The click's answer never reached the person (too late, 10062, a failure): their DM is edited
         through the channel route to the current state, so they never keep an old prompt."""
-        slot = self.dms.get(seat)
-        if slot is not None and slot.live is not None:
-            slot.live.want(self.session.version)
+        self.hands.want(seat, self.session.version)
 
     # ------------------------------------------------------------------ the driver
 
@@ -547,7 +434,7 @@ class TableRunner:
             while not self.session.closed:
                 async with self.lock:
                     self.wake_at = None
-                    coming = frozenset(seat for seat, slot in self.dms.items() if slot.coming())
+                    coming = self.hands.coming()
                     jobs = self.feed(ins.Tick(coming))
                     wake_at: float | None = self.wake_at  # carry_out sets it again (mypy keeps the None above)
                 if jobs:
@@ -616,7 +503,7 @@ class TableRunner:
 
     async def _settle_messages(self) -> None:
         """Let the last edits of a finished hand land before its messages are dropped."""
-        lives = [slot.live for slot in self.dms.values() if slot.live is not None]
+        lives = self.hands.lives()
         if self.table_msg is not None:
             lives.append(self.table_msg)
         pending = [task for live in lives if (task := live.pending()) is not None]
@@ -628,9 +515,7 @@ class TableRunner:
         ``abort``: the table stops here (a shutdown), nothing more is sent."""
         if self.table_msg is not None:
             self.table_msg.close(abort=abort)
-        for slot in self.dms.values():
-            if slot.live is not None:
-                slot.live.close(abort=abort)
+        self.hands.close(abort=abort)
 
     # ------------------------------------------------------------------ channel messages
 

@@ -60,7 +60,7 @@ async def test_only_50007_means_dms_closed_a_refused_dm_open_is_tried_again(harn
     assert hand.attachments[0].filename == "hand.png" and len(fault.hits) == 2
     runner = table_runner(bot, devserver)
     seat = runner.session.seating.seat_of_user(alice.id)
-    assert seat not in runner.session.game.auto_seats() and not runner.dms[seat].failed
+    assert seat not in runner.session.game.auto_seats() and not runner.hands.slots[seat].failed
     assert not any("direct messages" in m.content for m in devserver.channel_messages())
 
 
@@ -74,7 +74,7 @@ async def test_dms_closed_for_real_still_means_closed(harness, devserver):
     notice = await devserver.wait_for_message(channel="general", predicate=lambda m: "direct messages" in m.content)
     assert notice.pings.users == frozenset({alice.id})
     runner = table_runner(bot, devserver)
-    assert runner.dms[runner.session.seating.seat_of_user(alice.id)].failed
+    assert runner.hands.slots[runner.session.seating.seat_of_user(alice.id)].failed
 
 
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
@@ -197,7 +197,7 @@ async def test_dm_channels_are_opened_once_and_reused_after_a_restart(harness, d
     await devserver.wait_for_message(channel="general", predicate=lambda m: "I restarted" in m.content)
     runner = table_runner(second, devserver)
     seat = runner.session.seating.seat_of_user(alice.id)
-    await devserver.recorder.wait_until(lambda: runner.dms.get(seat) and runner.dms[seat].live, 10, lambda: "her DM")
+    await devserver.recorder.wait_until(lambda: runner.hands.slots.get(seat) and runner.hands.slots[seat].live, 10, lambda: "her DM")
     assert opens() == 1, "the stored DM channel is used again"
 
 

@@ -169,7 +169,7 @@ async def test_an_old_dm_button_pressed_after_dms_closed_is_answered_in_place(ha
     old = await take_back_dm(alice)
     devserver.refuse_dms(alice)
     await devserver.wait_for_message(channel="general", predicate=lambda m: "direct messages" in m.content, timeout=30)
-    assert runner.dms[seat].failed  # hand 2: her DM could not be sent
+    assert runner.hands.slots[seat].failed  # hand 2: her DM could not be sent
     answer = await (await alice.click(old, "Take back control")).response()
     assert answer.type == 7  # the old DM shows her hand again, in place; no "This interaction failed"
     assert seat not in runner.session.game.auto_seats() or runner.session.game.is_over
