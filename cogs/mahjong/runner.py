@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -38,13 +38,14 @@ from . import texts
 from .announce import seat_draw_text, standings_payload
 from .answers import acknowledge_if_slow, respond
 from .buttons import Mode, PromptPoint
+from .channel import ChannelMessages
 from .dms import NETWORK_ERRORS, HandMessages
 from .journal import Journal
 from .live import LiveMessage, Payload
 from .markdown import shown_name
 from .observer import NO_OBSERVER, TableObserver
 from .payloads import dm_payload, result_text, table_payload
-from .prompts import exchange_tiles, resume_view
+from .prompts import exchange_tiles
 from .replay import replay_view
 
 if TYPE_CHECKING:
@@ -55,13 +56,6 @@ __all__ = ["NETWORK_ERRORS", "TableRunner", "Timing"]
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
-CHANNEL_FORBIDDEN = (50001, 50013)  # Missing Access / Missing Permissions in the table's channel
-MISSING_ACCESS = 50001  # also what a server that removed the bot answers: the cog checks which
-# a thread archived (an edit there: 50083; a post reopens it) or locked (160005): the table waits like
-# for a lost permission, and a probe's post plays it on once a moderator reopens it
-THREAD_CLOSED = (50083, 160005)
-UNKNOWN_CHANNEL = 10003  # the table's channel was deleted
-UNKNOWN_MESSAGE = 10008  # a message was deleted (the table message: posted afresh, runner._table_error)
 
 class TableRunner:
     def __init__(
@@ -75,12 +69,9 @@ class TableRunner:
         self.session = TableSession(state, cog.timing)
         self.observer = observer or getattr(cog.bot, "table_observer", None) or NO_OBSERVER
         self.lock = asyncio.Lock()
-        self.lobby: LiveMessage | None = None
-        self.table_msg: LiveMessage | None = None
+        self.lobby: LiveMessage | None = None  # the lobby message (the cog posts it)
+        self.channel = ChannelMessages(self)  # the table's posts and its table message (channel.py)
         self.hands = HandMessages(self)  # each person's DM (dms.py)
-        self.pause_msg: discord.Message | None = None  # the paused table's message with its Resume button
-        self.reposting: asyncio.Task[None] | None = None  # a fresh table message on its way (a deleted one)
-        self.reposted_at = -1e9  # time.monotonic() of the last such post
         self.wake = asyncio.Event()
         self.wake_at: float | None = None  # the session's next wake-up, from its last effects
         self.task: asyncio.Task[None] | None = None
@@ -88,10 +79,6 @@ class TableRunner:
             cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back,
             enabled=self.observer.stores,
         )
-
-    @property
-    def channel(self) -> discord.abc.Messageable:
-        return self.cog.bot.get_partial_messageable(self.state.channel_id, guild_id=self.state.guild_id)
 
     # ------------------------------------------------------------------ carrying out effects
 
@@ -102,8 +89,7 @@ class TableRunner:
         for effect in effects:
             match effect:
                 case fx.ShowTable(version):
-                    if self.table_msg is not None:
-                        self.table_msg.want(version)
+                    self.channel.want_table(version)
                 case fx.ShowHand(seat, version):
                     self.hands.want(seat, version)
                 case fx.ShowLobby(version):
@@ -138,25 +124,22 @@ class TableRunner:
                 case fx.Deal():
                     jobs.append(partial(self._show_hand, effect))
                 case fx.MatchStarted():
-                    jobs.append(partial(self._post_quietly, seat_draw_text(effect, self.state.locale)))
+                    jobs.append(partial(self.channel.say, seat_draw_text(effect, self.state.locale)))
                 case fx.Notice(key, _, values, name):
                     named = {} if name is None else {"name": shown_name(name)}
-                    jobs.append(partial(self._post_quietly, t(self.state.locale, key, **named, **values)))
+                    jobs.append(partial(self.channel.say, t(self.state.locale, key, **named, **values)))
                 case fx.ShowScore():
                     jobs.append(self._score_job(effect))
                 case fx.Paused(until):
-                    jobs.append(partial(self._post_pause, until))
+                    jobs.append(partial(self.channel.post_pause, until))
                 case fx.Unpaused():
-                    message, self.pause_msg = self.pause_msg, None
-                    if message is not None:  # in the background: the click that resumed is answered first
-                        edit = message.edit(content=t(self.state.locale, "play.unpaused"), view=None)
-                        self.cog.background(self._quietly(edit))
+                    self.channel.unpaused()
                 case fx.PauseEnded():
-                    jobs.append(partial(self._edit_pause, "play.pause_ended"))
+                    jobs.append(partial(self.channel.end_pause, "play.pause_ended"))
                 case fx.MatchOver():
                     jobs.append(partial(self._finish_match, effect))
                 case fx.Probe():
-                    jobs.append(self._probe_channel)
+                    jobs.append(self.channel.probe)
         self.observer.carried(self, effects)
         return jobs
 
@@ -241,7 +224,7 @@ class TableRunner:
     async def _show_hand(self, deal: fx.Deal) -> None:
         """Post the hand's table message and send each person their hand (outside the lock)."""
         version = self.session.touch()  # no lock: the payload reads its facts before the render's await
-        payload = await self._table_payload()
+        payload = await self.table_payload()
         table = await self.post_payload(payload)
         async with self.lock:
             if table is not None:
@@ -270,7 +253,7 @@ class TableRunner:
 
     # ------------------------------------------------------------------ payloads
 
-    async def _table_payload(self) -> Payload:
+    async def table_payload(self) -> Payload:
         return await table_payload(self.session, self.state.locale, self.cog.painter)
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
@@ -471,23 +454,6 @@ class TableRunner:
 
         return show
 
-    async def _post_pause(self, until: float) -> None:
-        self.pause_msg = await self.post(
-            content=t(self.state.locale, "play.paused", until=int(until)),
-            view=resume_view(self.table_id, self.state.locale),
-        )
-
-    async def _edit_pause(self, key: str) -> None:
-        message, self.pause_msg = self.pause_msg, None
-        if message is not None:
-            await self._quietly(message.edit(content=t(self.state.locale, key), view=None))
-
-    async def _quietly(self, request: Awaitable[object]) -> None:
-        try:
-            await request
-        except NETWORK_ERRORS as error:
-            log.info("table %s: an edit failed: %s", self.table_id, error)
-
     async def _finish_match(self, over: fx.MatchOver) -> None:
         """The standings with the summary picture and the revealed key, Review my play and Rematch; then
         the table is forgotten."""
@@ -504,8 +470,8 @@ class TableRunner:
     async def _settle_messages(self) -> None:
         """Let the last edits of a finished hand land before its messages are dropped."""
         lives = self.hands.lives()
-        if self.table_msg is not None:
-            lives.append(self.table_msg)
+        if self.channel.table is not None:
+            lives.append(self.channel.table)
         pending = [task for live in lives if (task := live.pending()) is not None]
         if pending:
             await asyncio.wait(pending, timeout=10)
@@ -513,133 +479,66 @@ class TableRunner:
     def _close_hand_messages(self, *, abort: bool = False) -> None:
         """The hand's messages take no more edits (an edit already under way still lands, live.py);
         ``abort``: the table stops here (a shutdown), nothing more is sent."""
-        if self.table_msg is not None:
-            self.table_msg.close(abort=abort)
+        if self.channel.table is not None:
+            self.channel.table.close(abort=abort)
         self.hands.close(abort=abort)
 
-    # ------------------------------------------------------------------ channel messages
+    # ------------------------------------------------------------------ what the channel asks (channel.ChannelHost)
 
-    async def post(self, **kwargs) -> discord.Message | None:
-        try:
-            await self.cog.budget.take(urgent=True)  # new messages count toward the global limit too
-            return await self.channel.send(**kwargs)
-        except NETWORK_ERRORS as error:
-            log.warning("table %s could not post in its channel: %s", self.table_id, error)
-            await self._channel_error(error)
-            return None
+    @property
+    def timing(self) -> Timing:
+        return self.session.timing
 
-    async def _post_quietly(self, content: str) -> None:
-        await self.post(content=content)
+    def table_wanted(self) -> bool:
+        return self.session.table_wanted()
 
-    def follow_table(self, message: discord.Message | discord.PartialMessage, version: int) -> None:
-        """``message`` (showing ``version``) is the table message from now on, kept up to date and stored
-        (the lock held by the caller); the one before it takes no more edits."""
-        if self.table_msg is not None:
-            self.table_msg.close()
-        self.table_msg = LiveMessage(
-            message, self._table_payload, min_interval=self.session.timing.edit_interval, budget=self.cog.budget,
-            on_error=self._table_error, on_replaced=self._table_replaced,
-        )
-        self.table_msg.mark_shown(version)
-        self.journal.table_message(message.id)
+    def table_gone(self) -> bool:
+        return self.session.closed or self.session.match_ended()
 
-    async def _table_error(self, error: Exception) -> None:
-        """An edit of the table message failed. Deleted (10008: a moderator, a purge, a cleanup bot), the
-        channel would be left without the table and people with closed DMs without "Show my hand": a fresh
-        table message is posted, at most once every ``repost_interval`` seconds (a bot deleting it at once
-        again costs one post per interval, not a post per move). Anything else is the channel's error."""
-        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_MESSAGE:
-            if self.reposting is None or self.reposting.done():
-                self.reposting = asyncio.create_task(self._repost_table(), name=f"repost-{self.table_id}")
-            return
-        await self._channel_error(error)
+    def fresh_version(self) -> int:
+        return self.session.touch()
 
-    async def _repost_table(self) -> None:
-        wait = self.reposted_at + self.session.timing.repost_interval - time.monotonic()
-        if wait > 0:
-            await asyncio.sleep(wait)
-        if not self.session.table_wanted():
-            return
-        self.reposted_at = time.monotonic()
-        version = self.session.touch()  # no lock: the payload reads its facts before the render's await
-        payload = await self._table_payload()
-        message = await self.post_payload(payload)
-        if message is None:
-            return
-        log.info("table %s: its table message was deleted; posted a fresh one", self.table_id)
-        async with self.lock:
-            if self.session.closed or self.session.match_ended():
-                return
-            self.follow_table(message, version)
-            self.table_msg.want(self.session.version)  # type: ignore[union-attr]  # follow_table set it
+    def stored_table_message(self, message_id: int) -> None:
+        self.journal.table_message(message_id)
 
-    async def _channel_error(self, error: Exception) -> None:
-        """A post or edit in the table's channel failed. A deleted channel (10003) ends the table; a lost
-        permission (403 50013 / 50001), or its thread archived (50083) or locked (160005), pauses it with
-        nothing lost and tells the host; it plays on once a post goes through again. A 50001 from a server
-        that removed the bot ends its tables instead."""
-        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:  # deleted under us
-            self.cog.abandon_where(lambda runner: runner is self)
-            return
-        code = getattr(error, "code", 0)
-        thread_closed = isinstance(error, discord.HTTPException) and code in THREAD_CLOSED
-        if not thread_closed and (not isinstance(error, discord.Forbidden) or code not in CHANNEL_FORBIDDEN):
-            return
-        if self.session.blocked is not None or self.session.closed:  # told already: the table waits for a probe
-            return
-        guild_id = self.state.guild_id
-        if code == MISSING_ACCESS and not await self.cog.still_in_guild(guild_id):  # removed, unheard
-            log.info("table %s: the bot is no longer in server %s; closing its tables", self.table_id, guild_id)
-            self.cog.guild_gone(guild_id)
-            return
-        what = getattr(error, "text", "") or str(code)
+    def waits_for_probe(self) -> bool:
+        return self.session.blocked is not None or self.session.closed
+
+    def refused(self, what: str) -> bool:
         if not any(isinstance(e, fx.Blocked) for e in self.session.handle(ins.ChannelRefused(what), time.time())):
-            return
+            return False
         self.wake.set()
-        log.info("table %s paused: %s", self.table_id, error)
-        key = "play.blocked_thread_host" if thread_closed else "play.blocked_host"  # a moderator's doing, or a permission
-        text = t(self.state.locale, key, table=self.table_id, channel=self.state.channel_id, what=what)
-        try:
-            channel = await self.cog.dm_channel(self.state.host_id)
-            await channel.send(text)
-        except NETWORK_ERRORS as dm_error:
-            log.info("table %s: could not tell the host: %s", self.table_id, dm_error)
-            self.cog.forget_dm(self.state.host_id)  # a kept channel id may be the failing part: open afresh
+        return True
 
-    def _table_replaced(self, message: discord.Message) -> None:
-        """The hour-old table message gave way to a fresh one (live.py): the fresh one is the table's now."""
-        self.journal.table_message(message.id)
+    def still_refused(self) -> None:
+        self.session.handle(ins.ChannelStillRefused(), time.time())
 
-    async def _probe_channel(self) -> None:
-        """Try to show the table again; on success it plays on (the session gives the clock back)."""
-        version = self.session.touch()  # no lock: the payload reads its facts before the render's await
-        payload = await self._table_payload()
-        try:
-            await self.cog.budget.take(urgent=True)
-            message = await self.channel.send(**payload.send_kwargs())
-        except NETWORK_ERRORS as error:
-            log.info("table %s still cannot post: %s", self.table_id, error)
-            self.session.handle(ins.ChannelStillRefused(), time.time())
-            return
-        async with self.lock:
-            self.follow_table(message, version)
-            jobs = self.feed(ins.ChannelOk())
-        await _in_order(jobs)
+    def channel_ok(self) -> list[Job]:
+        return self.feed(ins.ChannelOk())
+
+    def abandon(self) -> None:
+        self.cog.abandon_where(lambda runner: runner is self)
+
+    async def post(self, **kwargs: Any) -> discord.Message | None:
+        return await self.channel.post(**kwargs)
 
     async def post_payload(self, payload: Payload) -> discord.Message | None:
-        return await self.post(**payload.send_kwargs())
+        return await self.channel.post_payload(payload)
+
+    def follow_table(self, message: discord.Message | discord.PartialMessage, version: int) -> None:
+        """``message`` (showing ``version``) is the table message from now on (the cog's /mahjong table)."""
+        self.channel.follow_table(message, version)
 
     async def repost_table(self) -> Payload:
         """The current table for /mahjong table (posted as the command's answer)."""
         if not self.session.has_hand():
             return await self.lobby_payload()
-        return await self._table_payload()
+        return await self.table_payload()
 
     async def close(self) -> None:
         """Stop playing (the host closed the table, or the bot shuts down); pending writes are stored first."""
         self.session.handle(ins.Close(), time.time())
-        if self.reposting is not None:
-            self.reposting.cancel()
+        self.channel.close()
         self._close_hand_messages(abort=True)
         if self.lobby is not None:
             self.lobby.close(abort=True)

@@ -117,7 +117,7 @@ def table_link(runner: TableRunner) -> str:
     """Where a public table's spectators look: its table message (the newest, as the channel shows it),
     or its channel while it has none."""
     state = runner.state
-    message = runner.table_msg.message if runner.table_msg is not None and not runner.table_msg.closed else None
+    message = runner.channel.table.message if runner.channel.table is not None and not runner.channel.table.closed else None
     if message is None:
         return f"<#{state.channel_id}>"
     return f"https://discord.com/channels/{state.guild_id}/{state.channel_id}/{message.id}"

@@ -101,7 +101,7 @@ async def test_a_permission_lost_mid_match_pauses_the_table_tells_the_host_and_i
     await (await alice.click(lobby, "Start")).response()
     runner = table_runner(bot, devserver)
     person = Person(alice)
-    await devserver.recorder.wait_until(lambda: runner.table_msg is not None, 5, lambda: "the table posted")
+    await devserver.recorder.wait_until(lambda: runner.channel.table is not None, 5, lambda: "the table posted")
     # the table picture after her move fails: 50013 (denied before it, or its edit, with the AI's replies
     # at once, could land before the denial and nothing would change again until her next move)
     devserver.set_bot_permissions("general", deny=("attach_files",))

@@ -320,12 +320,12 @@ async def test_a_deleted_table_message_is_posted_afresh_at_most_once_an_interval
         channel="general", predicate=lambda m: m.attachments and m.attachments[0].filename == "table.png"
     )
     assert fresh.id != first.id and "Show my hand" in [b.label for b in fresh.buttons()]
-    assert runner.session.game.hand_number == 1 and runner.table_msg.message.id == fresh.id
-    await devserver.recorder.wait_until(lambda: runner.reposting.done(), 10, lambda: "the repost stored")
+    assert runner.session.game.hand_number == 1 and runner.channel.table.message.id == fresh.id
+    await devserver.recorder.wait_until(lambda: runner.channel.reposting.done(), 10, lambda: "the repost stored")
     devserver.delete_message(fresh)  # deleted at once again (a cleanup bot): no post a move
     await person.act_once()
     await devserver.recorder.wait_until(
-        lambda: runner.table_msg.closed and not runner.reposting.done(), 10, lambda: "the next repost waiting"
+        lambda: runner.channel.table.closed and not runner.channel.reposting.done(), 10, lambda: "the next repost waiting"
     )
     assert table_posts(devserver) == []  # both deleted; the next fresh one waits out the interval
     assert [m.id for m in devserver.recorder.messages.values() if m.attachments

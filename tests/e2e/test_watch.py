@@ -122,7 +122,7 @@ async def test_a_public_tables_spectator_follows_the_table_message_and_gets_no_d
     play = asyncio.create_task(Person(alice).play(stop, timeout=30))
     await devserver.recorder.wait_until(lambda: len(runner.session.match.history) >= 1, 60, lambda: "a hand played")
     again = await (await bob.slash("mahjong watch")).message()  # the command too, with the newest message
-    newest = runner.table_msg.message.id
+    newest = runner.channel.table.message.id
     assert f"/{table.channel_id}/{newest}" in again.content
     stop.set()
     await play
