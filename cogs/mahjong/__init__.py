@@ -592,8 +592,8 @@ class Mahjong(
         payload = await runner.lobby_payload()
         await interaction.response.send_message(**payload.send_kwargs())
         message = await interaction.original_response()
-        runner.lobby = self.live_message(state.channel_id, message.id, runner.lobby_payload)
-        runner.lobby.mark_shown(runner.session.version)
+        runner.channel.lobby = self.live_message(state.channel_id, message.id, runner.lobby_payload)
+        runner.channel.lobby.mark_shown(runner.session.version)
         runner.journal.lobby_message(message.id)
 
     def _register(self, runner: TableRunner) -> None:
@@ -756,7 +756,7 @@ class Mahjong(
         return mid_match
 
     async def _closing(self, runner: TableRunner, mid_match: bool, *, edit_lobby: bool) -> None:
-        lobby = runner.lobby
+        lobby = runner.channel.lobby
         await runner.close()
         if edit_lobby and lobby is not None:
             try:
@@ -816,9 +816,9 @@ class Mahjong(
         else:
             live = self.live_message(runner.state.channel_id, message.id, payload_builder(runner))
             live.mark_shown(runner.session.version)
-            if runner.lobby is not None:
-                runner.lobby.close()
-            runner.lobby = live
+            if runner.channel.lobby is not None:
+                runner.channel.lobby.close()
+            runner.channel.lobby = live
 
     # ------------------------------------------------------------------ leaderboards and history
 
@@ -955,8 +955,8 @@ class Mahjong(
             return
         payload = await runner.lobby_payload()
         await interaction.response.edit_message(**payload.edit_kwargs())
-        if runner.lobby is not None:
-            runner.lobby.mark_shown(runner.session.version)
+        if runner.channel.lobby is not None:
+            runner.channel.lobby.mark_shown(runner.session.version)
 
 
 def payload_builder(runner: TableRunner) -> Any:

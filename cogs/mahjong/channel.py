@@ -62,6 +62,7 @@ class ChannelHost(Protocol):
 class ChannelMessages:
     def __init__(self, host: ChannelHost) -> None:
         self.host = host
+        self.lobby: LiveMessage | None = None  # the lobby message (the cog posts it)
         self.table: LiveMessage | None = None  # the hand's table message
         self.pause: discord.Message | None = None  # the paused table's message with its Resume button
         self.reposting: asyncio.Task[None] | None = None  # a fresh table message on its way (a deleted one)
@@ -133,6 +134,10 @@ class ChannelMessages:
         self.table.mark_shown(version)
         host.stored_table_message(message.id)
 
+    def want_lobby(self, version: int) -> None:
+        if self.lobby is not None:
+            self.lobby.want(version)
+
     def want_table(self, version: int) -> None:
         if self.table is not None:
             self.table.want(version)
@@ -191,8 +196,11 @@ class ChannelMessages:
             await job()
 
     def close(self) -> None:
+        """The table stops here: no repost, no more lobby edits (the hand's messages are closed apart)."""
         if self.reposting is not None:
             self.reposting.cancel()
+        if self.lobby is not None:
+            self.lobby.close(abort=True)
 
     # ------------------------------------------------------------------ a refusing channel
 

@@ -22,6 +22,7 @@ from table import effects as fx
 from table.lobby import Seat, TableState
 
 from ..i18n import t
+from .answers import respond
 from .feed import FeedMarks
 from .live import LiveMessage, Payload
 from .markdown import shown_name
@@ -194,3 +195,46 @@ class HandMessages:
             content=t(self.host.state.locale, "play.dm_failed", mention=f"<@{who.user_id}>"),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(who.user_id)]),
         )
+
+    # ------------------------------------------------------------------ a click's answer
+
+    def answering(self, interaction: discord.Interaction, seat: int) -> int | None:
+        """``seat`` if the click came from that seat's own hand message (its answer shows the new hand)."""
+        live = self.live(seat)
+        message = interaction.message
+        return seat if live is not None and message is not None and message.id == live.message.id else None
+
+    async def answer_privately(self, interaction: discord.Interaction, seat: int) -> None:
+        """A fresh ephemeral hand (closed DMs' Show my hand, a click on a channel message)."""
+        version = self.host.version()  # read before the payload: never newer than what it shows
+        if await respond(interaction, partial(self.host.dm_payload, seat), update=False):
+            self.host.delivered(seat, version)
+        else:
+            self.answer_failed(seat)
+
+    async def answer_in_place(self, interaction: discord.Interaction, seat: int) -> None:
+        """Answer (outside the lock, within Discord's 3 s: answers.respond) with the seat's hand in place
+        of the clicked message. The version is read before the payload is built, so it is never newer
+        than what the answer shows; if the answer fails, the DM is brought up to date instead."""
+        version = self.host.version()
+        live = self.live(seat) if self.answering(interaction, seat) is not None else None
+        edits_before = live.edits if live is not None else 0
+        if live is not None:
+            live.hold()  # the DM's own edits wait for this answer, which replaces the message
+        answered = False
+        try:
+            answered = await respond(interaction, partial(self.host.dm_payload, seat), update=True)
+        finally:
+            if live is not None and not answered:
+                live.released()
+        if not answered:
+            self.answer_failed(seat)
+            return
+        if live is not None:  # its token carries later edits of the DM (live.py)
+            live.answered(version, edits_before, via=interaction)
+        self.host.delivered(seat, version)
+
+    def answer_failed(self, seat: int) -> None:
+        """The click's answer never reached the person (too late, 10062, a failure): their DM is edited
+        through the channel route to the current state, so they never keep an old prompt."""
+        self.want(seat, self.host.version())

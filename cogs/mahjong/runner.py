@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from data import SavedTable, SeatRecord
+from data import SavedTable
 from engine.tiles import NotationError
 from table import effects as fx
 from table import inputs as ins
 from table.effects import Effect
-from table.lobby import Seat, TableError, TablePhase, TableState
+from table.lobby import TableError, TablePhase, TableState
 from table.records import left_of, state_of
 from table.session import TableSession
 from table.timing import Timing
@@ -39,9 +39,10 @@ from .announce import seat_draw_text, standings_payload
 from .answers import acknowledge_if_slow, respond
 from .buttons import Mode, PromptPoint
 from .channel import ChannelMessages
+from .clock import Clock
 from .dms import NETWORK_ERRORS, HandMessages
-from .journal import Journal
-from .live import LiveMessage, Payload
+from .journal import Journal, seat_records
+from .live import Payload
 from .markdown import shown_name
 from .observer import NO_OBSERVER, TableObserver
 from .payloads import dm_payload, result_text, table_payload
@@ -51,11 +52,12 @@ from .replay import replay_view
 if TYPE_CHECKING:
     from . import Mahjong
 
-__all__ = ["NETWORK_ERRORS", "TableRunner", "Timing"]
+__all__ = ["NETWORK_ERRORS", "TableRunner", "Timing", "seat_records"]
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
+
 
 class TableRunner:
     def __init__(
@@ -69,12 +71,9 @@ class TableRunner:
         self.session = TableSession(state, cog.timing)
         self.observer = observer or getattr(cog.bot, "table_observer", None) or NO_OBSERVER
         self.lock = asyncio.Lock()
-        self.lobby: LiveMessage | None = None  # the lobby message (the cog posts it)
         self.channel = ChannelMessages(self)  # the table's posts and its table message (channel.py)
         self.hands = HandMessages(self)  # each person's DM (dms.py)
-        self.wake = asyncio.Event()
-        self.wake_at: float | None = None  # the session's next wake-up, from its last effects
-        self.task: asyncio.Task[None] | None = None
+        self.clock = Clock()  # the table's driver (clock.py)
         self.journal = Journal(
             cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back,
             enabled=self.observer.stores,
@@ -87,37 +86,17 @@ class TableRunner:
         effect carries what it takes: the session is not read here."""
         jobs: list[Job] = []
         for effect in effects:
+            if self.journal.keep(effect):  # a Store*: written in order (journal.py)
+                continue
             match effect:
                 case fx.ShowTable(version):
                     self.channel.want_table(version)
                 case fx.ShowHand(seat, version):
                     self.hands.want(seat, version)
                 case fx.ShowLobby(version):
-                    if self.lobby is not None:
-                        self.lobby.want(version)
-                case fx.StoreSeats(seats):
-                    self.journal.seats(seat_records(seats))
-                case fx.StorePhase(phase):
-                    self.journal.phase(phase)
-                case fx.StoreOptions(row):
-                    self.journal.options(dict(row))
-                case fx.StoreMatch(header, seats):
-                    self.journal.match(seat_records(seats), dict(header))
-                case fx.StoreHand(number, header):
-                    self.journal.hand(number, dict(header))
-                case fx.StoreMove(number, index, move, deadline):
-                    self.journal.move(number, index, move, deadline)
-                case fx.StoreDeadline(number, deadline):
-                    self.journal.deadline(number, deadline)
-                case fx.StoreResult(number, result):
-                    self.journal.hand_over(
-                        number, result.to_dict(), winner=result.winner, loser=result.loser,
-                        self_drawn=result.self_drawn, total=result.total, deltas=list(result.deltas),
-                    )
-                case fx.StoreMatchOver(scores, leaver):
-                    self.journal.match_over(list(scores), leaver=leaver)
+                    self.channel.want_lobby(version)
                 case fx.WakeAt(at):
-                    self.wake_at = at if self.wake_at is None else min(self.wake_at, at)
+                    self.clock.want(at)
                 case fx.NewHand():
                     self._close_hand_messages()  # now: the last hand's messages never show the new one
                     self.hands.new_hand()
@@ -154,11 +133,11 @@ class TableRunner:
         if jobs:
             self.cog.background(_in_order(jobs))
         if effects:
-            self.wake.set()
+            self.clock.poke()
 
     async def _run(self, jobs: list[Job]) -> None:
         await _in_order(jobs)
-        self.wake.set()
+        self.clock.poke()
 
     # ------------------------------------------------------------------ after a restart
 
@@ -181,7 +160,7 @@ class TableRunner:
         runner.session.left = left_of(record)
         runner.carry_out(stored)
         if state.phase is TablePhase.LOBBY and record.lobby_message_id is not None:
-            runner.lobby = cog.live_message(record.channel_id, record.lobby_message_id, runner.lobby_payload)
+            runner.channel.lobby = cog.live_message(record.channel_id, record.lobby_message_id, runner.lobby_payload)
         return runner
 
     async def resume(self) -> None:
@@ -219,7 +198,7 @@ class TableRunner:
             self._start_driver()
 
     def _start_driver(self) -> None:
-        self.task = asyncio.create_task(self._drive(), name=f"table-{self.table_id}")
+        self.clock.start(self._drive(), name=f"table-{self.table_id}")
 
     async def _show_hand(self, deal: fx.Deal) -> None:
         """Post the hand's table message and send each person their hand (outside the lock)."""
@@ -243,7 +222,7 @@ class TableRunner:
 
     def dms_closed(self, seat: int) -> None:
         self.feed(ins.DmsClosed(seat))  # the seat is auto-played
-        self.wake.set()
+        self.clock.poke()
 
     def delivered(self, seat: int, version: int) -> None:
         """Discord acknowledged a message showing ``seat`` its prompt at ``version``: the session may
@@ -304,20 +283,20 @@ class TableRunner:
         prompt = seat is not None
         async with acknowledge_if_slow(interaction, update=prompt or _own_message(interaction)), self.lock:
             at = self.session.seat_for(interaction.user.id) if seat is None else seat
-            jobs = self.feed(made(self._answering(interaction, at)))
-            self.wake.set()  # the driver waits on the lock: it plays on (AI replies) as soon as this is stored
+            jobs = self.feed(made(self.hands.answering(interaction, at)))
+            self.clock.poke()  # the driver waits on the lock: it plays on (AI replies) as soon as this is stored
             await self.journal.flush()
-        if prompt:
-            await self._answer_with_hand(interaction, at)
-        else:
-            await self._answer_stored(interaction, at)
+        if prompt or _own_message(interaction):  # in place on the message clicked: their DM or private hand
+            await self.hands.answer_in_place(interaction, at)
+        else:  # a channel message: a private hand instead
+            await self.hands.answer_privately(interaction, at)
         await self._run(jobs)
 
     async def switch_mode(self, interaction: discord.Interaction, point: PromptPoint, mode: Mode) -> None:
         async with self.lock:
             seat = self.session.check_prompt(interaction.user.id, point.seat, point.hand, point.move)
         if not await respond(interaction, partial(self.dm_payload, seat, mode=mode), update=True):
-            self._answer_failed(seat)
+            self.hands.answer_failed(seat)
 
     async def resume_paused(self, interaction: discord.Interaction) -> None:
         """The pause's Resume button: a seated person takes their seat back and the next hand starts. A
@@ -335,7 +314,7 @@ class TableRunner:
                 jobs = self.feed(ins.TakeBack(user))
             else:
                 jobs = []
-            self.wake.set()
+            self.clock.poke()
             await self.journal.flush()
 
         async def answer() -> Payload:
@@ -350,63 +329,14 @@ class TableRunner:
         """The fallback for closed DMs: a fresh ephemeral hand with the same buttons, on every click."""
         async with self.lock:
             seat = self.session.seat_for(interaction.user.id)
-        await self._answer_privately(interaction, seat)
+        await self.hands.answer_privately(interaction, seat)
 
     async def player_left(self, user_id: int) -> None:
         """A person left the server or the table mid-match: the session says what follows."""
         async with self.lock:
             jobs = self.feed(ins.PlayerLeft(user_id))
-        self.wake.set()
+        self.clock.poke()
         await _in_order(jobs)
-
-    def _answering(self, interaction: discord.Interaction, seat: int) -> int | None:
-        """``seat`` if the click came from that seat's own hand message (its answer shows the new hand)."""
-        live = self.hands.live(seat)
-        message = interaction.message
-        return seat if live is not None and message is not None and message.id == live.message.id else None
-
-    async def _answer_stored(self, interaction: discord.Interaction, seat: int) -> None:
-        """The change is stored (the lock released): answer with the seat's hand in place on the message
-        clicked (their DM, old or current, or their private hand), which works whatever their DM
-        settings; a click on a channel message gets a private hand instead."""
-        if not _own_message(interaction):
-            await self._answer_privately(interaction, seat)
-            return
-        await self._answer_with_hand(interaction, seat)
-
-    async def _answer_privately(self, interaction: discord.Interaction, seat: int) -> None:
-        version = self.session.version  # read before the payload: never newer than what it shows
-        if await respond(interaction, partial(self.dm_payload, seat), update=False):
-            self.delivered(seat, version)
-        else:
-            self._answer_failed(seat)
-
-    async def _answer_with_hand(self, interaction: discord.Interaction, seat: int) -> None:
-        """Answer (outside the lock, within Discord's 3 s: answers.respond) with the seat's hand in place
-        of the clicked message. The version is read before the payload is built, so it is never newer
-        than what the answer shows; if the answer fails, the DM is brought up to date instead."""
-        version = self.session.version
-        live = self.hands.live(seat) if self._answering(interaction, seat) is not None else None
-        edits_before = live.edits if live is not None else 0
-        if live is not None:
-            live.hold()  # the DM's own edits wait for this answer, which replaces the message
-        answered = False
-        try:
-            answered = await respond(interaction, partial(self.dm_payload, seat), update=True)
-        finally:
-            if live is not None and not answered:
-                live.released()
-        if not answered:
-            self._answer_failed(seat)
-            return
-        if live is not None:  # its token carries later edits of the DM (live.py)
-            live.answered(version, edits_before, via=interaction)
-        self.delivered(seat, version)
-
-    def _answer_failed(self, seat: int) -> None:
-        """The click's answer never reached the person (too late, 10062, a failure): their DM is edited
-        through the channel route to the current state, so they never keep an old prompt."""
-        self.hands.want(seat, self.session.version)
 
     # ------------------------------------------------------------------ the driver
 
@@ -416,22 +346,15 @@ class TableRunner:
         try:
             while not self.session.closed:
                 async with self.lock:
-                    self.wake_at = None
-                    coming = self.hands.coming()
-                    jobs = self.feed(ins.Tick(coming))
-                    wake_at: float | None = self.wake_at  # carry_out sets it again (mypy keeps the None above)
+                    self.clock.at = None
+                    jobs = self.feed(ins.Tick(self.hands.coming()))
+                    at = self.clock.at  # carry_out set it again
                 if jobs:
                     await _in_order(jobs)
                     continue
-                left = None if wake_at is None else wake_at - time.time()
-                if left is not None and left <= 0:
+                if at is not None and at <= time.time():
                     continue  # due now (the next AI move of a burst): no wait, as a person sees one update
-                if left is None:
-                    await self.wake.wait()
-                else:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self.wake.wait(), left)
-                self.wake.clear()
+                await self.clock.sleep(at)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -507,7 +430,7 @@ class TableRunner:
     def refused(self, what: str) -> bool:
         if not any(isinstance(e, fx.Blocked) for e in self.session.handle(ins.ChannelRefused(what), time.time())):
             return False
-        self.wake.set()
+        self.clock.poke()
         return True
 
     def still_refused(self) -> None:
@@ -540,12 +463,7 @@ class TableRunner:
         self.session.handle(ins.Close(), time.time())
         self.channel.close()
         self._close_hand_messages(abort=True)
-        if self.lobby is not None:
-            self.lobby.close(abort=True)
-        if self.task is not None and self.task is not asyncio.current_task():
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+        await self.clock.stop()
         with contextlib.suppress(Exception):
             await self.journal.close()
 
@@ -559,7 +477,3 @@ def _own_message(interaction: discord.Interaction) -> bool:
     """The clicked message is the clicker's alone: in their DMs, or an ephemeral answer to them."""
     message = interaction.message
     return interaction.guild_id is None or (message is not None and message.flags.ephemeral)
-
-
-def seat_records(seats: Sequence[Seat]) -> list[SeatRecord]:
-    return [SeatRecord(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(seats)]

@@ -134,7 +134,7 @@ async def test_a_deleted_channel_ends_its_table_frees_its_seats_and_is_never_res
     await devserver.delete_channel("general")
     cog = bot.get_cog("Mahjong")
     await devserver.recorder.wait_until(lambda: runner.table_id not in cog.by_id, 5, lambda: "the table closed")
-    await devserver.recorder.wait_until(lambda: runner.task is None or runner.task.done(), 5, lambda: "timers stop")
+    await devserver.recorder.wait_until(lambda: runner.clock.task is None or runner.clock.task.done(), 5, lambda: "timers stop")
     assert runner.session.closed
     lobby = await (await alice.slash("mahjong create", channel="other")).message()  # her seat is free
     assert lobby.button("Start")
