@@ -66,10 +66,10 @@ from devserver.interactions import COMPONENT
 from devserver.messages import Messages
 from devserver.people import Person, prompt_buttons
 from table.effects import Effect
+from table.session import TableSession
 
 if TYPE_CHECKING:
     from cogs.mahjong import Mahjong
-    from cogs.mahjong.runner import TableRunner
 
 
 def rss_mb() -> float:
@@ -193,8 +193,7 @@ class Watch(TableObserver):
         self.windows: dict[tuple[int, int, int], tuple[float, float]] = {}
         self.done: set[int] = set()
 
-    def carried(self, runner: TableRunner, effects: Sequence[Effect]) -> None:
-        session = runner.session
+    def carried(self, session: TableSession, effects: Sequence[Effect]) -> None:
         game, match = session.game, session.match
         if match is not None and len(match.history) >= self.hands:
             self.done.add(session.table_id)
@@ -205,8 +204,8 @@ class Watch(TableObserver):
         if session.deadline is not None:
             self.windows[key] = (session.deadline, session.seconds())
 
-    def delivered(self, runner: TableRunner, seat: int, version: int) -> None:
-        self.carried(runner, ())
+    def delivered(self, session: TableSession, seat: int, version: int) -> None:
+        self.carried(session, ())
 
 
 async def run(

@@ -16,8 +16,6 @@ from ..i18n import t
 from . import texts
 from .live import Payload
 from .markdown import shown_names
-from .rematch import rematch_view
-from .review import standings_view
 from .stats import add_ledger
 
 
@@ -48,9 +46,9 @@ def seat_draw_text(started: fx.MatchStarted, locale: str) -> str:
     return "\n".join(out)
 
 
-async def standings_payload(over: fx.MatchOver, table_id: int, locale: str) -> Payload:
-    """The standings with the summary picture and the revealed key, Review my play and (not at a 系統桌)
-    Rematch."""
+async def standings_payload(over: fx.MatchOver, table_id: int, locale: str, buttons: discord.ui.View) -> Payload:
+    """The standings with the summary picture and the revealed key, under ``buttons`` (Review my play,
+    and Rematch where ``over.rematch``)."""
     names = shown_names(list(over.names))
     lines = [
         t(locale, "play.standing_line", rank=rank, name=names[seat], score=score)
@@ -62,8 +60,4 @@ async def standings_payload(over: fx.MatchOver, table_id: int, locale: str) -> P
         embed.add_field(name=t(locale, "play.key_title"), value=texts.key_text(over.key, table_id, locale), inline=False)
     png = await asyncio.to_thread(render_summary, over.summary, names, over.hands, over.unit, locale)
     embed.set_image(url="attachment://summary.png")
-    buttons = standings_view(table_id, locale)  # Review my play (issue 26)
-    if over.rematch:  # and Rematch: a new table with the same seats
-        for item in rematch_view(table_id, locale).children:
-            buttons.add_item(item)
     return Payload(content="", png=png, filename="summary.png", embeds=[embed], view=buttons)

@@ -24,7 +24,6 @@ from table.timing import Timing
 from ..i18n import t
 from .dms import NETWORK_ERRORS
 from .live import LiveMessage, Payload
-from .prompts import resume_view
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +43,6 @@ class ChannelHost(Protocol):
     state: TableState
     lock: asyncio.Lock
 
-    @property
-    def timing(self) -> Timing: ...
     def table_wanted(self) -> bool: ...  # a hand's table message belongs in the channel now
     def table_gone(self) -> bool: ...  # the match ended or the table closed meanwhile
     def fresh_version(self) -> int: ...  # a version for a message posted on the host's own
@@ -60,8 +57,9 @@ class ChannelHost(Protocol):
 
 
 class ChannelMessages:
-    def __init__(self, host: ChannelHost) -> None:
+    def __init__(self, host: ChannelHost, timing: Timing) -> None:
         self.host = host
+        self.timing = timing  # its edit pace and how often a deleted table message is posted afresh
         self.lobby: LiveMessage | None = None  # the lobby message (the cog posts it)
         self.table: LiveMessage | None = None  # the hand's table message
         self.pause: discord.Message | None = None  # the paused table's message with its Resume button
@@ -101,11 +99,9 @@ class ChannelMessages:
 
     # ------------------------------------------------------------------ the pause message
 
-    async def post_pause(self, until: float) -> None:
-        locale = self.host.state.locale
-        self.pause = await self.post(
-            content=t(locale, "play.paused", until=int(until)), view=resume_view(self.table_id, locale)
-        )
+    async def post_pause(self, until: float, resume: discord.ui.View) -> None:
+        """The pause, with its ``resume`` button."""
+        self.pause = await self.post(content=t(self.host.state.locale, "play.paused", until=int(until)), view=resume)
 
     def unpaused(self) -> None:
         """In the background: the click that resumed is answered first."""
@@ -128,7 +124,7 @@ class ChannelMessages:
             self.table.close()
         host = self.host
         self.table = LiveMessage(
-            message, host.table_payload, min_interval=host.timing.edit_interval, budget=host.cog.budget,
+            message, host.table_payload, min_interval=self.timing.edit_interval, budget=host.cog.budget,
             on_error=self._table_error, on_replaced=self._table_replaced,
         )
         self.table.mark_shown(version)
@@ -155,7 +151,7 @@ class ChannelMessages:
 
     async def _repost_table(self) -> None:
         host = self.host
-        wait = self.reposted_at + host.timing.repost_interval - time.monotonic()
+        wait = self.reposted_at + self.timing.repost_interval - time.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
         if not host.table_wanted():

@@ -8,12 +8,9 @@ tables' storage writes off (bench/tables.py measures what storage costs a click)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from table.effects import Effect
-
-if TYPE_CHECKING:
-    from .runner import TableRunner
+from table.session import TableSession
 
 
 class TableObserver:
@@ -21,10 +18,10 @@ class TableObserver:
 
     stores = True  # False: the tables' journals drop their writes (a benchmark's storage-off run)
 
-    def carried(self, runner: TableRunner, effects: Sequence[Effect]) -> None:
-        """``runner`` carried out ``effects`` (the lock held), in order."""
+    def carried(self, session: TableSession, effects: Sequence[Effect]) -> None:
+        """The host of ``session`` carried out ``effects`` (the lock held), in order."""
 
-    def delivered(self, runner: TableRunner, seat: int, version: int) -> None:
+    def delivered(self, session: TableSession, seat: int, version: int) -> None:
         """Discord acknowledged a message showing ``seat`` its prompt at ``version``."""
 
 

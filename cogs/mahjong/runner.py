@@ -46,8 +46,10 @@ from .live import Payload
 from .markdown import shown_name
 from .observer import NO_OBSERVER, TableObserver
 from .payloads import dm_payload, result_text, table_payload
-from .prompts import exchange_tiles
+from .prompts import exchange_tiles, resume_view
+from .rematch import rematch_view
 from .replay import replay_view
+from .review import standings_view
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -71,7 +73,7 @@ class TableRunner:
         self.session = TableSession(state, cog.timing)
         self.observer = observer or getattr(cog.bot, "table_observer", None) or NO_OBSERVER
         self.lock = asyncio.Lock()
-        self.channel = ChannelMessages(self)  # the table's posts and its table message (channel.py)
+        self.channel = ChannelMessages(self, cog.timing)  # the table's posts and its table message (channel.py)
         self.hands = HandMessages(self)  # each person's DM (dms.py)
         self.clock = Clock()  # the table's driver (clock.py)
         self.journal = Journal(
@@ -110,7 +112,7 @@ class TableRunner:
                 case fx.ShowScore():
                     jobs.append(self._score_job(effect))
                 case fx.Paused(until):
-                    jobs.append(partial(self.channel.post_pause, until))
+                    jobs.append(partial(self.channel.post_pause, until, resume_view(self.table_id, self.state.locale)))
                 case fx.Unpaused():
                     self.channel.unpaused()
                 case fx.PauseEnded():
@@ -119,7 +121,7 @@ class TableRunner:
                     jobs.append(partial(self._finish_match, effect))
                 case fx.Probe():
                     jobs.append(self.channel.probe)
-        self.observer.carried(self, effects)
+        self.observer.carried(self.session, effects)
         return jobs
 
     def feed(self, event: ins.Input) -> list[Job]:
@@ -228,7 +230,7 @@ class TableRunner:
         """Discord acknowledged a message showing ``seat`` its prompt at ``version``: the session may
         restart that decision's clock from now (the clock starts when the person can act)."""
         self.carry(self.session.handle(ins.Shown(seat, version), time.time()))
-        self.observer.delivered(self, seat, version)
+        self.observer.delivered(self.session, seat, version)
 
     # ------------------------------------------------------------------ payloads
 
@@ -380,7 +382,11 @@ class TableRunner:
     async def _finish_match(self, over: fx.MatchOver) -> None:
         """The standings with the summary picture and the revealed key, Review my play and Rematch; then
         the table is forgotten."""
-        payload = await standings_payload(over, self.table_id, self.state.locale)
+        buttons = standings_view(self.table_id, self.state.locale)  # Review my play (issue 26)
+        if over.rematch:  # and Rematch: a new table with the same seats
+            for item in rematch_view(self.table_id, self.state.locale).children:
+                buttons.add_item(item)
+        payload = await standings_payload(over, self.table_id, self.state.locale, buttons)
         self.cog.offer_rematch(self)  # before the button can be clicked
         await self.journal.flush()  # the match is stored before anyone is told it is over (a /leaderboard at once shows it)
         await self.post_payload(payload)
@@ -407,10 +413,6 @@ class TableRunner:
         self.hands.close(abort=abort)
 
     # ------------------------------------------------------------------ what the channel asks (channel.ChannelHost)
-
-    @property
-    def timing(self) -> Timing:
-        return self.session.timing
 
     def table_wanted(self) -> bool:
         return self.session.table_wanted()
