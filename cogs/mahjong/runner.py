@@ -1,5 +1,9 @@
-"""The host of one table: it carries out what the table's ``TableSession`` (table/session.py) asks and
-feeds Discord's answers back. It decides no rule.
+"""The host of one table: it feeds the table's ``TableSession`` (table/session.py) its inputs
+(``session.handle``), carries out the effects it hands back from their own fields, and feeds Discord's
+answers back as inputs. It decides no rule. Its outlets do the talking: ``channel.py`` (posts, the table
+and lobby messages, refusals and probes), ``dms.py`` (each person's hand message and a click's answer),
+``journal.py`` (the stores), ``clock.py`` (the driver), ``announce.py`` (the seat draw, the standings);
+an ``observer`` (observer.py) may watch every effect and delivery.
 
 One lock per table: every call into the session (clicks, the clock, a DM that failed) holds it, and
 the effects it returns that touch no network (journal writes, wanting a message edit) are carried out
