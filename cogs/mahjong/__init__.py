@@ -43,6 +43,7 @@ from table.lobby import (
     hints_by_default,
     valid_password,
 )
+from table.records import settings_options
 
 from ..choices import complete_entries, switch_spellings
 from ..i18n import LEVEL_NAMES, SUPPORTED, locale_of, t
@@ -563,13 +564,7 @@ class Mahjong(
                 host_id=interaction.user.id,
                 rules=settings.rules,
                 rounds=settings.rounds,
-                options={
-                    "table": settings.options.to_dict(),
-                    "locale": locale,
-                    "spectators": settings.spectators,
-                    "hints": settings.hints,
-                    "pace": settings.pace,
-                },
+                options=settings_options(settings, locale),  # the row as table/records.py writes it
                 password_hash=pw,
                 ranking=settings.ranking,
             )
