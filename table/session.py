@@ -20,7 +20,7 @@ next deal) and says when it wants to be called again.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.actions import Action, Kind
@@ -362,11 +362,14 @@ class TableSession:
         *,
         results_stored: Sequence[bool] = (),
         deadline: float | None = None,
+        left: Iterable[int] = (),
         now: float,
     ) -> tuple[TableSession, list[Effect]]:
-        """A stored table rebuilt: its match replayed to the last stored move. The effects store what the
-        journal lost (a hand's result whose last move was stored)."""
+        """A stored table rebuilt: its match replayed to the last stored move, ``left`` the people who had
+        left it (records.left_of). The effects store what the journal lost (a hand's result whose last
+        move was stored)."""
         session = cls(state, timing)
+        session.left = set(left)
         if state.phase is TablePhase.LOBBY:
             return session, []
         assert header is not None

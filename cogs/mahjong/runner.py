@@ -161,9 +161,9 @@ class TableRunner:
             [h.actions for h in saved.hands],
             results_stored=[h.result is not None for h in saved.hands],
             deadline=saved.hands[-1].deadline if saved.hands else None,
+            left=left_of(record),
             now=time.time(),
         )
-        runner.session.left = left_of(record)
         runner.carry_out(stored)
         if state.phase is TablePhase.LOBBY and record.lobby_message_id is not None:
             runner.channel.lobby = cog.live_message(record.channel_id, record.lobby_message_id, runner.lobby_payload)
