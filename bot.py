@@ -31,6 +31,7 @@ from discord.ext import commands
 
 import render
 from cogs.i18n import COMMANDS, SUPPORTED, CatalogueTranslator
+from cogs.mahjong.observer import TableObserver
 from cogs.mahjong.pictures import Painter, default_workers
 from cogs.mahjong.skew import DiscordClock
 from cogs.shutdown import Gate
@@ -168,7 +169,7 @@ def learn_commands(synced: list[discord.app_commands.AppCommand]) -> None:
 class MahjongBot(commands.Bot):
     """The table host. Shared resources open in setup_hook and close in close()."""
 
-    def __init__(self, config: Config, **options: Any) -> None:
+    def __init__(self, config: Config, *, observer: TableObserver | None = None, **options: Any) -> None:
         # guilds alone: channels, threads and the servers the bot is in (a deleted channel, a kick end their
         # tables). Everything people do arrives as interactions, which need no intent; messages, reactions,
         # voice states, typing, members and the rest are events the bot never reads, only parses
@@ -186,6 +187,7 @@ class MahjongBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
         self.config = config
         self.timing = config.timing
+        self.table_observer = observer  # sees every table's effects (the benchmarks): cogs/mahjong/observer.py
         self.store: Store  # opened in setup_hook
         self.syncing: asyncio.Task[None] | None = None  # a command sync tried again after failing at start
         self.painter = Painter(config.picture_workers)  # where the table and hand pictures are drawn
@@ -320,7 +322,7 @@ class ShardedMahjongBot(MahjongBot, commands.AutoShardedBot):
     """The table host running some of the bot's shards (``--shards``), one gateway connection each."""
 
 
-def build_bot(config: Config, **options: object) -> MahjongBot:
+def build_bot(config: Config, **options: Any) -> MahjongBot:
     """The bot a configuration asks for: sharded when it names shards, else one plain connection."""
     if config.shard_count is None:
         return MahjongBot(config, **options)

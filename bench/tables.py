@@ -54,16 +54,22 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
+from cogs.mahjong.observer import TableObserver
 from devserver import Config, DevServer, Latency, RateLimits
 from devserver.fixtures import Harness
 from devserver.interactions import COMPONENT
 from devserver.messages import Messages
 from devserver.people import Person, prompt_buttons
+from table.effects import Effect
+from table.session import TableSession
+
+if TYPE_CHECKING:
+    from cogs.mahjong import Mahjong
 
 
 def rss_mb() -> float:
@@ -84,7 +90,7 @@ class Thinking(Person):
     think: float = 0.0
     rng: random.Random = field(default_factory=random.Random)
 
-    async def act_once(self, timeout: float = 10.0):  # type: ignore[no-untyped-def]
+    async def act_once(self, timeout: float = 10.0):
         if self.think:
             await asyncio.sleep(self.think * self.rng.uniform(0.2, 1.8))
         return await super().act_once(timeout)
@@ -123,7 +129,7 @@ class CpuShare:
         self.samples = 0
         self.standin = 0
 
-    def _sample(self, signum, frame) -> None:  # type: ignore[no-untyped-def]
+    def _sample(self, signum, frame) -> None:
         self.samples += 1
         while frame is not None:
             if any(part in frame.f_code.co_filename for part in self.STANDIN):
@@ -175,6 +181,33 @@ REAL = Latency(enabled=True, rest_ms=60.0, gateway_ms=40.0, jitter_ms=30.0, tail
                upload_bytes_per_s=2_000_000.0)
 
 
+class Watch(TableObserver):
+    """What the run reads off each table, through the host's observer seam: when each decision opened (for
+    the DM latency), each decision's enforced window (its deadline as it ends up, and its length), and the
+    tables that have played their hands. ``stores`` False: the storage-off run."""
+
+    def __init__(self, hands: int, *, stores: bool) -> None:
+        self.hands = hands
+        self.stores = stores
+        self.opened: dict[tuple[int, int, int], float] = {}  # (table, hand, decision) → perf_counter
+        self.windows: dict[tuple[int, int, int], tuple[float, float]] = {}
+        self.done: set[int] = set()
+
+    def carried(self, session: TableSession, effects: Sequence[Effect]) -> None:
+        game, match = session.game, session.match
+        if match is not None and len(match.history) >= self.hands:
+            self.done.add(session.table_id)
+        if game is None:
+            return
+        key = (session.table_id, game.hand_number, session.decision)
+        self.opened.setdefault(key, time.perf_counter())
+        if session.deadline is not None:
+            self.windows[key] = (session.deadline, session.seconds())
+
+    def delivered(self, session: TableSession, seat: int, version: int) -> None:
+        self.carried(session, ())
+
+
 async def run(
     tables: int,
     hands: int,
@@ -190,8 +223,6 @@ async def run(
 ) -> dict:
     from bot import Config as BotConfig
     from bot import MahjongBot
-    from cogs.mahjong import journal, runner
-    from table.session import TableSession
     from table.timing import Timing
 
     names = [f"player{i}" for i in range(tables * people_per_table)]
@@ -201,53 +232,23 @@ async def run(
         openapi=False,  # the bodies' schema check is the tests' cost, not the bot's: the bench measures the bot
     )
     server = DevServer(config, channels=channels, members=tuple(names))
-    patches = []
+    patches: list[tuple[type, str, Any]] = []  # the stand-in's (devserver) own methods, watched
 
     # the stand-in keeps no image bytes, so the memory figure is the bot's
     keep = Messages._attachments
 
-    def light(self, payload, uploads, kept):  # type: ignore[no-untyped-def]
+    def light(self, payload, uploads, kept):
         found = keep(self, payload, uploads, kept)
         for attachment in found:
             if not hasattr(attachment, "digest"):
-                attachment.digest = hashlib.sha1(attachment.data).hexdigest()  # type: ignore[attr-defined]
+                attachment.digest = hashlib.sha1(attachment.data).hexdigest()
             attachment.data = attachment.data[:64]
         return found
 
     patches.append((Messages, "_attachments", keep))
     Messages._attachments = light  # type: ignore[method-assign]
-    if not storage:
-        record = journal.Journal.record
-        patches.append((journal.Journal, "record", record))
-        journal.Journal.record = lambda self, write: None  # type: ignore[method-assign]
-
-    # when each decision point opened (table, hand, seat-less move id) → for DM latency
-    opened: dict[tuple[int, int, int], float] = {}
-    new_decision = TableSession._new_decision
-
-    # each decision's enforced window: (deadline as it ends up, its length in seconds)
-    windows: dict[tuple[int, int, int], tuple[float, float]] = {}
-
-    def window(session):  # type: ignore[no-untyped-def]
-        if session.deadline is not None and session.game is not None:
-            key = (session.table_id, session.game.hand_number, session.decision)
-            windows[key] = (session.deadline, session.seconds())
-
-    def stamped(self, now):  # type: ignore[no-untyped-def]
-        new_decision(self, now)
-        opened[(self.table_id, self.game.hand_number, self.decision)] = time.perf_counter()
-        window(self)
-
-    delivered_hook = runner.TableRunner._prompt_delivered
-
-    def delivered(self, seat, version):  # type: ignore[no-untyped-def]
-        delivered_hook(self, seat, version)
-        window(self.session)
-
-    patches.append((TableSession, "_new_decision", new_decision))
-    TableSession._new_decision = stamped  # type: ignore[method-assign]
-    patches.append((runner.TableRunner, "_prompt_delivered", delivered_hook))
-    runner.TableRunner._prompt_delivered = delivered  # type: ignore[method-assign]
+    watch = Watch(hands, stores=storage)  # the bot's own seam (cogs/mahjong/observer.py): nothing patched in
+    opened, windows, done = watch.opened, watch.windows, watch.done
     arrived: dict[tuple[int, int, int], float] = {}  # wall time each decision's prompt reached its person
     dm_latency: list[float] = []
     seen_at: dict[tuple[int, int, int], float] = {}  # perf_counter when each decision's prompt was first visible
@@ -255,11 +256,11 @@ async def run(
     edits: dict[str, int] = {}  # REST edits (not click answers) by where, and how many uploaded a file
     edit = Messages.edit
 
-    def shows(message):  # type: ignore[no-untyped-def]
+    def shows(message):
         files = [getattr(a, "digest", a.data) for a in message.attachments]
         return json.dumps([message.content, message.components, message.embeds, files], sort_keys=True)
 
-    def watched(self, message, payload, uploads, **kwargs):  # type: ignore[no-untyped-def]
+    def watched(self, message, payload, uploads, **kwargs):
         before = shows(message)
         result = edit(self, message, payload, uploads, **kwargs)
         if kwargs.get("by_request", True):
@@ -285,7 +286,7 @@ async def run(
     Messages.edit = watched  # type: ignore[method-assign]
     create = Messages.create
 
-    def created(self, channel, payload, uploads, **kwargs):  # type: ignore[no-untyped-def]
+    def created(self, channel, payload, uploads, **kwargs):
         result = create(self, channel, payload, uploads, **kwargs)
         if result.dm_with is not None:  # a hand's first DM carries its first prompt
             buttons = prompt_buttons(result)
@@ -301,29 +302,18 @@ async def run(
     lag = LoopLag()
     behind = Behind()
     logging.getLogger("discord").addHandler(behind)
-    timing = Timing(ai_delay=ai_delay, hand_pause=0.0, timer_scale=1.0)  # the product's edit pace
-    deal = TableSession._deal
-
-    def enough(self, now):  # type: ignore[no-untyped-def]
-        """A table that has played its hands stays idle: what the run counts is those hands' cost."""
-        if self.match is not None and len(self.match.history) >= hands:
-            self.next_hand_at = now + 1e9
-            done.add(self.table_id)
-            return []
-        return deal(self, now)
-
-    done: set[int] = set()
-    patches.append((TableSession, "_deal", deal))
-    TableSession._deal = enough  # type: ignore[method-assign]
-    config = BotConfig(
+    # the product's edit pace; a table that has played its hands stays idle: what the run counts is their cost
+    timing = Timing(ai_delay=ai_delay, hand_pause=0.0, timer_scale=1.0, hands=hands)
+    bot_config = BotConfig(
         token=server.config.token, database=Path(database), timing=timing, seed=1, picture_workers=picture_workers
     )
     try:
         async with Harness(server) as harness:
-            bot = await harness.start(MahjongBot(config, guild_ready_timeout=0.05), timeout=30)
+            bot = await harness.start(MahjongBot(bot_config, observer=watch, guild_ready_timeout=0.05), timeout=30)
+            assert isinstance(bot, MahjongBot)
             await bot.warming
             idle = rss_mb()
-            cog = bot.get_cog("Mahjong")
+            cog = cast("Mahjong", bot.get_cog("Mahjong"))  # loaded as an extension: not this import's class
             people = [Thinking(server.member(n), think=think, rng=random.Random(i)) for i, n in enumerate(names)]
             if not first_time:  # regulars: the bot opened their DM channels in an earlier match and kept them
                 for person in people:
@@ -342,7 +332,8 @@ async def run(
                 except AssertionError as failed:  # not answered in time: counted in errors, the rest play on
                     print("start failed:", failed, file=sys.stderr)
                     not_started += 1
-            runners = [r for c in channels if (r := cog.registry.in_channel(server.channel(c).id)).match is not None]
+            found = [cog.registry.in_channel(server.channel(c).id) for c in channels]
+            runners = [r for r in found if r is not None and r.session.match is not None]
             stop = asyncio.Event()
             started = time.perf_counter()
             cpu_started = time.process_time()
@@ -388,7 +379,9 @@ async def run(
         for owner, name, original in patches:
             setattr(owner, name, original)
     prompt_latency = [at - opened[key] for key, at in seen_at.items() if key in opened]
-    played = sum(min(len(r.match.history), hands) for r in runners)
+    played = 0
+    for r in runners:
+        played += min(len(r.session.match.history) if r.session.match is not None else 0, hands)
     latencies = [x for p in people for x in p.latencies]
     worst = sorted(((at - (windows[k][0] - windows[k][1]), k) for k, at in arrived.items() if k in windows))[-2:]
     print("worst turn lost (s, (table, hand, move)):", worst, file=sys.stderr)
@@ -452,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING)
     runner: Callable[[Coroutine[Any, Any, dict]], dict] = asyncio.run
     if args.uvloop:
-        import uvloop
+        import uvloop  # type: ignore[import-not-found, unused-ignore]  # optional
 
         runner = uvloop.run
     with tempfile.TemporaryDirectory() as folder:

@@ -70,11 +70,11 @@ def picture_view(runner: Any) -> See:
 
     def see(message: Message) -> GameView | None:
         buttons = prompt_buttons(message)
-        game = runner.game
+        game = runner.session.game
         if game is None or not buttons:
             return None
         point = point_of(buttons[0])
-        if point is None or (point.table, point.hand, point.move) != (runner.table_id, game.hand_number, runner.decision):
+        if point is None or (point.table, point.hand, point.move) != (runner.table_id, game.hand_number, runner.session.decision):
             return None
         return game.view(point.seat)
 
@@ -94,12 +94,12 @@ class ClockWatch:
 
     @classmethod
     def start(cls, runner: Any, user_id: int) -> ClockWatch:
-        game = runner.game
+        game = runner.session.game
         return cls(runner, user_id, game.hand_number if game is not None else 0, len(game.log) if game else 0)
 
     def timeouts(self) -> int:
-        seats = {str(seat) for seat, who in enumerate(self.runner.seating.by_seat) if who.user_id == self.user_id}
-        match, game = self.runner.match, self.runner.game
+        seats = {str(seat) for seat, who in enumerate(self.runner.session.seating.by_seat) if who.user_id == self.user_id}
+        match, game = self.runner.session.match, self.runner.session.game
         logs = {record.number: record.log for record in (match.history if match is not None else [])}
         if game is not None and game.hand_number not in logs:  # the hand in play, not yet recorded
             logs[game.hand_number] = tuple(str(action) for action in game.log)
@@ -163,7 +163,7 @@ async def run_sandbox(
             watch = ClockWatch.start(runner, person_user.id)
             await _play(server, runner, person, hands, played_before)
             blind, clock_played = winner.blind, watch.timeouts()
-            if not runner.closed:
+            if not runner.session.closed:
                 await (await person_user.slash("mahjong close")).message()
         transcript.note("The leaderboard")
         await (await person_user.slash("mahjong leaderboard")).message()
@@ -177,8 +177,8 @@ async def run_sandbox(
         )
     seconds = time.perf_counter() - started
     played = ""
-    if runner is not None and runner.match is not None:
-        total = len(runner.match.history)
+    if runner is not None and runner.session.match is not None:
+        total = len(runner.session.match.history)
         played = f" {total} hand(s) at the table, {total - played_before} in this run,"
     transcript.note(f"Done:{played} in {seconds:.1f} s; {transcript.written} images")
     for problem in problems:
@@ -194,10 +194,10 @@ async def _table(
     """The table to play — resumed from the database, or opened by the person — and how many of its hands
     were finished before this run; no table when the run continued here had already ended."""
     runner = cog.registry.in_channel(person.server.channel("general").id)
-    if runner is not None and runner.match is not None:
-        before = len(runner.match.history)
+    if runner is not None and runner.session.match is not None:
+        before = len(runner.session.match.history)
         transcript.note(
-            f"Resumed at hand {runner.resumed_at} of table {runner.table_id} stored in {outdir.db} (the bot was "
+            f"Resumed at hand {runner.session.resumed_at} of table {runner.table_id} stored in {outdir.db} (the bot was "
             f"stopped mid-match; {before} hand(s) were finished)"
         )
         return runner, before
@@ -218,12 +218,12 @@ async def _play(server: DevServer, runner: Any, person: Person, hands: int, befo
     stop = asyncio.Event()
     play = asyncio.create_task(person.play(stop, timeout=120))
     await server.recorder.wait_until(
-        lambda: runner.match is not None and (len(runner.match.history) >= hands or runner.closed),
+        lambda: runner.session.match is not None and (len(runner.session.match.history) >= hands or runner.session.closed),
         120 + 60 * hands,
         lambda: f"{hands} hands to be played",
     )
     await server.recorder.wait_until(  # the score sheets of this run's hands are out
-        lambda: runner.closed or len(_sheets(server)) >= len(runner.match.history) - before,
+        lambda: runner.session.closed or len(_sheets(server)) >= len(runner.session.match.history) - before,
         60,
         lambda: "the score sheets",
     )

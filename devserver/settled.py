@@ -34,7 +34,7 @@ def dm_settled(runner: Any, user_id: int) -> Settle:
 
     async def settle() -> None:
         while True:
-            slots = [slot for slot in runner.dms.values() if slot.user_id == user_id]  # a new hand: new slots
+            slots = [slot for slot in runner.hands.slots.values() if slot.user_id == user_id]  # a new hand: new slots
             lives = [slot.live for slot in slots if slot.live is not None]
             edits = [task for live in lives if (task := live.pending()) is not None]
             if edits:

@@ -31,6 +31,7 @@ AI_LEVELS = ("easy", "normal", "strong")
 # between AI discards); "fast" for people who know the table, "slow" for new players and streams
 PACES = {"fast": 0.4, "normal": 1.0, "slow": 2.0}
 DEFAULT_AI = "normal"
+SYSTEM_KIND = "system"  # TableState.kind of a 系統桌 (cogs/mahjong/system.py SYSTEM)
 
 
 
@@ -130,12 +131,20 @@ class TableState:
     seats: list[Seat] = field(default_factory=list)
     phase: TablePhase = TablePhase.LOBBY
     kind: str = "player"  # 'player' (玩家桌) or 'system' (系統桌, formed from the quick-play queue: system.py)
+    locale: str = "en"  # the channel's language: its messages (each person's is on their seat)
+    host_name: str = ""  # as the host was called when they created the table (the lobby shows it)
 
     # ------------------------------------------------------------------ questions
 
     @property
     def locked(self) -> bool:
         return self.password_hash is not None
+
+    @property
+    def rematch(self) -> bool:
+        """A finished match here may be played again by the same seats (not at a 系統桌, which the
+        quick-play queue forms)."""
+        return self.kind != SYSTEM_KIND
 
     @property
     def full(self) -> bool:

@@ -20,7 +20,7 @@ next deal) and says when it wants to be called again.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
@@ -29,6 +29,8 @@ from engine.events import Event, EventKind
 from engine.game import Game, IllegalActionError, Phase
 from engine.match import Match
 from engine.policy import Policy, make_policy
+from engine.scoring import get_rules
+from engine.summary import match_summary
 from engine.tiles import NotationError
 from engine.view import GameView, HandResult
 
@@ -37,6 +39,7 @@ from . import inputs as ins
 from .codes import to_action
 from .effects import Effect
 from .lobby import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
+from .records import options_row
 from .screens import (
     Board,
     HandScreen,
@@ -202,6 +205,23 @@ class TableSession:
     def match_ended(self) -> bool:
         return self.state.phase is not TablePhase.PLAYING or (self.match is not None and self.match.is_over)
 
+    def has_hand(self) -> bool:
+        """A hand was dealt here (in play, or the one just settled): there is a table picture to show."""
+        return self.game is not None
+
+    def table_wanted(self) -> bool:
+        """The channel should have this hand's table message now: a hand is at the table, the match goes
+        on, and the channel takes posts."""
+        return not self.closed and self.game is not None and not self.match_ended() and self.blocked is None
+
+    def paused(self) -> bool:
+        """Everyone was away for a whole hand: the table waits for a Resume."""
+        return self.paused_until is not None
+
+    def auto_played(self, seat: int) -> bool:
+        """``seat`` is auto-played (代打) in the hand at the table."""
+        return self.game is not None and seat in self.game.auto_seats()
+
     # ------------------------------------------------------------------ who sees what (table/visibility.py)
 
     def viewer(self, user_id: int) -> Viewer:
@@ -302,11 +322,15 @@ class TableSession:
 
     def _lobby_changed(self) -> list[Effect]:
         self.version += 1
-        return [fx.StoreSeats(), fx.ShowLobby()]
+        return [fx.StoreSeats(tuple(self.state.seats)), fx.ShowLobby(self.version)]
+
+    def _store_options(self) -> fx.StoreOptions:
+        """The table row's options as they stand (table/records.py)."""
+        return fx.StoreOptions(options_row(self.state, self.left))
 
     def opened(self) -> list[Effect]:
         """A new lobby (its creator seated, a rematch's seats too): stored with its settings, shown."""
-        return [fx.StoreOptions(), *self._lobby_changed()]
+        return [self._store_options(), *self._lobby_changed()]
 
     def join(self, user_id: int, name: str, *, password: str | None = None, locale: str = "en") -> list[Effect]:
         self.state.join(user_id, name, password=password, locale=locale)
@@ -330,7 +354,7 @@ class TableSession:
         if self.state.phase is not TablePhase.LOBBY:
             raise TableError("err.not_lobby")
         self.state.settings = settings
-        return [fx.StoreOptions(), *self._lobby_changed()]
+        return [self._store_options(), *self._lobby_changed()]
 
     def open_seats(self) -> list[Effect]:
         """The host pressed Start: empty seats get AI players and the lobby closes (``start`` deals)."""
@@ -341,7 +365,7 @@ class TableSession:
         """The host (or a server manager) closed the table: nothing more happens here."""
         self.state.phase = TablePhase.CLOSED
         self.closed = True
-        return [fx.StorePhase()]
+        return [fx.StorePhase(self.state.phase.value)]
 
     def start(self, *, key: bytes, now: float) -> list[Effect]:
         """Draw seats (抓位), throw the dealer's dice, deal the first hand (the lobby has closed). Every
@@ -357,10 +381,11 @@ class TableSession:
             by_seat[seat] = self.state.seats[player]
         self.seating = Seating([who for who in by_seat if who is not None])
         self._make_policies()
+        dice = None if match.profile.host_deals_first else tuple(match.dealer_dice)
         out: list[Effect] = [
-            fx.StoreOptions(),
-            fx.StoreMatch(match.header()),
-            fx.MatchStarted(match.commitment),
+            self._store_options(),
+            fx.StoreMatch(match.header(), tuple(self.seating.by_seat)),
+            fx.MatchStarted(fx.SeatDraw(tuple(self.seating.names()), match.first_dealer, dice), match.commitment),
         ]
         return out + self._deal(now)
 
@@ -382,11 +407,14 @@ class TableSession:
         *,
         results_stored: Sequence[bool] = (),
         deadline: float | None = None,
+        left: Iterable[int] = (),
         now: float,
     ) -> tuple[TableSession, list[Effect]]:
-        """A stored table rebuilt: its match replayed to the last stored move. The effects store what the
-        journal lost (a hand's result whose last move was stored)."""
+        """A stored table rebuilt: its match replayed to the last stored move, ``left`` the people who had
+        left it (records.left_of). The effects store what the journal lost (a hand's result whose last
+        move was stored)."""
         session = cls(state, timing)
+        session.left = set(left)
         if state.phase is TablePhase.LOBBY:
             return session, []
         assert header is not None
@@ -418,17 +446,20 @@ class TableSession:
     def resume(self, *, now: float) -> list[Effect]:
         """What a restored table does first: say so, then show the hand again (or end, or wait to deal)."""
         if self.state.phase is TablePhase.LOBBY:
-            self.version += 1
-            return [fx.StoreSeats(), fx.ShowLobby()]
+            return self._lobby_changed()
         out: list[Effect] = [fx.Notice("play.resumed", values={"n": self.resumed_at})]
         if self.match is not None and self.match.is_over and self.game is None:
             return out + self._end_match()
         if self.game is None or self.game.is_over:
             self.next_hand_at = 0.0
             return out
-        return [*out, fx.Deal()]
+        return [*out, self._deal_effect()]
 
     # ------------------------------------------------------------------ dealing
+
+    def _deal_effect(self) -> fx.Deal:
+        assert self.game is not None
+        return fx.Deal(self.game.hand_number, tuple(self.seating.by_seat))
 
     def _deal(self, now: float) -> list[Effect]:
         """The next hand (代打 carries over until the player is back); a seat that left between hands
@@ -442,10 +473,10 @@ class TableSession:
         self.prompted.clear()
         self.notes.clear()
         self._new_decision(now)
-        out: list[Effect] = [fx.NewHand(), fx.StoreHand(game.hand_number, game.header())]
+        out: list[Effect] = [fx.NewHand(game.hand_number), fx.StoreHand(game.hand_number, game.header())]
         if self.leavers:
             return out + self._abandon(min(self.leavers))
-        return [*out, fx.Deal()]
+        return [*out, self._deal_effect()]
 
     def dealt(self) -> list[Effect]:
         """The host posted the hand's table message and sent the hands: every message shows it now."""
@@ -495,7 +526,7 @@ class TableSession:
     def _refresh(self, actor: int | None, answering: int | None = None) -> list[Effect]:
         """The table, and every hand whose picture or buttons changed. ``answering`` is the seat whose click
         is being answered: the click's own answer shows their hand, so no edit for it."""
-        out: list[Effect] = [fx.ShowTable()]
+        out: list[Effect] = [fx.ShowTable(self.version)]
         now_prompted = self.needs_buttons()
         changed = now_prompted | self.prompted
         if actor is not None:
@@ -506,7 +537,7 @@ class TableSession:
         if game is not None:
             changed |= {s for s in range(4) if game.eye[s]}  # 眼牌: their text lists the other hands
         changed.discard(answering)  # type: ignore[arg-type]  # None is never a seat
-        out += [fx.ShowHand(seat) for seat in sorted(changed)]
+        out += [fx.ShowHand(seat, self.version) for seat in sorted(changed)]
         self.prompted = now_prompted
         return out
 
@@ -527,8 +558,8 @@ class TableSession:
             return []
         self.deadline = fresh
         self.version += 1  # the countdown shown is the one enforced: the prompts and the table say so
-        out: list[Effect] = [fx.StoreDeadline(self.game.hand_number, fresh), fx.ShowTable()]
-        return out + [fx.ShowHand(s) for s in sorted(owing)]
+        out: list[Effect] = [fx.StoreDeadline(self.game.hand_number, fresh), fx.ShowTable(self.version)]
+        return out + [fx.ShowHand(s, self.version) for s in sorted(owing)]
 
     def _prompt_on_its_way(self, coming: frozenset[int], now: float) -> bool:
         """Someone who owes the decision has a prompt coming that Discord has not yet acknowledged for this
@@ -596,7 +627,7 @@ class TableSession:
         if user_id not in self.left:
             return []
         self.left.discard(user_id)
-        return [fx.StoreOptions()]
+        return [self._store_options()]
 
     def resume_paused(self, user_id: int, *, now: float) -> list[Effect]:
         """The pause's Resume button: a seated person takes their seat back and the next hand starts."""
@@ -652,7 +683,7 @@ class TableSession:
             if user_id in self.left:
                 return out
             self.left.add(user_id)
-            return [*out, fx.StoreOptions()]
+            return [*out, self._store_options()]
         if game.is_over:  # between hands: stored as 代打 now, the table ends as the next hand is dealt
             out = self._switch_auto(seat, away=True, now=now, answering=None) or []
             self.leavers.add(seat)
@@ -670,7 +701,8 @@ class TableSession:
         self.leaver = seat
         self.deadline = None
         self.version += 1
-        notice = fx.Notice("play.left_ends", seat=seat, values={"points": -result.deltas[seat]})
+        name = self.seating.by_seat[seat].name
+        notice = fx.Notice("play.left_ends", seat=seat, values={"points": -result.deltas[seat]}, name=name)
         return [fx.StoreResult(game.hand_number, result), notice, *self._end_match()]
 
     # ------------------------------------------------------------------ the channel
@@ -713,6 +745,8 @@ class TableSession:
             if now < self.next_probe_at:
                 return [fx.WakeAt(self.next_probe_at)]
             self.next_probe_at = now + self.timing.permission_probe
+            if game is None:  # no hand to post (restored between hands): try again at the next probe
+                return [fx.WakeAt(self.next_probe_at)]
             return [fx.Probe()]
         if game is None:  # restored between two hands
             return self._deal(now) if not match.is_over else []
@@ -750,6 +784,8 @@ class TableSession:
             return [fx.PauseEnded(), *self._end_match()]
         if now < self.next_hand_at:
             return [fx.WakeAt(self.next_hand_at)]
+        if self.timing.hands is not None and len(self.match.history) >= self.timing.hands:
+            return []  # played its hands: idle (Timing.hands)
         return [*self._deal(now), fx.WakeAt(now)]
 
     def _robot_action(self, seat: int) -> Action:
@@ -779,7 +815,10 @@ class TableSession:
         self.deadline = None
         out: list[Effect] = [fx.StoreResult(game.hand_number, result), *self._refresh(actor=None)]
         self.next_hand_at = now + self.timing.hand_pause
-        out.append(fx.ShowScore(game.hand_number, result))
+        table = self.view(PUBLIC)  # the hand as it ended, every hand revealed (table/visibility.py)
+        assert table is not None
+        names = tuple(self.seating.names())
+        out.append(fx.ShowScore(game.hand_number, result, names, table, self.state.settings.options.house_rules))
         if not match.is_over and self._everyone_away(game):
             self.paused_until = now + self.timing.pause_limit
             out.append(fx.Paused(self.paused_until))
@@ -804,7 +843,24 @@ class TableSession:
         self.paused_until = None
         self.version += 1
         stored = fx.StoreMatchOver(tuple(self.match.scores), self.leaver)
-        return [stored, *self._refresh(actor=None), fx.MatchOver(self._revealed_key())]
+        return [stored, *self._refresh(actor=None), self._match_over()]
+
+    def _match_over(self) -> fx.MatchOver:
+        """The standings, the summary and the revealed key: all the channel is told of the match."""
+        match = self.match
+        assert match is not None
+        settings = self.state.settings
+        return fx.MatchOver(
+            key=self._revealed_key(),
+            names=tuple(self.seating.names()),
+            standings=tuple(match.standings()),
+            scores=tuple(match.scores),
+            summary=match_summary(match),
+            hands=len(match.history),
+            unit=get_rules(settings.rules).unit,
+            settings=settings,
+            rematch=self.state.rematch,
+        )
 
     def _revealed_key(self) -> str | None:
         """The key of a match that is over, to show beside its standings (None: dealt from a seed)."""

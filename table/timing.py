@@ -26,3 +26,5 @@ class Timing:
     delivery_cap: float = 30.0
     # while a prompt is on its way past its deadline, look again this often
     delivery_poll: float = 0.25
+    # deal no hand once this many are played: the table stays idle (a benchmark counts those hands' cost)
+    hands: int | None = None

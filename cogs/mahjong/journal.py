@@ -11,11 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from data import SeatRecord, Store, StoreError
 from data.pending import PendingWrites
+from table import effects as fx
+from table.effects import Effect
+from table.lobby import Seat
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +33,10 @@ class Journal:
         *,
         on_failure: Callable[[StoreError], Any] | None = None,
         on_recovered: Callable[[], Any] | None = None,
+        enabled: bool = True,
     ) -> None:
         self.store = store
+        self.enabled = enabled  # False: writes are dropped (a benchmark measuring what storage costs)
         self.table_id = table_id
         self.pending = PendingWrites(on_failure=on_failure, on_recovered=on_recovered, name=str(table_id))
         self.hand_ids: dict[int, int] = {}  # hand number → stored hand id (known once its write ran)
@@ -44,6 +49,8 @@ class Journal:
 
     def record(self, write: Write) -> None:
         """Queue one transaction; it runs after every write recorded before it."""
+        if not self.enabled:
+            return
         self._queue.append(write)
         self._idle.clear()
         if self._task is None or self._task.done():
@@ -77,6 +84,34 @@ class Journal:
         await self.pending.close()
 
     # ------------------------------------------------------------------ what a table writes
+
+    def keep(self, effect: Effect) -> bool:
+        """Record ``effect`` if it is a store (table/effects.py): each carries the values written."""
+        match effect:
+            case fx.StoreSeats(seats):
+                self.seats(seat_records(seats))
+            case fx.StorePhase(phase):
+                self.phase(phase)
+            case fx.StoreOptions(row):
+                self.options(dict(row))
+            case fx.StoreMatch(header, seats):
+                self.match(seat_records(seats), dict(header))
+            case fx.StoreHand(number, header):
+                self.hand(number, dict(header))
+            case fx.StoreMove(number, index, move, deadline):
+                self.move(number, index, move, deadline)
+            case fx.StoreDeadline(number, deadline):
+                self.deadline(number, deadline)
+            case fx.StoreResult(number, result):
+                self.hand_over(
+                    number, result.to_dict(), winner=result.winner, loser=result.loser,
+                    self_drawn=result.self_drawn, total=result.total, deltas=list(result.deltas),
+                )
+            case fx.StoreMatchOver(scores, leaver):
+                self.match_over(list(scores), leaver=leaver)
+            case _:
+                return False
+        return True
 
     def seats(self, seats: list[SeatRecord]) -> None:
         self.record(lambda: self.store.set_seats(self.table_id, seats))
@@ -139,3 +174,7 @@ class _Moves:
     def __call__(self) -> Awaitable[None]:
         journal = self.journal
         return journal.store.append_actions(journal.hand_ids[self.hand_no], self.moves)
+
+
+def seat_records(seats: Sequence[Seat]) -> list[SeatRecord]:
+    return [SeatRecord(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(seats)]

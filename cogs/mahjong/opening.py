@@ -28,6 +28,7 @@ from table.lobby import (
     hints_by_default,
     valid_password,
 )
+from table.records import settings_options
 
 from ..choices import complete_entries, switch_spellings
 from ..i18n import locale_of, t
@@ -195,13 +196,7 @@ class Opening(MahjongCog):
                 host_id=interaction.user.id,
                 rules=settings.rules,
                 rounds=settings.rounds,
-                options={
-                    "table": settings.options.to_dict(),
-                    "locale": locale,
-                    "spectators": settings.spectators,
-                    "hints": settings.hints,
-                    "pace": settings.pace,
-                },
+                options=settings_options(settings, locale),  # the row as table/records.py writes it
                 password_hash=pw,
                 ranking=settings.ranking,
             )
@@ -224,8 +219,8 @@ class Opening(MahjongCog):
         payload = await runner.lobby_payload()
         await interaction.response.send_message(**payload.send_kwargs())
         message = await interaction.original_response()
-        runner.lobby = self.tables.live_message(state.channel_id, message.id, runner.lobby_payload)
-        runner.lobby.mark_shown(runner.version)
+        runner.channel.lobby = self.tables.live_message(state.channel_id, message.id, runner.lobby_payload)
+        runner.channel.lobby.mark_shown(runner.session.version)
         runner.journal.lobby_message(message.id)
 
     @app_commands.command(name=_("houserule"), description=_("Change one house rule before the match (host)"))

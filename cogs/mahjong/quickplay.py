@@ -163,7 +163,7 @@ class Queues:
         await self.host.bot.wait_until_ready()
         if mention:
             people = " ".join(f"<@{user_id}>" for user_id in mention)
-            content = t(runner.locale, "hall.ready", mentions=people, channel=f"<#{runner.state.channel_id}>")
+            content = t(runner.state.locale, "hall.ready", mentions=people, channel=f"<#{runner.state.channel_id}>")
             payload = await runner.lobby_payload()
             # only these four are pinged, whatever the names in the embed say
             allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mention], roles=False, everyone=False)

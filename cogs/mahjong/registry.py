@@ -78,7 +78,7 @@ class TableRegistry:
         if self._by_channel.get(channel) is runner:
             del self._by_channel[channel]
         self._by_id.pop(runner.table_id, None)
-        users = {s.user_id for s in (*runner.state.seats, *runner.seating.by_seat) if s.user_id is not None}
+        users = {s.user_id for s in (*runner.state.seats, *runner.session.seating.by_seat) if s.user_id is not None}
         elsewhere = {
             s.user_id for other in self._by_id.values() if other.state.channel_id == channel for s in other.state.seats
         }
@@ -132,11 +132,11 @@ class TableRegistry:
         they left: its seat is auto-played and they are free)."""
         for runner in self._by_id.values():
             state = runner.state
-            if state.guild_id != guild_id or runner.closed or user_id in runner.session.left:
+            if state.guild_id != guild_id or runner.session.closed or user_id in runner.session.left:
                 continue
             if channel_id is not None and state.channel_id != channel_id:
                 continue
-            if state.seat_of(user_id) is not None or runner.seating.seat_of_user(user_id) is not None:
+            if state.seat_of(user_id) is not None or runner.session.seating.seat_of_user(user_id) is not None:
                 return runner
         return None
 

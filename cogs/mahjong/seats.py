@@ -81,7 +81,7 @@ class Seats(MahjongCog):
         where = self.registry.where_seated(guild_id, user_id)
         if where is not None and where != runner.state.channel_id:
             raise TableError("err.already_seated", channel=where)
-        if runner.closed or runner.state.phase is not TablePhase.LOBBY:
+        if runner.session.closed or runner.state.phase is not TablePhase.LOBBY:
             raise TableError("err.not_lobby")
         effects = runner.session.join(
             user_id, interaction.user.display_name, password=password, locale=locale_of(interaction.locale)
@@ -99,7 +99,7 @@ class Seats(MahjongCog):
     async def _leave(self, interaction: discord.Interaction, runner: TableRunner) -> None:
         state = runner.state
         if state.phase is TablePhase.PLAYING:
-            if runner.seating.seat_of_user(interaction.user.id) is None:
+            if runner.session.seating.seat_of_user(interaction.user.id) is None:
                 raise TableError("err.not_seated")
             await runner.player_left(interaction.user.id)
             self.registry.stand(state.guild_id, interaction.user.id)
@@ -157,7 +157,7 @@ class Seats(MahjongCog):
         self.tables.background(self._closing(runner, mid_match, edit_lobby=True))
 
     async def _closing(self, runner: TableRunner, mid_match: bool, *, edit_lobby: bool) -> None:
-        lobby = runner.lobby
+        lobby = runner.channel.lobby
         await runner.close()
         if edit_lobby and lobby is not None:
             try:
@@ -165,7 +165,7 @@ class Seats(MahjongCog):
             except discord.HTTPException as error:
                 log.info("closing table %s: lobby edit failed: %s", runner.table_id, error)
         if mid_match:
-            await runner.post(content=t(runner.locale, "play.closed_mid"))
+            await runner.post(content=t(runner.state.locale, "play.closed_mid"))
 
     @app_commands.command(name=_("table"), description=_("Post the current table image again"))
     async def table(self, interaction: discord.Interaction) -> None:
@@ -176,13 +176,13 @@ class Seats(MahjongCog):
         message = await interaction.original_response()
         if runner.session.screen(TABLE).view is not None:  # the fresh message becomes the one kept up to date
             partial = self.tables.bot.get_partial_messageable(runner.state.channel_id).get_partial_message(message.id)
-            runner.follow_table(partial, runner.version)
+            runner.follow_table(partial, runner.session.version)
         else:
             live = self.tables.live_message(runner.state.channel_id, message.id, payload_builder(runner))
-            live.mark_shown(runner.version)
-            if runner.lobby is not None:
-                runner.lobby.close()
-            runner.lobby = live
+            live.mark_shown(runner.session.version)
+            if runner.channel.lobby is not None:
+                runner.channel.lobby.close()
+            runner.channel.lobby = live
 
     # ------------------------------------------------------------------ buttons
 
@@ -220,7 +220,7 @@ class Seats(MahjongCog):
         """They are back (the session forgot that they left): seated here again, out of any queue."""
         user, guild_id = interaction.user.id, runner.state.guild_id
         seated = self.registry.where_seated(guild_id, user) is not None
-        if runner.seating.seat_of_user(user) is not None and user not in runner.session.left and not seated:
+        if runner.session.seating.seat_of_user(user) is not None and user not in runner.session.left and not seated:
             self.registry.sit(guild_id, user, runner.state.channel_id)
             self.tables.queues.took_seat(guild_id, user)
 
@@ -248,8 +248,8 @@ class Seats(MahjongCog):
             return
         payload = await runner.lobby_payload()
         await interaction.response.edit_message(**payload.edit_kwargs())
-        if runner.lobby is not None:
-            runner.lobby.mark_shown(runner.version)
+        if runner.channel.lobby is not None:
+            runner.channel.lobby.mark_shown(runner.session.version)
 
 
 def payload_builder(runner: TableRunner) -> Any:

@@ -114,7 +114,7 @@ class Mahjong(MahjongCog):
             log.warning("table %s could not resume", runner.table_id, exc_info=True)
             self.shut(runner)
             await runner.close()
-            await self._restore_failed(runner.table_id, runner.state.channel_id, error, runner.locale)
+            await self._restore_failed(runner.table_id, runner.state.channel_id, error, runner.state.locale)
             return
         await restore_watchers(self, runner)  # a delayed table's spectators go on in its thread (watch.py)
 
@@ -223,7 +223,7 @@ class Mahjong(MahjongCog):
         """The table a click names, if this process runs it; TableError otherwise (the match is over, or
         another process runs the table now: the cluster says which)."""
         runner = self.registry.get(table_id)
-        if runner is None or runner.closed:
+        if runner is None or runner.session.closed:
             raise TableError(self.cluster.gone(table_id))  # cluster hook: over, or moving process
         return runner
 
@@ -237,7 +237,7 @@ class Mahjong(MahjongCog):
     def offer_rematch(self, runner: TableRunner) -> None:
         """A table played to its end leaves its seats and settings for the summary's Rematch button."""
         if runner.state.kind != SYSTEM:
-            seed = RematchSeed(runner.state.settings, tuple(runner.state.seats), runner.locale)
+            seed = RematchSeed(runner.state.settings, tuple(runner.state.seats), runner.state.locale)
             self.registry.rematches[runner.table_id] = seed
 
     def table_finished(self, runner: TableRunner) -> None:
@@ -255,7 +255,7 @@ class Mahjong(MahjongCog):
         except NETWORK_ERRORS as error:
             log.warning("table %s could not start: %r", runner.table_id, error)
         except Exception:
-            if runner.closed:  # shutting down while dealing
+            if runner.session.closed:  # shutting down while dealing
                 return
             log.exception("table %s could not start", runner.table_id)
 

@@ -86,7 +86,7 @@ def table_link(runner: TableRunner) -> str:
     """Where a public table's spectators look: its table message (the newest, as the channel shows it),
     or its channel while it has none."""
     state = runner.state
-    message = runner.table_msg.message if runner.table_msg is not None and not runner.table_msg.closed else None
+    message = runner.channel.table.message if runner.channel.table is not None and not runner.channel.table.closed else None
     if message is None:
         return f"<#{state.channel_id}>"
     return f"https://discord.com/channels/{state.guild_id}/{state.channel_id}/{message.id}"
@@ -132,7 +132,7 @@ class Watchers:
                 if self.stopping.is_set():
                     break
                 if screen.ended:
-                    await self._post(t(runner.locale, "watch.match_over", channel=runner.state.channel_id))
+                    await self._post(t(runner.state.locale, "watch.match_over", channel=runner.state.channel_id))
                     await self._store(self.cog.store.forget_spectators(runner.table_id))
                     break
                 if screen.closed:  # a shutdown or a takeover, not the match's end: a restart goes on from here
@@ -157,11 +157,11 @@ class Watchers:
         async with runner.lock:
             screen = runner.session.screen(SPECTATOR)
         try:
-            gif = await asyncio.to_thread(hand_reveal, screen, number, runner.locale)
+            gif = await asyncio.to_thread(hand_reveal, screen, number, runner.state.locale)
         except Exception:  # a hand that does not replay is not shown; watching goes on
             log.exception("hand %s of table %s could not be shown face up", number, runner.table_id)
         else:
-            text = t(runner.locale, "watch.reveal", n=number, table=runner.table_id)
+            text = t(runner.state.locale, "watch.reveal", n=number, table=runner.table_id)
             await self._post(text, discord.File(io.BytesIO(gif), f"hand-{number}.gif"))
         await self._store(self.cog.store.spectator_thread_shown(runner.table_id, number))
 
@@ -189,7 +189,7 @@ async def open_thread(cog: Any, runner: TableRunner) -> Watchers:
     await cog.budget.take(urgent=True)
     data = await cog.bot.http.start_thread_without_message(
         state.channel_id,
-        name=t(runner.locale, "watch.thread_name", table=runner.table_id)[:100],
+        name=t(runner.state.locale, "watch.thread_name", table=runner.table_id)[:100],
         auto_archive_duration=THREAD_ARCHIVE_MINUTES,
         type=PRIVATE_THREAD,
         invitable=False,
@@ -202,7 +202,7 @@ async def open_thread(cog: Any, runner: TableRunner) -> Watchers:
 async def restore_watchers(cog: Any, runner: TableRunner) -> None:
     """After a restart or a takeover: a delayed table's stored spectators go on watching in its thread,
     which is told so (nobody is dropped without a word)."""
-    if table_mode(runner) != "delayed" or runner.state.phase is not TablePhase.PLAYING or runner.closed:
+    if table_mode(runner) != "delayed" or runner.state.phase is not TablePhase.PLAYING or runner.session.closed:
         return
     try:
         kept = await cog.store.spectator_thread(runner.table_id)
@@ -213,7 +213,7 @@ async def restore_watchers(cog: Any, runner: TableRunner) -> None:
         return
     watchers = Watchers(cog, runner, kept.thread_id, dict(kept.spectators), kept.revealed)
     cog.registry.watchers[runner.table_id] = watchers
-    await watchers._post(t(runner.locale, "watch.resumed", n=kept.revealed + 1))  # noqa: SLF001
+    await watchers._post(t(runner.state.locale, "watch.resumed", n=kept.revealed + 1))  # noqa: SLF001
     watchers.start()
 
 
@@ -245,7 +245,7 @@ class WatchCommands(MahjongCog):
 async def on_watch_click(cog: Mahjong, interaction: discord.Interaction, table: int) -> None:
     """The Watch button on a table message."""
     runner = cog.registry.get(table)
-    if runner is None or runner.closed:
+    if runner is None or runner.session.closed:
         raise TableError("err.table_over")
     await toggle_watching(cog, interaction, runner)
 

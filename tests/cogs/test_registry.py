@@ -23,8 +23,10 @@ def table(table_id: int, channel: int, *people: int, kind: str = "player", left:
     for user in people:
         state.join(user, f"p{user}")
     return Runner(
-        state=state, table_id=table_id, closed=False, session=SimpleNamespace(left=set(left)),
-        seating=SimpleNamespace(by_seat=[], seat_of_user=lambda user: None),
+        state=state, table_id=table_id,
+        session=SimpleNamespace(
+            left=set(left), closed=False, seating=SimpleNamespace(by_seat=[], seat_of_user=lambda user: None)
+        ),
     )
 
 

@@ -69,7 +69,7 @@ class PrivacyWatch:
         monkeypatch.setattr(Messages, "edit", lambda s, *a, **k: record(edit(s, *a, **k)))
 
     def check(self, runner) -> int:
-        seat_of = {who.user_id: seat for seat, who in enumerate(runner.seating.by_seat) if who.user_id}
+        seat_of = {who.user_id: seat for seat, who in enumerate(runner.session.seating.by_seat) if who.user_id}
         for dm_with, ephemeral_to, viewer in self.shown:
             reader = dm_with or ephemeral_to
             expected = "None" if reader is None else str(seat_of[reader])
@@ -100,7 +100,7 @@ def smart(runner, *, kongs: bool = True):
                     return button
         point = point_of(buttons[0])
         seat = point.seat if point is not None else -1
-        game = runner.game
+        game = runner.session.game
         if game is None or seat not in game.to_act():
             return steady(message, buttons)
         wanted = action_code(ai.choose(game.view(seat), game.legal_actions(seat)))
@@ -118,7 +118,7 @@ class PlayedMatch:
 
     @property
     def history(self):
-        return self.runner.match.history
+        return self.runner.session.match.history
 
 
 async def play_match(bot, devserver: DevServer, privacy: PrivacyWatch, **create) -> PlayedMatch:
@@ -134,7 +134,7 @@ async def play_match(bot, devserver: DevServer, privacy: PrivacyWatch, **create)
     assert "alice" in lobby.text and lobby.button("Start")
     await (await alice.click(lobby, "Start")).response()
     runner = table_runner(bot, devserver)
-    assert runner.match.rules == create.get("rules", "taiwan16")
+    assert runner.session.match.rules == create.get("rules", "taiwan16")
     done = asyncio.Event()
     person = Person(alice)
     play = asyncio.create_task(person.play(done, timeout=30))
@@ -145,10 +145,10 @@ async def play_match(bot, devserver: DevServer, privacy: PrivacyWatch, **create)
     )
     done.set()
     await play
-    hands = len(runner.match.history)
+    hands = len(runner.session.match.history)
     sheets = [m for m in devserver.channel_messages() if m.attachments and m.attachments[0].filename == "score.png"]
     assert hands >= 4 and len(sheets) == hands
-    assert sum(runner.match.scores) == 0
+    assert sum(runner.session.match.scores) == 0
     lines = standings.embeds[0]["description"].splitlines()
     assert len(lines) == 4 and "alice" in standings.embeds[0]["description"]
     assert person.clicks, "the person played"

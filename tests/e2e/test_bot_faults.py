@@ -61,7 +61,7 @@ async def test_storage_failing_mid_hand_keeps_the_table_playing_and_loses_no_mov
     alice = devserver.member("alice")
     await (await alice.slash("mahjong create")).message()
     await (await alice.slash("mahjong start")).message()
-    await devserver.recorder.wait_until(lambda: table_runner(bot, devserver).game, 5, lambda: "a hand")
+    await devserver.recorder.wait_until(lambda: table_runner(bot, devserver).session.game, 5, lambda: "a hand")
     runner = table_runner(bot, devserver)
     runner.journal.pending._delays = (0.05,)  # retry quickly in the test
     person = Person(alice)
@@ -83,7 +83,7 @@ async def test_storage_failing_mid_hand_keeps_the_table_playing_and_loses_no_mov
     await devserver.wait_for_message(channel="general", predicate=lambda m: "nothing was lost" in m.content)
     await runner.journal.flush()
     await runner.journal.pending.drain(5)
-    game = runner.game
+    game = runner.session.game
     store = bot.store
     saved = await store.unfinished_tables()
     actions = saved[0].hands[-1].actions

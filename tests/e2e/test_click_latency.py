@@ -50,8 +50,8 @@ async def test_a_click_delivered_late_is_acknowledged_first_and_answered_in_plac
     answered = await click.message(timeout=10)  # then the answer is edited in
     assert move_of(button) not in {move_of(b) for b in prompt_buttons(answered)}
     assert not click.failed and not devserver.late_answers()
-    seat = table_runner(bot, devserver).seating.seat_of_user(alice.id)
-    assert any(a.seat == seat for a in table_runner(bot, devserver).game.log)
+    seat = table_runner(bot, devserver).session.seating.seat_of_user(alice.id)
+    assert any(a.seat == seat for a in table_runner(bot, devserver).session.game.log)
 
 
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True)
@@ -61,8 +61,8 @@ async def test_a_click_replayed_after_a_resume_moves_and_the_dm_is_brought_up_to
     prompt = await _first_prompt(devserver, alice)
     button = prompt_buttons(prompt)[-1]
     runner = table_runner(bot, devserver)
-    seat = runner.seating.seat_of_user(alice.id)
-    mine = sum(a.seat == seat for a in runner.game.log)
+    seat = runner.session.seating.seat_of_user(alice.id)
+    mine = sum(a.seat == seat for a in runner.session.game.log)
     await devserver.reconnect_gateway(hold=3.3)  # Discord takes 3.3 s to accept the bot's RESUME
     await devserver.wait_until_disconnected()
     mark = devserver.mark()
@@ -76,7 +76,7 @@ async def test_a_click_replayed_after_a_resume_moves_and_the_dm_is_brought_up_to
         timeout=10,
     )
     assert click.failed == "This interaction failed" and click.initial is None
-    assert sum(a.seat == seat for a in runner.game.log) == mine + 1
+    assert sum(a.seat == seat for a in runner.session.game.log) == mine + 1
     assert refreshed.dm_with == alice.id
     assert not devserver.late_answers()  # delivered too late to answer: not the bot's fault
     # the snowflake said too late, and the bot still tried a deferral (the clock alone never decides: a
@@ -99,11 +99,11 @@ async def test_the_clock_starts_when_the_prompt_arrives_and_the_countdown_shown_
     runner = table_runner(bot, devserver)
     seconds = runner.session.seconds()
     await devserver.recorder.wait_until(
-        lambda: runner.deadline is not None and runner.deadline >= arrived + seconds - 0.5,
+        lambda: runner.session.deadline is not None and runner.session.deadline >= arrived + seconds - 0.5,
         5,
-        lambda: f"a deadline {seconds}s after the prompt arrived at {arrived}; it is {runner.deadline}",
+        lambda: f"a deadline {seconds}s after the prompt arrived at {arrived}; it is {runner.session.deadline}",
     )
-    shown = f"<t:{int(runner.deadline + 0.999)}:R>"
+    shown = f"<t:{int(runner.session.deadline + 0.999)}:R>"
     await alice.wait_for_dm(lambda m: m.id == prompt.id and shown in m.content, timeout=15)
     assert runner.session.delivered, "the delivery was noted once for this decision"
 
@@ -119,7 +119,7 @@ async def test_a_short_clock_does_not_run_out_while_the_prompt_is_still_uploadin
     answer = await click.message(timeout=10)
     # her move, answered in place: not "no longer current" because the clock ran out before she saw it
     assert not answer.ephemeral and answer.id == prompt.id, answer.content
-    assert table_runner(bot, devserver).game is not None
+    assert table_runner(bot, devserver).session.game is not None
 
 
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK, real_time_ids=True, latency=CALM)

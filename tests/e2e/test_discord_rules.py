@@ -20,7 +20,7 @@ QUICK = RateLimits(time_scale=0.02)
 async def _playing_table(bot, devserver, alice, **options):
     lobby = await (await alice.slash("mahjong create", **options)).message()
     await (await alice.click(lobby, "Start")).response()
-    await devserver.recorder.wait_until(lambda: table_runner(bot, devserver).game, 5, lambda: "a hand")
+    await devserver.recorder.wait_until(lambda: table_runner(bot, devserver).session.game, 5, lambda: "a hand")
     return table_runner(bot, devserver)
 
 
@@ -31,8 +31,8 @@ async def test_a_hand_dm_that_failed_every_try_is_tried_again_after_a_back_off(h
     lasts (here it is her turn: no other update would come before her clock ran out), and she plays from
     that DM. The channel is told once."""
     bot = await harness.start(build_bot(FAST, seed=12))
-    # the runner module this bot loaded (discord.py imports an extension's modules afresh at each load)
-    runner_module = sys.modules["cogs.mahjong.runner"]
+    # the DM module this bot loaded (discord.py imports an extension's modules afresh at each load)
+    runner_module = sys.modules["cogs.mahjong.dms"]  # the DM outlet's pauses
     monkeypatch.setattr(runner_module, "DM_RETRY_PAUSES", (0.01, 0.01, 0.01))
     monkeypatch.setattr(runner_module, "DM_BACKOFF", (0.05,))
     alice = devserver.member("alice")
@@ -58,22 +58,22 @@ async def test_a_host_notice_through_a_dm_channel_that_failed_opens_a_fresh_one_
     bot = await harness.start(build_bot(timing, seed=12))
     alice = devserver.member("alice")
     runner = await _playing_table(bot, devserver, alice, rounds=1)
-    await devserver.recorder.wait_until(lambda: runner.table_msg is not None, 5, lambda: "the table posted")
+    await devserver.recorder.wait_until(lambda: runner.channel.table is not None, 5, lambda: "the table posted")
     await alice.wait_for_dm(lambda m: bool(m.attachments), timeout=10)
     bot.get_cog("Mahjong").dm_channels[alice.id] = devserver.ids.next()  # a channel Discord does not know
     person = Person(alice)
     for lost in range(2):  # a permission lost twice: each time the host (alice) is told by DM
         await person.next_prompt(15)  # her turn: the edit after her move fails (50013), not the AI's before it
-        await devserver.recorder.wait_until(lambda: _settled(runner.table_msg), 5, lambda: "the table's edits landed")
+        await devserver.recorder.wait_until(lambda: _settled(runner.channel.table), 5, lambda: "the table's edits landed")
         since = devserver.mark()
         devserver.set_bot_permissions("general", deny=("attach_files",))
         await person.act_once(15)
-        await devserver.recorder.wait_until(lambda: runner.blocked is not None, 10, lambda: "the table paused")
+        await devserver.recorder.wait_until(lambda: runner.session.blocked is not None, 10, lambda: "the table paused")
         if lost:
             told = await devserver.wait_for_message(user=alice, since=since, predicate=lambda m: "is paused" in m.content)
             assert told.dm_with == alice.id
         devserver.set_bot_permissions("general", allow=("attach_files",))
-        await devserver.recorder.wait_until(lambda: runner.blocked is None, 10, lambda: "the table plays on")
+        await devserver.recorder.wait_until(lambda: runner.session.blocked is None, 10, lambda: "the table plays on")
     assert len(devserver.take_violations("unknown_channel")) == 1, "the stale id was tried once, then forgotten"
 
 
@@ -87,18 +87,18 @@ async def test_an_hour_old_table_message_at_discords_edit_cap_is_posted_afresh_a
     runner = await _playing_table(bot, devserver, alice, rounds=1)
     person = Person(alice)
     await person.next_prompt(15)  # no interaction waits for its first response: the clock may jump
-    first = runner.table_msg.message.id
+    first = runner.channel.table.message.id
     devserver.clock.advance(3700)
     for _ in range(12):  # her moves, and the AI's after each: soon more than three edits of the table in 6 s
-        if runner.table_msg.message.id != first:
+        if runner.channel.table.message.id != first:
             break
         await person.act_once(30)
-    await devserver.recorder.wait_until(lambda: runner.table_msg.message.id != first, 15, lambda: "a fresh table")
-    fresh = runner.table_msg
+    await devserver.recorder.wait_until(lambda: runner.channel.table.message.id != first, 15, lambda: "a fresh table")
+    fresh = runner.channel.table
     await person.act_once(30)
     await devserver.recorder.wait_until(lambda: devserver.recorder.get(fresh.message.id).edited, 15, lambda: "edited")
     assert devserver.recorder.get(fresh.message.id).attachments[0].filename == "table.png"
-    assert not fresh.closed and runner.table_msg is fresh
+    assert not fresh.closed and runner.channel.table is fresh
     await harness.stop(bot)  # the hand's DMs may meet the cap too: every request is in once the bot is gone
     taken = devserver.take_violations("old_message_edit_limit")
     refused = [v.detail.split()[1] for v in taken]
@@ -159,12 +159,12 @@ async def test_a_channel_post_refused_with_50001_asks_discord_whether_the_bot_is
     bot = await harness.start(build_bot(timing, seed=12))
     alice = devserver.member("alice")
     runner = await _playing_table(bot, devserver, alice, rounds=1)
-    await devserver.recorder.wait_until(lambda: runner.table_msg is not None, 5, lambda: "the table posted")
+    await devserver.recorder.wait_until(lambda: runner.channel.table is not None, 5, lambda: "the table posted")
     await Person(alice).next_prompt(15)
     await devserver.remove_bot_from_guild(announce=False)
     await Person(alice).act_once(15)  # answered in place (her click's own token); the table's edit after it fails
-    await devserver.recorder.wait_until(lambda: runner.closed, 5, lambda: "the table closed")
-    assert runner.blocked is None and not bot.get_cog("Mahjong").registry
+    await devserver.recorder.wait_until(lambda: runner.session.closed, 5, lambda: "the table closed")
+    assert runner.session.blocked is None and not bot.get_cog("Mahjong").registry
     assert devserver.recorder.log.count("GET /guilds/{guild_id}") == 1
 
 
@@ -182,7 +182,7 @@ async def test_a_thread_where_the_bot_may_send_messages_in_threads_only_hosts_a_
     await devserver.wait_for_message(channel=thread, predicate=lambda m: any(a.filename == "table.png" for a in m.attachments))
     clicked = await Person(alice).act_once(15)
     assert clicked is not None and (await clicked.response()).type == 7
-    assert bot.get_cog("Mahjong").registry.in_channel(thread.id).blocked is None
+    assert bot.get_cog("Mahjong").registry.in_channel(thread.id).session.blocked is None
 
 
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
@@ -218,19 +218,19 @@ async def test_a_thread_archived_or_locked_mid_match_pauses_the_table_and_it_pla
     lobby = await (await alice.slash("mahjong create", channel=thread, rounds=1)).message()
     await (await alice.click(lobby, "Start")).response()
     runner = bot.get_cog("Mahjong").registry.in_channel(thread.id)
-    await devserver.recorder.wait_until(lambda: runner.table_msg is not None, 5, lambda: "the table posted")
+    await devserver.recorder.wait_until(lambda: runner.channel.table is not None, 5, lambda: "the table posted")
     person = Person(alice)
     for closing, code in (({"archived": True}, "archived"), ({"archived": True, "locked": True}, "locked")):
         await person.next_prompt(15)
-        await devserver.recorder.wait_until(lambda: _settled(runner.table_msg), 5, lambda: "the table's edits landed")
+        await devserver.recorder.wait_until(lambda: _settled(runner.channel.table), 5, lambda: "the table's edits landed")
         since = devserver.mark()
         await devserver.set_thread(thread, **closing)
         await person.act_once(15)  # answered in place through her click; the table's edit after it is refused
         told = await devserver.wait_for_message(user=alice, since=since, predicate=lambda m: "archived or locked" in m.content)
-        assert told.dm_with == alice.id and runner.blocked is not None, code
+        assert told.dm_with == alice.id and runner.session.blocked is not None, code
         if code == "locked":
             await asyncio.sleep(0.5)  # probes meanwhile are refused: it stays paused
-            assert runner.blocked is not None and thread.locked
+            assert runner.session.blocked is not None and thread.locked
             await devserver.set_thread(thread, locked=False)
-        await devserver.recorder.wait_until(lambda: runner.blocked is None, 10, lambda: "the table plays on")
+        await devserver.recorder.wait_until(lambda: runner.session.blocked is None, 10, lambda: "the table plays on")
         assert not thread.archived, "the probe's post reopened the thread"

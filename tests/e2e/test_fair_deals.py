@@ -46,7 +46,7 @@ async def test_an_export_during_the_match_holds_no_seed_and_the_one_after_it_ver
     lobby = await (await alice.slash("mahjong create", rounds=1)).message()
     await (await alice.click(lobby, "Start")).response()
     runner = table_runner(bot, devserver)
-    key = runner.match.key
+    key = runner.session.match.key
     assert key is not None
     seat_draw = await devserver.wait_for_message(channel="general", predicate=lambda m: "抓位" in m.content)
     assert hashlib.sha256(key).hexdigest() in seat_draw.content  # the commitment, before any tile is drawn
@@ -54,11 +54,11 @@ async def test_an_export_during_the_match_holds_no_seed_and_the_one_after_it_ver
 
     stop = asyncio.Event()
     play = asyncio.create_task(Person(alice).play(stop, timeout=30))
-    await devserver.recorder.wait_until(lambda: len(runner.match.history) >= 1, 120, lambda: "a finished hand")
+    await devserver.recorder.wait_until(lambda: len(runner.session.match.history) >= 1, 120, lambda: "a finished hand")
     during = await (await alice.slash("mahjong export", match=runner.table_id)).message()
     raw = during.attachments[0].data.decode()
     assert during.ephemeral_to == alice.id
-    for secret in encodings(key, len(runner.match.history)):
+    for secret in encodings(key, len(runner.session.match.history)):
         assert secret not in raw, f"the export during the match holds {secret!r}"
     assert json.loads(raw)["matches"][0]["commitment"] == hashlib.sha256(key).hexdigest()
     nothing = await (await bob.slash("mahjong export", match=runner.table_id)).message()

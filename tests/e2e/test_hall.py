@@ -167,12 +167,12 @@ async def test_a_restart_with_people_queued_keeps_their_places(harness, devserve
     announced = await devserver.wait_for_message(channel="general", predicate=lambda m: alice.mention in m.content)
     assert "this server gives 20-second turns instead of the documents' 5" in announced.embeds[0]["description"]
     assert await stored_queue(database, devserver.world.guild_id) == []
-    await devserver.recorder.wait_until(lambda: runner.game, 5, lambda: "the first hand")
+    await devserver.recorder.wait_until(lambda: runner.session.game, 5, lambda: "the first hand")
 
     await harness.stop(second)  # the 系統桌 itself comes back as one
     third = await harness.start(build_bot(database=database))
     again = await one_system_table(third, devserver)
-    assert again.table_id == runner.table_id and again.game is not None
+    assert again.table_id == runner.table_id and again.session.game is not None
     assert not [r for r in third.get_cog("Mahjong").registry if r.state.kind != "system"]  # not the channel's player table: one may still open there
     lobby = await answer(await devserver.member("erin").slash("mahjong create"))
     assert lobby.button("Join")
@@ -215,19 +215,19 @@ async def test_a_player_who_never_answers_their_new_system_table_is_played_for(h
     for person in people:
         await answer(await person.slash("mahjong play"))
     runner = await one_system_table(bot, devserver)
-    await devserver.recorder.wait_until(lambda: runner.game, 5, lambda: "the first hand")
+    await devserver.recorder.wait_until(lambda: runner.session.game, 5, lambda: "the first hand")
     dave = people[3]
-    seat = runner.seating.seat_of_user(dave.id)
+    seat = runner.session.seating.seat_of_user(dave.id)
     stop = asyncio.Event()
     players = [asyncio.create_task(Person(p).play(stop)) for p in people[:3]]  # dave never clicks
     try:
         await devserver.recorder.wait_until(
-            lambda: runner.game is not None and seat in runner.game.auto_seats(), 30, lambda: "dave on 代打"
+            lambda: runner.session.game is not None and seat in runner.session.game.auto_seats(), 30, lambda: "dave on 代打"
         )
     finally:
         stop.set()
         await asyncio.gather(*players)
-    assert not runner.closed  # the table went on without him
+    assert not runner.session.closed  # the table went on without him
     await dave.wait_for_dm(lambda m: any(b.label == "Take back control" for b in m.buttons()), timeout=10)
 
 
@@ -344,7 +344,7 @@ async def test_a_player_who_left_a_system_table_is_free_to_queue_and_stays_free_
     for person in (alice, bob, carol, dave):
         await answer(await person.slash("mahjong play"))
     runner = await one_system_table(first, devserver)
-    await devserver.recorder.wait_until(lambda: runner.game, 5, lambda: "the first hand")
+    await devserver.recorder.wait_until(lambda: runner.session.game, 5, lambda: "the first hand")
     assert (await answer(await dave.slash("mahjong leave"))).content == "You left the table."
 
     queued = await answer(await dave.slash("mahjong play"))  # alone in the queue: no table formed
@@ -363,7 +363,7 @@ async def test_a_player_who_left_a_system_table_is_free_to_queue_and_stays_free_
     hand = await dave.wait_for_dm(lambda m: any(b.label == "Take back control" for b in m.buttons()), timeout=10)
     await (await dave.click(hand, "Take back control")).response()  # back at his seat: seated there again
     await devserver.recorder.wait_until(
-        lambda: again.game is not None and again.seating.seat_of_user(dave.id) not in again.game.auto_seats(),
+        lambda: again.session.game is not None and again.session.seating.seat_of_user(dave.id) not in again.session.game.auto_seats(),
         5,
         lambda: "dave back in control",
     )

@@ -22,10 +22,10 @@ async def test_a_rated_table_with_ai_seats_rates_the_person_and_settles_the_matc
     played = await play_match(bot, devserver, PrivacyWatch(monkeypatch), rules="taiwan16", rounds=1, ranking="rated_ai")
     assert "Rated (AI seats count)" in played.lobby.text
     runner = played.runner
-    names = runner.seating.names()
+    names = runner.session.seating.names()
     ledger_field = played.standings.embeds[0]["fields"][0]
     assert ledger_field["name"].startswith("💰") and "底 300 / 台 100" in ledger_field["name"]
-    transfers = settle(list(runner.match.scores))
+    transfers = settle(list(runner.session.match.scores))
     expected = [f"{names[t.payer]} pays {names[t.payee]} **{t.amount:,}**" for t in transfers] or ["Everyone is even: nothing to pay."]
     assert ledger_field["value"].splitlines() == expected
 
@@ -37,10 +37,10 @@ async def test_a_rated_table_with_ai_seats_rates_the_person_and_settles_the_matc
     assert "Provisional 1/5" in fields["Rating"]
     assert stats.attachments and stats.attachments[0].filename == "profile.png" and stats.attachments[0].is_png
     (tmp_path / "profile.png").write_bytes(stats.attachments[0].data)
-    seat = runner.seating.seat_of_user(alice.id)
-    place = 1 + sum(1 for s in runner.match.scores if s > runner.match.scores[seat])
+    seat = runner.session.seating.seat_of_user(alice.id)
+    place = 1 + sum(1 for s in runner.session.match.scores if s > runner.session.match.scores[seat])
     assert fields["Places 1st–4th"].split(" / ")[place - 1] == "1"
-    assert fields["Points"] == f"{runner.match.scores[seat]:+,}"
+    assert fields["Points"] == f"{runner.session.match.scores[seat]:+,}"
 
     ladder = await (await alice.slash("mahjong leaderboard", sort="rating", min_matches=0)).message()
     assert "Rated ladder" in ladder.text and "alice" in ladder.text and "Provisional 1/5" in ladder.text
@@ -80,7 +80,7 @@ async def test_a_taiwan13_leaver_ends_a_rated_table_placed_last(harness, devserv
         await (await person.click(lobby, "Join")).response()
     await (await alice.click(lobby, "Start")).response()
     runner = table_runner(bot, devserver)
-    await devserver.recorder.wait_until(lambda: runner.game is not None, 5, lambda: "the first hand")
+    await devserver.recorder.wait_until(lambda: runner.session.game is not None, 5, lambda: "the first hand")
     await (await bob.slash("mahjong leave")).message()
     standings = await devserver.wait_for_message(
         channel="general", predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds)
@@ -89,7 +89,7 @@ async def test_a_taiwan13_leaver_ends_a_rated_table_placed_last(harness, devserv
     cog = bot.get_cog("Mahjong")
     await devserver.recorder.wait_until(lambda: runner.table_id not in cog.registry, 5, lambda: "the match stored")
     stored = await bot.store.match_standings(devserver.world.guild_id, runner.table_id)
-    seat = runner.seating.seat_of_user(bob.id)
+    seat = runner.session.seating.seat_of_user(bob.id)
     assert stored.leaver == seat and stored.places[seat] == 4
     assert sorted(p for s, p in enumerate(stored.places) if s != seat) == [1, 1, 1]  # the others tie on 0
     ladder = await (await alice.slash("mahjong leaderboard", sort="rating", rules="taiwan13", min_matches=0)).message()

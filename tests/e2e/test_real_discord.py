@@ -27,7 +27,7 @@ async def test_names_never_ping_nor_turn_into_markup_and_only_whom_a_message_is_
         await (await person.click(lobby, "Join")).response()
     devserver.refuse_dms(quote)  # the one message meant to ping: "quote, I cannot DM you"
     await (await role_name.click(lobby, "Start")).response()
-    await devserver.recorder.wait_until(lambda: table_runner(bot, devserver).game, 5, lambda: "a hand")
+    await devserver.recorder.wait_until(lambda: table_runner(bot, devserver).session.game, 5, lambda: "a hand")
     stop = asyncio.Event()
     players = [asyncio.create_task(Person(p).play(stop)) for p in (role_name, big)]
     await devserver.wait_for_message(
@@ -59,8 +59,8 @@ async def test_only_50007_means_dms_closed_a_refused_dm_open_is_tried_again(harn
     hand = await alice.wait_for_dm(lambda m: bool(m.attachments), timeout=15)
     assert hand.attachments[0].filename == "hand.png" and len(fault.hits) == 2
     runner = table_runner(bot, devserver)
-    seat = runner.seating.seat_of_user(alice.id)
-    assert seat not in runner.game.auto_seats() and not runner.dms[seat].failed
+    seat = runner.session.seating.seat_of_user(alice.id)
+    assert seat not in runner.session.game.auto_seats() and not runner.hands.slots[seat].failed
     assert not any("direct messages" in m.content for m in devserver.channel_messages())
 
 
@@ -74,7 +74,7 @@ async def test_dms_closed_for_real_still_means_closed(harness, devserver):
     notice = await devserver.wait_for_message(channel="general", predicate=lambda m: "direct messages" in m.content)
     assert notice.pings.users == frozenset({alice.id})
     runner = table_runner(bot, devserver)
-    assert runner.dms[runner.seating.seat_of_user(alice.id)].failed
+    assert runner.hands.slots[runner.session.seating.seat_of_user(alice.id)].failed
 
 
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
@@ -101,27 +101,27 @@ async def test_a_permission_lost_mid_match_pauses_the_table_tells_the_host_and_i
     await (await alice.click(lobby, "Start")).response()
     runner = table_runner(bot, devserver)
     person = Person(alice)
-    await devserver.recorder.wait_until(lambda: runner.table_msg is not None, 5, lambda: "the table posted")
+    await devserver.recorder.wait_until(lambda: runner.channel.table is not None, 5, lambda: "the table posted")
     # the table picture after her move fails: 50013 (denied before it, or its edit, with the AI's replies
     # at once, could land before the denial and nothing would change again until her next move)
     devserver.set_bot_permissions("general", deny=("attach_files",))
     await person.act_once(15)
     told = await alice.wait_for_dm(lambda m: "is paused" in m.content, timeout=15)
     assert f"<#{devserver.channel('general').id}>" in told.content and "Missing Permissions" in told.content
-    assert runner.blocked is not None
-    moves = len(runner.game.log)
+    assert runner.session.blocked is not None
+    moves = len(runner.session.game.log)
     await asyncio.sleep(0.5)
-    assert len(runner.game.log) == moves, "nothing moves while the table is paused"
+    assert len(runner.session.game.log) == moves, "nothing moves while the table is paused"
     devserver.set_bot_permissions("general", allow=("attach_files",))
     await devserver.wait_for_message(channel="general", predicate=lambda m: "plays on" in m.content, timeout=15)
-    assert runner.blocked is None
+    assert runner.session.blocked is None
     await Person(alice).act_once(15)  # and she plays again (a click while paused was refused politely)
 
 
 async def _playing_table(bot, devserver, alice, **options):
     lobby = await (await alice.slash("mahjong create", **options)).message()
     await (await alice.click(lobby, "Start")).response()
-    await devserver.recorder.wait_until(lambda: table_runner(bot, devserver).game, 5, lambda: "a hand")
+    await devserver.recorder.wait_until(lambda: table_runner(bot, devserver).session.game, 5, lambda: "a hand")
     return table_runner(bot, devserver)
 
 
@@ -134,8 +134,8 @@ async def test_a_deleted_channel_ends_its_table_frees_its_seats_and_is_never_res
     await devserver.delete_channel("general")
     cog = bot.get_cog("Mahjong")
     await devserver.recorder.wait_until(lambda: runner.table_id not in cog.registry, 5, lambda: "the table closed")
-    await devserver.recorder.wait_until(lambda: runner.task is None or runner.task.done(), 5, lambda: "timers stop")
-    assert runner.closed
+    await devserver.recorder.wait_until(lambda: runner.clock.task is None or runner.clock.task.done(), 5, lambda: "timers stop")
+    assert runner.session.closed
     lobby = await (await alice.slash("mahjong create", channel="other")).message()  # her seat is free
     assert lobby.button("Start")
     await runner.journal.flush()
@@ -148,7 +148,7 @@ async def test_a_server_that_removed_the_bot_ends_its_tables(harness, devserver)
     bot = await harness.start(build_bot(FAST, seed=12))
     runner = await _playing_table(bot, devserver, devserver.member("alice"), rounds=1)
     await devserver.remove_bot_from_guild()
-    await devserver.recorder.wait_until(lambda: runner.closed, 5, lambda: "the table closed")
+    await devserver.recorder.wait_until(lambda: runner.session.closed, 5, lambda: "the table closed")
     assert not bot.get_cog("Mahjong").registry
 
 
@@ -163,7 +163,7 @@ async def test_a_member_with_manage_server_closes_any_table_of_the_server_from_a
     unknown = await (await mod.slash("mahjong close", channel="other", table=999)).message()
     assert "no open table #999" in unknown.content
     closed = await (await mod.slash("mahjong close", channel="other", table=runner.table_id)).message()
-    assert closed.ephemeral and runner.closed and runner.table_id not in bot.get_cog("Mahjong").registry
+    assert closed.ephemeral and runner.session.closed and runner.table_id not in bot.get_cog("Mahjong").registry
 
 
 @pytest.mark.parametrize(("creator", "language", "expected"), [("zh-TW", None, "起莊骰子"), ("zh-TW", "en", "seat draw"), ("en-US", "zh-CN", "起庄骰子")])
@@ -196,8 +196,8 @@ async def test_dm_channels_are_opened_once_and_reused_after_a_restart(harness, d
     second = await harness.start(build_bot(FAST, database=database, seed=12))
     await devserver.wait_for_message(channel="general", predicate=lambda m: "I restarted" in m.content)
     runner = table_runner(second, devserver)
-    seat = runner.seating.seat_of_user(alice.id)
-    await devserver.recorder.wait_until(lambda: runner.dms.get(seat) and runner.dms[seat].live, 10, lambda: "her DM")
+    seat = runner.session.seating.seat_of_user(alice.id)
+    await devserver.recorder.wait_until(lambda: runner.hands.slots.get(seat) and runner.hands.slots[seat].live, 10, lambda: "her DM")
     assert opens() == 1, "the stored DM channel is used again"
 
 
@@ -224,7 +224,7 @@ async def test_a_member_who_leaves_the_server_mid_match_is_auto_played_once_a_dm
     await (await bob.click(lobby, "Join")).response()
     await (await alice.click(lobby, "Start")).response()
     runner = table_runner(bot, devserver)
-    await devserver.recorder.wait_until(lambda: runner.game, 5, lambda: "a hand")
+    await devserver.recorder.wait_until(lambda: runner.session.game, 5, lambda: "a hand")
     await devserver.member_leaves(bob)  # no event reaches the bot (no members intent)
     stop = asyncio.Event()
     play = asyncio.create_task(Person(alice).play(stop))
@@ -234,4 +234,4 @@ async def test_a_member_who_leaves_the_server_mid_match_is_auto_played_once_a_dm
     stop.set()
     await play
     assert notice.pings.users == frozenset({bob.id})
-    assert runner.seating.seat_of_user(bob.id) in runner.game.auto_seats()
+    assert runner.session.seating.seat_of_user(bob.id) in runner.session.game.auto_seats()

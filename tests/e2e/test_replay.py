@@ -36,13 +36,13 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
     ids = dict(runner.journal.hand_ids)
     record = max(played.history, key=lambda r: len(r.log))  # the longest hand: claims, maybe a kong
     hand_id = ids[record.number]
-    names = runner.seating.names()
+    names = runner.session.seating.names()
     alice, bob = devserver.member("alice"), devserver.member("bob")
 
     opened = await alice.slash("mahjong replay", hand=hand_id)
     message = await opened.message()
     assert message.ephemeral_to == alice.id and message.attachments[0].filename == "replay.png"
-    seat = runner.seating.seat_of_user(alice.id)
+    seat = runner.session.seating.seat_of_user(alice.id)
     assert f"seen from {names[seat]}" in message.content
     assert last_line(message).startswith("Deal · ")  # in the reader's language (issue 37)
     assert message.button("⏮").disabled and message.button("◀").disabled
@@ -114,7 +114,7 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
     log = read_log(exported.attachments[0].data)
     summary = check_log(log)
     assert summary.hands == len(played.history)
-    assert log["matches"][0]["final_scores"] == runner.match.scores
+    assert log["matches"][0]["final_scores"] == runner.session.match.scores
     assert [h["moves"] for h in log["matches"][0]["hands"]] == [list(r.log) for r in played.history]
     assert json.loads(exported.attachments[0].data)["matches"][0]["seats"][seat]["user_id"] == str(alice.id)
 
@@ -134,14 +134,14 @@ async def test_a_match_in_progress_replays_only_for_its_players_and_only_finishe
     stop = asyncio.Event()
     play = asyncio.create_task(person.play(stop))
     await devserver.recorder.wait_until(
-        lambda: len(runner.match.history) >= 1, 120, lambda: "a finished hand"
+        lambda: len(runner.session.match.history) >= 1, 120, lambda: "a finished hand"
     )
     stop.set()  # alice stops answering: hand 2 stays in play (her turn waits on its clock)
     await play
     await devserver.recorder.wait_until(lambda: 2 in runner.journal.hand_ids, 10, lambda: "hand 2 stored")
     finished, playing = runner.journal.hand_ids[1], runner.journal.hand_ids[2]
     await devserver.recorder.wait_until(
-        lambda: runner.game is not None and runner.game.hand_number == 2, 10, lambda: "hand 2 dealt"
+        lambda: runner.session.game is not None and runner.session.game.hand_number == 2, 10, lambda: "hand 2 dealt"
     )
 
     refused = await (await bob.slash("mahjong replay", hand=finished)).message()

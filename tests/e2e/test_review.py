@@ -26,12 +26,12 @@ async def test_a_review_is_private_to_its_member_until_shared(harness, devserver
     runner = played.runner
     table = runner.table_id
     alice, bob = devserver.member("alice"), devserver.member("bob")
-    seat = runner.seating.seat_of_user(alice.id)
+    seat = runner.session.seating.seat_of_user(alice.id)
 
     mine = await (await alice.slash("mahjong review", match=table)).message(timeout=30)
     assert mine.ephemeral_to == alice.id
     assert "Review of alice's play" in mine.content and "Agreed with the strong AI on" in mine.content
-    expected = review_match(runner.match.header(), [r.log for r in runner.match.history], seat)
+    expected = review_match(runner.session.match.header(), [r.log for r in runner.session.match.history], seat)
     assert f"{len(expected.decisions)} decisions" in mine.content
     assert f"{expected.loss_per_hand:.2f} expected points lost per hand" in mine.content
 
@@ -48,7 +48,7 @@ async def test_a_review_is_private_to_its_member_until_shared(harness, devserver
         d = worst[0]
         step = await (await alice.click(mine, f"▶ Hand {d.hand} · move {d.shown}")).message()
         assert step.ephemeral_to == alice.id and step.attachments[0].filename == "replay.png"
-        record = runner.match.history[d.hand - 1]
+        record = runner.session.match.history[d.hand - 1]
         from data.replays import stored_hand
 
         stored = await stored_hand(
@@ -88,7 +88,7 @@ async def test_no_review_while_the_match_is_running(harness, devserver):
     stop = asyncio.Event()
     play = asyncio.create_task(person.play(stop))
     await devserver.recorder.wait_until(
-        lambda: len(runner.match.history) >= 1, 120, lambda: "a finished hand"
+        lambda: len(runner.session.match.history) >= 1, 120, lambda: "a finished hand"
     )
     stop.set()
     await play

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 from types import SimpleNamespace
 
+from cogs.mahjong.dms import DmSlot
 from cogs.mahjong.live import LiveMessage, Payload
-from cogs.mahjong.runner import DmSlot
 from devserver import DevServer
 from devserver.people import Person, move_of, prompt_buttons
 from devserver.recorder import Message
@@ -39,7 +39,7 @@ def hand_message(slow: SlowMessage) -> tuple[LiveMessage, SimpleNamespace]:
         return Payload(content="your turn")
 
     live = LiveMessage(slow, build, urgent=True)  # type: ignore[arg-type]
-    return live, SimpleNamespace(dms={0: DmSlot(USER, live=live), 1: DmSlot(USER + 1)})
+    return live, SimpleNamespace(hands=SimpleNamespace(slots={0: DmSlot(USER, live=live), 1: DmSlot(USER + 1)}))
 
 
 async def settles_within(settle, seconds: float = 0.2) -> bool:
@@ -75,7 +75,7 @@ async def test_the_dm_is_not_settled_while_a_clicks_answer_is_taken_in():
 async def test_another_persons_dm_on_its_way_does_not_hold_this_person():
     slow = SlowMessage()
     live, runner = hand_message(slow)
-    runner.dms[1].sending = True  # seat 1's first DM is still being sent
+    runner.hands.slots[1].sending = True  # seat 1's first DM is still being sent
     live.want(1)
     slow.landing.set()
     assert await settles_within(dm_settled(runner, USER))
@@ -113,12 +113,13 @@ async def test_the_person_reads_the_prompt_as_it_stands_once_its_delivery_has_la
 def watched_table(seat: int = 1) -> SimpleNamespace:
     people = [SimpleNamespace(user_id=USER if s == seat else None) for s in range(4)]
     game = position(hands={seat: "123456789m123p44p67s9s"}, turn=seat, drawn="9s")
-    return SimpleNamespace(seating=SimpleNamespace(by_seat=people), match=SimpleNamespace(history=[]), game=game)
+    session = SimpleNamespace(seating=SimpleNamespace(by_seat=people), match=SimpleNamespace(history=[]), game=game)
+    return SimpleNamespace(session=session)
 
 
 async def test_the_clock_playing_a_persons_decision_is_counted_and_nothing_else_is():
     runner = watched_table(seat=1)
-    game = runner.game
+    game = runner.session.game
 
     def others_let_their_clocks_run() -> None:  # AI seats' timeouts are not the person's
         while 1 not in game.to_act():
@@ -133,5 +134,5 @@ async def test_the_clock_playing_a_persons_decision_is_counted_and_nothing_else_
     game.apply(Action(1, Kind.TIMEOUT))
     assert watch.timeouts() == 1
     finished = SimpleNamespace(number=game.hand_number, log=tuple(str(a) for a in game.log))
-    runner.match.history.append(finished)  # the hand recorded: counted once, from its record
+    runner.session.match.history.append(finished)  # the hand recorded: counted once, from its record
     assert watch.timeouts() == 1

@@ -38,7 +38,7 @@ async def open_table(devserver, *, channel="general", who="alice", **options):
 
 async def first_hand(bot, devserver, channel="general"):
     await devserver.recorder.wait_until(
-        lambda: (r := bot.get_cog("Mahjong").registry.in_channel(devserver.channel(channel).id)) and r.game, 5, lambda: "a hand"
+        lambda: (r := bot.get_cog("Mahjong").registry.in_channel(devserver.channel(channel).id)) and r.session.game, 5, lambda: "a hand"
     )
     return table_runner(bot, devserver, channel)
 
@@ -66,17 +66,17 @@ async def test_take_back_between_hands_is_stored_and_a_later_leave_still_restore
     alice = devserver.member("alice")
     await open_table(devserver, rounds=2)
     runner = await first_hand(first, devserver)
-    seat = runner.seating.seat_of_user(alice.id)
+    seat = runner.session.seating.seat_of_user(alice.id)
     await (await alice.slash("mahjong leave")).response()  # 代打 from now on (taiwan16)
     await devserver.wait_for_message(channel="general", predicate=lambda m: (m.attachments or [None])[0] is not None
                                      and m.attachments[0].filename == "score.png", timeout=30)
-    assert runner.game.is_over and runner.result is not None  # the score sheet is up: between two hands
+    assert runner.session.game.is_over and runner.session.result is not None  # the score sheet is up: between two hands
     dm = await take_back_dm(alice)
     answer = await (await alice.click(dm, "Take back control")).response()
     assert answer.type in (4, 7)
-    await devserver.recorder.wait_until(lambda: runner.game.hand_number == 2, 10, lambda: "hand 2")
+    await devserver.recorder.wait_until(lambda: runner.session.game.hand_number == 2, 10, lambda: "hand 2")
     assert stored_moves(database, 1)[-1] == f"{seat} back"
-    assert seat not in runner.game.auto_seats()
+    assert seat not in runner.session.game.auto_seats()
     await (await alice.slash("mahjong leave")).response()  # leaves again, in the same match
     await runner.journal.flush()
     assert f"{seat} away" in stored_moves(database, 2)
@@ -84,7 +84,7 @@ async def test_take_back_between_hands_is_stored_and_a_later_leave_still_restore
     await harness.stop(first)
     second = await harness.start(build_bot(BETWEEN, database=database, seed=3))
     restored = table_runner(second, devserver)
-    assert restored.game is not None and seat in restored.game.auto_seats()
+    assert restored.session.game is not None and seat in restored.session.game.auto_seats()
     await devserver.wait_for_message(channel="general", predicate=lambda m: "I restarted" in m.content)
 
 
@@ -142,17 +142,17 @@ async def test_take_back_pressed_as_the_hand_ends_goes_to_the_next_hand(harness,
     alice = devserver.member("alice")
     await open_table(devserver, rounds=1)
     runner = await first_hand(bot, devserver)
-    seat = runner.seating.seat_of_user(alice.id)
+    seat = runner.session.seating.seat_of_user(alice.id)
     await (await alice.slash("mahjong leave")).response()
-    await devserver.recorder.wait_until(lambda: runner.game.is_over, 30, lambda: "the hand's end")
-    assert runner.result is None
+    await devserver.recorder.wait_until(lambda: runner.session.game.is_over, 30, lambda: "the hand's end")
+    assert runner.session.result is None
     dm = await take_back_dm(alice)
     answer = await (await alice.click(dm, "Take back control")).response()
     assert answer.type in (4, 7)
     settle.set()
-    await devserver.recorder.wait_until(lambda: runner.game.hand_number == 2, 10, lambda: "hand 2")
-    assert seat not in runner.game.auto_seats()
-    assert runner.match.history[0].log[-1] == f"{seat} back"
+    await devserver.recorder.wait_until(lambda: runner.session.game.hand_number == 2, 10, lambda: "hand 2")
+    assert seat not in runner.session.game.auto_seats()
+    assert runner.session.match.history[0].log[-1] == f"{seat} back"
 
 
 # ---------------------------------------------------------------- 4. an old DM button after DMs closed
@@ -164,15 +164,15 @@ async def test_an_old_dm_button_pressed_after_dms_closed_is_answered_in_place(ha
     alice = devserver.member("alice")
     await open_table(devserver, rounds=1)
     runner = await first_hand(bot, devserver)
-    seat = runner.seating.seat_of_user(alice.id)
+    seat = runner.session.seating.seat_of_user(alice.id)
     await (await alice.slash("mahjong leave")).response()
     old = await take_back_dm(alice)
     devserver.refuse_dms(alice)
     await devserver.wait_for_message(channel="general", predicate=lambda m: "direct messages" in m.content, timeout=30)
-    assert runner.dms[seat].failed  # hand 2: her DM could not be sent
+    assert runner.hands.slots[seat].failed  # hand 2: her DM could not be sent
     answer = await (await alice.click(old, "Take back control")).response()
     assert answer.type == 7  # the old DM shows her hand again, in place; no "This interaction failed"
-    assert seat not in runner.game.auto_seats() or runner.game.is_over
+    assert seat not in runner.session.game.auto_seats() or runner.session.game.is_over
 
 
 # ---------------------------------------------------------------- 5. forged command arguments
@@ -236,7 +236,7 @@ async def test_two_leaves_at_a_taiwan13_table_charge_one_penalty_and_every_messa
         channel="general", predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds)
     )
     await devserver.recorder.wait_until(lambda: runner.table_id not in bot.get_cog("Mahjong").registry, 10, lambda: "end")
-    assert sorted(runner.match.scores) == [-50, 0, 0, 0]
+    assert sorted(runner.session.match.scores) == [-50, 0, 0, 0]
     with sqlite3.connect(database) as db:
         standings = dict(db.execute("SELECT seat, score FROM match_scores WHERE table_id = ?", (runner.table_id,)))
         summed = dict(
@@ -263,17 +263,17 @@ async def test_a_table_where_everyone_is_away_for_a_hand_pauses_and_resume_plays
     alice = devserver.member("alice")
     await open_table(devserver, rules="hongkong", rounds=1)
     runner = await first_hand(bot, devserver)
-    seat = runner.seating.seat_of_user(alice.id)
+    seat = runner.session.seating.seat_of_user(alice.id)
     await (await alice.slash("mahjong leave")).response()
     paused = await devserver.wait_for_message(channel="general", predicate=lambda m: "paused" in m.content, timeout=60)
-    hands = runner.game.hand_number
-    assert hands >= 2 and runner.paused_until is not None and runner.game.is_over
+    hands = runner.session.game.hand_number
+    assert hands >= 2 and runner.session.paused_until is not None and runner.session.game.is_over
     await asyncio.sleep(0.3)
-    assert runner.game.hand_number == hands, "a paused table deals no new hand"
+    assert runner.session.game.hand_number == hands, "a paused table deals no new hand"
     answer = await (await alice.click(paused, "Resume")).message()
     assert answer.ephemeral and "plays on" in answer.content
-    await devserver.recorder.wait_until(lambda: runner.game.hand_number == hands + 1, 10, lambda: "the next hand")
-    assert seat not in runner.game.auto_seats()
+    await devserver.recorder.wait_until(lambda: runner.session.game.hand_number == hands + 1, 10, lambda: "the next hand")
+    assert seat not in runner.session.game.auto_seats()
     assert not devserver.recorder.get(paused.id).buttons()
 
 
@@ -320,12 +320,12 @@ async def test_a_deleted_table_message_is_posted_afresh_at_most_once_an_interval
         channel="general", predicate=lambda m: m.attachments and m.attachments[0].filename == "table.png"
     )
     assert fresh.id != first.id and "Show my hand" in [b.label for b in fresh.buttons()]
-    assert runner.game.hand_number == 1 and runner.table_msg.message.id == fresh.id
-    await devserver.recorder.wait_until(lambda: runner.reposting.done(), 10, lambda: "the repost stored")
+    assert runner.session.game.hand_number == 1 and runner.channel.table.message.id == fresh.id
+    await devserver.recorder.wait_until(lambda: runner.channel.reposting.done(), 10, lambda: "the repost stored")
     devserver.delete_message(fresh)  # deleted at once again (a cleanup bot): no post a move
     await person.act_once()
     await devserver.recorder.wait_until(
-        lambda: runner.table_msg.closed and not runner.reposting.done(), 10, lambda: "the next repost waiting"
+        lambda: runner.channel.table.closed and not runner.channel.reposting.done(), 10, lambda: "the next repost waiting"
     )
     assert table_posts(devserver) == []  # both deleted; the next fresh one waits out the interval
     assert [m.id for m in devserver.recorder.messages.values() if m.attachments
@@ -344,9 +344,9 @@ async def test_the_seat_draw_message_names_the_winds_the_table_picture_shows(har
     await (await ming.click(lobby, "Start")).response()
     runner = await first_hand(bot, devserver)
     draw = await devserver.wait_for_message(channel="general", predicate=lambda m: "抓位" in m.content)
-    game = runner.game
+    game = runner.session.game
     winds = ["East", "South", "West", "North"]
-    names = runner.seating.names()
+    names = runner.session.seating.names()
     for seat, name in enumerate(names):
         line = next(line for line in draw.content.splitlines() if line.endswith(f"· {name}"))
         assert line.startswith(winds[game.seat_wind(seat)]), (line, game.seat_wind(seat))

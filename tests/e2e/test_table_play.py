@@ -33,7 +33,7 @@ async def open_full_table(devserver, **options):
 
 
 def person_at(devserver, runner, seat):
-    user_id = runner.seating.by_seat[seat].user_id
+    user_id = runner.session.seating.by_seat[seat].user_id
     return next(u for u in devserver.members(*FOUR) if u.id == user_id)
 
 
@@ -60,7 +60,7 @@ def pick(code):
 
 async def wait_seated(bot, devserver):
     runner = table_runner(bot, devserver)
-    await devserver.recorder.wait_until(lambda: runner.game is not None, 5, lambda: "the first hand")
+    await devserver.recorder.wait_until(lambda: runner.session.game is not None, 5, lambda: "the first hand")
     return runner
 
 
@@ -87,8 +87,8 @@ async def test_chi_with_a_choice_loses_to_pon_on_the_same_discard(harness, devse
     assert sorted(c for c in codes if c.startswith("c")) == ["c2m", "c3m", "c4m"] and "s" in codes
     assert "p4m" in poner.seen_prompts[0][1]
     # 碰 outranks 吃: the tile goes to the poner, who must now discard; the chooser's 吃 is not taken
-    await devserver.recorder.wait_until(lambda: runner.game.turn == 2, 5, lambda: "the pon to resolve")
-    assert [str(m) for m in runner.game.melds[2]] == ["pon:444m"] and runner.game.melds[1] == []
+    await devserver.recorder.wait_until(lambda: runner.session.game.turn == 2, 5, lambda: "the pon to resolve")
+    assert [str(m) for m in runner.session.game.melds[2]] == ["pon:444m"] and runner.session.game.melds[1] == []
     turn_prompt = await poner.next_prompt(5)
     assert all(code_of(b).startswith("d") for b in prompt_buttons(turn_prompt))
     assert "d4m" not in {code_of(b) for b in prompt_buttons(turn_prompt)}
@@ -104,7 +104,7 @@ async def test_four_people_chi_pon_every_kong_and_both_kinds_of_win(harness, dev
     people = [Person(u, smart(runner)) for u in devserver.members(*FOUR)]
     stop = asyncio.Event()
     players = [asyncio.create_task(p.play(stop)) for p in people]
-    await devserver.recorder.wait_until(lambda: len(runner.match.history) >= 6, 120, lambda: "six hands")
+    await devserver.recorder.wait_until(lambda: len(runner.session.match.history) >= 6, 120, lambda: "six hands")
     stop.set()
     await asyncio.gather(*players)
     clicked = Counter(code[:1] for p in people for code, _ in p.clicks)
@@ -113,10 +113,10 @@ async def test_four_people_chi_pon_every_kong_and_both_kinds_of_win(harness, dev
     assert all(clicked[k] for k in "cpknxw"), clicked  # 吃 碰 明槓 暗槓 加槓 胡
     assert any("w" in codes and "s" in codes for codes in offered)  # 胡 on a discard (with 過 beside it)
     assert any("w" in codes and any(c.startswith("d") for c in codes) for codes in offered)  # 自摸
-    results = [h.result for h in runner.match.history]
+    results = [h.result for h in runner.session.match.history]
     assert any(r.winner is not None and r.self_drawn for r in results)
     assert any(r.winner is not None and not r.self_drawn for r in results)
-    assert sum(runner.match.scores) == 0
+    assert sum(runner.session.match.scores) == 0
     assert privacy.check(runner) > 50
     await runner.close()
 
@@ -132,19 +132,19 @@ async def test_time_outs_pass_claims_and_three_missed_turns_switch_on_auto_play_
     lobby = await (await alice.slash("mahjong create", rounds=4)).message()
     await (await alice.click(lobby, "Start")).response()
     runner = await wait_seated(bot, devserver)
-    seat = runner.seating.seat_of_user(alice.id)
+    seat = runner.session.seating.seat_of_user(alice.id)
     # alice never answers: her own turns time out (代打 discards for her), her claim prompts lapse as 過
     auto_dm = await alice.wait_for_dm(lambda m: any(b.label == "Take back control" for b in m.buttons()), timeout=60)
     assert "auto-played" in auto_dm.content or "Hand over" in auto_dm.content
-    game = runner.game
+    game = runner.session.game
     assert seat in game.auto_seats()  # mid-hand, or between hands (the next hand starts auto-played)
-    hands = [*(h.log for h in runner.match.history), tuple(str(a) for a in game.log)]
+    hands = [*(h.log for h in runner.session.match.history), tuple(str(a) for a in game.log)]
     assert any(entry == f"{seat} timeout" for log in hands for entry in log), "the clock played for her"
     await devserver.wait_for_message(channel="general", predicate=lambda m: "alice is now auto-played" in m.content)
     back = await alice.click(auto_dm, "Take back control")
     await back.response()
     await devserver.recorder.wait_until(
-        lambda: seat not in runner.game.auto_seats(), 5, lambda: "control back"
+        lambda: seat not in runner.session.game.auto_seats(), 5, lambda: "control back"
     )
     person = Person(alice)
     await person.act_once(timeout=30)  # she is prompted again and plays
@@ -171,8 +171,8 @@ async def test_a_player_whose_dms_are_closed_plays_through_show_my_hand(harness,
     assert [b.label for b in shown.buttons()] == ["Take back control"]
     taken = await (await bob.click(shown, "Take back control")).message()
     assert taken.ephemeral_to == bob.id
-    seat = runner.seating.seat_of_user(bob.id)
-    assert seat not in runner.game.auto_seats() or runner.game.is_over
+    seat = runner.session.seating.seat_of_user(bob.id)
+    assert seat not in runner.session.game.auto_seats() or runner.session.game.is_over
     # from now on he opens a fresh hand each time and plays with its buttons (alice plays her DMs
     # meanwhile: her turns do not wait out their clocks)
     stop = asyncio.Event()
@@ -180,9 +180,9 @@ async def test_a_player_whose_dms_are_closed_plays_through_show_my_hand(harness,
     person = Person(bob)
     for _ in range(2):
         await devserver.recorder.wait_until(
-            lambda: runner.game.is_over or seat in runner.game.to_act(), 30, lambda: "bob's turn"
+            lambda: runner.session.game.is_over or seat in runner.session.game.to_act(), 30, lambda: "bob's turn"
         )
-        if runner.game.is_over:
+        if runner.session.game.is_over:
             break
         table = await table_message(devserver)
         await (await bob.click(table, "Show my hand")).message()
@@ -217,12 +217,12 @@ async def test_stale_double_and_foreign_clicks_are_answered_privately_and_change
     person = Person(alice)
     prompt = await person.next_prompt(10)
     button = prompt_buttons(prompt)[-1]
-    seat = runner.seating.seat_of_user(alice.id)
-    mine = sum(a.seat == seat for a in runner.game.log)
+    seat = runner.session.seating.seat_of_user(alice.id)
+    mine = sum(a.seat == seat for a in runner.session.game.log)
     first = await alice.click(prompt, button.custom_id)
     await first.response()
     # the click is answered outside the table lock, so robots may already have played after it
-    assert sum(a.seat == seat for a in runner.game.log) == mine + 1
+    assert sum(a.seat == seat for a in runner.session.game.log) == mine + 1
     mine += 1
     # the same button again (a double click, or an old message): refused, nothing applied
     showing = {b.custom_id for b in prompt_buttons(devserver.recorder.get(prompt.id))}
@@ -231,7 +231,7 @@ async def test_stale_double_and_foreign_clicks_are_answered_privately_and_change
         again = await _click_stale(alice, devserver, prompt, button.custom_id)
     answer = await again.message()
     assert answer.ephemeral_to == alice.id and "no longer current" in answer.content
-    assert sum(a.seat == seat for a in runner.game.log) == mine and move_of(button)
+    assert sum(a.seat == seat for a in runner.session.game.log) == mine and move_of(button)
     await runner.close()
 
 
@@ -312,7 +312,7 @@ async def test_the_table_rides_out_429s_on_its_channel_and_dms(harness, devserve
     person = Person(alice)
     stop = asyncio.Event()
     play = asyncio.create_task(person.play(stop))
-    await devserver.recorder.wait_until(lambda: len(runner.match.history) >= 1, 60, lambda: "a hand to finish")
+    await devserver.recorder.wait_until(lambda: len(runner.session.match.history) >= 1, 60, lambda: "a hand to finish")
     stop.set()
     await play
     sheet = await devserver.wait_for_message(

@@ -40,15 +40,15 @@ async def test_a_restarted_bot_resumes_mid_hand_old_buttons_work_and_the_result_
     lobby = await (await alice.slash("mahjong create", rounds=1)).message()
     await (await alice.click(lobby, "Start")).response()
     person = Person(alice)
-    await devserver.recorder.wait_until(lambda: table_runner(first, devserver).game, 5, lambda: "a hand")
+    await devserver.recorder.wait_until(lambda: table_runner(first, devserver).session.game, 5, lambda: "a hand")
     waiting = await prompt_of_kind(person, when)
-    hand_before = table_runner(first, devserver).game.hand_number
+    hand_before = table_runner(first, devserver).session.game.hand_number
     button = prompt_buttons(waiting)[-1]
 
     await harness.stop(first)  # as a crash or a deploy would: the DM keeps its buttons
     second = await harness.start(build_bot(database=database, seed=11))
     runner = table_runner(second, devserver)
-    assert runner.game is not None and runner.game.hand_number == hand_before
+    assert runner.session.game is not None and runner.session.game.hand_number == hand_before
     await devserver.wait_for_message(channel="general", predicate=lambda m: "I restarted" in m.content)
 
     clicked = await alice.click(waiting, button.custom_id or "")  # a button posted before the restart
@@ -66,10 +66,10 @@ async def test_a_restarted_bot_resumes_mid_hand_old_buttons_work_and_the_result_
     stop.set()
     await play
     # the match, replayed without interruption from its header and every stored move, ends the same
-    logs = [record.log for record in runner.match.history]
-    again, pending = Match.replay(runner.match.header(), logs)
-    assert pending is None and again.scores == runner.match.scores
-    score = runner.match.scores[runner.seating.seat_of_user(alice.id)]
+    logs = [record.log for record in runner.session.match.history]
+    again, pending = Match.replay(runner.session.match.header(), logs)
+    assert pending is None and again.scores == runner.session.match.scores
+    score = runner.session.match.scores[runner.session.seating.seat_of_user(alice.id)]
     assert f"alice · {score}" in standings.embeds[0]["description"]
     assert privacy.check(runner) > 0
 
@@ -82,7 +82,7 @@ async def test_a_restarted_bot_resumes_mid_hand_old_buttons_work_and_the_result_
     try:
         assert await store.unfinished_tables() == []
         assert [m.standings for m in await store.history(devserver.world.guild_id)][0][0].score == max(
-            runner.match.scores
+            runner.session.match.scores
         )
     finally:
         await store.close()

@@ -28,9 +28,9 @@ async def test_exchange_is_a_select_in_the_dm_and_the_clock_keeps_the_hand(harne
     bot = await harness.start(build_bot(timing))
     await open_full_table(devserver, exchange=True)
     runner = await wait_seated(bot, devserver)
-    game = runner.game
+    game = runner.session.game
     assert game.phase is Phase.EXCHANGE
-    seats = {name: runner.seating.seat_of_user(devserver.member(name).id) for name in FOUR}
+    seats = {name: runner.session.seating.seat_of_user(devserver.member(name).id) for name in FOUR}
     alice, bob, carol = devserver.members("alice", "bob", "carol")
 
     async def exchange_dm(user):
@@ -68,7 +68,7 @@ async def test_eye_button_lists_the_other_hands_in_the_declarers_dm_only(harness
     bot = await harness.start(build_bot())
     await open_full_table(devserver)
     runner = await wait_seated(bot, devserver)
-    game = runner.game
+    game = runner.session.game
     declarer = next(s for s in range(4) if s not in game.to_act())  # not their turn: 眼牌 any time
     user = person_at(devserver, runner, declarer)
     dm = await user.wait_for_dm(lambda m: any(b.label == "眼牌 · Miji" for b in m.buttons()), timeout=10)
@@ -77,7 +77,7 @@ async def test_eye_button_lists_the_other_hands_in_the_declarers_dm_only(harness
     assert not game.eye[declarer]  # nothing declared yet
     await (await user.click(confirm, "Declare Miji")).response()
     assert game.eye[declarer] and game.miji[declarer]  # in the window the 眼牌 button declares Miji
-    names = runner.seating.names()
+    names = runner.session.seating.names()
     text = latest_dm(user).content
     assert OTHERS in text
     for seat in range(4):
@@ -93,8 +93,8 @@ async def test_eye_button_lists_the_other_hands_in_the_declarers_dm_only(harness
     people = [Person(person_at(devserver, runner, s)) for s in range(4) if s != declarer]
     for _ in range(6):
         for person in people:
-            if runner.game is game and not game.is_over and person.user.id in {
-                runner.seating.by_seat[s].user_id for s in game.to_act()
+            if runner.session.game is game and not game.is_over and person.user.id in {
+                runner.session.seating.by_seat[s].user_id for s in game.to_act()
             }:
                 await person.act_once(timeout=10)
     assert game.rivers[declarer] or game.is_over
@@ -116,8 +116,8 @@ async def test_exchange_select_posted_before_a_restart_still_exchanges(harness, 
     await harness.stop(first)
     second = await harness.start(build_bot(database=database, seed=5))
     runner = table_runner(second, devserver)
-    game = runner.game
-    seat = runner.seating.seat_of_user(alice.id)
+    game = runner.session.game
+    seat = runner.session.seating.seat_of_user(alice.id)
     assert game.phase is Phase.EXCHANGE and seat in game.to_act()
     answer = await (await alice.select(dm, None, values)).response()
     assert answer.type == 7, "the old select still plays"

@@ -34,8 +34,8 @@ async def test_a_player_who_leaves_a_taiwan13_table_ends_it_and_loses_50_points(
     await (await bob.click(lobby, "Join")).response()
     await (await alice.click(lobby, "Start")).response()
     runner = table_runner(bot, devserver)
-    await devserver.recorder.wait_until(lambda: runner.game is not None, 5, lambda: "the first hand")
-    seat = runner.seating.seat_of_user(bob.id)
+    await devserver.recorder.wait_until(lambda: runner.session.game is not None, 5, lambda: "the first hand")
+    seat = runner.session.seating.seat_of_user(bob.id)
     left = await (await bob.slash("mahjong leave")).message()
     assert "You left" in left.content
     notice = await devserver.wait_for_message(channel="general", predicate=lambda m: "table ends" in m.content)
@@ -43,7 +43,7 @@ async def test_a_player_who_leaves_a_taiwan13_table_ends_it_and_loses_50_points(
     standings = await devserver.wait_for_message(
         channel="general", predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds)
     )
-    scores = runner.match.scores
+    scores = runner.session.match.scores
     assert scores[seat] == -50 and all(scores[s] == 0 for s in range(4) if s != seat)  # 中断连线
     assert "bob · -50" in standings.embeds[0]["description"]
     assert await bot.store.unfinished_tables() == []

@@ -23,7 +23,7 @@ async def start_table(devserver, bot, **create):
     lobby = await (await alice.slash("mahjong create", rounds=1, **create)).message()
     await (await alice.click(lobby, "Start")).response()
     runner = table_runner(bot, devserver)
-    await devserver.recorder.wait_until(lambda: runner.game is not None, 10, lambda: "a hand dealt")
+    await devserver.recorder.wait_until(lambda: runner.session.game is not None, 10, lambda: "a hand dealt")
     await devserver.wait_for_message(  # and shown: the table message is posted once the hand is dealt
         channel="general", predicate=lambda m: bool(m.attachments) and m.attachments[0].filename == "table.png"
     )
@@ -120,9 +120,9 @@ async def test_a_public_tables_spectator_follows_the_table_message_and_gets_no_d
     assert watching.ephemeral_to == bob.id and link in watching.content, watching.content
     stop = asyncio.Event()
     play = asyncio.create_task(Person(alice).play(stop, timeout=30))
-    await devserver.recorder.wait_until(lambda: len(runner.match.history) >= 1, 60, lambda: "a hand played")
+    await devserver.recorder.wait_until(lambda: len(runner.session.match.history) >= 1, 60, lambda: "a hand played")
     again = await (await bob.slash("mahjong watch")).message()  # the command too, with the newest message
-    newest = runner.table_msg.message.id
+    newest = runner.channel.table.message.id
     assert f"/{table.channel_id}/{newest}" in again.content
     stop.set()
     await play
@@ -164,7 +164,7 @@ async def test_the_spectators_setting_survives_a_restart(harness, devserver, tmp
     assert runner.state.settings.spectators == "off"
     lobby = await (await alice.slash("mahjong table")).message()
     await (await alice.click(lobby, "Start")).response()
-    await devserver.recorder.wait_until(lambda: runner.game is not None, 10, lambda: "a hand dealt")
+    await devserver.recorder.wait_until(lambda: runner.session.game is not None, 10, lambda: "a hand dealt")
     refused = await (await bob.slash("mahjong watch")).message()
     assert "takes no spectators" in refused.content
     await harness.stop(second)

@@ -74,8 +74,9 @@ def test_a_post_going_through_gives_the_clock_back_in_full():
     host.feed(ins.ChannelRefused("Send Messages"))
     back = host.now + 300
     out = host.feed(ins.ChannelOk(), at=back)
-    assert out[0] == fx.ShowTable() and out[-1] == fx.Notice("play.unblocked")
-    assert fx.ShowHand(host.seat(ALICE)) in out
+    version = host.session.version
+    assert out[0] == fx.ShowTable(version) and out[-1] == fx.Notice("play.unblocked")
+    assert fx.ShowHand(host.seat(ALICE), version) in out
     assert host.session.deadline == back + 20.0  # her whole turn, from the moment the table plays again
     assert host.tick() == [fx.WakeAt(back + 20.0)]
 

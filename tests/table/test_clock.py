@@ -120,7 +120,8 @@ def test_a_prompt_shown_past_the_delivery_grace_restarts_its_clock_from_then():
     arrived = host.now + 4.0
     out = host.feed(ins.Shown(seat, host.session.version), at=arrived)
     fresh = arrived + 20.0  # the table's 20 s turn, from the moment she could act
-    assert out == [fx.StoreDeadline(1, fresh), fx.ShowTable(), fx.ShowHand(seat)]
+    version = host.session.version
+    assert out == [fx.StoreDeadline(1, fresh), fx.ShowTable(version), fx.ShowHand(seat, version)]
     assert host.session.deadline == fresh
     assert host.tick(at=fresh - 0.5) == [fx.WakeAt(fresh)]  # the old deadline passed: nothing ran out
 

@@ -202,8 +202,9 @@ def test_the_deal_is_shown_to_the_table_and_every_person_once_its_messages_are_o
     host.feed(ins.OpenSeats())
     host.feed(ins.Start(key(3)))
     out = host.feed(ins.Dealt())
-    assert out[0] == fx.ShowTable()
-    assert only(out, fx.ShowHand) == [fx.ShowHand(s) for s in sorted({host.seat(ALICE), host.seat(BOB)})]
+    version = host.session.version
+    assert out[0] == fx.ShowTable(version)
+    assert only(out, fx.ShowHand) == [fx.ShowHand(s, version) for s in sorted({host.seat(ALICE), host.seat(BOB)})]
 
 
 def test_the_seat_draw_seats_each_person_once_and_follows_the_key():

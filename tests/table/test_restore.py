@@ -27,7 +27,7 @@ class Stored:
     def carry_out(self, effects: list[fx.Effect]) -> None:
         for e in effects:
             match e:
-                case fx.StoreMatch(header):
+                case fx.StoreMatch(header, _):
                     self.header = header
                 case fx.StoreHand(number, _):
                     self.hands[number] = []
@@ -77,7 +77,9 @@ def test_a_restored_lobby_shows_its_seats_again():
     host = seated(people=(ALICE, BOB))
     session, out = TableSession.restore(host.session.state, TIMING, None, [], now=50.0)
     assert out == [] and session.view(PUBLIC) is None
-    assert Host(session, 50.0).feed(ins.Resume()) == [fx.StoreSeats(), fx.ShowLobby()]
+    version = session.version
+    seats = tuple(session.state.seats)
+    assert Host(session, 50.0).feed(ins.Resume()) == [fx.StoreSeats(seats), fx.ShowLobby(version + 1)]
 
 
 def test_a_table_restored_mid_hand_shows_every_viewer_what_it_showed():
@@ -107,10 +109,12 @@ def test_resume_says_where_the_table_resumes_and_deals_the_hand_afresh():
     host = mid_hand()
     again = recorded(host).restore(host)
     out = again.feed(ins.Resume())
-    assert out == [fx.Notice("play.resumed", values={"n": 1}), fx.Deal()]
+    assert out == [fx.Notice("play.resumed", values={"n": 1}), fx.Deal(1, tuple(again.session.seating.by_seat))]
     shown = again.feed(ins.Dealt())
-    assert shown[0] == fx.ShowTable()
-    assert only(shown, fx.ShowHand) == [fx.ShowHand(s) for s in sorted({host.seat(ALICE), host.seat(BOB)})]
+    version = again.session.version
+    assert shown[0] == fx.ShowTable(version)
+    people = sorted({host.seat(ALICE), host.seat(BOB)})
+    assert only(shown, fx.ShowHand) == [fx.ShowHand(s, version) for s in people]
 
 
 def test_daida_survives_a_restart():
@@ -158,7 +162,7 @@ def test_a_table_restored_mid_hand_still_pauses_after_a_hand_everyone_was_away_f
     host.run_until(lambda h: h.public().hand_number == 2 and len(only(h.effects, fx.StoreMove)) > 60)
     again = recorded(host).restore(host)  # hand 2, dealt with ALICE away, restarted halfway through
     again.feed(ins.Resume())
-    again.answer([fx.Deal()])
+    again.answer([fx.Deal(2, tuple(again.session.seating.by_seat))])
     again.until_settled()
     assert kinds(again.effects)[-3:] == [fx.ShowScore, fx.Paused, fx.WakeAt]
 

@@ -16,6 +16,8 @@ from table.lobby import TableError, TablePhase, TableSettings, TableState
 from table.session import TableSession
 from table.timing import Timing
 
+from .transcript import only
+
 ALICE, BOB = 10, 11
 TIMING = Timing(ai_delay=0.5, hand_pause=2.0, pause_limit=60.0, permission_probe=5.0, delivery_cap=10.0)
 
@@ -190,7 +192,7 @@ def test_the_answering_seat_gets_no_edit_of_its_own():
         ALICE, seat, code_of(game.legal_actions(seat)[0]), hand=game.hand_number, move=session.decision, now=now,
         answering=seat,
     )
-    assert fx.ShowHand(seat) not in out
+    assert fx.ShowHand(seat, session.version) not in out
 
 
 # ------------------------------------------------------------------ the clock and 代打
@@ -278,10 +280,10 @@ def test_leaving_a_taiwan16_match_hands_the_seat_to_the_table():
 def test_a_leaver_is_free_until_they_take_their_seat_back_and_that_is_stored():
     session = started()
     out = session.player_left(ALICE, now=0.0)
-    assert session.left == {ALICE} and fx.StoreOptions() in out
-    assert fx.StoreOptions() not in session.player_left(ALICE, now=0.0)  # leaving twice changes nothing
+    assert session.left == {ALICE} and [e.row["left"] for e in only(out, fx.StoreOptions)] == [[ALICE]]
+    assert not only(session.player_left(ALICE, now=0.0), fx.StoreOptions)  # leaving twice changes nothing
     back = session.take_back(ALICE, now=1.0)
-    assert session.left == set() and fx.StoreOptions() in back
+    assert session.left == set() and [e.row["left"] for e in only(back, fx.StoreOptions)] == [[]]
 
 
 def test_leaving_a_taiwan13_match_ends_it_and_the_leaver_pays():
@@ -417,7 +419,7 @@ def test_restore_rebuilds_the_table_from_its_stored_moves_and_deadline():
     assert restored.match.scores == session.match.scores
     assert restored.deadline == session.deadline and restored.decision == session.decision
     assert restored.needs_buttons() == session.needs_buttons()
-    assert fx.Deal() in restored.resume(now=now)
+    assert fx.Deal(after.hand_number, tuple(restored.seating.by_seat)) in restored.resume(now=now)
 
 
 # ------------------------------------------------------------------ purity

@@ -1,0 +1,240 @@
+"""A table's hand messages: each person's DM for the hand in play, sent once a hand is dealt and kept up
+to date as a ``LiveMessage``.
+
+Only 50007 means a person's DMs are closed: they are told once in the channel and play through "Show my
+hand" (their host feeds ``DmsClosed``). Anything else (a 5xx, a dropped connection, 40003 "opening DMs
+too fast") is tried again after a pause, then in rounds of back-off while the hand lasts. The outlet is
+handed a ``Deal`` and answers its host (``DmHost``) with what Discord said: delivered, or closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Protocol
+
+import aiohttp
+import discord
+
+from table import effects as fx
+from table.lobby import Seat, TableState
+
+from ..i18n import t
+from .answers import respond
+from .feed import FeedMarks
+from .live import LiveMessage, Payload
+from .markdown import shown_name
+
+log = logging.getLogger(__name__)
+
+# Discord's errors after discord.py's own retries, and the connection failing under them
+NETWORK_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+DMS_CLOSED = 50007  # "Cannot send messages to this user": the one error that means DMs are closed
+DM_RETRY_PAUSES = (0.5, 1.5, 4.0)  # seconds before trying a failed DM again (transient failures)
+# a hand's DM still not sent after those tries gets a new round of tries this long after each failed
+# round (the last pause repeats) while the hand lasts: Discord's incidents last minutes, and the person,
+# often the one whose turn it is, has no other way to see their hand but Show my hand
+DM_BACKOFF = (5.0, 15.0, 30.0, 60.0)
+
+
+@dataclass
+class DmSlot:
+    """A person's hand message for the current hand."""
+
+    user_id: int
+    name: str = ""  # as the seat is called (the channel's "your hand comes later" names them)
+    live: LiveMessage | None = None
+    failed: bool = False  # DMs closed (50007): they play through "Show my hand"
+    sending: bool = False  # the hand's DM is on its way
+    rounds: int = 0  # rounds of tries that failed (a transient failure: tried again later)
+
+    def coming(self) -> bool:
+        """A prompt can still reach the person here (the session's clock waits for it)."""
+        return not self.failed and (self.sending or (self.live is not None and not self.live.closed))
+
+
+class DmHost(Protocol):
+    """What the hand messages need of their table's host (the runner)."""
+
+    cog: Any
+    state: TableState
+    lock: asyncio.Lock
+
+    def version(self) -> int: ...  # what a payload built now shows
+    def ended(self) -> bool: ...  # nothing more is sent for this table
+    async def dm_payload(self, seat: int, mode: str = "main") -> Payload: ...
+    def delivered(self, seat: int, version: int) -> None: ...
+    def dms_closed(self, seat: int) -> None: ...  # 50007: fed to the table (the lock held)
+    async def post(self, **kwargs: Any) -> discord.Message | None: ...
+
+
+class HandMessages:
+    def __init__(self, host: DmHost) -> None:
+        self.host = host
+        self.slots: dict[int, DmSlot] = {}  # seat → this hand's DM
+        self.closed: set[int] = set()  # people whose DMs failed: they play through "Show my hand"
+        self.marks = FeedMarks()  # where each person's action feed starts (feed.py)
+
+    # ------------------------------------------------------------------ what the host asks
+
+    def live(self, seat: int) -> LiveMessage | None:
+        slot = self.slots.get(seat)
+        return slot.live if slot is not None else None
+
+    def want(self, seat: int, version: int) -> None:
+        live = self.live(seat)
+        if live is not None:
+            live.want(version)
+
+    def coming(self) -> frozenset[int]:
+        """Seats whose prompt is still on its way, or can still reach them (the clock waits for it)."""
+        return frozenset(seat for seat, slot in self.slots.items() if slot.coming())
+
+    def lives(self) -> list[LiveMessage]:
+        return [slot.live for slot in self.slots.values() if slot.live is not None]
+
+    def close(self, *, abort: bool = False) -> None:
+        for live in self.lives():
+            live.close(abort=abort)
+
+    def new_hand(self) -> None:
+        """The last hand's messages are done (closed by then): the next hand's start afresh."""
+        self.slots = {}
+
+    # ------------------------------------------------------------------ sending
+
+    async def send(self, deal: fx.Deal) -> None:
+        """Send every person at the table their hand, one after another."""
+        people = [(seat, who) for seat, who in enumerate(deal.seats) if who.user_id is not None]
+        for seat, who in people:  # every hand is on its way: no clock runs out first
+            assert who.user_id is not None
+            if who.user_id not in self.closed:
+                self.slots.setdefault(seat, DmSlot(who.user_id, who.name, sending=True))
+        for seat, who in people:
+            assert who.user_id is not None
+            if who.user_id not in self.closed:
+                await self._open(seat, who)
+            else:
+                self.slots[seat] = DmSlot(who.user_id, who.name, failed=True)
+
+    async def _open(self, seat: int, who: Seat) -> None:
+        assert who.user_id is not None
+        slot = DmSlot(who.user_id, who.name, sending=True)
+        self.slots[seat] = slot
+        try:
+            await self._send(seat, who, slot)
+        finally:
+            slot.sending = False
+
+    async def _send_later(self, seat: int, who: Seat, slot: DmSlot, pause: float) -> None:
+        """A new round of tries for a hand's DM Discord did not take, after a back-off: the same slot, so
+        the hand's later updates edit the message once it is there."""
+        await asyncio.sleep(pause)
+        if self.slots.get(seat) is not slot or self.host.ended() or slot.live is not None or slot.failed:
+            return  # the hand is over, or they play another way by now
+        slot.sending = True
+        try:
+            await self._send(seat, who, slot)
+        finally:
+            slot.sending = False
+
+    async def _send(self, seat: int, who: Seat, slot: DmSlot) -> None:
+        assert who.user_id is not None
+        host, cog, table_id = self.host, self.host.cog, self.host.state.table_id
+        for attempt, pause in enumerate((*DM_RETRY_PAUSES, None)):
+            try:
+                channel = await cog.dm_channel(who.user_id)
+                # no lock: a payload reads every fact before its render's await, at this version
+                version = host.version()
+                payload = await host.dm_payload(seat)
+                await cog.budget.take(urgent=True)
+                message = await channel.send(**payload.send_kwargs())
+                break
+            except discord.Forbidden as error:
+                if error.code == DMS_CLOSED:
+                    log.info("seat %s of table %s has DMs closed", seat, table_id)
+                    await self._failed(seat, who)
+                    return
+                failure: Exception = error
+            except NETWORK_ERRORS as error:
+                failure = error
+            log.info("DM to seat %s of table %s failed (try %d): %s", seat, table_id, attempt + 1, failure)
+            cog.forget_dm(who.user_id)  # a kept channel id may be the failing part: open afresh
+            if pause is None:  # tried again after a back-off, while the hand lasts
+                later = DM_BACKOFF[min(slot.rounds, len(DM_BACKOFF) - 1)]
+                slot.rounds += 1
+                cog.background(self._send_later(seat, who, slot, later))
+                if slot.rounds == 1:  # said once a hand
+                    await host.post(content=t(host.state.locale, "play.dm_later", name=shown_name(slot.name)))
+                return
+            await asyncio.sleep(pause)
+        async with host.lock:
+            if self.slots.get(seat) is not slot:  # the hand ended meanwhile: this DM shows it as it was sent
+                return
+            slot.live = LiveMessage(
+                message,
+                lambda: host.dm_payload(seat),
+                budget=cog.budget,
+                urgent=True,
+                on_shown=partial(host.delivered, seat),
+            )
+            slot.live.mark_shown(version)
+            host.delivered(seat, version)
+            slot.live.want(host.version())
+
+    async def _failed(self, seat: int, who: Seat) -> None:
+        """DMs closed (50007): the seat is auto-played, the channel tells them how to play on."""
+        assert who.user_id is not None
+        self.closed.add(who.user_id)
+        async with self.host.lock:
+            self.slots[seat].failed = True
+            self.host.dms_closed(seat)
+        await self.host.post(
+            content=t(self.host.state.locale, "play.dm_failed", mention=f"<@{who.user_id}>"),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(who.user_id)]),
+        )
+
+    # ------------------------------------------------------------------ a click's answer
+
+    def answering(self, interaction: discord.Interaction, seat: int) -> int | None:
+        """``seat`` if the click came from that seat's own hand message (its answer shows the new hand)."""
+        live = self.live(seat)
+        message = interaction.message
+        return seat if live is not None and message is not None and message.id == live.message.id else None
+
+    async def answer_privately(self, interaction: discord.Interaction, seat: int) -> None:
+        """A fresh ephemeral hand (closed DMs' Show my hand, a click on a channel message)."""
+        version = self.host.version()  # read before the payload: never newer than what it shows
+        if await respond(interaction, partial(self.host.dm_payload, seat), update=False):
+            self.host.delivered(seat, version)
+        else:
+            self.answer_failed(seat)
+
+    async def answer_in_place(self, interaction: discord.Interaction, seat: int) -> None:
+        """Answer (outside the lock, within Discord's 3 s: answers.respond) with the seat's hand in place
+        of the clicked message. The version is read before the payload is built, so it is never newer
+        than what the answer shows; if the answer fails, the DM is brought up to date instead."""
+        version = self.host.version()
+        live = self.live(seat) if self.answering(interaction, seat) is not None else None
+        edits_before = live.edits if live is not None else 0
+        if live is not None:
+            live.hold()  # the DM's own edits wait for this answer, which replaces the message
+        answered = False
+        try:
+            answered = await respond(interaction, partial(self.host.dm_payload, seat), update=True)
+        finally:
+            if live is not None and not answered:
+                live.released()
+        if not answered:
+            self.answer_failed(seat)
+            return
+        if live is not None:  # its token carries later edits of the DM (live.py)
+            live.answered(version, edits_before, via=interaction)
+        self.host.delivered(seat, version)
+
+    def answer_failed(self, seat: int) -> None:
+        """The click's answer never reached the person (too late, 10062, a failure): their DM is edited
+        through the channel route to the current state, so they never keep an old prompt."""
+        self.want(seat, self.host.version())
