@@ -33,9 +33,9 @@ from table import effects as fx
 from table import inputs as ins
 from table.effects import Effect
 from table.ids import Mode, PromptPoint
-from table.lobby import TableError, TablePhase, TableState
+from table.lobby import TablePhase, TableState
 from table.records import left_of, state_of
-from table.screens import LOBBY, TABLE
+from table.screens import LOBBY, SEATS, TABLE
 from table.session import TableSession
 from table.timing import Timing
 
@@ -133,6 +133,10 @@ class TableRunner:
         """One input into the session now (the lock held by the caller); its network work, to run after."""
         return self.carry_out(self.session.handle(event, time.time()))
 
+    def change(self, event: ins.Input) -> None:
+        """A lobby input (a seat taken, a setting changed, the table shut): carried at once, not under the lock."""
+        self.carry(self.session.handle(event, time.time()))
+
     def carry(self, effects: Sequence[Effect]) -> None:
         """Effects of a call that was not under the lock's await (lobby changes): network work in the
         background, the driver woken."""
@@ -175,7 +179,7 @@ class TableRunner:
         async with self.lock:
             jobs = self.carry_out(self.cog.cluster.resume_order(self.session.handle(ins.Resume(), time.time())))  # cluster hook
         await _in_order(jobs)
-        if self.state.phase is not TablePhase.LOBBY and not self.session.closed:
+        if self.state.phase is not TablePhase.LOBBY and not self.session.phase.closed:
             self._start_driver()
 
     # ------------------------------------------------------------------ lobby
@@ -202,7 +206,7 @@ class TableRunner:
         async with self.lock:
             jobs = self.feed(ins.Start(self.cog.new_match_key()))
         await _in_order(jobs)
-        if not self.session.closed:
+        if not self.session.phase.closed:
             self._start_driver()
 
     def _start_driver(self) -> None:
@@ -210,7 +214,7 @@ class TableRunner:
 
     async def _show_hand(self, deal: fx.Deal) -> None:
         """Post the hand's table message and send each person their hand (outside the lock)."""
-        version = self.session.touch()  # no lock: the payload reads its facts before the render's await
+        version = self.fresh_version()  # no lock: the payload reads its facts before the render's await
         payload = await self.table_payload()
         table = await self.post_payload(payload)
         async with self.lock:
@@ -223,10 +227,10 @@ class TableRunner:
     # ------------------------------------------------------------------ what the hand messages ask (dms.DmHost)
 
     def version(self) -> int:
-        return self.session.version
+        return self.session.screen(SEATS).version
 
     def ended(self) -> bool:
-        return self.session.closed
+        return self.session.phase.closed
 
     def dms_closed(self, seat: int) -> None:
         self.feed(ins.DmsClosed(seat))  # the seat is auto-played
@@ -263,11 +267,10 @@ class TableRunner:
         user = interaction.user.id
 
         def chosen(answering: int | None) -> ins.Input:
-            self.session.check_prompt(user, point.seat, point.hand, point.move)  # a stale select says so first
             try:
-                tiles = exchange_tiles(values)
+                tiles: tuple[int, ...] | None = exchange_tiles(values)
             except NotationError:
-                raise TableError("err.stale") from None
+                tiles = None  # the session refuses it as stale, once it has checked the decision point
             return ins.Exchange(user, point.seat, tiles, point.hand, point.move, answering)
 
         await self._play(interaction, point.seat, chosen)
@@ -290,7 +293,7 @@ class TableRunner:
         may be the channel's (the answer is then a private hand)."""
         prompt = seat is not None
         async with acknowledge_if_slow(interaction, update=prompt or _own_message(interaction)), self.lock:
-            at = self.session.seat_for(interaction.user.id) if seat is None else seat
+            at = self.session.screen(SEATS).seat_for(interaction.user.id) if seat is None else seat
             jobs = self.feed(made(self.hands.answering(interaction, at)))
             self.clock.poke()  # the driver waits on the lock: it plays on (AI replies) as soon as this is stored
             await self.journal.flush()
@@ -302,7 +305,7 @@ class TableRunner:
 
     async def switch_mode(self, interaction: discord.Interaction, point: PromptPoint, mode: Mode) -> None:
         async with self.lock:
-            seat = self.session.check_prompt(interaction.user.id, point.seat, point.hand, point.move)
+            seat = self.session.screen(SEATS).check(interaction.user.id, point.seat, point.hand, point.move)
         if not await respond(interaction, partial(self.dm_payload, seat, mode=mode), update=True):
             self.hands.answer_failed(seat)
 
@@ -313,12 +316,13 @@ class TableRunner:
         user = interaction.user.id
         # the lock and the journal's flush can outlast Discord's 3 s under load: acknowledged meanwhile, as
         # the answer will be (a stale pause message is answered in place)
-        stale = not self.session.paused()
+        stale = not self.session.phase.paused
         async with acknowledge_if_slow(interaction, update=stale), self.lock:
-            seat = self.session.seat_for(user)  # seated at a table in play, or the refusal
+            seats = self.session.screen(SEATS)
+            seat = seats.seat_for(user)  # seated at a table in play, or the refusal
             if not stale:
                 jobs = self.feed(ins.ResumePaused(user))
-            elif self.session.auto_played(seat):  # what Resume is for: the seat back
+            elif seats.auto_played(seat):  # what Resume is for: the seat back
                 jobs = self.feed(ins.TakeBack(user))
             else:
                 jobs = []
@@ -336,7 +340,7 @@ class TableRunner:
     async def show_hand(self, interaction: discord.Interaction) -> None:
         """The fallback for closed DMs: a fresh ephemeral hand with the same buttons, on every click."""
         async with self.lock:
-            seat = self.session.seat_for(interaction.user.id)
+            seat = self.session.screen(SEATS).seat_for(interaction.user.id)
         await self.hands.answer_privately(interaction, seat)
 
     async def player_left(self, user_id: int) -> None:
@@ -352,7 +356,7 @@ class TableRunner:
         """The table's own clock: tick the session, carry out its effects, sleep until it wants waking.
         Network I/O runs outside the lock, so a click never waits behind Discord's rate limits."""
         try:
-            while not self.session.closed:
+            while not self.session.phase.closed:
                 async with self.lock:
                     self.clock.at = None
                     jobs = self.feed(ins.Tick(self.hands.coming()))
@@ -366,7 +370,7 @@ class TableRunner:
         except asyncio.CancelledError:
             raise
         except Exception:
-            if not self.session.closed:
+            if not self.session.phase.closed:
                 log.exception("table %s stopped on an unexpected error", self.table_id)
 
     def _score_job(self, score: fx.ShowScore) -> Job:
@@ -421,19 +425,22 @@ class TableRunner:
     # ------------------------------------------------------------------ what the channel asks (channel.ChannelHost)
 
     def table_wanted(self) -> bool:
-        return self.session.table_wanted()
+        return self.session.phase.table_wanted
 
     def table_gone(self) -> bool:
-        return self.session.closed or self.session.match_ended()
+        return self.session.phase.gone
 
     def fresh_version(self) -> int:
-        return self.session.touch()
+        """A new version for a message posted on the host's own (the table message of a new hand, a probe)."""
+        (answer,) = self.session.handle(ins.Reposting(), time.time())
+        assert isinstance(answer, fx.Version)
+        return answer.version
 
     def stored_table_message(self, message_id: int) -> None:
         self.journal.table_message(message_id)
 
     def waits_for_probe(self) -> bool:
-        return self.session.blocked is not None or self.session.closed
+        return self.session.phase.waits_for_probe
 
     def refused(self, what: str) -> bool:
         if not any(isinstance(e, fx.Blocked) for e in self.session.handle(ins.ChannelRefused(what), time.time())):
@@ -462,7 +469,7 @@ class TableRunner:
 
     async def repost_table(self) -> Payload:
         """The current table for /mahjong table (posted as the command's answer)."""
-        if not self.session.has_hand():
+        if self.session.screen(TABLE).view is None:  # no hand dealt yet: the lobby
             return await self.lobby_payload()
         return await self.table_payload()
 

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from data import SavedTable, Store, StoreError
 from engine.fairness import KEY_BYTES
+from table import inputs as ins
 from table.lobby import TableError, TablePhase, TableState
 
 from ..i18n import t
@@ -223,14 +224,14 @@ class Mahjong(MahjongCog):
         """The table a click names, if this process runs it; TableError otherwise (the match is over, or
         another process runs the table now: the cluster says which)."""
         runner = self.registry.get(table_id)
-        if runner is None or runner.session.closed:
+        if runner is None or runner.session.phase.closed:
             raise TableError(self.cluster.gone(table_id))  # cluster hook: over, or moving process
         return runner
 
     def shut(self, runner: TableRunner) -> bool:
         """Close the table at once (no I/O, so the click is answered in time); True if mid-match."""
         mid_match = runner.state.phase is TablePhase.PLAYING
-        runner.carry(runner.session.shut())
+        runner.change(ins.Shut())
         self.table_finished(runner)
         return mid_match
 
@@ -255,7 +256,7 @@ class Mahjong(MahjongCog):
         except NETWORK_ERRORS as error:
             log.warning("table %s could not start: %r", runner.table_id, error)
         except Exception:
-            if runner.session.closed:  # shutting down while dealing
+            if runner.session.phase.closed:  # shutting down while dealing
                 return
             log.exception("table %s could not start", runner.table_id)
 

@@ -202,7 +202,7 @@ async def open_thread(cog: Any, runner: TableRunner) -> Watchers:
 async def restore_watchers(cog: Any, runner: TableRunner) -> None:
     """After a restart or a takeover: a delayed table's stored spectators go on watching in its thread,
     which is told so (nobody is dropped without a word)."""
-    if table_mode(runner) != "delayed" or runner.state.phase is not TablePhase.PLAYING or runner.session.closed:
+    if table_mode(runner) != "delayed" or runner.state.phase is not TablePhase.PLAYING or runner.session.phase.closed:
         return
     try:
         kept = await cog.store.spectator_thread(runner.table_id)
@@ -245,7 +245,7 @@ class WatchCommands(MahjongCog):
 async def on_watch_click(cog: Mahjong, interaction: discord.Interaction, table: int) -> None:
     """The Watch button on a table message."""
     runner = cog.registry.get(table)
-    if runner is None or runner.session.closed:
+    if runner is None or runner.session.phase.closed:
         raise TableError("err.table_over")
     await toggle_watching(cog, interaction, runner)
 
