@@ -82,7 +82,7 @@ class TableRegistry:
         channel = runner.state.channel_id
         if self._by_channel.get(channel) is runner:
             del self._by_channel[channel]
-        self._by_id.pop(runner.table_id, None)
+        self._by_id.pop(runner.session.table_id, None)
         users = {s.user_id for s in (*runner.state.seats, *runner.session.screen(SEATS).seats) if s.user_id is not None}
         elsewhere = {
             s.user_id for other in self._by_id.values() if other.state.channel_id == channel for s in other.state.seats
@@ -148,7 +148,7 @@ class TableRegistry:
     def system_table_in(self, channel_id: int) -> TableRunner | None:
         """The newest 系統桌 in a channel (what /mahjong table shows there to someone not seated)."""
         found = [r for r in self._by_id.values() if r.state.channel_id == channel_id and r.state.kind == SYSTEM]
-        return max(found, key=lambda r: r.table_id) if found else None
+        return max(found, key=lambda r: r.session.table_id) if found else None
 
     # ------------------------------------------------------------------ the cluster's seams (cluster.py)
 

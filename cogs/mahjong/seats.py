@@ -19,6 +19,7 @@ from table.lobby import AI_LEVELS, DEFAULT_AI, TableError, TablePhase
 from table.screens import SEATS, TABLE
 
 from ..i18n import LEVEL_NAMES, locale_of, t
+from . import clickhandlers
 from .answers import respond
 from .arguments import accepted
 from .buttons import LobbyOp, TableOp
@@ -164,7 +165,7 @@ class Seats(MahjongCog):
             try:
                 await lobby.message.edit(**(await runner.lobby_payload()).edit_kwargs())
             except discord.HTTPException as error:
-                log.info("closing table %s: lobby edit failed: %s", runner.table_id, error)
+                log.info("closing table %s: lobby edit failed: %s", runner.session.table_id, error)
         if mid_match:
             await runner.post(content=t(runner.state.locale, "play.closed_mid"))
 
@@ -177,7 +178,7 @@ class Seats(MahjongCog):
         message = await interaction.original_response()
         if runner.session.screen(TABLE).view is not None:  # the fresh message becomes the one kept up to date
             partial = self.tables.bot.get_partial_messageable(runner.state.channel_id).get_partial_message(message.id)
-            runner.follow_table(partial, runner.session.screen(SEATS).version)
+            runner.channel.follow_table(partial, runner.session.screen(SEATS).version)
         else:
             live = self.tables.live_message(runner.state.channel_id, message.id, payload_builder(runner))
             live.mark_shown(runner.session.screen(SEATS).version)
@@ -191,24 +192,24 @@ class Seats(MahjongCog):
         """A table button (buttons.TableButton): not tied to a decision point."""
         runner = self.tables.running(table_id)
         if op is TableOp.SHOW:
-            await runner.show_hand(interaction)
+            await clickhandlers.show_hand(runner, interaction)
         elif op is TableOp.EYE:
-            await runner.declare_eye(interaction)
+            await clickhandlers.declare_eye(runner, interaction)
         elif op is TableOp.EYE_ASK:  # what 眼牌 does and costs, and the button that declares it
             miji = _eye_offer(runner, interaction.user.id)
             key = "confirm.miji" if miji else "confirm.eye"
             await interaction.response.send_message(
                 t(interaction.locale, key),
-                view=eye_confirm_view(runner.table_id, miji, locale_of(interaction.locale)),
+                view=eye_confirm_view(runner.session.table_id, miji, locale_of(interaction.locale)),
                 ephemeral=True,
             )
         elif op is TableOp.RESUME:
             self._returning(interaction, runner)
-            await runner.resume_paused(interaction)
+            await clickhandlers.resume_paused(runner, interaction)
             self._seat_again(interaction, runner)
         else:
             self._returning(interaction, runner)
-            await runner.take_back(interaction)
+            await clickhandlers.take_back(runner, interaction)
             self._seat_again(interaction, runner)
 
     def _returning(self, interaction: discord.Interaction, runner: TableRunner) -> None:
