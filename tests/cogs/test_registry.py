@@ -26,7 +26,7 @@ def table(table_id: int, channel: int, *people: int, kind: str = "player", left:
         state.join(user, f"p{user}")
     session = TableSession(state, Timing())
     session.left = set(left)  # as TableSession.restore sets it (records.left_of)
-    return Runner(state=state, table_id=table_id, session=session)
+    return Runner(state=state, session=session)
 
 
 def test_a_table_added_is_found_by_channel_id_and_each_person_seated():
