@@ -1,6 +1,8 @@
 """The host of one table: it feeds the table's ``TableSession`` (table/session.py) its inputs
 (``session.handle``), carries out the effects it hands back from their own fields, and feeds Discord's
-answers back as inputs. It decides no rule. Its outlets do the talking: ``channel.py`` (posts, the table
+answers back as inputs; what it needs to know it asks ``session.screen(who)`` and ``session.phase``, and
+nothing else of the session (tests/test_game_reads.py). It decides no rule. A click on its messages is
+``clickhandlers.py``'s. Its outlets do the talking: ``channel.py`` (posts, the table
 and lobby messages, refusals and probes), ``dms.py`` (each person's hand message and a click's answer),
 ``journal.py`` (the stores), ``clock.py`` (the driver), ``announce.py`` (the seat draw, the standings);
 the bot's ``observer`` (observer.py) may watch every effect and delivery.
