@@ -7,6 +7,11 @@ the epoch) and returns the effects the host must carry out, in order; errors a p
 ``TableError``s. ``tick`` does the next automatic thing (an AI move, a timeout, settling a hand, the
 next deal) and says when it wants to be called again.
 
+A host uses four names of it and no other (tests/test_game_reads.py): ``handle(input, now)`` for every
+change (table/inputs.py), ``screen(who)`` for what a message shows and who sits where (table/screens.py),
+``phase`` for where the table stands (table/phase.py), and ``table_id``. The other methods are the
+session's own steps, named for its tests.
+
     >>> from table.lobby import TableSettings, TableState
     >>> lobby = TableState(1, guild_id=9, channel_id=5, host_id=10, settings=TableSettings())
     >>> session = TableSession(lobby, Timing(ai_delay=0))
