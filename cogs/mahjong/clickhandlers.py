@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 
@@ -41,7 +41,7 @@ class ClickHost(Protocol):
     journal: Journal
     clock: Clock
 
-    def feed(self, event: ins.Input) -> list[Any]: ...  # one input, the lock held: its network work, to run after
+    def feed(self, event: ins.Input) -> list[Job]: ...  # one input, the lock held: its network work, to run after
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload: ...
 
 
