@@ -74,7 +74,7 @@ def picture_view(runner: Any) -> See:
         if game is None or not buttons:
             return None
         point = point_of(buttons[0])
-        if point is None or (point.table, point.hand, point.move) != (runner.table_id, game.hand_number, runner.session.decision):
+        if point is None or (point.table, point.hand, point.move) != (runner.session.table_id, game.hand_number, runner.session.decision):
             return None
         return game.view(point.seat)
 
@@ -155,7 +155,7 @@ async def run_sandbox(
         blind = 0  # prompts whose picture did not show the hand their buttons play (a bug)
         clock_played = 0  # the person's decisions their clock played: prompts they never had to answer (a bug)
         if runner is not None:
-            outdir.table = runner.table_id
+            outdir.table = runner.session.table_id
             outdir.save(finished=False)
             winner = PlaysToWin(picture_view(runner))
             settle = dm_settled(runner, person_user.id)  # the person reads a prompt once its delivery has landed
@@ -197,7 +197,7 @@ async def _table(
     if runner is not None and runner.session.match is not None:
         before = len(runner.session.match.history)
         transcript.note(
-            f"Resumed at hand {runner.session.resumed_at} of table {runner.table_id} stored in {outdir.db} (the bot was "
+            f"Resumed at hand {runner.session.resumed_at} of table {runner.session.table_id} stored in {outdir.db} (the bot was "
             f"stopped mid-match; {before} hand(s) were finished)"
         )
         return runner, before

@@ -228,6 +228,13 @@ class StoreMatchOver:
 
 
 @dataclass(frozen=True, slots=True)
+class Version:
+    """The version a message the host posts on its own shows (the answer to ``Reposting``)."""
+
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
 class WakeAt:
     """Call ``tick`` again at ``at`` (or sooner, after anything else changed the table)."""
 
@@ -259,4 +266,5 @@ Effect = (
     | StoreResult
     | StoreMatchOver
     | WakeAt
+    | Version
 )

@@ -90,11 +90,12 @@ class Click:
 
 @dataclass(frozen=True, slots=True)
 class Exchange:
-    """換牌: the tiles chosen in the select (choosing is confirming)."""
+    """換牌: the tiles chosen in the select (choosing is confirming); None: values the select never offered
+    (refused as stale, once the decision point is checked)."""
 
     user: int
     seat: int
-    tiles: tuple[int, ...]
+    tiles: tuple[int, ...] | None
     hand: int
     move: int
     answering: int | None = None
@@ -181,6 +182,12 @@ class ChannelOk:
     """A post went through again after the channel refused one."""
 
 
+@dataclass(frozen=True, slots=True)
+class Reposting:
+    """The host (re)posts a message on its own (/mahjong table, a probe, a new hand's table message): it
+    shows a new version (handed back as ``Version``)."""
+
+
 Input = (
     Opened
     | Join
@@ -206,4 +213,5 @@ Input = (
     | ChannelRefused
     | ChannelStillRefused
     | ChannelOk
+    | Reposting
 )

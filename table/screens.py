@@ -18,7 +18,7 @@ views only translate. No locale and no Discord here: the words are the host's.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Final
 
@@ -32,8 +32,9 @@ from engine.rules import TableOptions
 from engine.rulesets import get as rule_set
 from engine.view import GameView, HandResult
 
-from .lobby import Seat, TablePhase, TableSettings, TableState
-from .visibility import DELAYED, PUBLIC, Audience, Viewer
+from .lobby import Seat, TableError, TablePhase, TableSettings, TableState
+from .phase import Phase as TablePlace
+from .visibility import DELAYED, PUBLIC, Audience, Viewer, viewer_of
 from .visibility import spectator as spectator_viewer
 
 if TYPE_CHECKING:
@@ -41,8 +42,8 @@ if TYPE_CHECKING:
 
 # the engine's decision values the views read, named here so that no host imports the engine's game modules
 __all__ = [
-    "DELAYED", "LOBBY", "PUBLIC", "SPECTATOR", "TABLE", "Action", "Ask", "Board", "HandScreen", "Kind", "LobbyScreen",
-    "Move", "Prompt", "ReadyDiscard", "RevealedHand", "Showing", "SpectatorScreen", "TableScreen", "Waits", "Who",
+    "DELAYED", "LOBBY", "PUBLIC", "SEATS", "SPECTATOR", "TABLE", "Action", "Ask", "Board", "HandScreen", "Kind", "LobbyScreen",
+    "Move", "Prompt", "ReadyDiscard", "RevealedHand", "SeatsScreen", "Showing", "SpectatorScreen", "TableScreen", "Waits", "Who",
 ]
 
 
@@ -52,11 +53,13 @@ class Board(Enum):
     TABLE = "table"  # the channel's table message: the public view
     LOBBY = "lobby"  # the lobby message: seats and settings, kept after the lobby closes
     SPECTATOR = "spectator"  # a spectator, as the table's spectator setting makes them (watch)
+    SEATS = "seats"  # who sits where, where the table stands, and what a click may do now
 
 
 TABLE: Final = Board.TABLE
 LOBBY: Final = Board.LOBBY
 SPECTATOR: Final = Board.SPECTATOR
+SEATS: Final = Board.SEATS
 # who asks: a seat (its DM), a board, or a viewer as the visibility rule names them (seat, public, delayed)
 Who = int | Board | Viewer
 
@@ -189,6 +192,66 @@ class SpectatorScreen:
         return len(self.hands)
 
 
+@dataclass(frozen=True, slots=True)
+class SeatsScreen:
+    """Who sits where and where the table stands, for the host's checks (no picture): a click's seat, whether a
+    prompt button is still live, whether a person counts as seated here. The refusals are decided here, once;
+    the session checks its inputs with the same value."""
+
+    table_id: int
+    version: int  # the session's version now: what a message built now shows
+    phase: TablePlace
+    lobby_seats: tuple[Seat, ...]  # the lobby's seats, in joining order
+    seats: tuple[Seat, ...]  # by seat, once the match drew them (empty before)
+    left: frozenset[int]  # people who left the match in play: their seat is auto-played, they are free
+    playing: bool  # a hand is at a table in play (not closed): clicks may be played
+    hand_number: int = 0
+    decision: int = 0
+    hand_over: bool = False
+    to_act: tuple[int, ...] = ()
+    auto: frozenset[int] = frozenset()  # the seats auto-played (代打)
+
+    def seat_of_user(self, user_id: int) -> int | None:
+        """``user_id``'s seat in the match (None: not seated, or no match drawn yet)."""
+        return next((n for n, who in enumerate(self.seats) if who.user_id == user_id), None)
+
+    def seated(self, user_id: int) -> bool:
+        """Seated here, in the lobby or the match, and not one who left it."""
+        if user_id in self.left:
+            return False
+        return any(who.user_id == user_id for who in self.lobby_seats) or self.seat_of_user(user_id) is not None
+
+    def viewer(self, user_id: int) -> Viewer:
+        """The viewer a person is here: their seat once the match has one for them, else the public."""
+        return viewer_of(user_id, [who.user_id for who in self.seats])
+
+    def auto_played(self, seat: int) -> bool:
+        return seat in self.auto
+
+    def seat_for(self, user_id: int) -> int:
+        """The clicker's seat at a table in play, or the refusal they should read."""
+        if not self.playing:
+            raise TableError("err.table_over")
+        seat = self.seat_of_user(user_id)
+        if seat is None:
+            raise TableError("err.not_seated")
+        return seat
+
+    def check(self, user_id: int, seat: int, hand: int, move: int) -> int:
+        """A prompt button's fields against the live decision point; the seat, or why not."""
+        if not self.playing:
+            raise TableError("err.table_over")
+        if self.phase.blocked:
+            raise TableError("err.table_blocked")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].user_id != user_id:
+            raise TableError("err.not_your_seat")
+        if hand != self.hand_number or move != self.decision or self.hand_over:
+            raise TableError("err.stale")
+        if seat not in self.to_act:
+            raise TableError("err.not_your_turn")
+        return seat
+
+
 # ---------------------------------------------------------------------- built from a session
 
 
@@ -293,7 +356,29 @@ def spectator_screen(session: TableSession, viewer: Viewer | None) -> SpectatorS
     )
 
 
-def screen_of(session: TableSession, who: Who) -> HandScreen | TableScreen | LobbyScreen | SpectatorScreen:
+def seats_screen(session: TableSession) -> SeatsScreen:
+    game = session.game
+    playing = game is not None and not session.closed and session.state.phase is TablePhase.PLAYING
+    facts = SeatsScreen(
+        table_id=session.table_id,
+        version=session.version,
+        phase=session.phase,
+        lobby_seats=tuple(session.state.seats),
+        seats=tuple(session.seating.by_seat),
+        left=frozenset(session.left),
+        playing=playing,
+    )
+    if game is None:
+        return facts
+    return replace(
+        facts, hand_number=game.hand_number, decision=session.decision, hand_over=game.is_over,
+        to_act=tuple(game.to_act()), auto=frozenset(game.auto_seats()),
+    )
+
+
+def screen_of(
+    session: TableSession, who: Who
+) -> HandScreen | TableScreen | LobbyScreen | SpectatorScreen | SeatsScreen:
     if isinstance(who, int):
         return hand_screen(session, who)
     if who is TABLE:
@@ -302,6 +387,8 @@ def screen_of(session: TableSession, who: Who) -> HandScreen | TableScreen | Lob
         return lobby_screen(session.state)
     if who is SPECTATOR:
         return spectator_screen(session, None)
+    if who is SEATS:
+        return seats_screen(session)
     assert isinstance(who, Viewer)
     if who.audience is Audience.SEAT:
         assert who.seat is not None

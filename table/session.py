@@ -7,6 +7,11 @@ the epoch) and returns the effects the host must carry out, in order; errors a p
 ``TableError``s. ``tick`` does the next automatic thing (an AI move, a timeout, settling a hand, the
 next deal) and says when it wants to be called again.
 
+A host uses four names of it and no other (tests/test_game_reads.py): ``handle(input, now)`` for every
+change (table/inputs.py), ``screen(who)`` for what a message shows and who sits where (table/screens.py),
+``phase`` for where the table stands (table/phase.py), and ``table_id``. The other methods are the
+session's own steps, named for its tests.
+
     >>> from table.lobby import TableSettings, TableState
     >>> lobby = TableState(1, guild_id=9, channel_id=5, host_id=10, settings=TableSettings())
     >>> session = TableSession(lobby, Timing(ai_delay=0))
@@ -39,12 +44,16 @@ from . import inputs as ins
 from .codes import to_action
 from .effects import Effect
 from .lobby import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
+from .phase import Phase as TablePlace
+from .phase import Stage
 from .records import options_row
 from .screens import (
+    SEATS,
     Board,
     HandScreen,
     LobbyScreen,
     RevealedHand,
+    SeatsScreen,
     SpectatorScreen,
     TableScreen,
     Who,
@@ -143,6 +152,24 @@ class TableSession:
     def table_id(self) -> int:
         return self.state.table_id
 
+    @property
+    def phase(self) -> TablePlace:
+        """Where the table stands (table/phase.py): the one value the host asks in place of the flags."""
+        return TablePlace(self._stage(), blocked=self.blocked is not None)
+
+    def _stage(self) -> Stage:
+        if self.closed:
+            return Stage.CLOSED
+        if self.state.phase is TablePhase.LOBBY:
+            return Stage.LOBBY
+        if self.match_ended():
+            return Stage.OVER
+        if self.game is None:
+            return Stage.DEALING
+        if not self.game.is_over:
+            return Stage.PLAYING
+        return Stage.PAUSED if self.paused_until is not None else Stage.SETTLED
+
     # ------------------------------------------------------------------ the one entry point
 
     def handle(self, event: ins.Input, now: float) -> list[Effect]:
@@ -172,6 +199,9 @@ class TableSession:
             case ins.Click(user, seat, code, hand, move, answering):
                 return self.click(user, seat, code, hand=hand, move=move, now=now, answering=answering)
             case ins.Exchange(user, seat, tiles, hand, move, answering):
+                if tiles is None:  # values the select never offered: stale, once the point is checked
+                    self.check_prompt(user, seat, hand, move)
+                    raise TableError("err.stale")
                 return self.exchange(user, seat, tiles, hand=hand, move=move, now=now, answering=answering)
             case ins.Declare(user, answering):
                 return self.declare(user, now=now, answering=answering)
@@ -198,6 +228,8 @@ class TableSession:
                 return []
             case ins.ChannelOk():
                 return self.unblocked(now=now)
+            case ins.Reposting():
+                return [fx.Version(self.touch())]
         raise TypeError(f"not a table input: {event!r}")
 
     # ------------------------------------------------------------------ questions
@@ -249,12 +281,14 @@ class TableSession:
     @overload
     def screen(self, who: Literal[Board.SPECTATOR]) -> SpectatorScreen: ...
     @overload
+    def screen(self, who: Literal[Board.SEATS]) -> SeatsScreen: ...
+    @overload
     def screen(self, who: Viewer) -> HandScreen | TableScreen | SpectatorScreen: ...
-    def screen(self, who: Who) -> HandScreen | TableScreen | LobbyScreen | SpectatorScreen:
+    def screen(self, who: Who) -> HandScreen | TableScreen | LobbyScreen | SpectatorScreen | SeatsScreen:
         """What ``who`` is shown now (table/screens.py): a seat (its number) its DM, ``TABLE`` the channel's
         table, ``LOBBY`` the lobby message, ``SPECTATOR`` what the table's spectators may see; a viewer as the
         visibility rule names them gets theirs (a seat its DM, the public the table, a delayed spectator the
-        spectators'). Pure and asked on demand, when a message is built."""
+        spectators'), ``SEATS`` who sits where and what a click may do. Pure and asked on demand, when a message is built."""
         return screen_of(self, who)
 
     def revealed_hands(self) -> tuple[RevealedHand, ...]:
@@ -284,28 +318,12 @@ class TableSession:
         return {s for s in game.to_act() if not self.robot(s)}
 
     def seat_for(self, user_id: int) -> int:
-        """The clicker's seat at a table in play, or the refusal they should read."""
-        if self.game is None or self.closed or self.state.phase is not TablePhase.PLAYING:
-            raise TableError("err.table_over")
-        seat = self.seating.seat_of_user(user_id)
-        if seat is None:
-            raise TableError("err.not_seated")
-        return seat
+        """The clicker's seat at a table in play, or the refusal they should read (table/screens.py)."""
+        return self.screen(SEATS).seat_for(user_id)
 
     def check_prompt(self, user_id: int, seat: int, hand: int, move: int) -> int:
         """A prompt button's fields against the live decision point; the seat, or why not."""
-        game = self.game
-        if game is None or self.closed or self.state.phase is not TablePhase.PLAYING:
-            raise TableError("err.table_over")
-        if self.blocked is not None:
-            raise TableError("err.table_blocked")
-        if not 0 <= seat < len(self.seating.by_seat) or self.seating.by_seat[seat].user_id != user_id:
-            raise TableError("err.not_your_seat")
-        if hand != game.hand_number or move != self.decision or game.is_over:
-            raise TableError("err.stale")
-        if seat not in game.to_act():
-            raise TableError("err.not_your_turn")
-        return seat
+        return self.screen(SEATS).check(user_id, seat, hand, move)
 
     def seconds(self) -> float:
         """The current decision's time (換牌 takes a turn's), scaled by the bot's timing."""

@@ -18,6 +18,7 @@ import discord
 from table import ids
 from table.ids import LobbyOp, Mode, PromptPoint, TableOp
 
+from . import clickhandlers
 from .clicks import TableIdButton, clicked, hand_to_cog, hand_to_named, new_button
 
 
@@ -65,7 +66,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.Act.TEMP
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_to_cog(
-            interaction, lambda cog: cog.running(self.point.table).act(interaction, self.point, self.code)
+            interaction, lambda cog: clickhandlers.act(cog.running(self.point.table), interaction, self.point, self.code)
         )
 
 
@@ -93,7 +94,7 @@ class ModeButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.SwitchM
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_to_cog(
-            interaction, lambda cog: cog.running(self.point.table).switch_mode(interaction, self.point, self.mode)
+            interaction, lambda cog: clickhandlers.switch_mode(cog.running(self.point.table), interaction, self.point, self.mode)
         )
 
 
@@ -151,7 +152,7 @@ class ExchangeSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.Exc
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_to_cog(
-            interaction, lambda cog: cog.running(self.point.table).exchange(interaction, self.point, self.values)
+            interaction, lambda cog: clickhandlers.exchange(cog.running(self.point.table), interaction, self.point, self.values)
         )
 
 

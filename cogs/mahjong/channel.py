@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import discord
 
 from table.lobby import TableState
+from table.session import TableSession
 from table.timing import Timing
 
 from ..i18n import t
@@ -41,15 +42,13 @@ class ChannelHost(Protocol):
 
     cog: Any
     state: TableState
+    session: TableSession  # asked only its phase (table/phase.py): whether a table message is wanted, gone, waits
     lock: asyncio.Lock
 
-    def table_wanted(self) -> bool: ...  # a hand's table message belongs in the channel now
-    def table_gone(self) -> bool: ...  # the match ended or the table closed meanwhile
     def fresh_version(self) -> int: ...  # a version for a message posted on the host's own
     def version(self) -> int: ...
     async def table_payload(self) -> Payload: ...
     def stored_table_message(self, message_id: int) -> None: ...
-    def waits_for_probe(self) -> bool: ...  # refused already (or closed): nothing more to tell
     def refused(self, what: str) -> bool: ...  # fed ChannelRefused: True if the table now waits
     def still_refused(self) -> None: ...
     def channel_ok(self) -> list[Callable[[], Awaitable[None]]]: ...  # fed ChannelOk (the lock held): what follows
@@ -154,7 +153,7 @@ class ChannelMessages:
         wait = self.reposted_at + self.timing.repost_interval - time.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
-        if not host.table_wanted():
+        if not host.session.phase.table_wanted:
             return
         self.reposted_at = time.monotonic()
         version = host.fresh_version()  # no lock: the payload reads its facts before the render's await
@@ -164,7 +163,7 @@ class ChannelMessages:
             return
         log.info("table %s: its table message was deleted; posted a fresh one", self.table_id)
         async with host.lock:
-            if host.table_gone():
+            if host.session.phase.gone:  # the match ended or the table closed meanwhile
                 return
             self.follow_table(message, version)
             self.want_table(host.version())
@@ -213,7 +212,7 @@ class ChannelMessages:
         thread_closed = isinstance(error, discord.HTTPException) and code in THREAD_CLOSED
         if not thread_closed and (not isinstance(error, discord.Forbidden) or code not in CHANNEL_FORBIDDEN):
             return
-        if host.waits_for_probe():  # told already: the table waits for a probe
+        if host.session.phase.waits_for_probe:  # told already: the table waits for a probe
             return
         state, cog = host.state, host.cog
         if code == MISSING_ACCESS and not await cog.still_in_guild(state.guild_id):  # removed, unheard

@@ -20,6 +20,7 @@ import discord
 
 from table import effects as fx
 from table.lobby import Seat, TableState
+from table.session import TableSession
 
 from ..i18n import t
 from .answers import respond
@@ -60,10 +61,10 @@ class DmHost(Protocol):
 
     cog: Any
     state: TableState
+    session: TableSession  # asked only its phase: nothing more is sent once the table is closed
     lock: asyncio.Lock
 
     def version(self) -> int: ...  # what a payload built now shows
-    def ended(self) -> bool: ...  # nothing more is sent for this table
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload: ...
     def delivered(self, seat: int, version: int) -> None: ...
     def dms_closed(self, seat: int) -> None: ...  # 50007: fed to the table (the lock held)
@@ -132,7 +133,7 @@ class HandMessages:
         """A new round of tries for a hand's DM Discord did not take, after a back-off: the same slot, so
         the hand's later updates edit the message once it is there."""
         await asyncio.sleep(pause)
-        if self.slots.get(seat) is not slot or self.host.ended() or slot.live is not None or slot.failed:
+        if self.slots.get(seat) is not slot or self.host.session.phase.closed or slot.live is not None or slot.failed:
             return  # the hand is over, or they play another way by now
         slot.sending = True
         try:

@@ -69,7 +69,7 @@ class Hall(MahjongCog):
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         guild_id = interaction.guild_id
         assert guild_id is not None
-        states = [r.state for r in self.registry if r.state.guild_id == guild_id and not r.session.closed]
+        states = [r.state for r in self.registry if r.state.guild_id == guild_id and not r.session.phase.closed]
         queues: dict[str, int] = {}
         try:
             for entry in await self.store.queue(guild_id):
@@ -168,7 +168,7 @@ class Hall(MahjongCog):
 
     async def join_listed_click(self, interaction: discord.Interaction, table: int) -> None:
         runner = self.registry.get(table)
-        if runner is None or runner.session.closed or runner.state.guild_id != interaction.guild_id:
+        if runner is None or runner.session.phase.closed or runner.state.guild_id != interaction.guild_id:
             raise TableError("err.table_over")  # another server's table is never reached from here
         await self._join_listed(interaction, runner)
 

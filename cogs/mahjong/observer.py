@@ -26,3 +26,9 @@ class TableObserver:
 
 
 NO_OBSERVER = TableObserver()
+
+
+def observer_of(bot: object) -> TableObserver:
+    """The observer a bot was started with (``MahjongBot(observer=...)``: the benchmarks), or one that
+    watches nothing."""
+    return getattr(bot, "table_observer", None) or NO_OBSERVER

@@ -17,6 +17,7 @@ from discord.app_commands import locale_str as _
 from data import StoreError
 from engine.house_rules import HouseRules
 from engine.rulesets import DEFAULT_RULES
+from table import inputs as ins
 from table.lobby import (
     DEFAULT_AI,
     Seat,
@@ -29,6 +30,7 @@ from table.lobby import (
     valid_password,
 )
 from table.records import settings_options
+from table.screens import SEATS
 
 from ..choices import complete_entries, switch_spellings
 from ..i18n import locale_of, t
@@ -215,12 +217,12 @@ class Opening(MahjongCog):
                 state.join(seat.user_id, seat.name, locale=seat.locale)
         self.registry.add(runner)
         self.tables.queues.took_seat(interaction.guild_id, interaction.user.id)  # out of any quick-play queue
-        runner.carry(runner.session.opened())
+        runner.change(ins.Opened())
         payload = await runner.lobby_payload()
         await interaction.response.send_message(**payload.send_kwargs())
         message = await interaction.original_response()
         runner.channel.lobby = self.tables.live_message(state.channel_id, message.id, runner.lobby_payload)
-        runner.channel.lobby.mark_shown(runner.session.version)
+        runner.channel.lobby.mark_shown(runner.session.screen(SEATS).version)
         runner.journal.lobby_message(message.id)
 
     @app_commands.command(name=_("houserule"), description=_("Change one house rule before the match (host)"))
@@ -242,7 +244,7 @@ class Opening(MahjongCog):
         except ValueError as error:
             await answer(interaction, str(error))
             return
-        runner.carry(runner.session.set_settings(replace(state.settings, options=replace(options, house_rules=rules))))
+        runner.change(ins.SetSettings(replace(state.settings, options=replace(options, house_rules=rules))))
         await answer(interaction, t(interaction.locale, "ok.houserule", rules=house_rules_text(rules, locale_of(interaction.locale)) or "—"))
 
     @create.autocomplete("house_rules")

@@ -10,14 +10,12 @@ in its window) is a table button, not tied to a decision point: it may be declar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import discord
 
 from engine.actions import Action, Kind
 from engine.rules import get_profile
 from engine.rulesets import get as rule_set
-from engine.tiles import sort_key, tile_from_str, tile_to_str
+from engine.tiles import sort_key, tile_to_str
 from engine.view import GameView
 from table.codes import code_of
 from table.ids import LobbyOp, Mode, TableOp
@@ -239,11 +237,6 @@ def exchange_view(*, table: int, hand: int, move: int, view: GameView, locale: s
     keep = Action(seat, Kind.EXCHANGE)
     buttons.add_item(ActButton.make(table, hand, seat, move, code_of(keep), t(locale, "btn.keep"), Style.secondary, 1))
     return buttons
-
-
-def exchange_tiles(values: Sequence[str]) -> tuple[int, ...]:
-    """The tiles an exchange select's values name (``["5m.0", "5m.1"]`` → two 5m); NotationError if odd."""
-    return tuple(sorted(tile_from_str(value.partition(".")[0]) for value in values))
 
 
 def add_eye_button(view: discord.ui.View | None, table: int, miji: bool, locale: str) -> discord.ui.View:

@@ -16,9 +16,13 @@ back to its guild's process (``hand_back``).
 from __future__ import annotations
 
 import logging
+import time
 import weakref
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
+
+from table import inputs as ins
+from table.screens import SEATS
 
 from .runner import TableRunner
 from .system import SYSTEM
@@ -67,8 +71,9 @@ class TableRegistry:
         if state.kind != SYSTEM:  # 系統桌 share the mahjong channel; system_table_in finds them
             self._by_channel[state.channel_id] = runner
         self._by_id[state.table_id] = runner
+        left = runner.session.screen(SEATS).left
         for seat in state.seats:
-            if seat.user_id is not None and seat.user_id not in runner.session.left:  # a leaver is free
+            if seat.user_id is not None and seat.user_id not in left:  # a leaver is free
                 self._seated[(state.guild_id, seat.user_id)] = state.channel_id
 
     def remove(self, runner: TableRunner) -> None:
@@ -77,8 +82,8 @@ class TableRegistry:
         channel = runner.state.channel_id
         if self._by_channel.get(channel) is runner:
             del self._by_channel[channel]
-        self._by_id.pop(runner.table_id, None)
-        users = {s.user_id for s in (*runner.state.seats, *runner.session.seating.by_seat) if s.user_id is not None}
+        self._by_id.pop(runner.session.table_id, None)
+        users = {s.user_id for s in (*runner.state.seats, *runner.session.screen(SEATS).seats) if s.user_id is not None}
         elsewhere = {
             s.user_id for other in self._by_id.values() if other.state.channel_id == channel for s in other.state.seats
         }
@@ -132,18 +137,18 @@ class TableRegistry:
         they left: its seat is auto-played and they are free)."""
         for runner in self._by_id.values():
             state = runner.state
-            if state.guild_id != guild_id or runner.session.closed or user_id in runner.session.left:
+            if state.guild_id != guild_id or runner.session.phase.closed:
                 continue
             if channel_id is not None and state.channel_id != channel_id:
                 continue
-            if state.seat_of(user_id) is not None or runner.session.seating.seat_of_user(user_id) is not None:
+            if runner.session.screen(SEATS).seated(user_id):
                 return runner
         return None
 
     def system_table_in(self, channel_id: int) -> TableRunner | None:
         """The newest 系統桌 in a channel (what /mahjong table shows there to someone not seated)."""
         found = [r for r in self._by_id.values() if r.state.channel_id == channel_id and r.state.kind == SYSTEM]
-        return max(found, key=lambda r: r.table_id) if found else None
+        return max(found, key=lambda r: r.session.table_id) if found else None
 
     # ------------------------------------------------------------------ the cluster's seams (cluster.py)
 
@@ -160,7 +165,7 @@ class TableRegistry:
         if runner is None or self.host is None:
             return
         log.warning("table %s: no longer run here: %s", table_id, why)
-        runner.session.close()
+        runner.session.handle(ins.Close(), time.time())
         runner.journal.discard()
         self.host.table_finished(runner)
         self.host.background(runner.close())

@@ -1,9 +1,11 @@
 """The host of one table: it feeds the table's ``TableSession`` (table/session.py) its inputs
 (``session.handle``), carries out the effects it hands back from their own fields, and feeds Discord's
-answers back as inputs. It decides no rule. Its outlets do the talking: ``channel.py`` (posts, the table
+answers back as inputs; what it needs to know it asks ``session.screen(who)`` and ``session.phase``, and
+nothing else of the session (tests/test_game_reads.py). It decides no rule. A click on its messages is
+``clickhandlers.py``'s. Its outlets do the talking: ``channel.py`` (posts, the table
 and lobby messages, refusals and probes), ``dms.py`` (each person's hand message and a click's answer),
 ``journal.py`` (the stores), ``clock.py`` (the driver), ``announce.py`` (the seat draw, the standings);
-an ``observer`` (observer.py) may watch every effect and delivery.
+the bot's ``observer`` (observer.py) may watch every effect and delivery.
 
 One lock per table: every call into the session (clicks, the clock, a DM that failed) holds it, and
 the effects it returns that touch no network (journal writes, wanting a message edit) are carried out
@@ -28,30 +30,27 @@ import discord
 
 import render
 from data import SavedTable
-from engine.tiles import NotationError
 from table import effects as fx
 from table import inputs as ins
 from table.effects import Effect
-from table.ids import Mode, PromptPoint
-from table.lobby import TableError, TablePhase, TableState
+from table.lobby import TablePhase, TableState
 from table.records import left_of, state_of
-from table.screens import LOBBY, TABLE
+from table.screens import LOBBY, SEATS, TABLE
 from table.session import TableSession
 from table.timing import Timing
 
 from ..i18n import t
 from . import texts
 from .announce import seat_draw_text, standings_payload
-from .answers import acknowledge_if_slow, respond
 from .channel import ChannelMessages
 from .clock import Clock
 from .dms import NETWORK_ERRORS, HandMessages
 from .journal import Journal, seat_records
 from .live import Payload
 from .markdown import shown_name
-from .observer import NO_OBSERVER, TableObserver
+from .observer import observer_of
 from .payloads import dm_payload, result_text, table_payload
-from .prompts import exchange_tiles, resume_view
+from .prompts import resume_view
 from .rematch import rematch_view
 from .replay import replay_view
 from .review import standings_view
@@ -67,23 +66,18 @@ Job = Callable[[], Awaitable[None]]
 
 
 class TableRunner:
-    def __init__(
-        self, cog: Mahjong, state: TableState, *, locale: str = "en", host_name: str = "",
-        observer: TableObserver | None = None,
-    ) -> None:
+    def __init__(self, cog: Mahjong, state: TableState, *, locale: str = "en", host_name: str = "") -> None:
         state.locale, state.host_name = locale, host_name  # stored with the table (table/records.py)
         self.cog = cog
         self.state = state  # the lobby's seats and settings (the session's own; the cog reads them)
-        self.table_id = state.table_id
-        self.session = TableSession(state, cog.timing)
-        self.observer = observer or getattr(cog.bot, "table_observer", None) or NO_OBSERVER
+        self.session = TableSession(state, cog.timing)  # its table_id is the table's
         self.lock = asyncio.Lock()
         self.channel = ChannelMessages(self, cog.timing)  # the table's posts and its table message (channel.py)
         self.hands = HandMessages(self)  # each person's DM (dms.py)
         self.clock = Clock()  # the table's driver (clock.py)
         self.journal = Journal(
             cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back,
-            enabled=self.observer.stores,
+            enabled=observer_of(cog.bot).stores,
         )
 
     # ------------------------------------------------------------------ carrying out effects
@@ -117,7 +111,7 @@ class TableRunner:
                 case fx.ShowScore():
                     jobs.append(self._score_job(effect))
                 case fx.Paused(until):
-                    jobs.append(partial(self.channel.post_pause, until, resume_view(self.table_id, self.state.locale)))
+                    jobs.append(partial(self.channel.post_pause, until, resume_view(self.session.table_id, self.state.locale)))
                 case fx.Unpaused():
                     self.channel.unpaused()
                 case fx.PauseEnded():
@@ -126,12 +120,16 @@ class TableRunner:
                     jobs.append(partial(self._finish_match, effect))
                 case fx.Probe():
                     jobs.append(self.channel.probe)
-        self.observer.carried(self.session, effects)
+        observer_of(self.cog.bot).carried(self.session, effects)
         return jobs
 
     def feed(self, event: ins.Input) -> list[Job]:
         """One input into the session now (the lock held by the caller); its network work, to run after."""
         return self.carry_out(self.session.handle(event, time.time()))
+
+    def change(self, event: ins.Input) -> None:
+        """A lobby input (a seat taken, a setting changed, the table shut): carried at once, not under the lock."""
+        self.carry(self.session.handle(event, time.time()))
 
     def carry(self, effects: Sequence[Effect]) -> None:
         """Effects of a call that was not under the lock's await (lobby changes): network work in the
@@ -141,10 +139,6 @@ class TableRunner:
             self.cog.background(_in_order(jobs))
         if effects:
             self.clock.poke()
-
-    async def _run(self, jobs: list[Job]) -> None:
-        await _in_order(jobs)
-        self.clock.poke()
 
     # ------------------------------------------------------------------ after a restart
 
@@ -175,7 +169,7 @@ class TableRunner:
         async with self.lock:
             jobs = self.carry_out(self.cog.cluster.resume_order(self.session.handle(ins.Resume(), time.time())))  # cluster hook
         await _in_order(jobs)
-        if self.state.phase is not TablePhase.LOBBY and not self.session.closed:
+        if self.state.phase is not TablePhase.LOBBY and not self.session.phase.closed:
             self._start_driver()
 
     # ------------------------------------------------------------------ lobby
@@ -202,20 +196,20 @@ class TableRunner:
         async with self.lock:
             jobs = self.feed(ins.Start(self.cog.new_match_key()))
         await _in_order(jobs)
-        if not self.session.closed:
+        if not self.session.phase.closed:
             self._start_driver()
 
     def _start_driver(self) -> None:
-        self.clock.start(self._drive(), name=f"table-{self.table_id}")
+        self.clock.start(self._drive(), name=f"table-{self.session.table_id}")
 
     async def _show_hand(self, deal: fx.Deal) -> None:
         """Post the hand's table message and send each person their hand (outside the lock)."""
-        version = self.session.touch()  # no lock: the payload reads its facts before the render's await
+        version = self.fresh_version()  # no lock: the payload reads its facts before the render's await
         payload = await self.table_payload()
-        table = await self.post_payload(payload)
+        table = await self.channel.post_payload(payload)
         async with self.lock:
             if table is not None:
-                self.follow_table(table, version)
+                self.channel.follow_table(table, version)
         await self.hands.send(deal)
         async with self.lock:
             self.feed(ins.Dealt())
@@ -223,10 +217,7 @@ class TableRunner:
     # ------------------------------------------------------------------ what the hand messages ask (dms.DmHost)
 
     def version(self) -> int:
-        return self.session.version
-
-    def ended(self) -> bool:
-        return self.session.closed
+        return self.session.screen(SEATS).version
 
     def dms_closed(self, seat: int) -> None:
         self.feed(ins.DmsClosed(seat))  # the seat is auto-played
@@ -236,7 +227,7 @@ class TableRunner:
         """Discord acknowledged a message showing ``seat`` its prompt at ``version``: the session may
         restart that decision's clock from now (the clock starts when the person can act)."""
         self.carry(self.session.handle(ins.Shown(seat, version), time.time()))
-        self.observer.delivered(self.session, seat, version)
+        observer_of(self.cog.bot).delivered(self.session, seat, version)
 
     # ------------------------------------------------------------------ payloads
 
@@ -245,99 +236,6 @@ class TableRunner:
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
         return await dm_payload(self.session.screen(seat), self.hands.marks, mode, self.cog.painter)
-
-    # ------------------------------------------------------------------ clicks
-
-    async def act(self, interaction: discord.Interaction, point: PromptPoint, code: str) -> None:
-        """A prompt button: the session checks it against the live decision point and plays it; the
-        move is stored before the player sees it, and the answer shows their new hand."""
-        user = interaction.user.id
-
-        def click(answering: int | None) -> ins.Input:
-            return ins.Click(user, point.seat, code, point.hand, point.move, answering)
-
-        await self._play(interaction, point.seat, click)
-
-    async def exchange(self, interaction: discord.Interaction, point: PromptPoint, values: list[str]) -> None:
-        """換牌 select: the chosen tiles (choosing is confirming), validated like a button."""
-        user = interaction.user.id
-
-        def chosen(answering: int | None) -> ins.Input:
-            self.session.check_prompt(user, point.seat, point.hand, point.move)  # a stale select says so first
-            try:
-                tiles = exchange_tiles(values)
-            except NotationError:
-                raise TableError("err.stale") from None
-            return ins.Exchange(user, point.seat, tiles, point.hand, point.move, answering)
-
-        await self._play(interaction, point.seat, chosen)
-
-    async def declare_eye(self, interaction: discord.Interaction) -> None:
-        """眼牌 (Miji in its window): any time while the hand is played, from the hand message."""
-        user = interaction.user.id
-        await self._play(interaction, None, lambda answering: ins.Declare(user, answering))
-
-    async def take_back(self, interaction: discord.Interaction) -> None:
-        user = interaction.user.id
-        await self._play(interaction, None, lambda answering: ins.TakeBack(user, answering))
-
-    async def _play(
-        self, interaction: discord.Interaction, seat: int | None, made: Callable[[int | None], ins.Input]
-    ) -> None:
-        """A click that changes the table: fed under the lock and stored before the person sees it, then
-        answered (outside the lock: others' clicks need not wait) with their hand in place. ``seat`` is a
-        prompt button's own (its message is the clicker's); None: the clicker's seat, from a message that
-        may be the channel's (the answer is then a private hand)."""
-        prompt = seat is not None
-        async with acknowledge_if_slow(interaction, update=prompt or _own_message(interaction)), self.lock:
-            at = self.session.seat_for(interaction.user.id) if seat is None else seat
-            jobs = self.feed(made(self.hands.answering(interaction, at)))
-            self.clock.poke()  # the driver waits on the lock: it plays on (AI replies) as soon as this is stored
-            await self.journal.flush()
-        if prompt or _own_message(interaction):  # in place on the message clicked: their DM or private hand
-            await self.hands.answer_in_place(interaction, at)
-        else:  # a channel message: a private hand instead
-            await self.hands.answer_privately(interaction, at)
-        await self._run(jobs)
-
-    async def switch_mode(self, interaction: discord.Interaction, point: PromptPoint, mode: Mode) -> None:
-        async with self.lock:
-            seat = self.session.check_prompt(interaction.user.id, point.seat, point.hand, point.move)
-        if not await respond(interaction, partial(self.dm_payload, seat, mode=mode), update=True):
-            self.hands.answer_failed(seat)
-
-    async def resume_paused(self, interaction: discord.Interaction) -> None:
-        """The pause's Resume button: a seated person takes their seat back and the next hand starts. A
-        pause message the table has left behind (a restart brings a table back playing, and its old pause
-        message kept its button) is answered by saying so on it, its button gone (issue 37, item 29)."""
-        user = interaction.user.id
-        # the lock and the journal's flush can outlast Discord's 3 s under load: acknowledged meanwhile, as
-        # the answer will be (a stale pause message is answered in place)
-        stale = not self.session.paused()
-        async with acknowledge_if_slow(interaction, update=stale), self.lock:
-            seat = self.session.seat_for(user)  # seated at a table in play, or the refusal
-            if not stale:
-                jobs = self.feed(ins.ResumePaused(user))
-            elif self.session.auto_played(seat):  # what Resume is for: the seat back
-                jobs = self.feed(ins.TakeBack(user))
-            else:
-                jobs = []
-            self.clock.poke()
-            await self.journal.flush()
-
-        async def answer() -> Payload:
-            if stale:
-                return Payload(content=t(self.state.locale, "play.unpaused"))
-            return Payload(content=t(interaction.locale, "ok.resumed"))
-
-        await respond(interaction, answer, update=stale)
-        await self._run(jobs)
-
-    async def show_hand(self, interaction: discord.Interaction) -> None:
-        """The fallback for closed DMs: a fresh ephemeral hand with the same buttons, on every click."""
-        async with self.lock:
-            seat = self.session.seat_for(interaction.user.id)
-        await self.hands.answer_privately(interaction, seat)
 
     async def player_left(self, user_id: int) -> None:
         """A person left the server or the table mid-match: the session says what follows."""
@@ -352,7 +250,7 @@ class TableRunner:
         """The table's own clock: tick the session, carry out its effects, sleep until it wants waking.
         Network I/O runs outside the lock, so a click never waits behind Discord's rate limits."""
         try:
-            while not self.session.closed:
+            while not self.session.phase.closed:
                 async with self.lock:
                     self.clock.at = None
                     jobs = self.feed(ins.Tick(self.hands.coming()))
@@ -366,8 +264,8 @@ class TableRunner:
         except asyncio.CancelledError:
             raise
         except Exception:
-            if not self.session.closed:
-                log.exception("table %s stopped on an unexpected error", self.table_id)
+            if not self.session.phase.closed:
+                log.exception("table %s stopped on an unexpected error", self.session.table_id)
 
     def _score_job(self, score: fx.ShowScore) -> Job:
         """The score sheet, from the moment the hand was settled (read now, drawn and posted later)."""
@@ -379,8 +277,8 @@ class TableRunner:
             png = await self.cog.painter.draw(
                 render.render_score, result, list(score.names), score.table, house_rules=house, locale=locale
             )
-            buttons = replay_view(self.table_id, number, locale)  # issue 24: a Replay button
-            await self.post_payload(Payload(content=text, png=png, filename="score.png", view=buttons))
+            buttons = replay_view(self.session.table_id, number, locale)  # issue 24: a Replay button
+            await self.channel.post_payload(Payload(content=text, png=png, filename="score.png", view=buttons))
             await self._settle_messages()
 
         return show
@@ -388,14 +286,14 @@ class TableRunner:
     async def _finish_match(self, over: fx.MatchOver) -> None:
         """The standings with the summary picture and the revealed key, Review my play and Rematch; then
         the table is forgotten."""
-        buttons = standings_view(self.table_id, self.state.locale)  # Review my play (issue 26)
+        buttons = standings_view(self.session.table_id, self.state.locale)  # Review my play (issue 26)
         if over.rematch:  # and Rematch: a new table with the same seats
-            for item in rematch_view(self.table_id, self.state.locale).children:
+            for item in rematch_view(self.session.table_id, self.state.locale).children:
                 buttons.add_item(item)
-        payload = await standings_payload(over, self.table_id, self.state.locale, buttons)
+        payload = await standings_payload(over, self.session.table_id, self.state.locale, buttons)
         self.cog.offer_rematch(self)  # before the button can be clicked
         await self.journal.flush()  # the match is stored before anyone is told it is over (a /leaderboard at once shows it)
-        await self.post_payload(payload)
+        await self.channel.post_payload(payload)
         await self._settle_messages()
         self._close_hand_messages()
         # stored before the table is forgotten (and before a shutdown closes storage)
@@ -420,20 +318,14 @@ class TableRunner:
 
     # ------------------------------------------------------------------ what the channel asks (channel.ChannelHost)
 
-    def table_wanted(self) -> bool:
-        return self.session.table_wanted()
-
-    def table_gone(self) -> bool:
-        return self.session.closed or self.session.match_ended()
-
     def fresh_version(self) -> int:
-        return self.session.touch()
+        """A new version for a message posted on the host's own (the table message of a new hand, a probe)."""
+        (answer,) = self.session.handle(ins.Reposting(), time.time())
+        assert isinstance(answer, fx.Version)
+        return answer.version
 
     def stored_table_message(self, message_id: int) -> None:
         self.journal.table_message(message_id)
-
-    def waits_for_probe(self) -> bool:
-        return self.session.blocked is not None or self.session.closed
 
     def refused(self, what: str) -> bool:
         if not any(isinstance(e, fx.Blocked) for e in self.session.handle(ins.ChannelRefused(what), time.time())):
@@ -453,16 +345,9 @@ class TableRunner:
     async def post(self, **kwargs: Any) -> discord.Message | None:
         return await self.channel.post(**kwargs)
 
-    async def post_payload(self, payload: Payload) -> discord.Message | None:
-        return await self.channel.post_payload(payload)
-
-    def follow_table(self, message: discord.Message | discord.PartialMessage, version: int) -> None:
-        """``message`` (showing ``version``) is the table message from now on (the cog's /mahjong table)."""
-        self.channel.follow_table(message, version)
-
     async def repost_table(self) -> Payload:
         """The current table for /mahjong table (posted as the command's answer)."""
-        if not self.session.has_hand():
+        if self.session.screen(TABLE).view is None:  # no hand dealt yet: the lobby
             return await self.lobby_payload()
         return await self.table_payload()
 
@@ -480,8 +365,3 @@ async def _in_order(jobs: Sequence[Job]) -> None:
     for job in jobs:
         await job()
 
-
-def _own_message(interaction: discord.Interaction) -> bool:
-    """The clicked message is the clicker's alone: in their DMs, or an ephemeral answer to them."""
-    message = interaction.message
-    return interaction.guild_id is None or (message is not None and message.flags.ephemeral)

@@ -6,6 +6,7 @@ to the table's ``TableRunner`` (runner.py); the seat rules live in ``TableState`
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,10 +14,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from engine.actions import Kind
+from table import inputs as ins
 from table.lobby import AI_LEVELS, DEFAULT_AI, TableError, TablePhase
-from table.screens import TABLE
+from table.screens import SEATS, TABLE
 
 from ..i18n import LEVEL_NAMES, locale_of, t
+from . import clickhandlers
 from .answers import respond
 from .arguments import accepted
 from .buttons import LobbyOp, TableOp
@@ -39,7 +42,7 @@ def _eye_offer(runner: TableRunner, user_id: int) -> bool:
     (TableError when they may not: the confirmation is only offered for a declaration that is legal). Their
     DM's screen says, as it says whether the DM shows the button (table/screens.py)."""
     session = runner.session
-    seat = session.viewer(user_id).seat
+    seat = session.screen(SEATS).viewer(user_id).seat
     dealt = session.screen(TABLE).view is not None
     offered = session.screen(seat).declarations if seat is not None and dealt else ()
     if not offered:
@@ -81,11 +84,10 @@ class Seats(MahjongCog):
         where = self.registry.where_seated(guild_id, user_id)
         if where is not None and where != runner.state.channel_id:
             raise TableError("err.already_seated", channel=where)
-        if runner.session.closed or runner.state.phase is not TablePhase.LOBBY:
+        if runner.session.phase.closed or runner.state.phase is not TablePhase.LOBBY:
             raise TableError("err.not_lobby")
-        effects = runner.session.join(
-            user_id, interaction.user.display_name, password=password, locale=locale_of(interaction.locale)
-        )
+        joining = ins.Join(user_id, interaction.user.display_name, password, locale_of(interaction.locale))
+        effects = runner.session.handle(joining, time.time())
         self.registry.sit(guild_id, user_id, runner.state.channel_id)
         self.tables.queues.took_seat(guild_id, user_id)  # out of any quick-play queue
         runner.carry(effects)
@@ -99,12 +101,12 @@ class Seats(MahjongCog):
     async def _leave(self, interaction: discord.Interaction, runner: TableRunner) -> None:
         state = runner.state
         if state.phase is TablePhase.PLAYING:
-            if runner.session.seating.seat_of_user(interaction.user.id) is None:
+            if runner.session.screen(SEATS).seat_of_user(interaction.user.id) is None:
                 raise TableError("err.not_seated")
             await runner.player_left(interaction.user.id)
             self.registry.stand(state.guild_id, interaction.user.id)
             return
-        effects = runner.session.leave(interaction.user.id)
+        effects = runner.session.handle(ins.Leave(interaction.user.id), time.time())
         self.registry.stand(state.guild_id, interaction.user.id)
         runner.carry(effects)
 
@@ -115,14 +117,14 @@ class Seats(MahjongCog):
         accepted("level", level, AI_LEVELS)
         runner = runner_here(self.registry, interaction)
         check_host(interaction, runner)
-        runner.carry(runner.session.add_ai(level))
+        runner.change(ins.AddAi(level))
         await answer(interaction, t(interaction.locale, "ok.ai_added"))
 
     @ai.command(name=_("remove"), description=_("Remove an AI player (host)"))
     async def ai_remove(self, interaction: discord.Interaction) -> None:
         runner = runner_here(self.registry, interaction)
         check_host(interaction, runner)
-        runner.carry(runner.session.remove_ai())
+        runner.change(ins.RemoveAi())
         await answer(interaction, t(interaction.locale, "ok.ai_removed"))
 
     # ------------------------------------------------------------------ the table's course
@@ -136,7 +138,7 @@ class Seats(MahjongCog):
     def _begin(self, interaction: discord.Interaction, runner: TableRunner) -> None:
         check_host(interaction, runner)
         check_bot_permissions(interaction)
-        runner.carry(runner.session.open_seats())
+        runner.change(ins.OpenSeats())
         self.tables.background(self.tables.start_match(runner))
 
     @app_commands.command(name=_("close"), description=_("Close this channel's table (host)"))
@@ -163,7 +165,7 @@ class Seats(MahjongCog):
             try:
                 await lobby.message.edit(**(await runner.lobby_payload()).edit_kwargs())
             except discord.HTTPException as error:
-                log.info("closing table %s: lobby edit failed: %s", runner.table_id, error)
+                log.info("closing table %s: lobby edit failed: %s", runner.session.table_id, error)
         if mid_match:
             await runner.post(content=t(runner.state.locale, "play.closed_mid"))
 
@@ -176,10 +178,10 @@ class Seats(MahjongCog):
         message = await interaction.original_response()
         if runner.session.screen(TABLE).view is not None:  # the fresh message becomes the one kept up to date
             partial = self.tables.bot.get_partial_messageable(runner.state.channel_id).get_partial_message(message.id)
-            runner.follow_table(partial, runner.session.version)
+            runner.channel.follow_table(partial, runner.session.screen(SEATS).version)
         else:
             live = self.tables.live_message(runner.state.channel_id, message.id, payload_builder(runner))
-            live.mark_shown(runner.session.version)
+            live.mark_shown(runner.session.screen(SEATS).version)
             if runner.channel.lobby is not None:
                 runner.channel.lobby.close()
             runner.channel.lobby = live
@@ -190,37 +192,38 @@ class Seats(MahjongCog):
         """A table button (buttons.TableButton): not tied to a decision point."""
         runner = self.tables.running(table_id)
         if op is TableOp.SHOW:
-            await runner.show_hand(interaction)
+            await clickhandlers.show_hand(runner, interaction)
         elif op is TableOp.EYE:
-            await runner.declare_eye(interaction)
+            await clickhandlers.declare_eye(runner, interaction)
         elif op is TableOp.EYE_ASK:  # what 眼牌 does and costs, and the button that declares it
             miji = _eye_offer(runner, interaction.user.id)
             key = "confirm.miji" if miji else "confirm.eye"
             await interaction.response.send_message(
                 t(interaction.locale, key),
-                view=eye_confirm_view(runner.table_id, miji, locale_of(interaction.locale)),
+                view=eye_confirm_view(runner.session.table_id, miji, locale_of(interaction.locale)),
                 ephemeral=True,
             )
         elif op is TableOp.RESUME:
             self._returning(interaction, runner)
-            await runner.resume_paused(interaction)
+            await clickhandlers.resume_paused(runner, interaction)
             self._seat_again(interaction, runner)
         else:
             self._returning(interaction, runner)
-            await runner.take_back(interaction)
+            await clickhandlers.take_back(runner, interaction)
             self._seat_again(interaction, runner)
 
     def _returning(self, interaction: discord.Interaction, runner: TableRunner) -> None:
         """Someone who left this match takes their seat back: not while they sit at another table."""
         where = self.registry.where_seated(runner.state.guild_id, interaction.user.id)
-        if interaction.user.id in runner.session.left and where is not None:
+        if interaction.user.id in runner.session.screen(SEATS).left and where is not None:
             raise TableError("err.already_seated", channel=where)
 
     def _seat_again(self, interaction: discord.Interaction, runner: TableRunner) -> None:
         """They are back (the session forgot that they left): seated here again, out of any queue."""
         user, guild_id = interaction.user.id, runner.state.guild_id
         seated = self.registry.where_seated(guild_id, user) is not None
-        if runner.session.seating.seat_of_user(user) is not None and user not in runner.session.left and not seated:
+        seats = runner.session.screen(SEATS)
+        if seats.seat_of_user(user) is not None and user not in seats.left and not seated:
             self.registry.sit(guild_id, user, runner.state.channel_id)
             self.tables.queues.took_seat(guild_id, user)
 
@@ -237,7 +240,7 @@ class Seats(MahjongCog):
             await self._leave(interaction, runner)
         elif op is LobbyOp.AI:
             check_host(interaction, runner)
-            runner.carry(runner.session.add_ai())
+            runner.change(ins.AddAi())
         elif op is LobbyOp.START:
             self._begin(interaction, runner)
         elif op is LobbyOp.CLOSE:
@@ -249,7 +252,7 @@ class Seats(MahjongCog):
         payload = await runner.lobby_payload()
         await interaction.response.edit_message(**payload.edit_kwargs())
         if runner.channel.lobby is not None:
-            runner.channel.lobby.mark_shown(runner.session.version)
+            runner.channel.lobby.mark_shown(runner.session.screen(SEATS).version)
 
 
 def payload_builder(runner: TableRunner) -> Any:

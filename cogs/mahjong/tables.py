@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from data import SavedTable, Store, StoreError
 from engine.fairness import KEY_BYTES
+from table import inputs as ins
 from table.lobby import TableError, TablePhase, TableState
 
 from ..i18n import t
@@ -109,12 +110,12 @@ class Mahjong(MahjongCog):
         try:
             await runner.resume()
         except NETWORK_ERRORS as error:
-            log.warning("table %s could not resume: %r", runner.table_id, error)
+            log.warning("table %s could not resume: %r", runner.session.table_id, error)
         except Exception as error:
-            log.warning("table %s could not resume", runner.table_id, exc_info=True)
+            log.warning("table %s could not resume", runner.session.table_id, exc_info=True)
             self.shut(runner)
             await runner.close()
-            await self._restore_failed(runner.table_id, runner.state.channel_id, error, runner.state.locale)
+            await self._restore_failed(runner.session.table_id, runner.state.channel_id, error, runner.state.locale)
             return
         await restore_watchers(self, runner)  # a delayed table's spectators go on in its thread (watch.py)
 
@@ -213,7 +214,7 @@ class Mahjong(MahjongCog):
         """Tables whose channel or server went away end as closed: stored so (never restored again),
         their seats free, their timers stopped."""
         for runner in self.registry.where(gone):
-            log.info("table %s: its channel or server went away; closing it", runner.table_id)
+            log.info("table %s: its channel or server went away; closing it", runner.session.table_id)
             self.shut(runner)
             self.background(runner.close())
 
@@ -223,14 +224,14 @@ class Mahjong(MahjongCog):
         """The table a click names, if this process runs it; TableError otherwise (the match is over, or
         another process runs the table now: the cluster says which)."""
         runner = self.registry.get(table_id)
-        if runner is None or runner.session.closed:
+        if runner is None or runner.session.phase.closed:
             raise TableError(self.cluster.gone(table_id))  # cluster hook: over, or moving process
         return runner
 
     def shut(self, runner: TableRunner) -> bool:
         """Close the table at once (no I/O, so the click is answered in time); True if mid-match."""
         mid_match = runner.state.phase is TablePhase.PLAYING
-        runner.carry(runner.session.shut())
+        runner.change(ins.Shut())
         self.table_finished(runner)
         return mid_match
 
@@ -238,11 +239,11 @@ class Mahjong(MahjongCog):
         """A table played to its end leaves its seats and settings for the summary's Rematch button."""
         if runner.state.kind != SYSTEM:
             seed = RematchSeed(runner.state.settings, tuple(runner.state.seats), runner.state.locale)
-            self.registry.rematches[runner.table_id] = seed
+            self.registry.rematches[runner.session.table_id] = seed
 
     def table_finished(self, runner: TableRunner) -> None:
         """Forget a table whose match ended (its messages stay in the channel)."""
-        self.cluster.release(runner.table_id)  # cluster hook: no process runs it any more
+        self.cluster.release(runner.session.table_id)  # cluster hook: no process runs it any more
         self.registry.remove(runner)
 
     def new_runner(self, state: TableState, *, locale: str, host_name: str) -> TableRunner:
@@ -253,11 +254,11 @@ class Mahjong(MahjongCog):
         try:
             await runner.start_match()
         except NETWORK_ERRORS as error:
-            log.warning("table %s could not start: %r", runner.table_id, error)
+            log.warning("table %s could not start: %r", runner.session.table_id, error)
         except Exception:
-            if runner.session.closed:  # shutting down while dealing
+            if runner.session.phase.closed:  # shutting down while dealing
                 return
-            log.exception("table %s could not start", runner.table_id)
+            log.exception("table %s could not start", runner.session.table_id)
 
     # ------------------------------------------------------------------ what the runners use
 

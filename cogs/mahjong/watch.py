@@ -119,7 +119,7 @@ class Watchers:
 
     def start(self) -> None:
         if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._follow(), name=f"watch-{self.runner.table_id}")
+            self.task = asyncio.create_task(self._follow(), name=f"watch-{self.runner.session.table_id}")
 
     async def _follow(self) -> None:
         poll = max(0.05, min(POLL_SECONDS, getattr(self.cog.timing, "edit_interval", POLL_SECONDS) or 0.1))
@@ -133,7 +133,7 @@ class Watchers:
                     break
                 if screen.ended:
                     await self._post(t(runner.state.locale, "watch.match_over", channel=runner.state.channel_id))
-                    await self._store(self.cog.store.forget_spectators(runner.table_id))
+                    await self._store(self.cog.store.forget_spectators(runner.session.table_id))
                     break
                 if screen.closed:  # a shutdown or a takeover, not the match's end: a restart goes on from here
                     break
@@ -142,28 +142,28 @@ class Watchers:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("watching table %s stopped", runner.table_id)
+            log.exception("watching table %s stopped", runner.session.table_id)
         finally:
-            if self.cog.registry.watchers.get(runner.table_id) is self:
-                del self.cog.registry.watchers[runner.table_id]
+            if self.cog.registry.watchers.get(runner.session.table_id) is self:
+                del self.cog.registry.watchers[runner.session.table_id]
 
     async def _reveal(self, number: int) -> None:
         """Hand ``number`` with every hand face up, now that it is over: posted once, in the thread."""
         runner = self.runner
         self.revealed = number
         if not self.spectators:  # nobody reads the thread now: no upload (a hand is never shown late)
-            await self._store(self.cog.store.spectator_thread_shown(runner.table_id, number))
+            await self._store(self.cog.store.spectator_thread_shown(runner.session.table_id, number))
             return
         async with runner.lock:
             screen = runner.session.screen(SPECTATOR)
         try:
             gif = await asyncio.to_thread(hand_reveal, screen, number, runner.state.locale)
         except Exception:  # a hand that does not replay is not shown; watching goes on
-            log.exception("hand %s of table %s could not be shown face up", number, runner.table_id)
+            log.exception("hand %s of table %s could not be shown face up", number, runner.session.table_id)
         else:
-            text = t(runner.state.locale, "watch.reveal", n=number, table=runner.table_id)
+            text = t(runner.state.locale, "watch.reveal", n=number, table=runner.session.table_id)
             await self._post(text, discord.File(io.BytesIO(gif), f"hand-{number}.gif"))
-        await self._store(self.cog.store.spectator_thread_shown(runner.table_id, number))
+        await self._store(self.cog.store.spectator_thread_shown(runner.session.table_id, number))
 
     async def _post(self, content: str, file: discord.File | None = None) -> None:
         try:
@@ -173,13 +173,13 @@ class Watchers:
             else:
                 await self.thread.send(content=content, file=file)
         except NETWORK_ERRORS as error:  # a thread deleted or archived by a moderator: the table plays on
-            log.info("table %s: could not post in its spectator thread: %s", self.runner.table_id, error)
+            log.info("table %s: could not post in its spectator thread: %s", self.runner.session.table_id, error)
 
     async def _store(self, write: Any) -> None:
         try:
             await write
         except StoreError as error:
-            log.info("table %s: could not store its spectators: %s", self.runner.table_id, error)
+            log.info("table %s: could not store its spectators: %s", self.runner.session.table_id, error)
 
 
 async def open_thread(cog: Any, runner: TableRunner) -> Watchers:
@@ -189,30 +189,30 @@ async def open_thread(cog: Any, runner: TableRunner) -> Watchers:
     await cog.budget.take(urgent=True)
     data = await cog.bot.http.start_thread_without_message(
         state.channel_id,
-        name=t(runner.state.locale, "watch.thread_name", table=runner.table_id)[:100],
+        name=t(runner.state.locale, "watch.thread_name", table=runner.session.table_id)[:100],
         auto_archive_duration=THREAD_ARCHIVE_MINUTES,
         type=PRIVATE_THREAD,
         invitable=False,
     )
     watchers = Watchers(cog, runner, int(data["id"]), revealed=runner.session.screen(SPECTATOR).revealable)
-    await watchers._store(cog.store.open_spectator_thread(runner.table_id, watchers.thread_id, watchers.revealed))  # noqa: SLF001
+    await watchers._store(cog.store.open_spectator_thread(runner.session.table_id, watchers.thread_id, watchers.revealed))  # noqa: SLF001
     return watchers
 
 
 async def restore_watchers(cog: Any, runner: TableRunner) -> None:
     """After a restart or a takeover: a delayed table's stored spectators go on watching in its thread,
     which is told so (nobody is dropped without a word)."""
-    if table_mode(runner) != "delayed" or runner.state.phase is not TablePhase.PLAYING or runner.session.closed:
+    if table_mode(runner) != "delayed" or runner.state.phase is not TablePhase.PLAYING or runner.session.phase.closed:
         return
     try:
-        kept = await cog.store.spectator_thread(runner.table_id)
+        kept = await cog.store.spectator_thread(runner.session.table_id)
     except StoreError as error:
-        log.info("table %s: could not read its spectators: %s", runner.table_id, error)
+        log.info("table %s: could not read its spectators: %s", runner.session.table_id, error)
         return
-    if kept is None or runner.table_id in cog.registry.watchers:
+    if kept is None or runner.session.table_id in cog.registry.watchers:
         return
     watchers = Watchers(cog, runner, kept.thread_id, dict(kept.spectators), kept.revealed)
-    cog.registry.watchers[runner.table_id] = watchers
+    cog.registry.watchers[runner.session.table_id] = watchers
     await watchers._post(t(runner.state.locale, "watch.resumed", n=kept.revealed + 1))  # noqa: SLF001
     watchers.start()
 
@@ -245,7 +245,7 @@ class WatchCommands(MahjongCog):
 async def on_watch_click(cog: Mahjong, interaction: discord.Interaction, table: int) -> None:
     """The Watch button on a table message."""
     runner = cog.registry.get(table)
-    if runner is None or runner.session.closed:
+    if runner is None or runner.session.phase.closed:
         raise TableError("err.table_over")
     await toggle_watching(cog, interaction, runner)
 
@@ -279,14 +279,14 @@ def _payload(text: str) -> Any:
 async def _toggle_delayed(cog: Any, interaction: discord.Interaction, runner: TableRunner) -> str:
     """Join or leave the delayed table's spectator thread; the answer's text."""
     user, locale = interaction.user.id, interaction.locale
-    watchers: Watchers | None = cog.registry.watchers.get(runner.table_id)
+    watchers: Watchers | None = cog.registry.watchers.get(runner.session.table_id)
     if watchers is not None and user in watchers.spectators:
         del watchers.spectators[user]
         try:
             await cog.bot.http.remove_user_from_thread(watchers.thread_id, user)
         except NETWORK_ERRORS as error:
-            log.info("table %s: could not take %s out of its thread: %s", runner.table_id, user, error)
-        await watchers._store(cog.store.remove_spectator(runner.table_id, user))  # noqa: SLF001
+            log.info("table %s: could not take %s out of its thread: %s", runner.session.table_id, user, error)
+        await watchers._store(cog.store.remove_spectator(runner.session.table_id, user))  # noqa: SLF001
         return t(locale, "watch.stopped")
     if watchers is not None and len(watchers.spectators) >= WATCHER_CAP:
         raise TableError("watch.full", cap=WATCHER_CAP)
@@ -298,13 +298,13 @@ async def _toggle_delayed(cog: Any, interaction: discord.Interaction, runner: Ta
     try:
         if watchers is None:
             watchers = await open_thread(cog, runner)
-            cog.registry.watchers[runner.table_id] = watchers
+            cog.registry.watchers[runner.session.table_id] = watchers
         await cog.budget.take(urgent=True)
         await cog.bot.http.add_user_to_thread(watchers.thread_id, user)
     except NETWORK_ERRORS as error:
-        log.info("table %s: could not seat spectator %s in its thread: %s", runner.table_id, user, error)
+        log.info("table %s: could not seat spectator %s in its thread: %s", runner.session.table_id, user, error)
         raise TableError("watch.thread_failed") from None
     watchers.spectators[user] = locale_of(locale)
-    await watchers._store(cog.store.add_spectator(runner.table_id, user, locale_of(locale)))  # noqa: SLF001
+    await watchers._store(cog.store.add_spectator(runner.session.table_id, user, locale_of(locale)))  # noqa: SLF001
     watchers.start()
     return t(locale, "watch.started_delayed", thread=watchers.thread_id, cap=WATCHER_CAP)

@@ -7,12 +7,14 @@ from types import SimpleNamespace
 
 from cogs.mahjong.registry import TableRegistry
 from table.lobby import TableSettings, TableState
+from table.session import TableSession
+from table.timing import Timing
 
 GUILD = 1
 
 
 class Runner(SimpleNamespace):
-    """A running table as the registry sees one: its state, who left it, whether it is closed."""
+    """A running table as the registry sees one: its state and its session (who left it, whether it is closed)."""
 
     __hash__ = object.__hash__  # one table is one table, as a TableRunner is
 
@@ -22,12 +24,9 @@ def table(table_id: int, channel: int, *people: int, kind: str = "player", left:
     state.kind = kind
     for user in people:
         state.join(user, f"p{user}")
-    return Runner(
-        state=state, table_id=table_id,
-        session=SimpleNamespace(
-            left=set(left), closed=False, seating=SimpleNamespace(by_seat=[], seat_of_user=lambda user: None)
-        ),
-    )
+    session = TableSession(state, Timing())
+    session.left = set(left)  # as TableSession.restore sets it (records.left_of)
+    return Runner(state=state, session=session)
 
 
 def test_a_table_added_is_found_by_channel_id_and_each_person_seated():

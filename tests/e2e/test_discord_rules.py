@@ -134,7 +134,7 @@ async def test_a_server_that_removed_the_bot_while_it_was_offline_loses_its_tabl
     guild = devserver.world.guild_id
 
     async def table_closed() -> bool:
-        return (await again.store.table(runner.table_id)).phase == "closed"
+        return (await again.store.table(runner.session.table_id)).phase == "closed"
 
     async def queue_empty() -> bool:
         return await again.store.queue(guild) == []

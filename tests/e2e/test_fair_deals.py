@@ -55,13 +55,13 @@ async def test_an_export_during_the_match_holds_no_seed_and_the_one_after_it_ver
     stop = asyncio.Event()
     play = asyncio.create_task(Person(alice).play(stop, timeout=30))
     await devserver.recorder.wait_until(lambda: len(runner.session.match.history) >= 1, 120, lambda: "a finished hand")
-    during = await (await alice.slash("mahjong export", match=runner.table_id)).message()
+    during = await (await alice.slash("mahjong export", match=runner.session.table_id)).message()
     raw = during.attachments[0].data.decode()
     assert during.ephemeral_to == alice.id
     for secret in encodings(key, len(runner.session.match.history)):
         assert secret not in raw, f"the export during the match holds {secret!r}"
     assert json.loads(raw)["matches"][0]["commitment"] == hashlib.sha256(key).hexdigest()
-    nothing = await (await bob.slash("mahjong export", match=runner.table_id)).message()
+    nothing = await (await bob.slash("mahjong export", match=runner.session.table_id)).message()
     assert not nothing.attachments  # and someone not seated gets nothing at all
 
     standings = await devserver.wait_for_message(
@@ -73,7 +73,7 @@ async def test_an_export_during_the_match_holds_no_seed_and_the_one_after_it_ver
     await play
     assert key.hex() in json.dumps(standings.embeds)  # the key, revealed once the match is over
 
-    after = await (await bob.slash("mahjong export", match=runner.table_id)).message()
+    after = await (await bob.slash("mahjong export", match=runner.session.table_id)).message()
     document = json.loads(after.attachments[0].data)
     assert document["matches"][0]["key"] == key.hex()
     path = tmp_path / "match.json"

@@ -172,7 +172,7 @@ async def test_a_restart_with_people_queued_keeps_their_places(harness, devserve
     await harness.stop(second)  # the 系統桌 itself comes back as one
     third = await harness.start(build_bot(database=database))
     again = await one_system_table(third, devserver)
-    assert again.table_id == runner.table_id and again.session.game is not None
+    assert again.session.table_id == runner.session.table_id and again.session.game is not None
     assert not [r for r in third.get_cog("Mahjong").registry if r.state.kind != "system"]  # not the channel's player table: one may still open there
     lobby = await answer(await devserver.member("erin").slash("mahjong create"))
     assert lobby.button("Join")

@@ -31,7 +31,7 @@ async def test_a_rated_table_with_ai_seats_rates_the_person_and_settles_the_matc
 
     alice = devserver.member("alice")
     cog = bot.get_cog("Mahjong")  # the table is forgotten once its final writes are stored
-    await devserver.recorder.wait_until(lambda: runner.table_id not in cog.registry, 5, lambda: "the match stored")
+    await devserver.recorder.wait_until(lambda: runner.session.table_id not in cog.registry, 5, lambda: "the match stored")
     stats = await (await alice.slash("mahjong stats")).message()
     fields = {f["name"]: f["value"] for f in stats.embeds[0]["fields"]}
     assert "Provisional 1/5" in fields["Rating"]
@@ -47,10 +47,10 @@ async def test_a_rated_table_with_ai_seats_rates_the_person_and_settles_the_matc
     established = await (await alice.slash("mahjong leaderboard", sort="rating")).message()
     assert "alice" not in established.text and "5 rated matches" in established.text
 
-    ledger = await (await alice.slash("mahjong ledger", match=runner.table_id)).message()
+    ledger = await (await alice.slash("mahjong ledger", match=runner.session.table_id)).message()
     assert [f["value"] for f in ledger.embeds[0]["fields"]][1].splitlines() == expected
     assert "alice: 1000 → " in ledger.text
-    missing = await (await alice.slash("mahjong ledger", match=runner.table_id + 50)).message()
+    missing = await (await alice.slash("mahjong ledger", match=runner.session.table_id + 50)).message()
     assert missing.ephemeral_to == alice.id and "no finished match" in missing.content
 
     server = await (await alice.slash("mahjong server")).message()
@@ -87,8 +87,8 @@ async def test_a_taiwan13_leaver_ends_a_rated_table_placed_last(harness, devserv
     )
     assert "bob loses **50** to the table (leaving)" in standings.embeds[0]["fields"][0]["value"]
     cog = bot.get_cog("Mahjong")
-    await devserver.recorder.wait_until(lambda: runner.table_id not in cog.registry, 5, lambda: "the match stored")
-    stored = await bot.store.match_standings(devserver.world.guild_id, runner.table_id)
+    await devserver.recorder.wait_until(lambda: runner.session.table_id not in cog.registry, 5, lambda: "the match stored")
+    stored = await bot.store.match_standings(devserver.world.guild_id, runner.session.table_id)
     seat = runner.session.seating.seat_of_user(bob.id)
     assert stored.leaver == seat and stored.places[seat] == 4
     assert sorted(p for s, p in enumerate(stored.places) if s != seat) == [1, 1, 1]  # the others tie on 0

@@ -133,14 +133,14 @@ async def test_a_deleted_channel_ends_its_table_frees_its_seats_and_is_never_res
     runner = await _playing_table(bot, devserver, alice, rounds=1)
     await devserver.delete_channel("general")
     cog = bot.get_cog("Mahjong")
-    await devserver.recorder.wait_until(lambda: runner.table_id not in cog.registry, 5, lambda: "the table closed")
+    await devserver.recorder.wait_until(lambda: runner.session.table_id not in cog.registry, 5, lambda: "the table closed")
     await devserver.recorder.wait_until(lambda: runner.clock.task is None or runner.clock.task.done(), 5, lambda: "timers stop")
     assert runner.session.closed
     lobby = await (await alice.slash("mahjong create", channel="other")).message()  # her seat is free
     assert lobby.button("Start")
     await runner.journal.flush()
-    assert [s.table.id for s in await bot.store.unfinished_tables()] != [runner.table_id]
-    assert (await bot.store.table(runner.table_id)).phase == "closed"
+    assert [s.table.id for s in await bot.store.unfinished_tables()] != [runner.session.table_id]
+    assert (await bot.store.table(runner.session.table_id)).phase == "closed"
 
 
 @pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
@@ -158,12 +158,12 @@ async def test_a_member_with_manage_server_closes_any_table_of_the_server_from_a
     alice, bob, mod = devserver.members("alice", "bob", "mod")
     alice.record.permissions = bob.record.permissions = MEMBER_PERMISSIONS  # no Manage Server; mod has it
     runner = await _playing_table(bot, devserver, alice, rounds=1)
-    refused = await (await bob.slash("mahjong close", channel="other", table=runner.table_id)).message()
-    assert refused.ephemeral and runner.table_id in bot.get_cog("Mahjong").registry  # the host or Manage Server only
+    refused = await (await bob.slash("mahjong close", channel="other", table=runner.session.table_id)).message()
+    assert refused.ephemeral and runner.session.table_id in bot.get_cog("Mahjong").registry  # the host or Manage Server only
     unknown = await (await mod.slash("mahjong close", channel="other", table=999)).message()
     assert "no open table #999" in unknown.content
-    closed = await (await mod.slash("mahjong close", channel="other", table=runner.table_id)).message()
-    assert closed.ephemeral and runner.session.closed and runner.table_id not in bot.get_cog("Mahjong").registry
+    closed = await (await mod.slash("mahjong close", channel="other", table=runner.session.table_id)).message()
+    assert closed.ephemeral and runner.session.closed and runner.session.table_id not in bot.get_cog("Mahjong").registry
 
 
 @pytest.mark.parametrize(("creator", "language", "expected"), [("zh-TW", None, "起莊骰子"), ("zh-TW", "en", "seat draw"), ("en-US", "zh-CN", "起庄骰子")])

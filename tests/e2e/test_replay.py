@@ -97,12 +97,12 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
     ]
     assert len(sheets) == len(played.history) and all(m.button("▶ Replay") for m in sheets)
     from_sheet = await (await bob.click(sheets[1], "▶ Replay")).message()
-    assert from_sheet.ephemeral_to == bob.id and f"hand 2 of table {runner.table_id}" in from_sheet.content
+    assert from_sheet.ephemeral_to == bob.id and f"hand 2 of table {runner.session.table_id}" in from_sheet.content
     nxt = await (await bob.click(from_sheet, "Hand ▶")).message()
-    assert f"hand 3 of table {runner.table_id}" in nxt.content
+    assert f"hand 3 of table {runner.session.table_id}" in nxt.content
     history = await (await bob.slash("mahjong history")).message()
-    from_history = await (await bob.click(history, f"▶ Replay #{runner.table_id}")).message()
-    assert f"hand 1 of table {runner.table_id}" in from_history.content
+    from_history = await (await bob.click(history, f"▶ Replay #{runner.session.table_id}")).message()
+    assert f"hand 1 of table {runner.session.table_id}" in from_history.content
 
     # the animated hand, posted for the channel
     shared = await (await alice.slash("mahjong replay", hand=hand_id, animated=True)).message(timeout=30)
@@ -110,7 +110,7 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
     assert shared.attachments[0].data[:6] == b"GIF89a" and len(shared.attachments[0].data) < 8 * 1024 * 1024
 
     # the match as a log: it checks, and it is the match that was played
-    exported = await (await bob.slash("mahjong export", match=runner.table_id)).message()
+    exported = await (await bob.slash("mahjong export", match=runner.session.table_id)).message()
     log = read_log(exported.attachments[0].data)
     summary = check_log(log)
     assert summary.hands == len(played.history)
@@ -148,7 +148,7 @@ async def test_a_match_in_progress_replays_only_for_its_players_and_only_finishe
     assert (
         refused.ephemeral_to == bob.id and "only its players" in refused.content and not refused.attachments
     )
-    no_export = await (await bob.slash("mahjong export", match=runner.table_id)).message()
+    no_export = await (await bob.slash("mahjong export", match=runner.session.table_id)).message()
     assert "only its players" in no_export.content and not no_export.attachments
 
     mine = await (await alice.slash("mahjong replay", hand=finished)).message()
@@ -158,7 +158,7 @@ async def test_a_match_in_progress_replays_only_for_its_players_and_only_finishe
     assert "There is no other finished hand" in answer.content and answer.ephemeral_to == alice.id
     in_play = await (await alice.slash("mahjong replay", hand=playing)).message()
     assert "still being played" in in_play.content and not in_play.attachments
-    own = await (await alice.slash("mahjong export", match=runner.table_id)).message()
+    own = await (await alice.slash("mahjong export", match=runner.session.table_id)).message()
     assert own.ephemeral_to == alice.id and "sealed" in own.content
     log = read_log(own.attachments[0].data)
     record = log["matches"][0]

@@ -24,7 +24,7 @@ async def test_a_review_is_private_to_its_member_until_shared(harness, devserver
     bot = await harness.start(build_bot(seed=5))
     played = await play_match(bot, devserver, PrivacyWatch(monkeypatch), rules="taiwan16", rounds=1)
     runner = played.runner
-    table = runner.table_id
+    table = runner.session.table_id
     alice, bob = devserver.member("alice"), devserver.member("bob")
     seat = runner.session.seating.seat_of_user(alice.id)
 
@@ -92,6 +92,6 @@ async def test_no_review_while_the_match_is_running(harness, devserver):
     )
     stop.set()
     await play
-    refused = await (await alice.slash("mahjong review", match=runner.table_id)).message()
+    refused = await (await alice.slash("mahjong review", match=runner.session.table_id)).message()
     assert refused.ephemeral_to == alice.id and "still being played" in refused.content
     assert not refused.buttons()

@@ -133,7 +133,7 @@ async def test_the_person_leaves_a_prompt_alone_when_its_picture_is_gone_stale()
 
 async def test_the_person_sees_their_own_seat_at_the_decision_their_buttons_name_and_nothing_else():
     game = after_discard("5z", "123m456p789s55z19m28p3s")
-    runner = SimpleNamespace(session=SimpleNamespace(game=game, decision=7), table_id=1)  # prompt() names table 1, move 7
+    runner = SimpleNamespace(session=SimpleNamespace(game=game, decision=7, table_id=1))  # prompt() names table 1, move 7
     see = picture_view(runner)
     view = see(prompt(game))
     # their own tiles and the public table: no other hand (no 眼牌 was declared), no end-of-hand reveal

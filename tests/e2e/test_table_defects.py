@@ -99,7 +99,7 @@ async def test_a_table_that_cannot_be_restored_is_closed_with_its_reason_and_fre
     first = await harness.start(build_bot(BETWEEN, database=database, seed=5))
     await open_table(devserver, rounds=1)
     runner = await first_hand(first, devserver)
-    table_id = runner.table_id
+    table_id = runner.session.table_id
     await runner.journal.flush()
     await harness.stop(first)
     with sqlite3.connect(database) as db:  # as a newer version of the bot would have written it
@@ -235,13 +235,13 @@ async def test_two_leaves_at_a_taiwan13_table_charge_one_penalty_and_every_messa
     await devserver.wait_for_message(
         channel="general", predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds)
     )
-    await devserver.recorder.wait_until(lambda: runner.table_id not in bot.get_cog("Mahjong").registry, 10, lambda: "end")
+    await devserver.recorder.wait_until(lambda: runner.session.table_id not in bot.get_cog("Mahjong").registry, 10, lambda: "end")
     assert sorted(runner.session.match.scores) == [-50, 0, 0, 0]
     with sqlite3.connect(database) as db:
-        standings = dict(db.execute("SELECT seat, score FROM match_scores WHERE table_id = ?", (runner.table_id,)))
+        standings = dict(db.execute("SELECT seat, score FROM match_scores WHERE table_id = ?", (runner.session.table_id,)))
         summed = dict(
             db.execute(
-                "SELECT s.seat, SUM(s.delta) FROM hand_seats s WHERE s.table_id = ? GROUP BY s.seat", (runner.table_id,)
+                "SELECT s.seat, SUM(s.delta) FROM hand_seats s WHERE s.table_id = ? GROUP BY s.seat", (runner.session.table_id,)
             )
         )
     assert standings == summed and sorted(standings.values()) == [-50, 0, 0, 0]
@@ -290,9 +290,9 @@ async def test_a_paused_table_nobody_resumes_ends_with_its_standings(harness, de
         channel="general", predicate=lambda m: any("Match over" in (e.get("title") or "") for e in m.embeds), timeout=60
     )
     assert any("Nobody came back" in m.content for m in devserver.channel_messages())
-    await devserver.recorder.wait_until(lambda: runner.table_id not in bot.get_cog("Mahjong").registry, 10, lambda: "end")
+    await devserver.recorder.wait_until(lambda: runner.session.table_id not in bot.get_cog("Mahjong").registry, 10, lambda: "end")
     with sqlite3.connect(database) as db:
-        assert db.execute("SELECT phase FROM tables WHERE id = ?", (runner.table_id,)).fetchone()[0] == "over"
+        assert db.execute("SELECT phase FROM tables WHERE id = ?", (runner.session.table_id,)).fetchone()[0] == "over"
 
 
 # ---------------------------------------------------------------- a moderator deletes the table message

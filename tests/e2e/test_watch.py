@@ -87,7 +87,7 @@ async def test_delayed_spectators_watch_in_one_private_thread_that_a_restart_kee
     await devserver.recorder.wait_until(
         lambda: any("is back" in m.content for m in devserver.recorder.in_channel(thread.id)), 10, lambda: "a word"
     )
-    assert set(second.get_cog("Mahjong").registry.watchers[runner.table_id].spectators) == {bob.id, carol.id}
+    assert set(second.get_cog("Mahjong").registry.watchers[runner.session.table_id].spectators) == {bob.id, carol.id}
     resumed = await alice.click(paused, "Resume")  # the old pause message: the table plays on since the restart
     await resumed.response()
     assert "plays on" in devserver.recorder.get(paused.id).content and not devserver.recorder.get(paused.id).buttons()
