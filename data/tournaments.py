@@ -270,6 +270,17 @@ class TournamentStore:
             )
         return record
 
+    async def reopen_tournament_table(self: _Database, tournament_id: int, number: int, table_no: int) -> bool:
+        """A round's table whose 系統桌 ended without finishing its match (closed, or not restorable after a
+        restart) is to be opened again: it forgets that 系統桌. False: it has its points already."""
+        async with self._write() as db:
+            changed = await db.execute(
+                "UPDATE tournament_tables SET table_id = NULL WHERE tournament_id = ? AND round = ? AND table_no = ?"
+                " AND points IS NULL",
+                (tournament_id, number, table_no),
+            )
+        return changed == 1
+
     async def record_table(
         self: _Database, tournament_id: int, number: int, table_no: int, points: Sequence[int]
     ) -> bool:
@@ -305,3 +316,15 @@ class TournamentStore:
                 "SELECT tournament_id, round, table_no FROM tournament_tables WHERE table_id = ?", (table_id,)
             )
         return None if row is None else (int(row["tournament_id"]), int(row["round"]), int(row["table_no"]))
+
+    async def round_over_for(self: _Database, table_id: int) -> bool:
+        """Whether every table of the tournament round that ``table_id`` played in has its points (True for
+        a table no tournament opened): a duplicate round's key may show only then."""
+        async with self._read() as db:
+            row = await db.one(
+                "SELECT COUNT(*) AS open FROM tournament_tables t JOIN tournament_tables mine"
+                " ON mine.tournament_id = t.tournament_id AND mine.round = t.round"
+                " WHERE mine.table_id = ? AND t.points IS NULL",
+                (table_id,),
+            )
+        return row is None or int(row["open"]) == 0

@@ -40,7 +40,7 @@ from table.ids import Mode, PromptPoint
 from table.lobby import Seat, TableError, TablePhase, TableSettings, TableState
 from table.screens import LOBBY, TABLE
 from table.seating import Seating
-from table.session import TableSession
+from table.session import Deal, TableSession
 from table.timing import Timing
 from table.visibility import PUBLIC
 
@@ -356,10 +356,13 @@ class TableRunner:
 
     # ------------------------------------------------------------------ starting
 
-    async def start_match(self) -> None:
-        """Seat draw, dealer dice, first hand: the session decides, this posts them, then the clock runs."""
+    async def start_match(self, deal: Deal | None = None) -> None:
+        """Seat draw, dealer dice, first hand: the session decides, this posts them, then the clock runs.
+        ``deal``: a tournament's key and walls (else a fresh key)."""
+        deal = deal or Deal(self.cog.new_match_key())
         async with self.lock:
-            jobs = self.carry_out(self.session.start(key=self.cog.new_match_key(), now=time.time()))
+            start = self.session.start(key=deal.key, duplicate=deal.duplicate, hands=deal.hands, now=time.time())
+            jobs = self.carry_out(start)
         await _in_order(jobs)
         if not self.closed:
             self._start_driver()

@@ -13,7 +13,7 @@ import bot as entry
 from data import Store
 
 # sha256 of the translated payload of every command, as bot.command_fingerprint reads it (without the application)
-PINNED = "8587198e12d941b640dff30fc39576f5cb5349653bdd1e95a91aa52c0574b2a2"
+PINNED = "bb156dd5b6f23de27d6c1c893ea8a1df22c8a386e8fbf80ae39ed4962bd5099d"  # + /mahjong tournament (issue 42)
 
 
 async def command_payload(database: Path) -> list[dict]:

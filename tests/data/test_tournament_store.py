@@ -72,11 +72,20 @@ async def test_a_round_is_seated_its_tables_open_as_system_tables_and_their_poin
         )
     assert await store.tournament_table(table.id) == (made.id, 1, 1)
     assert await store.tournament_table(table.id + 100) is None
+    assert await store.reopen_tournament_table(made.id, 1, 1)  # its 系統桌 ended unfinished: a new one may open
+    assert (await store.round_tables(made.id))[1].table_id is None
+    table = await store.open_tournament_table(
+        made.id, 1, 1, guild_id=1, channel_id=10, host_id=555, rules="taiwan16", rounds=1, options={}, seats=seats
+    )
+    assert not await store.round_over_for(table.id)  # table 0 of the round has no points yet
     assert await store.record_table(made.id, 1, 1, [100, -50, -25, -25])
+    assert not await store.reopen_tournament_table(made.id, 1, 1)
+    assert not await store.round_over_for(table.id) and await store.round_over_for(table.id + 100)
     assert not await store.record_table(made.id, 1, 1, [0, 0, 0, 0])  # recorded once
     first, second = await store.round_tables(made.id)
     assert (first.seats, first.table_id, first.points) == ((1, 2, 3, 4), None, None)
     assert (second.seats, second.table_id, second.points) == ((5, 6, 7, None), table.id, (100, -50, -25, -25))
+    assert await store.record_table(made.id, 1, 0, [0, 0, 0, 0]) and await store.round_over_for(table.id)
 
 
 async def test_phase_and_message_change_and_a_finished_tournament_is_no_longer_live(store: Store) -> None:
