@@ -1,0 +1,118 @@
+"""A league night through the stand-in (issue 42): nine people register, eight check in, a two-round
+duplicate tournament of one hand a table runs to its final standings with a restart in round 2, and what
+is stored agrees: each table's recorded points are its stored match's, the standings are the tournament's
+own over them, both tables of a round were dealt from the round's one key, and no key showed early."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import replace
+
+import pytest
+
+from data import Store
+from devserver.config import RateLimits
+from devserver.state import MEMBER_PERMISSIONS
+from engine.fairness import commitment
+from engine.match import Match
+from ranking.swiss import Seating
+from table.tournament import Tournament
+
+from .tablebot import FAST, build_bot
+
+PEOPLE = tuple(f"p{n}" for n in range(1, 10))
+SCALED = replace(FAST, timer_scale=0.01)  # a 5-second turn is 0.05 s: people who look away are played for
+QUICK = RateLimits(time_scale=0.02)
+
+
+def tournament_tables(bot):
+    return [r for r in bot.get_cog("Mahjong").registry if r.state.kind == "system"]
+
+
+async def stored(path: str, tournament_id: int):
+    store = await Store.open(path)
+    try:
+        record = await store.tournament(tournament_id)
+        entrants = await store.entrants(tournament_id)
+        tables = await store.round_tables(tournament_id)
+        matches = {rt.table_id: await store.match_standings(record.guild_id, rt.table_id) for rt in tables}
+        return record, entrants, tables, matches
+    finally:
+        await store.close()
+
+
+def match_headers(path: str) -> dict[int, dict]:
+    with sqlite3.connect(path) as db:
+        return {table_id: json.loads(header) for table_id, header in db.execute("SELECT table_id, header FROM matches")}
+
+
+@pytest.mark.devserver(members=PEOPLE, channels=("general",), rate_limits=QUICK)
+async def test_nine_register_eight_check_in_and_a_duplicate_tournament_runs_through_a_restart(
+    harness, devserver, tmp_path
+) -> None:
+    database = str(tmp_path / "mahjong.sqlite3")
+    bot = await harness.start(build_bot(timing=SCALED, database=database))
+    people = devserver.members(*PEOPLE)
+    organiser, everyday = people[0], people[8]
+    everyday.record.permissions = MEMBER_PERMISSIONS
+    refused = await (await everyday.slash("mahjong tournament create", name="Night", round_count=2)).message()
+    assert refused.content == "Only a member with Manage Server may create and run tournaments."
+
+    made = await organiser.slash("mahjong tournament create", name="Night", round_count=2, hands=1)
+    registration = await made.message()
+    assert "Night" in registration.text and "Duplicate walls" in registration.text
+    for person in people:
+        joined = await (await person.click(registration, "Join")).message()
+        assert joined.content == "You are entered in Night. Check in before the start."
+    for person in people[:8]:
+        await (await person.click(registration, "Check in")).message()
+    current = await devserver.recorder.wait_until(
+        lambda: "checked in 8" in devserver.recorder.messages[registration.id].text
+        and devserver.recorder.messages[registration.id], 5, lambda: "the registration message up to date"
+    )
+    assert "Entrants 9/∞" in current.text
+
+    started = await (await organiser.slash("mahjong tournament start")).message()
+    assert started.content == "**Night** starts with 8 players. Round 1 is being seated."
+    general = devserver.channel("general").id
+    await devserver.recorder.wait_until(  # round 2's two tables have drawn their seats: restart mid-round
+        lambda: sum("seat draw" in m.content for m in devserver.recorder.in_channel(general)) == 4,
+        30, lambda: "round 2's tables dealt",
+    )  # fmt: skip
+    await harness.stop(bot)
+    again = await harness.start(build_bot(timing=SCALED, database=database))
+    final = await devserver.wait_for_message(
+        channel="general", predicate=lambda m: "final standings" in m.content, timeout=30
+    )
+    await devserver.wait_for_message(channel="general", predicate=lambda m: "Night is over" in m.content)
+    assert not [r for r in tournament_tables(again) if not r.closed]
+
+    record, entrants, tables, matches = await stored(database, 1)
+    headers = match_headers(database)
+    assert record.phase == "over" and len(tables) == 4
+    dropped = [e for e in entrants if e.status == "dropped"]
+    assert [e.user_id for e in dropped] == [everyday.id] and dropped[0].dropped_round == 0
+    tournament = Tournament(key=record.key, entrants=tuple(sorted(p.id for p in people[:8])), rounds=2, duplicate=True)
+    for rt in tables:
+        match = matches[rt.table_id]
+        assert match is not None and sum(match.scores) == 0
+        header = headers[rt.table_id]
+        assert header["deal"] == "position" and header["hands"] == 1
+        assert bytes.fromhex(header["key"]) == tournament.table_key(rt.round, rt.table_no)
+        seat_of = Match.from_header(header).seat_of_player
+        assert list(rt.points) == [match.scores[seat_of[p]] for p in range(4)]
+        assert [match.user_ids[seat_of[p]] for p in range(4)] == list(rt.seats)
+    for number in (1, 2):
+        tournament.seatings.append(Seating(tuple(rt.seats for rt in tables if rt.round == number)))
+        for rt in tables:
+            if rt.round == number:
+                tournament.record(number, rt.table_no, rt.points)
+    names = {e.user_id: e.name for e in entrants}
+    rows = [line for line in final.content.splitlines() if line[:2].strip().isdigit()]
+    assert [line.split()[1] for line in rows] == [names[s.entrant][:14] for s in tournament.standings()]
+    for number in (1, 2):  # the round's key, shown once the round was over, and never at a table's end
+        key = tournament.table_key(number, 0).hex()
+        shown = [m for m in devserver.recorder.in_channel(general) if key in m.text]
+        assert shown and all("key (every table of the round" in m.text for m in shown)
+        assert commitment(bytes.fromhex(key)) in "".join(m.text for m in devserver.recorder.messages.values())
