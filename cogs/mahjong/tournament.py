@@ -7,6 +7,7 @@ and resumed after a restart: its buttons are ``DynamicItem``s, and its round goe
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -27,6 +28,7 @@ from ..choices import RULE_CHOICES
 from ..i18n import locale_of, t
 from .guards import check_bot_permissions
 from .league import League, standings_text
+from .league_export import results_json, standings_csv
 from .refusals import MahjongCog
 from .registration import registration_payload
 from .system import SYSTEM
@@ -142,6 +144,19 @@ class Tournaments(MahjongCog):
         )
         title = t(interaction.locale, "tn.standings_title", name=record.name, phase=t(interaction.locale, f"tn.phase.{record.phase}"))
         await interaction.response.send_message(f"**{title}**\n{text}", ephemeral=True)
+
+    @tournament_group.command(name=_("export"), description=_("A tournament's results as CSV and JSON (with every table's match log)"))
+    @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))
+    async def export(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        record = await self._chosen(interaction, tournament, None)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # every table's log is replayed
+        field = await self.league.read(record.id)
+        assert field is not None
+        table = standings_csv(field)
+        document = await results_json(self.store, field)
+        files = [discord.File(io.BytesIO(table), f"tournament-{record.id}.csv"),
+                 discord.File(io.BytesIO(document), f"tournament-{record.id}.json")]  # fmt: skip
+        await interaction.followup.send(t(interaction.locale, "tn.exported", name=record.name), files=files, ephemeral=True)
 
     @tournament_group.command(name=_("pause"), description=_("Seat no new round until resumed; tables play on (Manage Server)"))
     @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))

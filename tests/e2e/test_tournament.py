@@ -1,7 +1,8 @@
 """A league night through the stand-in (issue 42): nine people register, eight check in, a two-round
 duplicate tournament of one hand a table runs to its final standings with a restart in round 2, and what
 is stored agrees: each table's recorded points are its stored match's, the standings are the tournament's
-own over them, both tables of a round were dealt from the round's one key, and no key showed early."""
+own over them (and the exported CSV's), both tables of a round were dealt from the round's one key, every
+table's exported match log verifies, and no key showed early."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from data import Store
 from devserver.config import RateLimits
 from devserver.state import MEMBER_PERMISSIONS
 from engine.fairness import commitment
+from engine.log import verify_log
 from engine.match import Match
 from ranking.swiss import Seating
 from table.tournament import Tournament
@@ -65,8 +67,11 @@ async def test_nine_register_eight_check_in_and_a_duplicate_tournament_runs_thro
     for person in people:
         joined = await (await person.click(registration, "Join")).message()
         assert joined.content == "You are entered in Night. Check in before the start."
+    await harness.stop(bot)  # registrations are stored, and the buttons work after a restart
+    bot = await harness.start(build_bot(timing=SCALED, database=database))
     for person in people[:8]:
-        await (await person.click(registration, "Check in")).message()
+        checked = await (await person.click(registration, "Check in")).message()
+        assert checked.content == "You are checked in for Night."
     current = await devserver.recorder.wait_until(
         lambda: "checked in 8" in devserver.recorder.messages[registration.id].text
         and devserver.recorder.messages[registration.id], 5, lambda: "the registration message up to date"
@@ -111,6 +116,18 @@ async def test_nine_register_eight_check_in_and_a_duplicate_tournament_runs_thro
     names = {e.user_id: e.name for e in entrants}
     rows = [line for line in final.content.splitlines() if line[:2].strip().isdigit()]
     assert [line.split()[1] for line in rows] == [names[s.entrant][:14] for s in tournament.standings()]
+    exported = await (await everyday.slash("mahjong tournament export")).followup()
+    files = {a.filename: a.data for a in exported.attachments}
+    lines = files["tournament-1.csv"].decode().splitlines()
+    assert lines[0] == "rank,player,user_id,points,duplicate,placements,firsts"
+    expected = tournament.standings()
+    assert [tuple(line.split(",")[1:4]) for line in lines[1:]] == [
+        (names[s.entrant], str(s.entrant), str(s.points)) for s in expected
+    ]
+    results = json.loads(files["tournament-1.json"])
+    assert [r["key"] for r in results["rounds"]] == [tournament.table_key(n, 0).hex() for n in (1, 2)]
+    for table in (table for r in results["rounds"] for table in r["tables"]):
+        assert verify_log(table["log"]).hands == 1  # every table's match log verifies against its key
     for number in (1, 2):  # the round's key, shown once the round was over, and never at a table's end
         key = tournament.table_key(number, 0).hex()
         shown = [m for m in devserver.recorder.in_channel(general) if key in m.text]
