@@ -174,9 +174,12 @@ class League:
             )  # fmt: skip
 
         deal = Deal(tournament.table_key(rt.round, rt.table_no), duplicate=record.duplicate, hands=record.hands)
+        settings = system_settings(record.rules, turn)
+        if record.hands:  # enough 圈 for that many hands (a 圈 has four at least); the match ends after them
+            settings = replace(settings, rounds=min(4, -(-record.hands // 4)))
         await open_system(
             self.tables, people, guild_id=record.guild_id, channel_id=record.channel_id,
-            settings=system_settings(record.rules, turn), locale=record.locale, store_table=store_table, deal=deal,
+            settings=settings, locale=record.locale, store_table=store_table, deal=deal,
         )  # fmt: skip
 
     async def _post_seating(self, field: Field, seating: Seating) -> None:
