@@ -124,7 +124,7 @@ class League:
                     await self._post_round(field)
                 if tournament.is_over:
                     await self.store.set_tournament(tournament_id, phase="over")
-                    await self._post(field.record, t(field.record.locale, "tn.over", name=field.record.name))
+                    await self.post(field.record, t(field.record.locale, "tn.over", name=field.record.name))
                     return
                 seating = tournament.seat_next_round()
                 await self.store.seat_round(tournament_id, tournament.current, seating.tables, seating.byes)
@@ -191,7 +191,7 @@ class League:
             lines.append(t(locale, "tn.table_line", table=n, people=who))
         if seating.byes:
             lines.append(t(locale, "tn.byes", people=", ".join(names.get(u, str(u)) for u in seating.byes)))
-        await self._post(record, "\n".join(lines))
+        await self.post(record, "\n".join(lines))
 
     async def _post_round(self, field: Field) -> None:
         """A round is over: its standings so far, and (duplicate walls) its key, which may show now."""
@@ -202,9 +202,10 @@ class League:
         text = standings_text(tournament.standings(), field.names(), locale, duplicate=record.duplicate)
         if record.duplicate and tournament.key_may_show(number):
             text += "\n" + t(locale, "tn.round_key", round=number, hex=tournament.table_key(number, 0).hex())
-        await self._post(record, f"**{title}**\n{text}")
+        await self.post(record, f"**{title}**\n{text}")
 
-    async def _post(self, record: TournamentRecord, content: str) -> None:
+    async def post(self, record: TournamentRecord, content: str) -> None:
+        """A message in the tournament's channel that pings nobody."""
         channel = self.tables.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         try:
             await self.tables.budget.take(urgent=True)

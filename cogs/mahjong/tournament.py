@@ -64,6 +64,43 @@ class Tournaments(MahjongCog):
         for record in await self.store.live_tournaments():
             if record.phase == "playing":
                 self.tables.background(self._advance_when_ready(record.id))
+            elif record.phase == "registration":
+                self.arm_start(record)
+
+    def arm_start(self, record: TournamentRecord) -> None:
+        """At its start time a tournament starts by itself (the tables' timer scale shrinks the wait in tests)."""
+        if record.starts_at is not None:
+            due = record.created_at + (record.starts_at - record.created_at) * self.tables.timing.timer_scale
+            self.tables.background(self._start_when_due(record.id, due))
+
+    async def _start_when_due(self, tournament_id: int, due: float) -> None:
+        await asyncio.sleep(max(0.0, due - time.time()))
+        await self.tables.bot.wait_until_ready()
+        record = await self.store.tournament(tournament_id)
+        if record is not None and record.phase == "registration":
+            try:
+                await self.league.post(record, await self.begin(record))
+            except TableError as refused:  # too few checked in: the organiser starts it (or cancels)
+                await self.league.post(record, t(record.locale, refused.key, **refused.values))
+                return
+            await self._refresh_and_advance(record.id)
+
+    async def begin(self, record: TournamentRecord) -> str:
+        """Close registration and drop who did not check in (``_refresh_and_advance`` then seats round 1);
+        what to tell the channel."""
+        entrants = await self.store.entrants(record.id)
+        checked = sum(e.status == CHECKED_IN for e in entrants)
+        if checked < (MIN_PEOPLE if record.ai_fill else 4):
+            raise TableError("tn.too_few", count=checked)
+        try:
+            await self.store.start_tournament(record.id)
+        except StoreConflict:
+            raise TableError("tn.not_registering") from None
+        return t(record.locale, "tn.started", name=record.name, count=checked)
+
+    async def _refresh_and_advance(self, tournament_id: int) -> None:
+        await self.refresh(tournament_id)
+        await self.league.advance(tournament_id)
 
     async def _advance_when_ready(self, tournament_id: int) -> None:
         await self.tables.bot.wait_until_ready()
@@ -115,23 +152,15 @@ class Tournaments(MahjongCog):
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
         message = await interaction.original_response()
         await self.store.set_tournament(record.id, message_id=message.id)
+        self.arm_start(record)
 
     @tournament_group.command(name=_("start"), description=_("Close registration and seat round 1 (Manage Server)"))
     @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         _organiser(interaction)
         record = await self._chosen(interaction, tournament, "registration")
-        entrants = await self.store.entrants(record.id)
-        checked = sum(e.status == CHECKED_IN for e in entrants)
-        if checked < (MIN_PEOPLE if record.ai_fill else 4):
-            raise TableError("tn.too_few", count=checked)
-        try:
-            await self.store.start_tournament(record.id)
-        except StoreConflict:
-            raise TableError("tn.not_registering") from None
-        await interaction.response.send_message(t(record.locale, "tn.started", name=record.name, count=checked))
-        await self.refresh(record.id)
-        await self.league.advance(record.id)
+        await interaction.response.send_message(await self.begin(record))
+        await self._refresh_and_advance(record.id)
 
     @tournament_group.command(name=_("standings"), description=_("A tournament's standings so far"))
     @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))

@@ -133,3 +133,30 @@ async def test_nine_register_eight_check_in_and_a_duplicate_tournament_runs_thro
         shown = [m for m in devserver.recorder.in_channel(general) if key in m.text]
         assert shown and all("key (every table of the round" in m.text for m in shown)
         assert commitment(bytes.fromhex(key)) in "".join(m.text for m in devserver.recorder.messages.values())
+
+
+@pytest.mark.devserver(members=PEOPLE[:5], channels=("general",), rate_limits=QUICK)
+async def test_a_tournament_starts_by_itself_at_its_start_time_without_who_did_not_check_in(harness, devserver):
+    """starts_in: 1 minute (0.6 s at the tests' timer scale). Four check in, a fifth only registered: the
+    fifth is dropped, the four play one table (no AI fill, no duplicate walls: it shows its own key)."""
+    await harness.start(build_bot(timing=SCALED))
+    people = devserver.members(*PEOPLE[:5])
+    made = await people[0].slash(
+        "mahjong tournament create", name="Quick", round_count=1, hands=1, duplicate=False, ai_fill=False, starts_in=1
+    )
+    registration = await made.message()
+    assert "<t:" in registration.text and "byes" in registration.text
+    for person in people:
+        await (await person.click(registration, "Join")).message()
+    for person in people[:4]:
+        await (await person.click(registration, "Check in")).message()
+    await devserver.wait_for_message(
+        channel="general", predicate=lambda m: m.content == "**Quick** starts with 4 players. Round 1 is being seated."
+    )
+    final = await devserver.wait_for_message(
+        channel="general", predicate=lambda m: "final standings" in m.content, timeout=20
+    )
+    rows = [line for line in final.content.splitlines() if line[:2].strip().isdigit()]
+    assert len(rows) == 4 and "p5" not in final.content and "Ranked by points" in final.content
+    over = await devserver.wait_for_message(channel="general", predicate=lambda m: "Match over" in m.text)
+    assert over.embeds and any("key" in f["name"].lower() for f in over.embeds[0].get("fields", []))
