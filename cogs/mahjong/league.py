@@ -25,6 +25,7 @@ from table.tournament import Tournament
 
 from ..i18n import t
 from .forming import Sitter, open_system
+from .runner import NETWORK_ERRORS
 from .system import system_settings
 
 if TYPE_CHECKING:
@@ -210,5 +211,8 @@ class League:
         try:
             await self.tables.budget.take(urgent=True)
             await channel.send(content=content[:2000], allowed_mentions=NO_PINGS)
-        except discord.HTTPException as error:
+        except NETWORK_ERRORS as error:
             log.warning("tournament %s could not post: %s", record.id, error)
+        except RuntimeError:  # the bot stopped meanwhile (its HTTP session is closed)
+            if not self.tables.bot.is_closed():
+                raise

@@ -159,4 +159,5 @@ async def test_a_tournament_starts_by_itself_at_its_start_time_without_who_did_n
     rows = [line for line in final.content.splitlines() if line[:2].strip().isdigit()]
     assert len(rows) == 4 and "p5" not in final.content and "Ranked by points" in final.content
     over = await devserver.wait_for_message(channel="general", predicate=lambda m: "Match over" in m.text)
+    await devserver.wait_for_message(channel="general", predicate=lambda m: "Quick is over" in m.content)
     assert over.embeds and any("key" in f["name"].lower() for f in over.embeds[0].get("fields", []))
