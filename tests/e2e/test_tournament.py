@@ -161,3 +161,40 @@ async def test_a_tournament_starts_by_itself_at_its_start_time_without_who_did_n
     over = await devserver.wait_for_message(channel="general", predicate=lambda m: "Match over" in m.text)
     await devserver.wait_for_message(channel="general", predicate=lambda m: "Quick is over" in m.content)
     assert over.embeds and any("key" in f["name"].lower() for f in over.embeds[0].get("fields", []))
+
+
+@pytest.mark.devserver(members=PEOPLE[:4], channels=("general",), rate_limits=QUICK)
+async def test_a_round_table_closed_by_a_manager_is_played_again_and_cancel_closes_the_tournament(
+    harness, devserver, tmp_path
+):
+    """The stated rule for a table that ends without finishing its match: it is opened again, dealt as
+    before (the same table key), so the round can still end; cancelling closes its tables for good."""
+    database = str(tmp_path / "mahjong.sqlite3")
+    bot = await harness.start(build_bot(database=database))  # real turn times: nothing ends on its own here
+    people = devserver.members(*PEOPLE[:4])
+    made = await people[0].slash("mahjong tournament create", name="Again", round_count=1, ai_fill=False)
+    registration = await made.message()
+    for person in people:
+        await (await person.click(registration, "Join")).message()
+        await (await person.click(registration, "Check in")).message()
+    await (await people[0].slash("mahjong tournament start")).message()
+    first = (await devserver.recorder.wait_until(lambda: tournament_tables(bot), 5, lambda: "round 1's table"))[0]
+    await devserver.recorder.wait_until(lambda: first.game, 5, lambda: "its first hand")
+    await (await people[0].slash("mahjong close", table=first.table_id)).message()
+    again = await devserver.recorder.wait_until(
+        lambda: [r for r in tournament_tables(bot) if r.table_id != first.table_id], 5, lambda: "the table again"
+    )  # fmt: skip
+    assert sorted(s.user_id for s in again[0].state.seats) == sorted(p.id for p in people)
+    await devserver.recorder.wait_until(lambda: again[0].match, 5, lambda: "its match")
+    assert again[0].match.key == first.match.key  # dealt as before
+    cancelled = await (await people[0].slash("mahjong tournament cancel")).message()
+    assert cancelled.content == "**Again** is cancelled; its running tables are closed."
+    await devserver.recorder.wait_until(lambda: again[0].closed, 5, lambda: "its table closed")
+    store = await Store.open(database)
+    try:
+        assert (await store.tournament(1)).phase == "cancelled"
+        [table] = await store.round_tables(1)
+        assert table.table_id == again[0].table_id and table.points is None
+    finally:
+        await store.close()
+    assert len(tournament_tables(bot)) == 0 or all(r.closed for r in tournament_tables(bot))
