@@ -215,6 +215,11 @@ class Tournaments(MahjongCog):
             field = await self.league.read(record.id)
             assert field is not None
             done = await self.store.drop_entrant(record.id, player.id, after_round=max(1, field.tournament.current))
+            for rt in field.current_tables() if done else ():
+                runner = self.tables.registry.get(rt.table_id) if player.id in rt.seats and rt.table_id else None
+                if runner is not None and not runner.closed:  # AI play their seat from now (代打), as for a leaver
+                    await runner.player_left(player.id)
+                    self.tables.registry.stand(record.guild_id, player.id)
         key = "tn.dropped" if done else "tn.not_playing"
         await interaction.response.send_message(t(record.locale, key, name=record.name, player=player.display_name))
 

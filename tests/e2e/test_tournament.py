@@ -164,7 +164,7 @@ async def test_a_tournament_starts_by_itself_at_its_start_time_without_who_did_n
 
 
 @pytest.mark.devserver(members=PEOPLE[:4], channels=("general",), rate_limits=QUICK)
-async def test_a_round_table_closed_by_a_manager_is_played_again_and_cancel_closes_the_tournament(
+async def test_a_round_table_closed_by_a_manager_is_played_again_a_dropped_player_is_played_for_and_cancel_ends_it(
     harness, devserver, tmp_path
 ):
     """The stated rule for a table that ends without finishing its match: it is opened again, dealt as
@@ -187,12 +187,17 @@ async def test_a_round_table_closed_by_a_manager_is_played_again_and_cancel_clos
     assert sorted(s.user_id for s in again[0].state.seats) == sorted(p.id for p in people)
     await devserver.recorder.wait_until(lambda: again[0].match, 5, lambda: "its match")
     assert again[0].match.key == first.match.key  # dealt as before
+    dropped = await (await people[0].slash("mahjong tournament drop", player=people[3])).message()
+    assert dropped.content.startswith(f"{people[3].name} leaves Again")
+    assert people[3].id in again[0].session.left  # AI play the seat from now (代打)
     cancelled = await (await people[0].slash("mahjong tournament cancel")).message()
     assert cancelled.content == "**Again** is cancelled; its running tables are closed."
     await devserver.recorder.wait_until(lambda: again[0].closed, 5, lambda: "its table closed")
     store = await Store.open(database)
     try:
         assert (await store.tournament(1)).phase == "cancelled"
+        gone = [e for e in await store.entrants(1) if e.status == "dropped"]
+        assert [(e.user_id, e.dropped_round) for e in gone] == [(people[3].id, 1)]
         [table] = await store.round_tables(1)
         assert table.table_id == again[0].table_id and table.points is None
     finally:
