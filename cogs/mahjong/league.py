@@ -20,6 +20,7 @@ from data import EntrantRecord, RoundTable, SeatRecord, TableRecord, TournamentR
 from data.tournaments import CHECKED_IN, DROPPED
 from ranking.standings import Standing
 from ranking.swiss import Seating
+from table.screens import TABLE
 from table.session import Deal
 from table.tournament import Tournament
 
@@ -119,8 +120,9 @@ class League:
             if await self._record_finished(field):
                 field = await self.read(tournament_id)
                 assert field is not None
-            tournament = field.tournament
-            if tournament.current == 0 or tournament.round_over(tournament.current):
+            # a round is over: the next one is seated (again at once for a round of byes only, no table)
+            while field.tournament.current == 0 or field.tournament.round_over(field.tournament.current):
+                tournament = field.tournament
                 if tournament.current:
                     await self._post_round(field)
                 if tournament.is_over:
@@ -138,6 +140,27 @@ class League:
                     rt = replace(rt, table_id=None)
                 if rt.table_id is None:
                     await self._open_table(field, rt)
+
+    async def end_round(self, tournament_id: int) -> int:
+        """The organiser ends the round now. The stated rule: a table still playing counts the points as
+        they stand after its last settled hand (the hand in play is not counted), and closes; how many did."""
+        settled = []
+        async with self.lock(tournament_id):
+            field = await self.read(tournament_id)
+            if field is None or field.record.phase not in ("playing", "paused") or not field.tournament.current:
+                return 0
+            for rt in field.current_tables():
+                runner = self.tables.registry.get(rt.table_id) if rt.table_id is not None else None
+                if rt.points is None and runner is not None:
+                    scores = runner.session.screen(TABLE).scores  # by seat, after the last settled hand
+                    points = field.tournament.points_of(rt.round, rt.table_no, scores, field.record.rules)
+                    await self.store.record_table(tournament_id, rt.round, rt.table_no, points)
+                    settled.append(runner)
+        for runner in settled:
+            self.tables.shut(runner)  # recorded first: its end does not open it again
+            self.tables.background(runner.close())
+        await self.advance(tournament_id)
+        return len(settled)
 
     def _gone(self, table_id: int) -> bool:
         """A round's 系統桌 that runs nowhere any more and did not finish (``_record_finished`` saw no final

@@ -223,6 +223,15 @@ class Tournaments(MahjongCog):
         key = "tn.dropped" if done else "tn.not_playing"
         await interaction.response.send_message(t(record.locale, key, name=record.name, player=player.display_name))
 
+    @tournament_group.command(name=_("end_round"), description=_("End the round now: tables still playing count their settled hands (Manage Server)"))
+    @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))
+    async def end_round(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        _organiser(interaction)
+        record = await self._chosen(interaction, tournament, "live")
+        await interaction.response.defer(thinking=True)
+        settled = await self.league.end_round(record.id)
+        await interaction.followup.send(t(record.locale, "tn.round_ended", name=record.name, tables=settled))
+
     @tournament_group.command(name=_("cancel"), description=_("Cancel a tournament; its running tables close (Manage Server)"))
     @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))
     async def cancel(self, interaction: discord.Interaction, tournament: int | None = None) -> None:

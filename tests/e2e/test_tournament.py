@@ -164,15 +164,16 @@ async def test_a_tournament_starts_by_itself_at_its_start_time_without_who_did_n
 
 
 @pytest.mark.devserver(members=PEOPLE[:4], channels=("general",), rate_limits=QUICK)
-async def test_a_round_table_closed_by_a_manager_is_played_again_a_dropped_player_is_played_for_and_cancel_ends_it(
+async def test_a_table_closed_is_played_again_a_round_ended_early_a_dropped_player_played_for_and_cancel_ends_it(
     harness, devserver, tmp_path
 ):
     """The stated rule for a table that ends without finishing its match: it is opened again, dealt as
-    before (the same table key), so the round can still end; cancelling closes its tables for good."""
+    before (the same table key), so the round can still end; the organiser may end the round (a table still
+    playing counts its settled hands); a dropped player's seat is played for; cancelling closes the tables."""
     database = str(tmp_path / "mahjong.sqlite3")
     bot = await harness.start(build_bot(database=database))  # real turn times: nothing ends on its own here
     people = devserver.members(*PEOPLE[:4])
-    made = await people[0].slash("mahjong tournament create", name="Again", round_count=1, ai_fill=False)
+    made = await people[0].slash("mahjong tournament create", name="Again", round_count=2, ai_fill=False)
     registration = await made.message()
     for person in people:
         await (await person.click(registration, "Join")).message()
@@ -187,19 +188,28 @@ async def test_a_round_table_closed_by_a_manager_is_played_again_a_dropped_playe
     assert sorted(s.user_id for s in again[0].state.seats) == sorted(p.id for p in people)
     await devserver.recorder.wait_until(lambda: again[0].match, 5, lambda: "its match")
     assert again[0].match.key == first.match.key  # dealt as before
+    ended = await (await people[0].slash("mahjong tournament end_round")).followup()
+    assert ended.content.startswith("Again: the round is ended by the organiser. Tables closed now: 1")
+    await devserver.wait_for_message(channel="general", predicate=lambda m: "standings after round 1" in m.content)
+    second = await devserver.recorder.wait_until(
+        lambda: [r for r in tournament_tables(bot) if r.table_id not in (first.table_id, again[0].table_id)],
+        5, lambda: "round 2's table",
+    )  # fmt: skip
+    await devserver.recorder.wait_until(lambda: second[0].game, 5, lambda: "round 2's first hand")
     dropped = await (await people[0].slash("mahjong tournament drop", player=people[3])).message()
     assert dropped.content.startswith(f"{people[3].name} leaves Again")
-    assert people[3].id in again[0].session.left  # AI play the seat from now (代打)
+    assert people[3].id in second[0].session.left  # AI play the seat from now (代打)
     cancelled = await (await people[0].slash("mahjong tournament cancel")).message()
     assert cancelled.content == "**Again** is cancelled; its running tables are closed."
-    await devserver.recorder.wait_until(lambda: again[0].closed, 5, lambda: "its table closed")
+    await devserver.recorder.wait_until(lambda: second[0].closed, 5, lambda: "its table closed")
     store = await Store.open(database)
     try:
         assert (await store.tournament(1)).phase == "cancelled"
         gone = [e for e in await store.entrants(1) if e.status == "dropped"]
-        assert [(e.user_id, e.dropped_round) for e in gone] == [(people[3].id, 1)]
-        [table] = await store.round_tables(1)
-        assert table.table_id == again[0].table_id and table.points is None
+        assert [(e.user_id, e.dropped_round) for e in gone] == [(people[3].id, 2)]
+        ended_table, playing = await store.round_tables(1)
+        assert ended_table.table_id == again[0].table_id and ended_table.points == (0, 0, 0, 0)  # no hand settled
+        assert playing.table_id == second[0].table_id and playing.points is None
     finally:
         await store.close()
     assert len(tournament_tables(bot)) == 0 or all(r.closed for r in tournament_tables(bot))
