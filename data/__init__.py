@@ -26,15 +26,18 @@ from data.records import (
     TableRecord,
 )
 from data.store import Store
+from data.tournaments import EntrantRecord, RoundTable, TournamentRecord
 
 __all__ = [
     "DuplicateMove",
+    "EntrantRecord",
     "FinishedHand",
     "GuildSettings",
     "LeaderRow",
     "MatchSummary",
     "PlayerStats",
     "QueueEntry",
+    "RoundTable",
     "SavedHand",
     "SavedTable",
     "SchemaTooNew",
@@ -51,4 +54,5 @@ __all__ = [
     "StoreReadOnly",
     "StoreUnreachable",
     "TableRecord",
+    "TournamentRecord",
 ]

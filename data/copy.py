@@ -56,6 +56,10 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("guild_settings", ("guild_id",)),
     ("spectator_threads", ("table_id",)),
     ("spectators", ("table_id", "user_id")),
+    ("tournaments", ("id",)),
+    ("tournament_entrants", ("tournament_id", "user_id")),
+    ("tournament_rounds", ("tournament_id", "round")),
+    ("tournament_tables", ("tournament_id", "round", "table_no")),
 )
 BATCH = 5000
 

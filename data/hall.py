@@ -177,14 +177,25 @@ class HallStore:
                 )
                 if removed != 1:
                     raise StoreConflict(self.path, f"has no queued {rules} player {entry.user_id} in {guild_id}")
-            row = await db.one(
-                "INSERT INTO tables (guild_id, channel_id, host_id, rules, rounds, options, password_hash,"
-                " phase, created_at, kind) VALUES (?, ?, ?, ?, ?, ?, NULL, 'playing', ?, 'system') RETURNING *",
-                (guild_id, channel_id, host_id, rules, rounds, dumps(options), self._clock()),
+            return await insert_system_table(
+                db, guild_id, channel_id, host_id, rules, rounds, options, seats, self._clock()
             )
-            assert row is not None  # an INSERT … RETURNING that succeeded returns its row
-            await db.executemany(
-                "INSERT INTO seats (table_id, seat, user_id, name, ai_level) VALUES (?, ?, ?, ?, ?)",
-                [(row["id"], s.seat, s.user_id, s.name, s.ai_level) for s in seats],
-            )
-        return TableRecord.from_row(row, tuple(seats))
+
+
+async def insert_system_table(
+    db: Session, guild_id: int, channel_id: int, host_id: int, rules: str, rounds: int, options: dict,
+    seats: Sequence[SeatRecord], now: float,
+) -> TableRecord:  # fmt: skip
+    """Store a 系統桌 with its seats, already "playing", inside the caller's transaction (a queue's table
+    here, a tournament's in data/tournaments.py)."""
+    row = await db.one(
+        "INSERT INTO tables (guild_id, channel_id, host_id, rules, rounds, options, password_hash,"
+        " phase, created_at, kind) VALUES (?, ?, ?, ?, ?, ?, NULL, 'playing', ?, 'system') RETURNING *",
+        (guild_id, channel_id, host_id, rules, rounds, dumps(options), now),
+    )
+    assert row is not None  # an INSERT … RETURNING that succeeded returns its row
+    await db.executemany(
+        "INSERT INTO seats (table_id, seat, user_id, name, ai_level) VALUES (?, ?, ?, ?, ?)",
+        [(row["id"], s.seat, s.user_id, s.name, s.ai_level) for s in seats],
+    )
+    return TableRecord.from_row(row, tuple(seats))

@@ -70,6 +70,7 @@ from data.records import (
     loads,
 )
 from data.sqlite import SqliteDriver
+from data.tournaments import TournamentStore
 from ranking import RANKINGS, is_rated
 from ranking.hands import called_seats
 from ranking.places import placements
@@ -114,7 +115,7 @@ _ADD_TOTALS = (
 )
 
 
-class Store(HallStore):
+class Store(HallStore, TournamentStore):
     """One open database. Use :meth:`open`; all methods are safe to call from many tasks at once."""
 
     def __init__(self, driver: Driver, clock: Callable[[], float]) -> None:

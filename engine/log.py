@@ -300,6 +300,8 @@ def match_record(
         record["commitment"] = match.commitment
     if match.duplicate:  # no secret: how the walls follow from the key (by position, not by number)
         record["deal"] = "position"
+    if match.hands is not None:  # a match of at most this many hands (a tournament's)
+        record["hand_limit"] = match.hands
     if not sealed:
         if match.key is not None:
             record["key"] = match.key.hex()
@@ -437,6 +439,8 @@ def _new_match(record: Mapping[str, Any]) -> Match:
         )
     else:
         raise KeyError("key")
+    if "hand_limit" in record:
+        header["hands"] = record["hand_limit"]
     return Match.from_header({**header, **{k: record[k] for k in ("rules", "rounds", "options")}})
 
 

@@ -66,12 +66,16 @@ class Match:
     # duplicate play (復式): each hand's wall follows from its position (dealer changes, repeats), not its
     # number, so every table of a tournament round dealt from one key plays the same walls seat for seat
     duplicate: bool = False
+    # at most this many hands, however far the rounds got (a tournament round of "2 hands"); None: the rounds
+    hands: int | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= 4:
             raise ValueError("a match is 1 to 4 rounds (圈)")
         if self.key is not None and len(self.key) != fairness.KEY_BYTES:
             raise ValueError(f"a match key is {fairness.KEY_BYTES} bytes")
+        if self.hands is not None and self.hands < 1:
+            raise ValueError("a match of at most some hands plays at least one")
         if self.duplicate and self.key is None:
             raise ValueError("duplicate walls are dealt from a match key")
         self.profile = get_profile(self.rules)
@@ -99,7 +103,7 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self.round_wind >= self.rounds
+        return self.round_wind >= self.rounds or (self.hands is not None and len(self.history) >= self.hands)
 
     @property
     def sealed(self) -> bool:
@@ -164,6 +168,8 @@ class Match:
             secret = {"version": HEADER_VERSION, "key": self.key.hex()}
             if self.duplicate:
                 secret["deal"] = "position"
+        if self.hands is not None:
+            secret["hands"] = self.hands
         return {**secret, "rules": self.rules, "rounds": self.rounds, "options": self.options.to_dict()}
 
     @classmethod
@@ -180,6 +186,7 @@ class Match:
             options=TableOptions.from_dict(header["options"]),
             key=key,
             duplicate=header.get("deal") == "position",
+            hands=header.get("hands"),
         )
 
     @classmethod

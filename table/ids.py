@@ -365,6 +365,24 @@ class HelpPage(CustomId, shape=Shape("mj:hp:{rules}", rules=Part(r"[a-z0-9_]+", 
     rules: str
 
 
+class EntryOp(StrEnum):
+    """What a tournament's registration message offers."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    CHECK_IN = "in"
+
+
+@dataclass(frozen=True)
+class TournamentEntry(
+    CustomId, shape=Shape("mj:tn:{tournament}:{op}", tournament=NUMBER, op=choice(EntryOp))
+):
+    """A tournament's registration message: join, leave, or check in before the start."""
+
+    tournament: int
+    op: EntryOp
+
+
 TABLE_CLICKS: tuple[type[LobbyClick | Act | SwitchMode | TableClick | Exchange], ...] = (
     LobbyClick,
     Act,
@@ -374,7 +392,7 @@ TABLE_CLICKS: tuple[type[LobbyClick | Act | SwitchMode | TableClick | Exchange],
 )
 KINDS: tuple[type[CustomId], ...] = (
     *TABLE_CLICKS, Watch, Rematch, ReplayStep, ReplaySeat, ReplayOpen,
-    ReviewStep, ReviewShare, ReviewOpen, LeaveQueue, JoinListed, TablePage, HelpPage,
+    ReviewStep, ReviewShare, ReviewOpen, LeaveQueue, JoinListed, TablePage, HelpPage, TournamentEntry,
 )  # fmt: skip
 
 

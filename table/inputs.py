@@ -58,9 +58,12 @@ class OpenSeats:
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """Draw seats, throw the dice and deal, every deal from the secret ``key`` (engine.fairness)."""
+    """Draw seats, throw the dice and deal, every deal from the secret ``key`` (engine.fairness); a
+    tournament's table deals by position (``duplicate``) and plays at most ``hands`` hands."""
 
     key: bytes
+    duplicate: bool = False
+    hands: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
 from engine.actions import Action, Kind
@@ -104,6 +104,16 @@ def decision_of(game: Game) -> int:
         if opens_a_decision(fresh, action, events, before_phase, before_claim):
             decision = len(fresh.events)
     return decision
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """How a table's match is dealt: its secret key, by position (``duplicate``: a tournament round's
+    walls) or by hand number, and at most ``hands`` hands (None: its rounds')."""
+
+    key: bytes = field(repr=False)
+    duplicate: bool = False
+    hands: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,8 +200,8 @@ class TableSession:
                 return self.set_settings(settings)
             case ins.OpenSeats():
                 return self.open_seats()
-            case ins.Start(key):
-                return self.start(key=key, now=now)
+            case ins.Start(key, duplicate, hands):
+                return self.start(key=key, now=now, duplicate=duplicate, hands=hands)
             case ins.Shut():
                 return self.shut()
             case ins.Close():
@@ -385,14 +395,17 @@ class TableSession:
         self.closed = True
         return [fx.StorePhase(self.state.phase.value)]
 
-    def start(self, *, key: bytes, now: float) -> list[Effect]:
+    def start(self, *, key: bytes, now: float, duplicate: bool = False, hands: int | None = None) -> list[Effect]:
         """Draw seats (抓位), throw the dealer's dice, deal the first hand (the lobby has closed). Every
         deal of the match comes from the secret ``key`` (engine.fairness): the channel is shown its
-        commitment now and the key itself once the match is over."""
+        commitment now and the key itself once the match is over. A tournament's table passes its round's
+        key with ``duplicate`` (walls by position) and its ``hands`` (at most that many)."""
         if self.state.phase is not TablePhase.PLAYING or self.match is not None:
             raise TableError("err.not_lobby")
         settings = self.state.settings
-        match = Match(settings.rules, rounds=settings.rounds, options=settings.options, key=key)
+        match = Match(
+            settings.rules, rounds=settings.rounds, options=settings.options, key=key, duplicate=duplicate, hands=hands
+        )
         self.match = match
         by_seat: list[Seat | None] = [None] * 4
         for player, seat in enumerate(match.seat_of_player):
@@ -452,7 +465,10 @@ class TableSession:
             # the decision point's id as the table had it (buttons posted before the restart carry it): in
             # a window several seats answer (換牌, a claim) the id is the one the window opened with
             session.decision = decision_of(session.game)
-            session.deadline = deadline if session.needs_buttons() else None
+            # the stored deadline; none stored (stopped before the decision's first move or delivery wrote
+            # one, as a hand just dealt): a fresh one from now (_new_decision's), else the clock never runs
+            if deadline is not None or not session.needs_buttons():
+                session.deadline = deadline if session.needs_buttons() else None
             # who was auto-played at the deal (the hand's header says), so a hand everyone was away for
             # still pauses the table when it was restarted halfway through
             session.away_at_start = set(session.game.header()["auto"])
@@ -881,9 +897,11 @@ class TableSession:
         )
 
     def _revealed_key(self) -> str | None:
-        """The key of a match that is over, to show beside its standings (None: dealt from a seed)."""
+        """The key of a match that is over, to show beside its standings (None: dealt from a seed, or
+        dealt by position: a duplicate tournament table's key is its whole round's, which other tables may
+        still be playing; the tournament shows it once ``Tournament.key_may_show``, table/tournament.py)."""
         assert self.match is not None and self.sight(PUBLIC).secrets
-        return None if self.match.key is None else self.match.key.hex()
+        return None if self.match.key is None or self.match.duplicate else self.match.key.hex()
 
     def close(self) -> list[Effect]:
         """The host closed the table, or the bot shuts down: nothing more happens here."""

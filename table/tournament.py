@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import fairness
+from engine.match import Match
 from ranking.duplicate import duplicate_scores
 from ranking.places import placements
 from ranking.standings import RoundResult, Standing, standings
@@ -91,6 +92,12 @@ class Tournament:
         if len(final_points) != len(self.seatings[number - 1].tables[table]):
             raise ValueError("one score a seat")
         self.points.setdefault(number, {})[table] = list(final_points)
+
+    def points_of(self, number: int, table: int, scores_by_seat: Sequence[int], rules: str) -> list[int]:
+        """A table's final scores as its match stored them (by the seats its seat draw gave) in the round's
+        seat order, for ``record``: the draw follows from the table's key (engine.match)."""
+        seat_of = Match(rules, key=self.table_key(number, table)).seat_of_player
+        return [scores_by_seat[seat_of[player]] for player in range(len(self.seatings[number - 1].tables[table]))]
 
     def results(self, number: int) -> list[RoundResult]:
         """Every entrant's result in a finished round (AI seats have none; a bye scores 0, no place)."""

@@ -6,7 +6,8 @@
 * ``Opening`` (opening.py) — create, houserule, rematch;
 * ``Hall`` (hall.py) and ``ServerSettings`` (settings.py) — the table list, quick play, /mahjong setup;
 * ``History``, ``RankedCommands``, ``ReplayCommands``, ``ReviewCommands`` — what the store remembers;
-* ``WatchCommands`` and ``HelpCommands``.
+* ``WatchCommands`` and ``HelpCommands``;
+* ``Tournaments`` (tournament.py) — league nights: registration, rounds of 系統桌, standings.
 
 Their commands are the subcommands of one /mahjong group, in the order ``GROUP`` lists them: the order
 is part of what Discord is sent, so the bot would sync again if it changed (tests/cogs/test_command_tree.py).
@@ -29,6 +30,7 @@ from .review import ReviewCommands
 from .seats import Seats
 from .settings import ServerSettings
 from .tables import DYNAMIC_ITEMS, Mahjong
+from .tournament import Tournaments
 from .watch import WatchCommands
 
 __all__ = ["COGS", "DYNAMIC_ITEMS", "GROUP", "GROUP_DESCRIPTION", "GROUP_NAME", "Mahjong", "TableRegistry", "mahjong_group"]
@@ -36,12 +38,13 @@ __all__ = ["COGS", "DYNAMIC_ITEMS", "GROUP", "GROUP_DESCRIPTION", "GROUP_NAME", 
 # every cog of the extension, in the order setup() loads them (the tables first: restored before the rest)
 COGS = (
     Mahjong, Seats, Opening, Hall, ServerSettings, History, RankedCommands, ReplayCommands, ReviewCommands,
-    WatchCommands, HelpCommands,
+    WatchCommands, HelpCommands, Tournaments,
 )
 # the /mahjong subcommands, in the order Discord is sent them
 GROUP = (
     "help", "watch", "review", "replay", "export", "leaderboard", "stats", "ledger", "server", "setup",
     "tables", "play", "ai", "create", "houserule", "join", "leave", "start", "close", "table", "history", "hand",
+    "tournament",
 )
 
 
@@ -71,6 +74,7 @@ async def setup(bot: commands.Bot) -> None:
         ReviewCommands(tables.store),
         WatchCommands(tables),
         HelpCommands(registry),
+        Tournaments(tables),
     )
     for cog in cogs:
         await bot.add_cog(cog)

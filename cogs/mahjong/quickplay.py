@@ -12,16 +12,13 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-import discord
+from data import GuildSettings, QueueEntry, SeatRecord, StoreError, TableRecord
 
-from data import GuildSettings, QueueEntry, StoreConflict, StoreError
-from table.lobby import TableState
-
-from ..i18n import t
-from .runner import TableRunner, seat_records
-from .system import SYSTEM, fill_at, ready_group, system_settings
+from .forming import Sitter, open_system
+from .system import fill_at, ready_group, system_settings
 
 if TYPE_CHECKING:
+    from .runner import TableRunner
     from .services import Services
 
 log = logging.getLogger(__name__)
@@ -125,50 +122,23 @@ class Queues:
         return opened
 
     async def _open_system(self, group: list[QueueEntry], channel_id: int) -> TableRunner | None:
-        guild_id, rules, locale = group[0].guild_id, group[0].rules, group[0].table_locale
+        guild_id, rules = group[0].guild_id, group[0].rules
         settings = await self.guild_settings(guild_id)
-        assert self.host.bot.user is not None
-        host = self.host.bot.user.id  # nobody hosts a 系統桌: members with Manage Server may still close it
-        state = TableState(0, guild_id, channel_id, host, system_settings(rules, settings.system_turn_seconds))
-        state.kind = SYSTEM
-        for entry in group:
-            state.join(entry.user_id, entry.name, locale=entry.locale)
-        state.start()  # AI in the empty seats (AI fill), phase playing
-        host_name = t(locale, "hall.kind.system")
-        options = {"table": state.settings.options.to_dict(), "locale": locale, "host_name": host_name}
-        try:
-            record = await self.host.store.open_system_table(
-                group,
-                channel_id=channel_id,
-                host_id=host,
-                rounds=state.settings.rounds,
-                options=options,
-                seats=seat_records(state.seats),
-            )
-        except StoreConflict as error:  # someone left the queue in between: the queue is looked at again
-            log.info("a 系統桌 in %s was not formed: %s", guild_id, error)
-            return None
-        try:  # cluster hook: a table this process forms runs here, as one it creates (its DM clicks find it)
-            await self.host.cluster.claim(record.id)
-        except StoreError as error:  # its people are seated already: it plays here, and their clicks with it
-            log.warning("the 系統桌 %s could not be claimed (%s): it runs here without a lease", record.id, error)
-        state.table_id = record.id
-        runner = self.host.new_runner(state, locale=locale, host_name=host_name)
-        self.host.registry.add(runner)
-        self.host.background(self._start_system(runner, [e.user_id for e in group]))
-        return runner
 
-    async def _start_system(self, runner: TableRunner, mention: list[int] | None) -> None:
-        """Say where the table is (each player mentioned once, in the table's channel), then deal."""
-        await self.host.bot.wait_until_ready()
-        if mention:
-            people = " ".join(f"<@{user_id}>" for user_id in mention)
-            content = t(runner.state.locale, "hall.ready", mentions=people, channel=f"<#{runner.state.channel_id}>")
-            payload = await runner.lobby_payload()
-            # only these four are pinged, whatever the names in the embed say
-            allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mention], roles=False, everyone=False)
-            await runner.post(content=content, embeds=payload.embeds, allowed_mentions=allowed)
-        await self.host.start_match(runner)
+        async def store_table(host_id: int, options: dict, seats: list[SeatRecord], rounds: int) -> TableRecord:
+            return await self.host.store.open_system_table(
+                group, channel_id=channel_id, host_id=host_id, rounds=rounds, options=options, seats=seats
+            )
+
+        return await open_system(
+            self.host,
+            [Sitter(e.user_id, e.name, e.locale) for e in group],
+            guild_id=guild_id,
+            channel_id=channel_id,
+            settings=system_settings(rules, settings.system_turn_seconds),
+            locale=group[0].table_locale,
+            store_table=store_table,
+        )
 
     # ------------------------------------------------------------------ AI fill (guild lock held)
 

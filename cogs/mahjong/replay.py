@@ -15,6 +15,7 @@ import asyncio
 import io
 import json
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -310,6 +311,8 @@ class ReplayCommands(MahjongCog):
         found = await stored_match(self.store, interaction.guild_id, match)
         seen = check_exportable(found, interaction.user.id)
         assert found is not None
+        if seen.secrets and found.header.get("deal") == "position" and not await self.store.round_over_for(match):
+            seen = replace(seen, secrets=False)  # a duplicate round's key: sealed until its last table ends (issue 42)
         try:
             data = await asyncio.to_thread(match_log, found, sealed=not seen.secrets)
         except (LogError, ValueError) as error:

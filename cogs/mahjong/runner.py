@@ -36,7 +36,7 @@ from table.effects import Effect
 from table.lobby import TablePhase, TableState
 from table.records import left_of, state_of
 from table.screens import LOBBY, SEATS, TABLE
-from table.session import TableSession
+from table.session import Deal, TableSession
 from table.timing import Timing
 
 from ..i18n import t
@@ -191,10 +191,12 @@ class TableRunner:
 
     # ------------------------------------------------------------------ starting
 
-    async def start_match(self) -> None:
-        """Seat draw, dealer dice, first hand: the session decides, this posts them, then the clock runs."""
+    async def start_match(self, deal: Deal | None = None) -> None:
+        """Seat draw, dealer dice, first hand: the session decides, this posts them, then the clock runs.
+        ``deal``: a tournament's key and walls (else a fresh key)."""
+        deal = deal or Deal(self.cog.new_match_key())
         async with self.lock:
-            jobs = self.feed(ins.Start(self.cog.new_match_key()))
+            jobs = self.feed(ins.Start(deal.key, deal.duplicate, deal.hands))
         await _in_order(jobs)
         if not self.session.phase.closed:
             self._start_driver()

@@ -21,6 +21,7 @@ from data import SavedTable, Store, StoreError
 from engine.fairness import KEY_BYTES
 from table import inputs as ins
 from table.lobby import TableError, TablePhase, TableState
+from table.session import Deal
 
 from ..i18n import t
 from .buttons import TABLE_ITEMS
@@ -31,6 +32,7 @@ from .live import EditBudget, LiveMessage, WindowLimit
 from .pictures import THREADS, Painter
 from .quickplay import Queues
 from .refusals import MahjongCog
+from .registration import REGISTRATION_ITEMS
 from .registry import TableRegistry
 from .rematch import RematchButton, RematchSeed
 from .replay_buttons import REPLAY_ITEMS
@@ -44,7 +46,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DYNAMIC_ITEMS = (*TABLE_ITEMS, *REPLAY_ITEMS, *REVIEW_ITEMS, *HALL_ITEMS, *HELP_ITEMS, RematchButton)
+DYNAMIC_ITEMS = (
+    *TABLE_ITEMS, *REPLAY_ITEMS, *REVIEW_ITEMS, *HALL_ITEMS, *HELP_ITEMS, RematchButton, *REGISTRATION_ITEMS,
+)
 """Every button and select that survives a restart, registered with the cog (custom ids: table/ids.py)."""
 
 
@@ -245,14 +249,15 @@ class Mahjong(MahjongCog):
         """Forget a table whose match ended (its messages stay in the channel)."""
         self.cluster.release(runner.session.table_id)  # cluster hook: no process runs it any more
         self.registry.remove(runner)
+        self.bot.dispatch("mahjong_table_finished", runner)  # a tournament's round may be over (tournament.py)
 
     def new_runner(self, state: TableState, *, locale: str, host_name: str) -> TableRunner:
         """A new table's host, run by this process (the quick-play queues form 系統桌 through it)."""
         return TableRunner(self, state, locale=locale, host_name=host_name)
 
-    async def start_match(self, runner: TableRunner) -> None:
+    async def start_match(self, runner: TableRunner, deal: Deal | None = None) -> None:
         try:
-            await runner.start_match()
+            await runner.start_match(deal)
         except NETWORK_ERRORS as error:
             log.warning("table %s could not start: %r", runner.session.table_id, error)
         except Exception:

@@ -13,7 +13,7 @@ import bot as entry
 from data import Store
 
 # sha256 of the translated payload of every command, as bot.command_fingerprint reads it (without the application)
-PINNED = "8587198e12d941b640dff30fc39576f5cb5349653bdd1e95a91aa52c0574b2a2"
+PINNED = "31c8113af20f84942bc92885788bd9b8b508bd239ccd24831621457aaea9b7b7"  # + /mahjong tournament (issue 42)
 
 
 async def command_payload(database: Path) -> list[dict]:

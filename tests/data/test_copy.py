@@ -90,6 +90,13 @@ async def fill(target: str) -> None:
         called=[True, False, False, False],
     )
     await store.finish_match(rated.id, [940, 1000, 1000, 1060], leaver=1)
+    league = await store.create_tournament(
+        guild_id=1, channel_id=20, organiser_id=2**60 + 1, name="Ärger league", rules="taiwan16", rounds=2, hands=None,
+        duplicate=True, ai_fill=True, max_entrants=None, starts_at=1_700_000_100.25, locale="zh-TW", key=bytes(32),
+    )  # fmt: skip
+    await store.register(league.id, 8, "Ärger", "de")
+    await store.seat_round(league.id, 1, [(8, None, None, None)], byes=[])
+    await store.record_table(league.id, 1, 0, [30, -10, -10, -10])
     async with store.driver.session() as db:  # a lease (data/leases.py writes them on PostgreSQL only)
         await db.execute(
             "INSERT INTO table_leases (table_id, owner, expires_at, generation) VALUES (?, ?, ?, ?)",

@@ -229,3 +229,24 @@ def test_a_duplicate_match_exports_how_it_deals_and_verifies():
         verify_log(plain)
     with pytest.raises(ValueError, match="key"):
         Match("taiwan16", seed=1, duplicate=True)
+
+
+def test_a_match_of_at_most_some_hands_ends_after_them_and_its_header_and_log_say_so():
+    """A tournament round of "1 hand": the match is over after it whatever the round wind, and a replay
+    from its header (or its exported log) ends there too."""
+    import random
+
+    from engine.policy import make_policy
+    from engine.selfplay import play_hand
+
+    match = Match("taiwan16", key=bytes(range(32)), duplicate=True, hands=1)
+    game = match.new_hand()
+    play_hand(game, [make_policy("easy", random.Random(s)) for s in range(4)], check=False)
+    match.finish_hand(game)
+    assert match.is_over
+    header = match.header()
+    assert header["hands"] == 1 and Match.from_header(header).hands == 1
+    document = export_match(header, [[str(a) for a in game.log]])
+    record = document["matches"][0]
+    assert record["hand_limit"] == 1 and record["complete"] and record["deal"] == "position"
+    assert verify_log(document).hands == 1

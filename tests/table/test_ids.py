@@ -15,6 +15,7 @@ from table import ids
 from table.codes import PATTERN
 from table.ids import (
     Act,
+    EntryOp,
     Exchange,
     HelpPage,
     JoinListed,
@@ -36,6 +37,7 @@ from table.ids import (
     TableClick,
     TableOp,
     TablePage,
+    TournamentEntry,
     Watch,
 )
 
@@ -64,6 +66,8 @@ POSTED: list[tuple[str, ids.CustomId]] = [
     ("mj:h:p:3:all", TablePage(3, None)),
     ("mj:h:p:2:taiwan13", TablePage(2, "taiwan13")),
     ("mj:hp:guangdong", HelpPage("guangdong")),
+    ("mj:tn:3:join", TournamentEntry(3, EntryOp.JOIN)),
+    ("mj:tn:3:in", TournamentEntry(3, EntryOp.CHECK_IN)),
 ]
 
 

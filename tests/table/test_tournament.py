@@ -65,3 +65,17 @@ def test_a_dropped_entrant_is_seated_no_more():
     t.dropped.add(3)
     second = t.seat_next_round()
     assert 3 not in [p for table in second.tables for p in table] and sum(table.count(None) for table in second.tables) == 1
+
+
+def test_a_tables_stored_scores_by_seat_are_put_back_in_the_rounds_seat_order():
+    """The match seats its players by a draw from its key: points_of undoes it, so every duplicate table
+    compares the same tournament seat (the same draw, the same walls)."""
+    from engine.match import Match
+
+    t = Tournament(key=KEY, entrants=tuple(range(1, 9)), rounds=1, duplicate=True)
+    t.seat_next_round()
+    seat_of = Match("taiwan16", key=t.table_key(1, 0)).seat_of_player
+    by_seat = [0, 0, 0, 0]
+    for player, points in enumerate([40, 10, -20, -30]):
+        by_seat[seat_of[player]] = points
+    assert t.points_of(1, 0, by_seat, "taiwan16") == [40, 10, -20, -30]

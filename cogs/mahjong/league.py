@@ -1,0 +1,241 @@
+"""Running a tournament's rounds: every step reads the tournament afresh from the store and does what is
+due, so a start, a table's end and a restart all take the one path (``advance``): record the tables of the
+round that have finished, and once the round is over post its standings (and, with duplicate walls, the
+round's key, which may show now: ``Tournament.key_may_show``), seat the next round and open its tables as
+系統桌 (forming.py), each dealt from ``Tournament.table_key``; after the last round, the final standings.
+table/tournament.py decides; this carries it out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import discord
+
+from data import EntrantRecord, RoundTable, SeatRecord, TableRecord, TournamentRecord
+from data.tournaments import CHECKED_IN, DROPPED
+from ranking.standings import Standing
+from ranking.swiss import Seating
+from table.screens import TABLE
+from table.session import Deal
+from table.tournament import Tournament
+
+from ..i18n import t
+from .forming import Sitter, open_system
+from .runner import NETWORK_ERRORS
+from .system import system_settings
+
+if TYPE_CHECKING:
+    from .tables import Mahjong
+
+log = logging.getLogger(__name__)
+NO_PINGS = discord.AllowedMentions.none()
+
+
+@dataclass
+class Field:
+    """One tournament as stored: its record, entrants, round tables, and the value they make."""
+
+    record: TournamentRecord
+    entrants: list[EntrantRecord]
+    tables: list[RoundTable]
+    tournament: Tournament
+
+    def names(self) -> dict[int, str]:
+        return {e.user_id: e.name for e in self.entrants}
+
+    def current_tables(self) -> list[RoundTable]:
+        return [rt for rt in self.tables if rt.round == self.tournament.current]
+
+
+def rebuild(
+    record: TournamentRecord, entrants: Sequence[EntrantRecord], tables: Sequence[RoundTable],
+    byes: dict[int, tuple[int, ...]],
+) -> Tournament:  # fmt: skip
+    """The tournament value its rows describe: who plays (checked in, or dropped after playing), every
+    seated round, every recorded table."""
+    played = [e for e in entrants if e.status == CHECKED_IN or (e.status == DROPPED and (e.dropped_round or 0) > 0)]
+    tournament = Tournament(
+        key=record.key,
+        entrants=tuple(sorted(e.user_id for e in played)),
+        rounds=record.rounds,
+        duplicate=record.duplicate,
+        ai_seats=record.ai_fill,
+        dropped={e.user_id for e in played if e.status == DROPPED},
+    )
+    for number in sorted(byes):
+        seats = tuple(rt.seats for rt in tables if rt.round == number)
+        tournament.seatings.append(Seating(seats, byes[number]))
+    for rt in tables:
+        if rt.points is not None:
+            tournament.record(rt.round, rt.table_no, rt.points)
+    return tournament
+
+
+def standings_text(standings: Sequence[Standing], names: dict[int, str], locale: str, *, duplicate: bool) -> str:
+    """The standings as a text table: rank, player, points, duplicate score, placements."""
+    header = t(locale, "tn.table_header")
+    rows = [header, "-" * len(header)]
+    for row in standings:
+        name = names.get(row.entrant, str(row.entrant))[:14]
+        dup = f"{row.duplicate:+.1f}" if duplicate else "-"
+        places = " ".join(map(str, row.places)) or "-"
+        rows.append(f"{row.rank:>2}  {name:<14} {row.points:>7} {dup:>8}  {places}")
+    tie = t(locale, "tn.tie_break_duplicate" if duplicate else "tn.tie_break_points")
+    return "```\n" + "\n".join(rows)[:1800] + "\n```" + tie
+
+
+class League:
+    """Tournaments' rounds for the tables cog of this process."""
+
+    def __init__(self, tables: Mahjong) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, tournament_id: int) -> asyncio.Lock:
+        return self.locks.setdefault(tournament_id, asyncio.Lock())
+
+    async def read(self, tournament_id: int) -> Field | None:
+        record = await self.store.tournament(tournament_id)
+        if record is None:
+            return None
+        entrants = await self.store.entrants(tournament_id)
+        tables = await self.store.round_tables(tournament_id)
+        byes = await self.store.round_byes(tournament_id)
+        return Field(record, entrants, tables, rebuild(record, entrants, tables, byes))
+
+    async def advance(self, tournament_id: int) -> None:
+        """Do whatever is due now (idempotent: called at the start, at each table's end, after a restart)."""
+        async with self.lock(tournament_id):
+            if self.tables.bot.is_closed():  # shutting down: its tables stop, they have not ended
+                return
+            field = await self.read(tournament_id)
+            if field is None or field.record.phase != "playing":
+                return
+            if await self._record_finished(field):
+                field = await self.read(tournament_id)
+                assert field is not None
+            # a round is over: the next one is seated (again at once for a round of byes only, no table)
+            while field.tournament.current == 0 or field.tournament.round_over(field.tournament.current):
+                tournament = field.tournament
+                if tournament.current:
+                    await self._post_round(field)
+                if tournament.is_over:
+                    await self.store.set_tournament(tournament_id, phase="over")
+                    await self.post(field.record, t(field.record.locale, "tn.over", name=field.record.name))
+                    return
+                seating = tournament.seat_next_round()
+                await self.store.seat_round(tournament_id, tournament.current, seating.tables, seating.byes)
+                field = await self.read(tournament_id)
+                assert field is not None
+                await self._post_seating(field, seating)
+            for rt in field.current_tables():
+                if rt.table_id is not None and rt.points is None and self._gone(rt.table_id):
+                    await self.store.reopen_tournament_table(tournament_id, rt.round, rt.table_no)
+                    rt = replace(rt, table_id=None)
+                if rt.table_id is None:
+                    await self._open_table(field, rt)
+
+    async def end_round(self, tournament_id: int) -> int:
+        """The organiser ends the round now. The stated rule: a table still playing counts the points as
+        they stand after its last settled hand (the hand in play is not counted), and closes; how many did."""
+        settled = []
+        async with self.lock(tournament_id):
+            field = await self.read(tournament_id)
+            if field is None or field.record.phase not in ("playing", "paused") or not field.tournament.current:
+                return 0
+            for rt in field.current_tables():
+                runner = self.tables.registry.get(rt.table_id) if rt.table_id is not None else None
+                if rt.points is None and runner is not None:
+                    scores = runner.session.screen(TABLE).scores  # by seat, after the last settled hand
+                    points = field.tournament.points_of(rt.round, rt.table_no, scores, field.record.rules)
+                    await self.store.record_table(tournament_id, rt.round, rt.table_no, points)
+                    settled.append(runner)
+        for runner in settled:
+            self.tables.shut(runner)  # recorded first: its end does not open it again
+            self.tables.background(runner.close())
+        await self.advance(tournament_id)
+        return len(settled)
+
+    def _gone(self, table_id: int) -> bool:
+        """A round's 系統桌 that runs nowhere any more and did not finish (``_record_finished`` saw no final
+        scores): closed by a manager, or not restorable after a restart (stopped before its match was
+        stored). The stated rule: the table is played again from its start, dealt as before."""
+        registry = self.tables.registry
+        return registry.get(table_id) is None and not registry.moving(table_id)
+
+    async def _record_finished(self, field: Field) -> bool:
+        """Record the current round's tables whose matches are over in the store; whether any was."""
+        record, tournament = field.record, field.tournament
+        recorded = False
+        for rt in field.current_tables():
+            if rt.points is not None or rt.table_id is None:
+                continue
+            stored = await self.store.match_standings(record.guild_id, rt.table_id)
+            if stored is None:
+                continue
+            points = tournament.points_of(rt.round, rt.table_no, stored.scores, record.rules)
+            recorded |= await self.store.record_table(record.id, rt.round, rt.table_no, points)
+        return recorded
+
+    async def _open_table(self, field: Field, rt: RoundTable) -> None:
+        record, tournament = field.record, field.tournament
+        locales = {e.user_id: e.locale for e in field.entrants}
+        names = field.names()
+        people = [None if u is None else Sitter(u, names.get(u, str(u)), locales.get(u, record.locale)) for u in rt.seats]
+        turn = (await self.tables.queues.guild_settings(record.guild_id)).system_turn_seconds
+
+        async def store_table(host_id: int, options: dict, seats: list[SeatRecord], rounds: int) -> TableRecord:
+            options = {**options, "tournament": record.id}
+            return await self.store.open_tournament_table(
+                record.id, rt.round, rt.table_no, guild_id=record.guild_id, channel_id=record.channel_id,
+                host_id=host_id, rules=record.rules, rounds=rounds, options=options, seats=seats,
+            )  # fmt: skip
+
+        deal = Deal(tournament.table_key(rt.round, rt.table_no), duplicate=record.duplicate, hands=record.hands)
+        settings = system_settings(record.rules, turn)
+        if record.hands:  # enough 圈 for that many hands (a 圈 has four at least); the match ends after them
+            settings = replace(settings, rounds=min(4, -(-record.hands // 4)))
+        await open_system(
+            self.tables, people, guild_id=record.guild_id, channel_id=record.channel_id,
+            settings=settings, locale=record.locale, store_table=store_table, deal=deal,
+        )  # fmt: skip
+
+    async def _post_seating(self, field: Field, seating: Seating) -> None:
+        record, names = field.record, field.names()
+        locale = record.locale
+        lines = [t(locale, "tn.round_seated", name=record.name, round=field.tournament.current, rounds=record.rounds)]
+        for n, seats in enumerate(seating.tables, start=1):
+            who = ", ".join(t(locale, "tn.ai_seat") if u is None else names.get(u, str(u)) for u in seats)
+            lines.append(t(locale, "tn.table_line", table=n, people=who))
+        if seating.byes:
+            lines.append(t(locale, "tn.byes", people=", ".join(names.get(u, str(u)) for u in seating.byes)))
+        await self.post(record, "\n".join(lines))
+
+    async def _post_round(self, field: Field) -> None:
+        """A round is over: its standings so far, and (duplicate walls) its key, which may show now."""
+        record, tournament = field.record, field.tournament
+        number, locale = tournament.current, record.locale
+        final = number == record.rounds
+        title = t(locale, "tn.final" if final else "tn.round_over", name=record.name, round=number)
+        text = standings_text(tournament.standings(), field.names(), locale, duplicate=record.duplicate)
+        if record.duplicate and tournament.key_may_show(number):
+            text += "\n" + t(locale, "tn.round_key", round=number, hex=tournament.table_key(number, 0).hex())
+        await self.post(record, f"**{title}**\n{text}")
+
+    async def post(self, record: TournamentRecord, content: str) -> None:
+        """A message in the tournament's channel that pings nobody."""
+        channel = self.tables.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        try:
+            await self.tables.budget.take(urgent=True)
+            await channel.send(content=content[:2000], allowed_mentions=NO_PINGS)
+        except NETWORK_ERRORS as error:
+            log.warning("tournament %s could not post: %s", record.id, error)
+        except RuntimeError:  # the bot stopped meanwhile (its HTTP session is closed)
+            if not self.tables.bot.is_closed():
+                raise
