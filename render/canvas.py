@@ -54,7 +54,7 @@ class Canvas:
     def text(self, xy: tuple[float, float], text: str, size: int, fill, anchor: str = "lm") -> int:
         """Write ``text`` (see ``fonts.draw_text``); returns its width in pixels."""
         self.written.append(Written(text, xy[0], xy[1], size))
-        return fonts.draw_text(self.draw, xy, text, size, fill, anchor)
+        return fonts.paste_text(self.im, xy, text, size, fill, anchor)
 
     def paste(self, im: Image.Image, xy: tuple[int, int]) -> None:
         self.im.paste(im, xy, im if im.mode == "RGBA" else None)

@@ -149,7 +149,7 @@ def _hand_in_front(
         _place(cv, lay, p, win, x, lay.river_y + (i // per_row) * rh, rs, sprites.DRAWN)
 
 
-def _row_groups(seat: SeatPublic, revealed: tuple[int, ...] | None, face_down: bool) -> list[Laid]:
+def row_groups(seat: SeatPublic, revealed: tuple[int, ...] | None, face_down: bool) -> list[Laid]:
     """The row behind the river, left to right: the hand when revealed here, each meld (a 暗槓 face
     down until the reveal), the flowers."""
     groups: list[Laid] = []
@@ -165,7 +165,7 @@ def _row_groups(seat: SeatPublic, revealed: tuple[int, ...] | None, face_down: b
 def _hand_row(
     cv: Canvas, lay: Layout, p: int, seat: SeatPublic, revealed: tuple[int, ...] | None, face_down: bool
 ) -> None:
-    groups = _row_groups(seat, revealed, face_down)
+    groups = row_groups(seat, revealed, face_down)
     if not groups:
         return
     span = lay.row_span(p)
@@ -297,18 +297,7 @@ def _plate(
         cv.tile(sprites.BACK, bx, round(mid - bh / 2), BACK_SCALE * s)
         cv.text((bx + bw + space, mid), count, size, theme.TEXT_DIM)
 
-    status: list[tuple[str, tuple[int, int, int]]] = []
-    if result is not None and result.winner == seat.seat:
-        status.append((label(locale, "table.tsumo" if result.self_drawn else "table.win"), theme.GOLD))
-    if result is not None and result.loser == seat.seat:
-        status.append((label(locale, "table.dealt"), theme.RED))
-    if seat.seat == view.dealer:
-        tag = label(locale, "streak", n=view.dealer_streak) if view.dealer_streak else label(locale, "dealer")
-        status.append((tag, theme.GOLD))
-    if seat.ready:
-        status.append((label(locale, "ready"), theme.RED))
-    if seat.auto:
-        status.append((label(locale, "table.auto"), theme.RED))
+    status = plate_tags(seat, view, locale, result)
     if turn:
         status.append((label(locale, "table.turn"), theme.GOLD))
     if status:
@@ -322,6 +311,26 @@ def _plate(
         x = x0 + round(10 * s)
         for text, colour in status:
             x += cv.text((x, y0 + round(105 * s)), text, size, colour) + space
+
+
+def plate_tags(
+    seat: SeatPublic, view: GameView, locale: object, result: HandResult | None = None
+) -> list[tuple[str, theme.Colour]]:
+    """The words a seat's plate says of it, in order: 胡/自摸 and 放槍 once settled, 莊 (連n), 聽, 代打;
+    the DM picture's plates say the same (render/dm.py)."""
+    status: list[tuple[str, theme.Colour]] = []
+    if result is not None and result.winner == seat.seat:
+        status.append((label(locale, "table.tsumo" if result.self_drawn else "table.win"), theme.GOLD))
+    if result is not None and result.loser == seat.seat:
+        status.append((label(locale, "table.dealt"), theme.RED))
+    if seat.seat == view.dealer:
+        tag = label(locale, "streak", n=view.dealer_streak) if view.dealer_streak else label(locale, "dealer")
+        status.append((tag, theme.GOLD))
+    if seat.ready:
+        status.append((label(locale, "ready"), theme.RED))
+    if seat.auto:
+        status.append((label(locale, "table.auto"), theme.RED))
+    return status
 
 
 def _centre(
