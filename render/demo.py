@@ -231,7 +231,8 @@ def crowded(rules: str = DEFAULT_RULES, viewer: int = 0, river: int = 24, own_me
     mine = seats[viewer]
     hand = tuple(sorted_tiles(rng.randrange(34) for _ in range(profile.hand_size - 3 * len(mine.melds))))
     last = (state.mine.last_discard or (0, 0))[0]
-    return replace(state.mine, seats=tuple(seats), concealed=hand, last_discard=(last, seats[last].discards[-1]))
+    latest = (last, seats[last].discards[-1]) if seats[last].discards else None
+    return replace(state.mine, seats=tuple(seats), concealed=hand, last_discard=latest)
 
 
 def _deltas(winner: int, loser: int, amount: int) -> tuple[int, int, int, int]:

@@ -35,8 +35,9 @@ MAX_ASPECT = 1.25
 PAD = 6  # around the picture, between panels
 INSET = 5  # inside a panel
 TEXT = 15
-PLATE_H = 21
-LINE_GAP = 3
+HEADER_H = 22
+PLATE_H = 20
+LINE_GAP = 2
 HAND_GAP = 2
 INDICATOR = 0.8  # hongkong's 翻寶牌 in the header, of the river's size
 
@@ -69,7 +70,7 @@ def _rows_of(screen: HandScreen, seat: int) -> list[Group]:
     """A seat's hidden hand (one back and a count, or face up where the view has it), melds and flowers."""
     view = screen.view
     seen = view.revealed.get(seat) or view.others.get(seat)
-    face = view.revealed.get(seat) is not None
+    face = seat == view.viewer or view.revealed.get(seat) is not None  # your own 暗槓 face up: no caption names it
     groups = [group(g) for g in row_groups(view.seats[seat], None, face_down=not face)]
     if seat == view.viewer:
         return groups
@@ -171,12 +172,12 @@ def compose_dm(screen: HandScreen) -> Canvas:
     rows = even_rows(concealed, per_row)
     hand_h = len(rows) * (th + HAND_GAP) - HAND_GAP
 
-    header_h = 26
+    header_h = HEADER_H
     sides = max(left.height, right.height)
     y_across = header_h
     y_sides = y_across + across.height + PAD
     y_own = y_sides + sides + PAD
-    own_h = own.height + INSET + hand_h
+    own_h = own.height + INSET + hand_h + LINE_GAP
     height = y_own + own_h + PAD
     cv = Canvas(_felt(height))
 

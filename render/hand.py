@@ -114,6 +114,8 @@ def set_apart(view: GameView, per_row: int) -> tuple[list[int], int | None]:
 def even_rows(tiles: list[int], per_row: int) -> list[list[int]]:
     """``tiles`` in as few rows of at most ``per_row`` as hold them, evenly filled (ten tiles are
     two rows of five, not eight and two), the first row the longer."""
+    if not tiles:
+        return [[]]
     n_rows = max(1, -(-len(tiles) // per_row))
     size = -(-len(tiles) // n_rows)
     return [tiles[i : i + size] for i in range(0, len(tiles), size)] or [[]]
