@@ -105,6 +105,7 @@ def phone_widths(seed: int) -> dict[str, float]:
     out["dm_river_tile_390"] = round(phone.tile_width(full, [dm.RIVER_SCALE]) or 0, 1)
     out["dm_meld_tile_390"] = round(phone.tile_width(full, [dm.MELD_SCALE]) or 0, 1)
     out["dm_aspect"] = out["dm_full_aspect"]
+    out["table_deal_meld_390"] = out["table_meld_390"]  # the deal's table, as this figure was before issue 39
     out["table_meld_390"] = out["table_full_meld_390"]
     return out
 
@@ -233,8 +234,9 @@ def main(argv: list[str] | None = None) -> None:
         out[f"{name}_kb"] = round(size / 1024, 1)
         first = out[f"{name}_first_ms"]
         at_390 = f"tiles {widths[f'{name}_tile_390']:4.1f} px"
-        if f"{name}_meld_390" in widths:
-            at_390 += f", melds {widths[f'{name}_meld_390']:4.1f} px"
+        melds = widths.get("table_deal_meld_390" if name == "table" else f"{name}_meld_390")
+        if melds is not None:
+            at_390 += f", melds {melds:4.1f} px"
         print(
             f"{name:6s} first after warm_up {first:6.2f} ms   warm median {warm:6.2f} ms   {size / 1024:6.1f} KB"
             f"   {widths[f'{name}_px']:4d} px wide; at 390 px: {at_390}"

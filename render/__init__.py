@@ -17,7 +17,6 @@ def sprite_uses() -> list[tuple[float, str, int]]:
     turns = (0, 90, 180, 270)
     uses = [(s, v, 0) for s in dm.HAND_SCALES for v in sprites.VARIANTS]  # the DM picture: its hand, the offer
     uses += [(dm.TILE_SCALE, v, 0) for v in (sprites.PLAIN, sprites.LAST)] + [(dm.TILE_SCALE, sprites.PLAIN, 90)]
-    uses += [(dm.TILE_SCALE * dm.INDICATOR, sprites.PLAIN, 0)]
     uses += [(2.0, v, 0) for v in sprites.VARIANTS]  # hand_image's default scale; LAST: the tile on offer
     uses += [(2.0 * hand.MELD_SCALE, sprites.PLAIN, r) for r in (0, 90)]  # 90: a claimed tile
     uses += [(2.0 * s, sprites.PLAIN, 0) for s in (hand.WAIT_SCALE, hand.OTHERS_SCALE)]

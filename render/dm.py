@@ -39,7 +39,6 @@ HEADER_H = 22
 PLATE_H = 20
 LINE_GAP = 2
 HAND_GAP = 2
-INDICATOR = 0.8  # hongkong's 翻寶牌 in the header, of the river's size
 
 
 def hand_scale(per_row: int) -> float:
@@ -172,7 +171,7 @@ def compose_dm(screen: HandScreen) -> Canvas:
     rows = even_rows(concealed, per_row)
     hand_h = len(rows) * (th + HAND_GAP) - HAND_GAP
 
-    header_h = HEADER_H
+    header_h = HEADER_H if view.bonus_indicator is None else sprites.size(TILE_SCALE)[1] + 6  # 翻寶牌 as large as a discard
     sides = max(left.height, right.height)
     y_across = header_h
     y_sides = y_across + across.height + PAD
@@ -186,9 +185,9 @@ def compose_dm(screen: HandScreen) -> Canvas:
     info = label(locale, "round", wind=wind(locale, view.round_wind), n=view.hand_number, left=view.wall_remaining)
     cv.text((PAD + INSET, (header_h - 4) / 2), info, TEXT, theme.TEXT)
     if view.bonus_indicator is not None:
-        bw, bh = sprites.size(TILE_SCALE * INDICATOR)
+        bw, bh = sprites.size(TILE_SCALE)
         x = WIDTH - PAD - bw
-        cv.tile(view.bonus_indicator, x, round((header_h - 4 - bh) / 2), TILE_SCALE * INDICATOR)
+        cv.tile(view.bonus_indicator, x, round((header_h - 4 - bh) / 2), TILE_SCALE)
         cv.text((x - 4, (header_h - 4) / 2), label(locale, "table.indicator"), TEXT - 2, theme.GOLD, anchor="rm")
 
     for panel, x0, y0, h in (
