@@ -84,8 +84,8 @@ def phone_widths(seed: int) -> dict[str, float]:
         "dm_full": (dm.HAND_SCALES, [dm.RIVER_SCALE]),
         "hand": ([2.0], [2.0 * hand.MELD_SCALE]),
         "hand13": ([2.0], [2.0 * hand.MELD_SCALE]),
-        "table": (table.RIVER_SCALES, table.ROW_SCALES),
-        "table_full": (table.RIVER_SCALES, table.ROW_SCALES),
+        "table": (table.RIVER_SCALES, table.ROW_SCALES + table.ROW_SCALES_TWO),
+        "table_full": (table.RIVER_SCALES, table.ROW_SCALES + table.ROW_SCALES_TWO),
         "score": (scoresheet.TILE_SCALES, ()),
     }
     out: dict[str, float] = {}

@@ -22,7 +22,7 @@ def sprite_uses() -> list[tuple[float, str, int]]:
     uses += [(2.0 * s, sprites.PLAIN, 0) for s in (hand.WAIT_SCALE, hand.OTHERS_SCALE)]
     # the river's scales: discards (LAST: the latest), and a settled hand in the river's place (DRAWN: the winning tile)
     uses += [(s, v, r) for s in table.RIVER_SCALES for v in sprites.VARIANTS for r in turns]
-    uses += [(s, sprites.PLAIN, r) for s in table.ROW_SCALES for r in turns]
+    uses += [(s, sprites.PLAIN, r) for s in {*table.ROW_SCALES, *table.ROW_SCALES_TWO} for r in turns]
     uses += [(table.INDICATOR_SCALE, v, 0) for v in (sprites.PLAIN, sprites.DRAWN)]  # DRAWN: a settled hand's tile
     uses += [(table.BACK_SCALE, sprites.PLAIN, 0)]
     uses += [(s, v, 0) for s in scoresheet.TILE_SCALES for v in (sprites.PLAIN, sprites.DRAWN)]
