@@ -1,14 +1,14 @@
 """The DM picture: the whole table seen from one seat, on one phone screen, so a person decides without
 leaving the DM (where the 8-second claim windows are). Your hand large at the bottom, the drawn tile apart
 at the end of its last row (in a claim window the tile on offer lies there instead, framed orange); above
-it your own river, melds and flowers; above those the three other seats where they sit, 對家 across the top,
-上家 on the left and 下家 on the right, each with its plate (wind, name, 莊, 聽, 代打, score), its hidden
-tiles as one back and a count, its melds and flowers and its river (the latest discard framed, the tiles
-another seat took shaded). The round, the hand and the tiles left head the picture.
+it your own river, melds, flowers and (once ready) waits with how many of each are unseen; above those the
+three other seats where they sit, 對家 across the top, 上家 on the left and 下家 on the right, each with its
+plate (wind, name, 莊, 聽, 代打, score), its hidden tiles as one back and a count, its melds and flowers and
+its river (the latest discard framed, the tiles another seat took shaded). The round, the hand and the tiles left head the picture.
 
 It is drawn from the seat's screen alone (table/screens.py ``HandScreen``): its view holds only what the seat
 may see, so another seat's concealed tiles appear only once the view has them (the end-of-hand reveal,
-眼牌). Read at 390 px wide: the hand's tiles about 34 px, every other tile about 15 px, the picture at most
+眼牌). Read at 390 px wide: the hand's tiles 39 px, every other tile about 15 px, the picture at most
 1.25 × as tall as wide (render/phone.py)."""
 
 from __future__ import annotations
@@ -65,14 +65,15 @@ def _river(screen: HandScreen, seat: int) -> Group:
     )
 
 
-def _rows_of(screen: HandScreen, seat: int) -> list[Group]:
+def _rows_of(screen: HandScreen, seat: int, waits: bool = True) -> list[Group]:
     """A seat's hidden hand (one back and a count, or face up where the view has it), melds and flowers."""
     view = screen.view
     seen = view.revealed.get(seat) or view.others.get(seat)
     face = seat == view.viewer or view.revealed.get(seat) is not None  # your own 暗槓 face up: no caption names it
     groups = [group(g) for g in row_groups(view.seats[seat], None, face_down=not face)]
-    if seat == view.viewer:
-        return groups
+    if seat == view.viewer:  # and once ready, each wait with how many are still unseen
+        shown = view.waits if waits else ()
+        return groups + [Group((Piece(t),), after=label(screen.locale, "unseen", n=n)) for t, n in shown]
     if seen:
         hidden = Group(tuple(Piece(t) for t in sorted_tiles(seen)))
     else:
@@ -83,10 +84,10 @@ def _rows_of(screen: HandScreen, seat: int) -> list[Group]:
 class _Panel:
     """One seat's box: its plate, then its tile lines (melds and flowers, then its river)."""
 
-    def __init__(self, screen: HandScreen, seat: int, width: int, plate: bool = True) -> None:
+    def __init__(self, screen: HandScreen, seat: int, width: int, plate: bool = True, waits: bool = True) -> None:
         self.seat, self.width = seat, width
         inner = width - 2 * INSET
-        self.rows, n_rows = flow(_rows_of(screen, seat), TILE_SCALE, inner, TEXT)
+        self.rows, n_rows = flow(_rows_of(screen, seat, waits), TILE_SCALE, inner, TEXT)
         river, n_river = flow([_river(screen, seat)], TILE_SCALE, inner, TEXT)
         self.river = river
         self.n_rows, self.n_river = n_rows, n_river
@@ -178,6 +179,10 @@ def compose_dm(screen: HandScreen) -> Canvas:
     y_own = y_sides + sides + PAD
     own_h = own.height + INSET + hand_h + LINE_GAP
     height = y_own + own_h + PAD
+    if height > MAX_ASPECT * WIDTH and view.waits:  # the rare hand whose waits would not fit: the text names them
+        own = _Panel(screen, me, full, waits=False)
+        own_h = own.height + INSET + hand_h + LINE_GAP
+        height = y_own + own_h + PAD
     cv = Canvas(_felt(height))
 
     # the header: where the hand stands; hongkong's face-up 翻寶牌 on the right

@@ -32,13 +32,21 @@ def _fullest(rules: str):
 @pytest.mark.parametrize("rules", RULES)
 def test_the_dm_picture_fits_one_phone_screen_with_readable_tiles(rules):
     state = synthetic(7, rules=rules)
-    for view in (state.mine, state.claim, *_fullest(rules)):
+    many = tuple((t, 2) for t in range(9))  # a nine-sided wait: shown where it fits, else only the text says it
+    for view in (state.mine, state.claim, *_fullest(rules), *(replace(v, waits=many) for v in _fullest(rules))):
         cv = dm.compose_dm(hand_screen(view, locale="en"))
         assert cv.im.width == dm.WIDTH
         assert cv.im.height <= dm.MAX_ASPECT * cv.im.width
         assert phone.tile_width(cv, dm.HAND_SCALES) >= 30
         assert phone.tile_width(cv, [dm.RIVER_SCALE]) >= 14
         assert phone.tile_width(cv, [dm.MELD_SCALE]) >= 14
+
+
+def test_a_ready_hand_shows_its_waits_and_how_many_of_each_are_unseen():
+    state = synthetic(7)
+    cv = dm.compose_dm(hand_screen(state.mine, locale="en"))
+    for tile, n in state.mine.waits:
+        assert tile in cv.faces and f"{n} left" in cv.texts
 
 
 def test_the_latest_discard_is_framed_in_its_river_and_the_offer_lies_where_the_drawn_tile_would():
@@ -97,6 +105,7 @@ def test_the_picture_shows_no_tile_the_seat_may_not_see(rules):
             seen[view.offer[1]] += 1
         if view.bonus_indicator is not None:
             seen[view.bonus_indicator] += 1
+        seen.update(t for t, _ in view.waits)  # drawn once each beside its count (not a tile anyone holds)
         for hand in (*view.revealed.values(), *view.others.values()):
             seen.update(hand)
         shown = Counter(dm.compose_dm(screen).faces)
