@@ -65,15 +65,16 @@ def flow(groups: Iterable[Group], scale: float, width: int, text_size: int) -> t
             continue
         words = fonts.text_width(g.after, text_size) + space if g.after else 0
         length = sum(_width(p, w, h) for p in g.pieces) + words
-        if used and not g.breakable and x + gap + length > width:
+        breakable = g.breakable or length > width  # a hand laid face up may be longer than a line
+        if used and not breakable and x + gap + length > width:
             x, line = 0, line + 1
         elif used:
             x += gap
-            if g.breakable and x + _width(g.pieces[0], w, h) > width:
+            if breakable and x + _width(g.pieces[0], w, h) > width:
                 x, line = 0, line + 1
         for p in g.pieces:
             pw = _width(p, w, h)
-            if g.breakable and x and x + pw > width:
+            if breakable and x and x + pw > width:
                 x, line = 0, line + 1
             spots.append(Spot(x, line, p))
             x += pw

@@ -33,7 +33,15 @@ def _fullest(rules: str):
 def test_the_dm_picture_fits_one_phone_screen_with_readable_tiles(rules):
     state = synthetic(7, rules=rules)
     many = tuple((t, 2) for t in range(9))  # a nine-sided wait: shown where it fits, else only the text says it
-    for view in (state.mine, state.claim, *_fullest(rules), *(replace(v, waits=many) for v in _fullest(rules))):
+    long = crowded(rules, river=16, own_melds=0)
+    bare = tuple(replace(seat, melds=(), concealed_count=long.hand_size + 1) for seat in long.seats)
+    eyes = [  # 眼牌 (or a hand over): every other hand face up, beside four kongs and the flowers or with no
+        # melds (rivers of 16: with four whole hands, about as many tiles as a wall holds)
+        replace(view, others={s.seat: tuple(range(s.concealed_count)) for s in view.seats})
+        for view in (long, replace(long, seats=bare))
+    ]
+    views = (state.mine, state.claim, *eyes, *_fullest(rules), *(replace(v, waits=many) for v in _fullest(rules)))
+    for view in views:
         cv = dm.compose_dm(hand_screen(view, locale="en"))
         assert cv.im.width == dm.WIDTH
         assert cv.im.height <= dm.MAX_ASPECT * cv.im.width
