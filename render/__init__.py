@@ -1,9 +1,10 @@
-"""Pillow pictures of engine state: tile sprites, the hand image (DM), the table image (channel)
-and the score sheet. Reads ``engine.view`` objects only and never changes them; every function is
+"""Pillow pictures of engine state: tile sprites, the DM picture (the table from a seat), the hand
+image, the table image (channel) and the score sheet. Reads ``engine.view`` objects only and never changes them; every function is
 safe to call from worker threads (``asyncio.to_thread``)."""
 
 from __future__ import annotations
 
+from .dm import dm_image, render_dm
 from .hand import hand_image, render_hand
 from .scoresheet import render_score, score_image
 from .table import render_table, table_image
@@ -11,15 +12,17 @@ from .table import render_table, table_image
 
 def sprite_uses() -> list[tuple[float, str, int]]:
     """Every (scale, variant, rotation) the three pictures paste at their default scale."""
-    from . import hand, scoresheet, sprites, table
+    from . import dm, hand, scoresheet, sprites, table
 
     turns = (0, 90, 180, 270)
-    uses = [(2.0, v, 0) for v in sprites.VARIANTS]  # hand_image's default scale; LAST: the tile on offer
+    uses = [(s, v, 0) for s in dm.HAND_SCALES for v in sprites.VARIANTS]  # the DM picture: its hand, the offer
+    uses += [(dm.TILE_SCALE, v, 0) for v in (sprites.PLAIN, sprites.LAST)] + [(dm.TILE_SCALE, sprites.PLAIN, 90)]
+    uses += [(2.0, v, 0) for v in sprites.VARIANTS]  # hand_image's default scale; LAST: the tile on offer
     uses += [(2.0 * hand.MELD_SCALE, sprites.PLAIN, r) for r in (0, 90)]  # 90: a claimed tile
     uses += [(2.0 * s, sprites.PLAIN, 0) for s in (hand.WAIT_SCALE, hand.OTHERS_SCALE)]
     # the river's scales: discards (LAST: the latest), and a settled hand in the river's place (DRAWN: the winning tile)
     uses += [(s, v, r) for s in table.RIVER_SCALES for v in sprites.VARIANTS for r in turns]
-    uses += [(s, sprites.PLAIN, r) for s in table.ROW_SCALES for r in turns]
+    uses += [(s, sprites.PLAIN, r) for s in {*table.ROW_SCALES, *table.ROW_SCALES_TWO} for r in turns]
     uses += [(table.INDICATOR_SCALE, v, 0) for v in (sprites.PLAIN, sprites.DRAWN)]  # DRAWN: a settled hand's tile
     uses += [(table.BACK_SCALE, sprites.PLAIN, 0)]
     uses += [(s, v, 0) for s in scoresheet.TILE_SCALES for v in (sprites.PLAIN, sprites.DRAWN)]
@@ -36,7 +39,8 @@ def warm_up() -> None:
     from engine.events import Phase
 
     from . import encode, fonts, labels, sprites, table
-    from .demo import synthetic
+    from .demo import crowded, hand_screen, synthetic
+    from .dm import compose_dm
     from .hand import compose_hand
     from .scoresheet import compose_score
     from .table import compose_table
@@ -53,6 +57,9 @@ def warm_up() -> None:
     canvases = [compose_score(capped, state.names, state.public), compose_score(drawn, state.names)]
     for locale in (None, *labels.LOCALES):  # every label size in every language's words
         canvases += [
+            compose_dm(hand_screen(state.mine, state.names, locale)),
+            compose_dm(hand_screen(offer, state.names, locale)),
+            compose_dm(hand_screen(crowded(), state.names, locale)),
             compose_hand(state.mine, locale=locale),
             compose_hand(offer, locale=locale),
             compose_table(state.public, state.names, locale=locale),
@@ -68,7 +75,9 @@ def warm_up() -> None:
 
 
 __all__ = [
+    "dm_image",
     "hand_image",
+    "render_dm",
     "render_hand",
     "render_score",
     "render_table",

@@ -185,6 +185,56 @@ def synthetic(seed: int = 7, viewer: int = 0, *, rules: str = DEFAULT_RULES) -> 
     return DemoState(public, mine, result, NAMES, claim)
 
 
+def hand_screen(view: GameView, names: tuple[str, ...] = NAMES, locale: str | None = "zh-TW", result: HandResult | None = None):
+    """``view``'s seat's DM screen (table/screens.py) as a table would give it, for the DM picture."""
+    from table.lobby import Seat
+    from table.screens import HandScreen, Showing
+
+    assert view.viewer is not None
+    over = view.phase == "over"
+    return HandScreen(
+        table_id=1,
+        channel_id=1,
+        rules=view.rules,
+        unit=rule_set(view.rules).unit,
+        seat=view.viewer,
+        seats=tuple(Seat(1000 + s, name, locale=locale or "zh-TW") for s, name in enumerate(names)),
+        showing=Showing.HAND_OVER if over else Showing.PROMPT,
+        view=view,
+        hand_number=view.hand_number,
+        hand_over=over,
+        decision=1,
+        deadline=None,
+        result=result if over else None,
+        rivers=tuple(tuple((t, False) for t in seat.discards) for seat in view.seats),
+    )
+
+
+def crowded(rules: str = DEFAULT_RULES, viewer: int = 0, river: int = 24, own_melds: int = 0) -> GameView:
+    """The fullest table a picture must hold: every other seat with four kongs (each tile claimed, so one
+    lies sideways) and all eight flowers, every river ``river`` long, and the viewer with ``own_melds``
+    kongs, eight flowers and the rest of a hand concealed with a drawn tile."""
+    state = synthetic(7, viewer, rules=rules)
+    profile = get_profile(rules)
+    flowers = tuple(FLOWERS) if profile.flowers else ()
+    rng = random.Random(river)
+    seats = []
+    for seat in state.mine.seats:
+        n = own_melds if seat.seat == viewer else 4
+        melds = tuple(
+            Meld(MeldKind.KONG, (t,) * 4, claimed=t, source=(seat.seat + 1 + k % 3) % 4)
+            for k, t in enumerate(rng.sample(range(34), n))
+        )
+        discards = tuple(rng.randrange(34) for _ in range(river))
+        count = profile.hand_size - 3 * n + (seat.seat == state.mine.turn)
+        seats.append(replace(seat, melds=melds, flowers=flowers, discards=discards, concealed_count=count))
+    mine = seats[viewer]
+    hand = tuple(sorted_tiles(rng.randrange(34) for _ in range(profile.hand_size - 3 * len(mine.melds))))
+    last = (state.mine.last_discard or (0, 0))[0]
+    latest = (last, seats[last].discards[-1]) if seats[last].discards else None
+    return replace(state.mine, seats=tuple(seats), concealed=hand, last_discard=latest)
+
+
 def _deltas(winner: int, loser: int, amount: int) -> tuple[int, int, int, int]:
     out = [0, 0, 0, 0]
     out[winner], out[loser] = amount, -amount

@@ -22,9 +22,10 @@ import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from math import ceil
 from pathlib import Path
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 TILE_FONT = FONT_DIR / "tiles.otf"
@@ -324,6 +325,39 @@ def draw_text(
             )
             x += r.width
     return round(total)
+
+
+@lru_cache(maxsize=1024)
+def _stamp(text: str, size: int) -> tuple[Image.Image, int, int, int]:
+    """``text`` rasterised once as a coverage mask: (mask, width, left margin, baseline), so that words a
+    picture writes again (names, scores, labels: most of them, every time) are pasted, not drawn again."""
+    parts = runs(text, size)
+    total = sum(r.width for r in parts)
+    margin, base = ceil(size * 0.3), ceil(size * 1.2)  # room for strokes, accents and emoji above the line
+    mask = Image.new("L", (ceil(total) + 2 * margin, base + ceil(size * 0.5)), 0)
+    draw = ImageDraw.Draw(mask)
+    x = float(margin)
+    with LOCK:
+        for r in parts:
+            draw.text((x, base), r.text, font=r.font, fill=255, anchor="ls", stroke_width=r.stroke, stroke_fill=255)
+            x += r.width
+    return mask, round(total), margin, base
+
+
+def paste_text(
+    im: Image.Image, xy: tuple[float, float], text: str, size: int, fill: tuple[int, ...], anchor: str = "lm"
+) -> int:
+    """``draw_text`` onto ``im`` from a cached mask (the same pixels, to the nearest pixel); returns the width."""
+    mask, total, margin, base = _stamp(text, size)
+    x, y = xy
+    x -= {"l": 0, "m": total / 2, "r": total}[anchor[0]]
+    if anchor[1] == "m":
+        y -= _mid_offset(size)
+    elif anchor[1] == "t":
+        y += size * 0.88
+    x0, y0 = round(x) - margin, round(y) - base
+    im.paste(fill, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
+    return total
 
 
 def warm(sizes: set[int]) -> None:

@@ -100,9 +100,22 @@ def _groups(view: GameView, locale: object) -> list[_Group]:
     return out
 
 
-def _rows(tiles: list[int], per_row: int) -> list[list[int]]:
+def set_apart(view: GameView, per_row: int) -> tuple[list[int], int | None]:
+    """The concealed tiles and the one shown apart, at the end of the last row: the drawn tile, or for a
+    hand one over two rows without one (the dealer's first turn when the last dealt tile was a flower) its
+    last tile, so the picture stays two rows."""
+    concealed = list(view.concealed)
+    apart = view.drawn
+    if apart is None and len(concealed) == 2 * per_row + 1:
+        apart = concealed.pop()
+    return concealed, apart
+
+
+def even_rows(tiles: list[int], per_row: int) -> list[list[int]]:
     """``tiles`` in as few rows of at most ``per_row`` as hold them, evenly filled (ten tiles are
     two rows of five, not eight and two), the first row the longer."""
+    if not tiles:
+        return [[]]
     n_rows = max(1, -(-len(tiles) // per_row))
     size = -(-len(tiles) // n_rows)
     return [tiles[i : i + size] for i in range(0, len(tiles), size)] or [[]]
@@ -146,13 +159,8 @@ def compose_hand(view: GameView, scale: float = 2, locale: object = None) -> Can
     if offer is not None:
         y += th + pad
 
-    concealed = list(view.concealed)
-    apart = view.drawn
-    # a hand one over two rows without a drawn tile (the dealer's first turn when the last dealt
-    # tile was a flower) keeps its last tile in the drawn tile's place, so the picture stays two rows
-    if apart is None and len(concealed) == 2 * geo.per_row + 1:
-        apart = concealed.pop()
-    rows = _rows(concealed, geo.per_row)
+    concealed, apart = set_apart(view, geo.per_row)
+    rows = even_rows(concealed, geo.per_row)
     y_rows = y
     row_step = th + u(3)
     y = y_rows + len(rows) * row_step - u(3)

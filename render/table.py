@@ -1,6 +1,7 @@
 """The public table image, laid out to be read on a phone (about 390 px wide): four sides like a
 real table, each seat's river in front of it (the last discard framed in orange), its melds (the
-claimed tile turned sideways, showing who it came from) and flowers behind the river, and its name
+claimed tile turned sideways, showing who it came from) and flowers behind the river (in two lines when
+one would be too small to read: four kongs and eight flowers still 14 px at 390), and its name
 plate in the corner on its left, where the names have room to be written whole; the round, the hand
 number, the tiles left and the face-up 翻寶牌 in the middle.
 
@@ -40,8 +41,13 @@ RIVER_ROWS = 3  # rows of 6 as on a real table; a longer river makes its rows lo
 RIVER_PER_ROW = 6
 RIVER_ROOM = 7  # a long river's rows may reach one tile past the six, no further (the plates are there)
 ROW_SCALES = (1.3, 1.15, 1.0, 0.85, 0.7, 0.55, 0.45)  # melds and flowers shrink to fit when many
-INDICATOR_SCALE = 1.2
-BACK_SCALE = 0.7  # the one back beside a plate's tile count
+TWO_LINES = 1.11  # where one line would shrink past this, two lines of it: 14 px at 390 (four kongs, eight flowers)
+ROW_SCALES_TWO = (TWO_LINES, 1.0, 0.85, 0.7, 0.55, 0.45)
+# every scale above is a different number from the rivers', the indicator's and the plates' backs: pictures
+# are measured by the scale their tiles were pasted at (render/phone.py)
+PLATE_WIDTH = 222  # the plates' width in the corners: room for long names on two lines, the rest of a side for melds
+INDICATOR_SCALE = 1.32  # 17 px at 390 on the larger table of two-line rows
+BACK_SCALE = 0.75  # the one back beside a plate's tile count (at none of the rows' scales, which measure apart)
 GAP = 6
 MARGIN = 8
 PLATE_DEPTH = 120
@@ -57,15 +63,17 @@ class Layout:
         self.rw, self.rh = sprites.size(self.river_scale)
         self.center = RIVER_PER_ROW * self.rw // 2 + round(12 * s)  # half the middle panel
         self.river_y = self.center + round(GAP * s)
-        self.row_y = self.river_y + RIVER_ROWS * self.rh + round(10 * s)
-        self.row_h = sprites.size(ROW_SCALES[0] * s)[1]
-        self.half = self.row_y + self.row_h + round(12 * s)
+        self.row_y = self.river_y + RIVER_ROWS * self.rh + round(6 * s)
+        self.line_gap = round(2 * s)
+        # the row behind the river: one line of melds and flowers, or two when one would be too small to read
+        self.row_h = max(sprites.size(ROW_SCALES[0] * s)[1], 2 * sprites.size(TWO_LINES * s)[1] + self.line_gap)
+        self.half = self.row_y + self.row_h + round(8 * s)
         self.size = 2 * self.half
         self.margin = round(MARGIN * s)
         self.gap = round(GAP * s)
-        # a plate reaches from its corner to a gap short of where the longest river may reach
+        # a plate reaches from its corner at most to a gap short of where the longest river may reach
         river_end = -RIVER_PER_ROW * self.rw // 2 + RIVER_ROOM * self.rw
-        self.plate_w = self.half - self.margin - river_end - self.gap
+        self.plate_w = min(self.half - self.margin - river_end - self.gap, round(PLATE_WIDTH * s))
         self.plate_h = round(PLATE_DEPTH * s)
         self.name_x = round(60 * s)  # from the plate's left: the wind's column, then the name
         self.name_room = self.plate_w - self.name_x - round(8 * s)
@@ -149,7 +157,7 @@ def _hand_in_front(
         _place(cv, lay, p, win, x, lay.river_y + (i // per_row) * rh, rs, sprites.DRAWN)
 
 
-def _row_groups(seat: SeatPublic, revealed: tuple[int, ...] | None, face_down: bool) -> list[Laid]:
+def row_groups(seat: SeatPublic, revealed: tuple[int, ...] | None, face_down: bool) -> list[Laid]:
     """The row behind the river, left to right: the hand when revealed here, each meld (a 暗槓 face
     down until the reveal), the flowers."""
     groups: list[Laid] = []
@@ -165,28 +173,57 @@ def _row_groups(seat: SeatPublic, revealed: tuple[int, ...] | None, face_down: b
 def _hand_row(
     cv: Canvas, lay: Layout, p: int, seat: SeatPublic, revealed: tuple[int, ...] | None, face_down: bool
 ) -> None:
-    groups = _row_groups(seat, revealed, face_down)
+    groups = row_groups(seat, revealed, face_down)
     if not groups:
         return
-    span = lay.row_span(p)
-    for scale in ROW_SCALES:
-        s = scale * lay.scale
+    room = 2 * lay.row_span(p)
+    lines, s = row_lines(groups, room, lay.scale)
+    w, h = sprites.size(s)
+    gap = round(GAP * s)
+    y = lay.row_y + lay.row_h - h  # the first line lies along the table's edge, a second inside it
+    for line in lines:
+        length = sum(h if side else w for g in line for _, side in g) + gap * (len(line) - 1)
+        x = -length / 2  # centred on the side
+        for group in line:
+            for t, side in group:
+                if side:
+                    _place(cv, lay, p, t, x, y + h - w, s, sideways=True)
+                    x += h
+                else:
+                    _place(cv, lay, p, t, x, y, s)
+                    x += w
+            x += gap
+        y -= h + lay.line_gap
+
+
+def row_lines(groups: list[Laid], room: int, scale: float = 1.0) -> tuple[list[list[Laid]], float]:
+    """The row's groups in lines ``room`` long and the tile scale: one line at the largest of ``ROW_SCALES``
+    down to ``TWO_LINES``, else two lines (groups kept whole, the first filled first) at the largest of
+    ``ROW_SCALES_TWO`` that holds them (the smallest if none)."""
+
+    def length(line: list[Laid], s: float) -> int:
         w, h = sprites.size(s)
-        gap = round(GAP * s)
-        length = sum(h if side else w for g in groups for _, side in g) + gap * (len(groups) - 1)
-        if length <= 2 * span:
+        return sum(h if side else w for g in line for _, side in g) + round(GAP * s) * (len(line) - 1)
+
+    for factor in ROW_SCALES:
+        if factor < TWO_LINES:
             break
-    x = -length / 2  # centred on the side
-    y = lay.row_y + lay.row_h - h  # the row lies along the table's edge
-    for group in groups:
-        for t, side in group:
-            if side:
-                _place(cv, lay, p, t, x, y + h - w, s, sideways=True)
-                x += h
-            else:
-                _place(cv, lay, p, t, x, y, s)
-                x += w
-        x += gap
+        if length(groups, factor * scale) <= room:
+            return [groups], factor * scale
+    first: list[Laid] = []
+    rest: list[Laid] = []
+    s = ROW_SCALES_TWO[-1] * scale
+    for factor in ROW_SCALES_TWO:
+        s = factor * scale
+        first = []
+        for g in groups:
+            if first and length([*first, g], s) > room:
+                break
+            first.append(g)
+        rest = groups[len(first) :]
+        if length(first, s) <= room and (not rest or length(rest, s) <= room):
+            return [line for line in (first, rest) if line], s
+    return [line for line in (first, rest) if line], s
 
 
 @lru_cache(maxsize=8)
@@ -297,18 +334,7 @@ def _plate(
         cv.tile(sprites.BACK, bx, round(mid - bh / 2), BACK_SCALE * s)
         cv.text((bx + bw + space, mid), count, size, theme.TEXT_DIM)
 
-    status: list[tuple[str, tuple[int, int, int]]] = []
-    if result is not None and result.winner == seat.seat:
-        status.append((label(locale, "table.tsumo" if result.self_drawn else "table.win"), theme.GOLD))
-    if result is not None and result.loser == seat.seat:
-        status.append((label(locale, "table.dealt"), theme.RED))
-    if seat.seat == view.dealer:
-        tag = label(locale, "streak", n=view.dealer_streak) if view.dealer_streak else label(locale, "dealer")
-        status.append((tag, theme.GOLD))
-    if seat.ready:
-        status.append((label(locale, "ready"), theme.RED))
-    if seat.auto:
-        status.append((label(locale, "table.auto"), theme.RED))
+    status = plate_tags(seat, view, locale, result)
     if turn:
         status.append((label(locale, "table.turn"), theme.GOLD))
     if status:
@@ -322,6 +348,26 @@ def _plate(
         x = x0 + round(10 * s)
         for text, colour in status:
             x += cv.text((x, y0 + round(105 * s)), text, size, colour) + space
+
+
+def plate_tags(
+    seat: SeatPublic, view: GameView, locale: object, result: HandResult | None = None
+) -> list[tuple[str, theme.Colour]]:
+    """The words a seat's plate says of it, in order: 胡/自摸 and 放槍 once settled, 莊 (連n), 聽, 代打;
+    the DM picture's plates say the same (render/dm.py)."""
+    status: list[tuple[str, theme.Colour]] = []
+    if result is not None and result.winner == seat.seat:
+        status.append((label(locale, "table.tsumo" if result.self_drawn else "table.win"), theme.GOLD))
+    if result is not None and result.loser == seat.seat:
+        status.append((label(locale, "table.dealt"), theme.RED))
+    if seat.seat == view.dealer:
+        tag = label(locale, "streak", n=view.dealer_streak) if view.dealer_streak else label(locale, "dealer")
+        status.append((tag, theme.GOLD))
+    if seat.ready:
+        status.append((label(locale, "ready"), theme.RED))
+    if seat.auto:
+        status.append((label(locale, "table.auto"), theme.RED))
+    return status
 
 
 def _centre(

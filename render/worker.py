@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from . import render_hand, render_score, render_table, warm_up
+from . import render_dm, render_hand, render_score, render_table, warm_up
 
 
 def ready() -> bytes:
@@ -24,6 +24,7 @@ def ready() -> bytes:
 
 
 DRAWINGS: dict[str, Callable[..., bytes]] = {
+    "render_dm": render_dm,
     "render_hand": render_hand,
     "render_table": render_table,
     "render_score": render_score,

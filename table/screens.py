@@ -116,6 +116,9 @@ class HandScreen:
     event_count: int = 0  # the hand's events so far: where the next feed starts
     exchanged: tuple[int, ...] | None = None  # 換牌: the tiles that came back (() kept), until the seat's next move
     result: HandResult | None = None  # the hand's, once it is over and scored
+    # each seat's river as it was discarded, oldest first: (tile, claimed) with the tiles another seat took
+    # kept in their place (the view's rivers drop them); public, like the rivers themselves
+    rivers: tuple[tuple[tuple[int, bool], ...], ...] = ()
 
     @property
     def names(self) -> list[str]:
@@ -305,6 +308,7 @@ def hand_screen(session: TableSession, seat: int) -> HandScreen:
         event_count=len(game.events),
         exchanged=exchanged_tiles(game.events, seat),
         result=session.result if game.is_over else None,
+        rivers=rivers_as_discarded(game.events, view),
     )
 
 
@@ -429,6 +433,43 @@ def feed_moves(events: Sequence[Event], viewer: int) -> tuple[Move, ...]:
             shown = Event(EventKind.ANKONG, seat) if event.kind is EventKind.ANKONG else event
             out.append(Move(i, shown, tsumogiri))
     return tuple(out)
+
+
+_CLAIMS = (EventKind.CHI, EventKind.PON, EventKind.KONG)  # the melds that take the discard on the table
+
+
+def rivers_as_discarded(events: Sequence[Event], view: GameView) -> tuple[tuple[tuple[int, bool], ...], ...]:
+    """Each seat's discards in order with whether another seat took it (吃, 碰, 槓, or a win on it), so a
+    picture can show where a claimed tile lay. Claims are read from the events; what they do not say (a win
+    on a discard) is what the view's river, which drops taken tiles, no longer holds.
+
+        >>> from engine.events import DISCARD_EVENTS
+        >>> from engine.view import SeatPublic
+        >>> seats = tuple(SeatPublic(s, s, (), (), (4,) if s == 0 else (), 13) for s in range(4))
+        >>> view = GameView(0, "taiwan16", 0, 1, 0, 0, 50, seats, 1, Phase.TURN)
+        >>> taken = [DISCARD_EVENTS[0][3], Event(EventKind.PON, 2, 3), DISCARD_EVENTS[0][4]]
+        >>> rivers_as_discarded(taken, view)[0]
+        ((3, True), (4, False))
+    """
+    made: list[list[list]] = [[] for _ in view.seats]
+    last: list | None = None
+    for event in events:
+        if event.kind is EventKind.DISCARD and event.seat is not None and event.tile is not None:
+            last = [event.tile, False]
+            made[event.seat].append(last)
+        elif event.kind in _CLAIMS and last is not None:
+            last[1], last = True, None
+    for seat, river in zip(view.seats, made, strict=True):
+        left = iter(seat.discards)
+        want = next(left, None)
+        for item in river:
+            if item[1]:
+                continue
+            if item[0] == want:
+                want = next(left, None)
+            else:
+                item[1] = True  # not on the table any more: taken without a claim event (a win on it)
+    return tuple(tuple((tile, claimed) for tile, claimed in river) for river in made)
 
 
 def exchanged_tiles(events: Sequence[Event], viewer: int) -> tuple[int, ...] | None:

@@ -118,8 +118,8 @@ async def dm_payload(screen: HandScreen, marks: FeedMarks, mode: str = "main", p
         buttons = add_eye_button(buttons, table_id, screen.declarations[0].kind is Kind.MIJI, loc)
     if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
         line += "\n" + texts.others_text(view, names, loc)
-    # last: the words above are of this view; the picture's labels in the reader's language
-    png = await painter.draw(render.render_hand, view, locale=loc)
+    # last: the words above are of this view; the picture (the table from this seat) in the reader's language
+    png = await painter.draw(render.render_dm, screen)
     return Payload(content=f"{header}\n{line}", png=png, filename="hand.png", view=buttons)
 
 

@@ -38,7 +38,7 @@ def default_workers() -> int:
 
 # what goes first when pictures queue (hundreds of hands starting at once): a hand someone waits for,
 # then a score sheet, then the table pictures
-PRIORITY = {"render_hand": 0, "render_score": 1, "render_table": 2}
+PRIORITY = {"render_dm": 0, "render_hand": 0, "render_score": 1, "render_table": 2}
 # pictures in a worker's pipe at once: enough that it never idles while the loop hands it the next
 # (the answer's reader writes it, in the same turn of the loop); the rest wait in the bot, by priority
 DEPTH = 4
@@ -145,7 +145,7 @@ class _Worker:
 
 
 class Painter:
-    """``await painter.draw(render.render_hand, view, locale=...)``: the drawing function's bytes."""
+    """``await painter.draw(render.render_dm, screen)``: the drawing function's bytes."""
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = [_Worker() for _ in range(workers)]

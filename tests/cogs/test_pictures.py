@@ -9,7 +9,7 @@ import pytest
 import bot as entry
 import render
 from cogs.mahjong.pictures import Painter
-from render.demo import synthetic
+from render.demo import hand_screen, synthetic
 
 
 async def test_a_worker_process_draws_the_very_picture_a_thread_draws() -> None:
@@ -24,6 +24,8 @@ async def test_a_worker_process_draws_the_very_picture_a_thread_draws() -> None:
             in_thread = await threads.draw(draw, *args, locale="zh-TW")
             in_worker = await workers.draw(draw, *args, locale="zh-TW")
             assert in_worker == in_thread and in_worker.startswith(b"\x89PNG")
+        screen = hand_screen(demo.claim)  # the DM picture: the seat's whole screen goes down the pipe
+        assert await workers.draw(render.render_dm, screen) == await threads.draw(render.render_dm, screen)
     finally:
         await workers.close()
 

@@ -44,8 +44,9 @@ def stamped_viewer(png: bytes) -> str | None:
 
 def watch_views(monkeypatch) -> None:
     """Every hand and table image says which view it was drawn from (seat number, or None)."""
-    hand, table = render.render_hand, render.render_table
+    hand, dm, table = render.render_hand, render.render_dm, render.render_table
     monkeypatch.setattr(render, "render_hand", lambda view, *a, **k: _stamp(hand(view, *a, **k), view.viewer))
+    monkeypatch.setattr(render, "render_dm", lambda screen, *a, **k: _stamp(dm(screen, *a, **k), screen.view.viewer))
     monkeypatch.setattr(render, "render_table", lambda view, *a, **k: _stamp(table(view, *a, **k), view.viewer))
 
 

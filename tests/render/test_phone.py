@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine.meld import Meld, MeldKind
 from engine.tiles import parse_tiles
 from render import fonts, hand, labels, phone, sprites, table
-from render.demo import synthetic
+from render.demo import crowded, synthetic
 from render.melds import laid_out
 
 RULES = ("taiwan16", "taiwan13", "hongkong", "guangdong")
@@ -76,6 +76,25 @@ def test_a_long_river_keeps_its_tiles_readable_and_off_the_plates():
                 assert placed.x + w <= x0 or placed.x >= x1 or placed.y + h <= y0 or placed.y >= y1
 
 
+@pytest.mark.parametrize("rules", RULES)
+def test_a_crowded_tables_melds_and_flowers_read_on_a_phone_and_keep_off_the_plates(rules):
+    """Four kongs and all eight flowers at every seat (issue 39: 6 px before): two lines of 14 px or more."""
+    view = replace(crowded(rules), viewer=None, concealed=(), drawn=None, waits=())
+    cv = table.compose_table(view, synthetic(7).names)
+    rows = [p for p in cv.placed if p.scale in (*table.ROW_SCALES, *table.ROW_SCALES_TWO)]
+    assert sorted(p.tile for p in rows) == sorted(
+        [t for s in view.seats for m in s.melds for t, _ in laid_out(m, s.seat, face_down=True)]
+        + [t for s in view.seats for t in s.flowers]
+    )
+    assert phone.tile_width(cv, (*table.ROW_SCALES, *table.ROW_SCALES_TWO)) >= 14
+    lay = table.Layout()
+    boxes = [table.plate_box(lay, p) for p in range(4)]
+    for placed in rows:
+        w, h = sprites.sprite(placed.tile, placed.scale, placed.variant, placed.rotation).size
+        for x0, y0, x1, y1 in boxes:
+            assert placed.x + w <= x0 or placed.x >= x1 or placed.y + h <= y0 or placed.y >= y1
+
+
 def test_the_bonus_indicator_is_as_large_as_a_discard_on_a_phone():
     view = synthetic(7, rules="hongkong").public
     cv = table.compose_table(view, synthetic(7).names)
@@ -107,7 +126,7 @@ def _row_of(cv, pos: int):
     lay = table.Layout()
     out = []
     for p in cv.placed:
-        if p.scale not in table.ROW_SCALES:
+        if p.scale not in (*table.ROW_SCALES, *table.ROW_SCALES_TWO):
             continue
         w, h = sprites.sprite(p.tile, p.scale, p.variant, p.rotation).size
         x, y = p.x + w / 2 - lay.half, p.y + h / 2 - lay.half
