@@ -444,9 +444,10 @@ def rivers_as_discarded(events: Sequence[Event], view: GameView) -> tuple[tuple[
     on a discard) is what the view's river, which drops taken tiles, no longer holds.
 
         >>> from engine.events import DISCARD_EVENTS
+        >>> from engine.rulesets import DEFAULT_RULES
         >>> from engine.view import SeatPublic
         >>> seats = tuple(SeatPublic(s, s, (), (), (4,) if s == 0 else (), 13) for s in range(4))
-        >>> view = GameView(0, "taiwan16", 0, 1, 0, 0, 50, seats, 1, Phase.TURN)
+        >>> view = GameView(0, DEFAULT_RULES, 0, 1, 0, 0, 50, seats, 1, Phase.TURN)
         >>> taken = [DISCARD_EVENTS[0][3], Event(EventKind.PON, 2, 3), DISCARD_EVENTS[0][4]]
         >>> rivers_as_discarded(taken, view)[0]
         ((3, True), (4, False))
