@@ -475,6 +475,8 @@ class TableSession:
         elif not match.is_over:  # between two hands: the finished one still takes 代打 switches
             session.game = match.finished_hand
             session.result = match.history[-1].result if match.history else None
+            if session.game is not None:  # so a table paused after it is paused again (resume)
+                session.away_at_start = set(session.game.header()["auto"])
         return session, out
 
     def resume(self, *, now: float) -> list[Effect]:
@@ -486,6 +488,9 @@ class TableSession:
             return out + self._end_match()
         if self.game is None or self.game.is_over:
             self.next_hand_at = 0.0
+            if self.game is not None and self._everyone_away(self.game):  # it was paused: the pause is not stored
+                self.paused_until = now + self.timing.pause_limit
+                out.append(fx.Paused(self.paused_until))
             return out
         return [*out, self._deal_effect()]
 

@@ -102,6 +102,10 @@ class ChannelMessages:
         """The pause, with its ``resume`` button."""
         self.pause = await self.post(content=t(self.host.state.locale, "play.paused", until=int(until)), view=resume)
 
+    def is_pause(self, message: discord.Message | None) -> bool:
+        """The pause message this process posted (not one left behind by an earlier pause or process)."""
+        return message is not None and self.pause is not None and message.id == self.pause.id
+
     def unpaused(self) -> None:
         """In the background: the click that resumed is answered first."""
         message, self.pause = self.pause, None

@@ -23,6 +23,7 @@ from table.session import TableSession
 
 from ..i18n import t
 from .answers import acknowledge_if_slow, respond
+from .channel import ChannelMessages
 from .clock import Clock
 from .dms import HandMessages
 from .journal import Journal
@@ -40,6 +41,7 @@ class ClickHost(Protocol):
     hands: HandMessages
     journal: Journal
     clock: Clock
+    channel: ChannelMessages
 
     def feed(self, event: ins.Input) -> list[Job]: ...  # one input, the lock held: its network work, to run after
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload: ...
@@ -115,13 +117,16 @@ async def switch_mode(host: ClickHost, interaction: discord.Interaction, point: 
 
 async def resume_paused(host: ClickHost, interaction: discord.Interaction) -> None:
     """The pause's Resume button: a seated person takes their seat back and the next hand starts. A
-    pause message the table has left behind (a restart brings a table back playing, and its old pause
-    message kept its button) is answered by saying so on it, its button gone (issue 37, item 29)."""
+    pause message the table has left behind (the table plays on: a restart while paused posts the pause
+    afresh, and the old message kept its button) is answered by saying so on it, its button gone."""
     user = interaction.user.id
     # the lock and the journal's flush can outlast Discord's 3 s under load: acknowledged meanwhile, as
     # the answer will be (a stale pause message is answered in place)
     stale = not host.session.phase.paused
-    async with acknowledge_if_slow(interaction, update=stale), host.lock:
+    # a pause message other than the one the table shows now (a restart while paused posts it afresh) is
+    # answered in place like a stale one, so no message is left with a live Resume button
+    in_place = stale or not host.channel.is_pause(interaction.message)
+    async with acknowledge_if_slow(interaction, update=in_place), host.lock:
         seats = host.session.screen(SEATS)
         seat = seats.seat_for(user)  # seated at a table in play, or the refusal
         if not stale:
@@ -134,11 +139,11 @@ async def resume_paused(host: ClickHost, interaction: discord.Interaction) -> No
         await host.journal.flush()
 
     async def answer() -> Payload:
-        if stale:
+        if in_place:
             return Payload(content=t(host.state.locale, "play.unpaused"))
         return Payload(content=t(interaction.locale, "ok.resumed"))
 
-    await respond(interaction, answer, update=stale)
+    await respond(interaction, answer, update=in_place)
     await _run(host, jobs)
 
 

@@ -88,9 +88,17 @@ async def test_delayed_spectators_watch_in_one_private_thread_that_a_restart_kee
         lambda: any("is back" in m.content for m in devserver.recorder.in_channel(thread.id)), 10, lambda: "a word"
     )
     assert set(second.get_cog("Mahjong").registry.watchers[runner.session.table_id].spectators) == {bob.id, carol.id}
-    resumed = await alice.click(paused, "Resume")  # the old pause message: the table plays on since the restart
+    # restarted while paused, the table is paused again (the pause is posted afresh), not dealt a hand
+    again = await devserver.wait_for_message(
+        channel="general", predicate=lambda m: "paused" in m.content and m.id != paused.id and m.buttons(), timeout=30
+    )
+    assert second.get_cog("Mahjong").registry.get(runner.session.table_id).session.phase.paused
+    resumed = await alice.click(paused, "Resume")  # the old pause message still resumes, answered in place
     await resumed.response()
     assert "plays on" in devserver.recorder.get(paused.id).content and not devserver.recorder.get(paused.id).buttons()
+    await devserver.recorder.wait_until(
+        lambda: not devserver.recorder.get(again.id).buttons(), 10, lambda: "the new pause message closed"
+    )
     stopped = await (await bob.slash("mahjong watch")).message()
     assert "stopped watching" in stopped.content and bob.id not in thread.members
     await (await alice.slash("mahjong leave")).response()

@@ -199,3 +199,18 @@ def test_a_restored_table_shows_every_screen_it_showed_and_its_spectators_the_sa
     for seat in range(4):
         before, after = host.session.screen(seat), again.session.screen(seat)
         assert (after.showing, after.view, after.prompt, after.moves) == (before.showing, before.view, before.prompt, before.moves)
+
+
+def test_a_table_restarted_while_paused_comes_back_paused_not_playing():
+    """A pause is not a stored row of its own: a table restarted while paused (between two hands, the last one
+    played with everyone away) is paused again, not dealt a hand nobody is there for."""
+    host = started()
+    host.feed(ins.PlayerLeft(ALICE))
+    host.run_until(lambda h: fx.Paused in kinds(h.effects))
+    assert host.session.phase.paused
+    again = recorded(host).restore(host)
+    out = again.feed(ins.Resume())
+    assert again.session.phase.paused, "the restored table waits for a Resume as the old one did"
+    assert fx.Paused in kinds(out) and fx.Deal not in kinds(out)
+    again.feed(ins.ResumePaused(ALICE))
+    assert not again.session.phase.paused
