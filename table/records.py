@@ -19,7 +19,7 @@ from typing import Protocol
 
 from engine.rules import TableOptions
 
-from .lobby import Seat, TablePhase, TableSettings, TableState
+from .lobby import SYSTEM_KIND, Seat, TablePhase, TableSettings, TableState, hints_by_default
 
 
 class StoredSeat(Protocol):
@@ -95,7 +95,8 @@ def settings_of(record: StoredTable) -> TableSettings:
         TableOptions.from_dict(extra.get("table", {})),
         ranking=record.ranking,
         spectators=extra.get("spectators", "public"),
-        hints=extra.get("hints", True) is not False,
+        # a row without the key (系統桌 rows were written without it): the default of its kind and ranking
+        hints=bool(extra.get("hints", hints_by_default(record.ranking, system=record.kind == SYSTEM_KIND))),
         pace=extra.get("pace", "normal"),
     )
 

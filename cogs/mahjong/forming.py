@@ -14,6 +14,7 @@ import discord
 
 from data import SeatRecord, StoreConflict, StoreError, TableRecord
 from table.lobby import TableSettings, TableState
+from table.records import settings_options
 from table.session import Deal
 
 from ..i18n import t
@@ -56,7 +57,7 @@ async def open_system(
             state.join(who.user_id, who.name, locale=who.locale)
     state.start()  # AI in the empty seats (AI fill), phase playing
     host_name = t(locale, "hall.kind.system")
-    options = {"table": state.settings.options.to_dict(), "locale": locale, "host_name": host_name}
+    options = {**settings_options(state.settings, locale), "host_name": host_name}  # as opening.py writes it
     try:
         record = await store_table(host_id, options, seat_records(state.seats), state.settings.rounds)
     except StoreConflict as error:  # the queue or the round changed in between: looked at again

@@ -156,3 +156,17 @@ def test_a_row_from_before_locales_were_stored_reads_with_the_table_s_language()
     state = state_of(stored)
     assert isinstance(state, TableState) and state.seats[0].locale == "zh-TW" and state.host_name == ""
     assert left_of(stored) == set() and BOB not in left_of(stored)
+
+
+def test_a_row_that_never_stored_its_hints_reads_back_with_the_default_of_its_kind():
+    """A 系統桌 shows no hints; a row written without the key (as 系統桌 rows were) must not read back with
+    them on after a restart, and a casual player table's row still reads back with them on."""
+    seats = (Seat(ALICE, "Ann"),)
+    system = Row(1, 9, 5, ALICE, "taiwan16", 1, {"table": {}}, None, "playing", seats, kind="system")
+    player = Row(2, 9, 5, ALICE, "taiwan16", 1, {"table": {}}, None, "playing", seats)
+    rated = Row(3, 9, 5, ALICE, "taiwan16", 1, {"table": {}}, None, "playing", seats, ranking="rated")
+    assert state_of(system).settings.hints is False
+    assert state_of(player).settings.hints is True
+    assert state_of(rated).settings.hints is False
+    stored = Row(4, 9, 5, ALICE, "taiwan16", 1, {"table": {}, "hints": True}, None, "playing", seats, kind="system")
+    assert state_of(stored).settings.hints is True  # what a row says wins over the default
