@@ -19,7 +19,7 @@ from typing import Protocol
 
 from engine.rules import TableOptions
 
-from .lobby import Seat, TablePhase, TableSettings, TableState
+from .lobby import DEFAULT_THEME, THEMES, Seat, TablePhase, TableSettings, TableState
 
 
 class StoredSeat(Protocol):
@@ -68,6 +68,7 @@ def settings_options(settings: TableSettings, locale: str) -> dict[str, object]:
         "spectators": settings.spectators,
         "hints": settings.hints,
         "pace": settings.pace,
+        "theme": settings.theme,
     }
 
 
@@ -80,6 +81,7 @@ def options_row(state: TableState, left: Iterable[int]) -> dict[str, object]:
         "spectators": settings.spectators,
         "hints": settings.hints,
         "pace": settings.pace,
+        "theme": settings.theme,
         "locale": state.locale,
         "host_name": state.host_name,
         "locales": {str(s.user_id): s.locale for s in state.seats if s.user_id is not None},
@@ -97,6 +99,7 @@ def settings_of(record: StoredTable) -> TableSettings:
         spectators=extra.get("spectators", "public"),
         hints=extra.get("hints", True) is not False,
         pace=extra.get("pace", "normal"),
+        theme=theme if (theme := extra.get("theme")) in THEMES else DEFAULT_THEME,  # a row from before: felt
     )
 
 
