@@ -15,10 +15,14 @@ from .theme import FELT, Theme
 COMPRESS_LEVEL = 3
 
 
-@cache
 def palette(theme: Theme = FELT) -> Image.Image:
     """A 'P' image whose palette covers ``theme``'s tiles (all kinds, variants, both scales), its UI and,
-    for a decorated theme, its backdrop."""
+    for a decorated theme, its backdrop (built once per theme)."""
+    return _palette(theme)
+
+
+@cache
+def _palette(theme: Theme) -> Image.Image:
     sheets = [sprites.sheet(1, 15, theme.tiles), sprites.sheet(2, 15, theme.tiles)]
     swatch_h = 40
     width = max(s.width for s in sheets)
