@@ -105,13 +105,8 @@ def _felt(height: int, theme: Theme) -> Image.Image:
 
 
 def _box(cv: Canvas, x0: int, y0: int, width: int, height: int, turn: bool) -> None:
-    cv.draw.rounded_rectangle(
-        (x0, y0, x0 + width, y0 + height),
-        6,
-        fill=cv.theme.panel,
-        outline=cv.theme.gold if turn else cv.theme.panel_edge,
-        width=3 if turn else 1,
-    )
+    outline = cv.theme.gold if turn else cv.theme.panel_edge
+    cv.theme.panel_box(cv.im, (x0, y0, x0 + width, y0 + height), 6, outline, 3 if turn else 1)
 
 
 def _score(screen: HandScreen, seat: int, th: Theme) -> tuple[str, Colour]:

@@ -240,13 +240,7 @@ def _background(scale: float, th: Theme) -> Image.Image:
         outline=th.felt_light,
         width=max(1, round(2 * scale)),
     )
-    draw.rounded_rectangle(
-        (h - c, h - c, h + c, h + c),
-        round(16 * scale),
-        fill=th.panel,
-        outline=th.panel_edge,
-        width=max(1, round(2 * scale)),
-    )
+    th.panel_box(im, (h - c, h - c, h + c, h + c), round(16 * scale), th.panel_edge, max(1, round(2 * scale)))
     return im
 
 
@@ -293,13 +287,8 @@ def _plate(
     s = lay.scale
     x0, y0, x1, y1 = plate_box(lay, p)
     turn = view.turn == seat.seat and view.phase != "over"
-    cv.draw.rounded_rectangle(
-        (x0, y0, x1, y1),
-        round(10 * s),
-        fill=cv.theme.panel,
-        outline=cv.theme.gold if turn else cv.theme.panel_edge,
-        width=round((3 if turn else 1.5) * s),
-    )
+    outline = cv.theme.gold if turn else cv.theme.panel_edge
+    cv.theme.panel_box(cv.im, (x0, y0, x1, y1), round(10 * s), outline, round((3 if turn else 1.5) * s))
     wind_colour = cv.theme.red if seat.wind == 0 else cv.theme.text
     cv.text(
         (x0 + round(30 * s), y0 + round(36 * s)),
