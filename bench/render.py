@@ -40,13 +40,14 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 # Names warm-up never drew, in scripts it did and did not draw (the first real table has new names).
 FIRST_NAMES = ("張三 Chang", "李四 🌸", "さくら", "민수 Ωμέγα")
 
 
-def _pictures(seed: int, names: tuple[str, ...] | None = None) -> tuple[dict[str, tuple], str]:
-    """Per picture: (compose function, the PNG function, its arguments)."""
+def _pictures(seed: int, names: tuple[str, ...] | None = None, theme: str = "felt") -> tuple[dict[str, tuple], str]:
+    """Per picture: (compose function, the PNG function, its arguments), in ``theme`` (render/theme.py)."""
     from render import dm, hand, scoresheet, table
     from render.demo import crowded, hand_screen, synthetic
 
@@ -60,7 +61,7 @@ def _pictures(seed: int, names: tuple[str, ...] | None = None) -> tuple[dict[str
     thirteen = synthetic(seed, rules="hongkong").mine
     n_tiles = len(mine.concealed) + 1 + sum(len(m.tiles) for m in seats[me].melds)
     about = f"hand: {n_tiles} tiles incl. melds, {len(seats[me].flowers)} flowers, {len(mine.waits)} waits"
-    return {
+    pictures: dict[str, tuple[Callable[..., Any], Callable[..., bytes], tuple]] = {
         "dm": (dm.compose_dm, dm.render_dm, (hand_screen(mine, names),)),
         "dm_full": (dm.compose_dm, dm.render_dm, (hand_screen(crowded(own_melds=2, river=30), names),)),
         "hand": (hand.compose_hand, hand.render_hand, (mine,)),
@@ -68,16 +69,23 @@ def _pictures(seed: int, names: tuple[str, ...] | None = None) -> tuple[dict[str
         "table": (table.compose_table, table.render_table, (state.public, names)),
         "table_full": (table.compose_table, table.render_table, (replace(crowded(), viewer=None, concealed=(), drawn=None, waits=()), names)),
         "score": (scoresheet.compose_score, scoresheet.render_score, (state.result, names, state.public)),
-    }, about
+    }
+    themed: dict[str, tuple] = {
+        name: (partial(compose, theme=theme), partial(png, theme=theme), args)
+        for name, (compose, png, args) in pictures.items()
+    }
+    return themed, about
 
 
-def jobs(seed: int, names: tuple[str, ...] | None = None) -> tuple[dict[str, Callable[[], bytes]], str]:
-    pictures, about = _pictures(seed, names)
+def jobs(
+    seed: int, names: tuple[str, ...] | None = None, theme: str = "felt"
+) -> tuple[dict[str, Callable[[], bytes]], str]:
+    pictures, about = _pictures(seed, names, theme)
     return {name: partial(png, *args) for name, (_, png, args) in pictures.items()}, about
 
 
-def phone_widths(seed: int) -> dict[str, float]:
-    """Each picture's width and its tiles' on-screen width at 390 px (render.phone)."""
+def phone_widths(seed: int, theme: str = "felt") -> dict[str, float]:
+    """Each picture's width and its tiles' on-screen width at 390 px (render.phone), in ``theme``."""
     from render import dm, hand, phone, scoresheet, table
 
     scales = {
@@ -90,7 +98,7 @@ def phone_widths(seed: int) -> dict[str, float]:
         "score": (scoresheet.TILE_SCALES, ()),
     }
     out: dict[str, float] = {}
-    pictures, _ = _pictures(seed)
+    pictures, _ = _pictures(seed, theme=theme)
     for name, (compose, _, args) in pictures.items():
         cv = compose(*args)
         tiles, melds = scales[name]
@@ -196,6 +204,36 @@ def warm_median(job: Callable[[], bytes], runs: int) -> tuple[float, int]:
     return statistics.median(times), len(data)
 
 
+THEMED = ("dm", "dm_full", "hand", "table", "table_full", "score")
+
+
+def themes_figures(seed: int, runs: int, out: dict[str, float]) -> None:
+    """Each theme (issue 39 item 7) beside felt: its first picture in a process warmed for felt only (its
+    sprites are built then), the warm median and size of each picture, and the five phone figures, as
+    ``<theme>_<figure>`` (felt's figures keep their names above)."""
+    from render.theme import THEMES
+
+    print(f"themes (warm median of {runs}; first: the theme's first picture after a felt warm_up):")
+    for theme in THEMES:
+        todo, _ = jobs(seed, FIRST_NAMES, theme)
+        cells = []
+        for name in THEMED:
+            start = time.perf_counter()
+            todo[name]()
+            first = (time.perf_counter() - start) * 1000
+            warm, size = warm_median(todo[name], runs)
+            if theme != "felt":
+                out[f"{theme}_{name}_first_ms"] = round(first, 2)
+            out[f"{theme}_{name}_ms"] = round(warm, 2)
+            out[f"{theme}_{name}_kb"] = round(size / 1024, 1)
+            cells.append(f"{name} {warm:5.2f} ms {size / 1024:5.1f} KB (first {first:6.1f})")
+        widths = phone_widths(seed, theme)  # after the first pictures: composing builds the theme's sprites
+        figures = {k: widths[k] for k in ("dm_hand_tile_390", "dm_river_tile_390", "dm_meld_tile_390", "dm_aspect", "table_meld_390")}
+        out.update({f"{theme}_{k}": v for k, v in figures.items()})
+        print(f"  {theme:8s} " + " · ".join(cells))
+        print(f"  {'':8s} " + ", ".join(f"{k} {v}" for k, v in figures.items()))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -257,6 +295,7 @@ def main(argv: list[str] | None = None) -> None:
         f"animated hand: {anim['animated_frames']} frames, {anim['animated_s']:.2f} s (median), "
         f"{anim['animated_mb']:.2f} MB GIF"
     )
+    themes_figures(args.seed, max(20, args.runs // 4), out)
     print("targets: DM ≤ 1.5 × the hand's time, hand tiles ≥ 30 px, rivers and melds ≥ 14 px, height ≤ 1.25 × width; hand ≤ 5 ms ≤ 60 KB, tiles ≥ 36 px at 390; table ≤ 25 ms ≤ 300 KB, discards ≥ 16 px; a replay step ≤ 30 ms; an animated hand ≤ 2 s ≤ 8 MB")
     print(json.dumps(out))
 

@@ -29,11 +29,13 @@ def sprite_uses() -> list[tuple[float, str, int]]:
     return sorted(set(uses))
 
 
-def warm_up() -> None:
-    """Fill every cache a first hand, table and score render touches (about 1.5 s, once per
-    process; call it from the bot's ``setup_hook`` in a worker thread): the PNG palette, every
-    sprite at every scale, variant and turn used, and the fonts at every text size, including
-    each name face, by drawing the demo pictures once."""
+def warm_up(themes: tuple[str, ...] = ("felt",)) -> None:
+    """Fill every cache a first hand, table and score render touches (about 1.5 s, once per process; call
+    it from the bot's ``setup_hook`` in a worker thread): the PNG palette of every theme, every sprite at
+    every scale, variant and turn used in the skin of each of ``themes``, and the fonts at every text size,
+    including each name face, by drawing the demo pictures once. Only felt's sprites by default: each
+    other theme's cost 2 s and 45 MB more, and a theme's first picture builds the sprites it needs
+    (bench.render prints each theme's first-picture time)."""
     from dataclasses import replace
 
     from engine.events import Phase
@@ -44,11 +46,15 @@ def warm_up() -> None:
     from .hand import compose_hand
     from .scoresheet import compose_score
     from .table import compose_table
+    from .theme import THEMES
 
-    encode.palette()
-    for scale, variant, rotation in sprite_uses():
-        for tile in [*range(42), sprites.BACK]:
-            sprites.sprite(tile, scale, variant, rotation)
+    looks = [THEMES[name] for name in themes]
+    for look in THEMES.values():
+        encode.palette(look)
+    for look in looks:
+        for scale, variant, rotation in sprite_uses():
+            for tile in [*range(42), sprites.BACK]:
+                sprites.sprite(tile, scale, variant, rotation, look.tiles)
     state = synthetic()
     over = replace(state.public, phase=Phase.OVER, revealed={state.mine.me.seat: state.mine.concealed})
     capped = replace(state.result, capped_total=state.result.total // 2, limited=True)
@@ -72,6 +78,9 @@ def warm_up() -> None:
     fonts.warm(sizes)
     for cv in canvases:
         encode.to_png(cv.im)
+    for look in THEMES.values():  # each theme's cloth at the table picture's size
+        if look.decoration != "none":
+            look.backdrop(table.Layout().size, table.Layout().size)
 
 
 __all__ = [

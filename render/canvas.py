@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from . import fonts, sprites
+from .theme import FELT, Theme
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,10 @@ class Written:
 
 
 class Canvas:
-    def __init__(self, background: Image.Image) -> None:
+    """``theme``: the colours and the tiles' skin the picture is drawn in (render/theme.py)."""
+
+    def __init__(self, background: Image.Image, theme: Theme = FELT) -> None:
+        self.theme = theme
         self.im = background.copy()
         self.im.load()
         self._core = self.im.im
@@ -48,7 +52,7 @@ class Canvas:
         self, tile: int, x: int, y: int, scale: float, variant: str = sprites.PLAIN, rotation: int = 0
     ) -> tuple[int, int]:
         """Paste one tile with its top-left corner at (x, y); returns its pixel size."""
-        im = sprites.sprite(tile, scale, variant, rotation)
+        im = sprites.sprite(tile, scale, variant, rotation, self.theme.tiles)
         # Pillow's core paste: Image.paste's checks cost three times the paste of a small sprite, and a
         # crowded picture pastes hundreds (the canvas is a copy, loaded and mutable; the sprite is RGBA)
         self._core.paste(im.im, (x, y, x + im.width, y + im.height), im.im)

@@ -13,19 +13,18 @@ may see, so another seat's concealed tiles appear only once the view has them (t
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import Image
 
 from engine.tiles import sorted_tiles
 from table.screens import HandScreen
 
-from . import encode, fonts, sprites, theme
+from . import encode, fonts, sprites
 from .canvas import Canvas
 from .flow import Group, Piece, Spot, draw, flow, group
 from .hand import even_rows, set_apart
 from .labels import label, relative, wind, wind_mark
 from .table import plate_tags, row_groups
+from .theme import Colour, Theme, get_theme
 
 WIDTH = 480
 HAND_SCALES = (1.6, 1.4)  # the largest whose two rows fit the width: 13-tile hands 48 px, 16-tile 42 px
@@ -101,25 +100,19 @@ def line_height() -> int:
     return sprites.size(TILE_SCALE)[1] + LINE_GAP
 
 
-@lru_cache(maxsize=32)  # heights vary with the rivers and melds
-def _felt(height: int) -> Image.Image:
-    return Image.new("RGB", (WIDTH, height), theme.FELT)
+def _felt(height: int, theme: Theme) -> Image.Image:
+    return theme.backdrop(WIDTH, height)  # cached per height: heights vary with the rivers and melds
 
 
 def _box(cv: Canvas, x0: int, y0: int, width: int, height: int, turn: bool) -> None:
-    cv.draw.rounded_rectangle(
-        (x0, y0, x0 + width, y0 + height),
-        6,
-        fill=theme.PANEL,
-        outline=theme.GOLD if turn else theme.PANEL_EDGE,
-        width=3 if turn else 1,
-    )
+    outline = cv.theme.gold if turn else cv.theme.panel_edge
+    cv.theme.panel_box(cv.im, (x0, y0, x0 + width, y0 + height), 6, outline, 3 if turn else 1)
 
 
-def _score(screen: HandScreen, seat: int) -> tuple[str, theme.Colour]:
+def _score(screen: HandScreen, seat: int, th: Theme) -> tuple[str, Colour]:
     change = screen.result.deltas[seat] if screen.result is not None else 0
     points = screen.view.seats[seat].score + change  # settled: the hand's payments are in
-    colour = theme.WIN if points > 0 else theme.LOSS if points < 0 else theme.TEXT
+    colour = th.win if points > 0 else th.loss if points < 0 else th.text
     text = f"{points:+,}" if points else "0"
     if change:
         text += f" ({change:+,})"
@@ -130,28 +123,30 @@ def _plate(cv: Canvas, screen: HandScreen, seat: int, x0: int, y: float, width: 
     """A seat's line: its wind, name and tags on the left, its score on the right."""
     view = screen.view
     public = view.seats[seat]
-    score, colour = _score(screen, seat)
+    score, colour = _score(screen, seat, cv.theme)
     right = x0 + width
     right -= cv.text((right, y), score, TEXT, colour, anchor="rm") + 8
     x = x0
     mark = label(locale, "seat", wind=wind(locale, public.wind)) if seat == view.viewer else wind_mark(locale, public.wind)
-    x += cv.text((x, y), mark, TEXT + 1, theme.RED if public.wind == 0 else theme.GOLD) + 5
-    tags = plate_tags(public, view, locale, screen.result)
+    x += cv.text((x, y), mark, TEXT + 1, cv.theme.red if public.wind == 0 else cv.theme.gold) + 5
+    tags = plate_tags(public, view, locale, screen.result, cv.theme)
     tag_w = sum(fonts.text_width(t, TEXT) + 5 for t, _ in tags)
     if seat != view.viewer:
         room = max(24, right - x - tag_w)
-        x += cv.text((x, y), fonts.fit(screen.names[seat], TEXT, room), TEXT, theme.TEXT) + 5
+        x += cv.text((x, y), fonts.fit(screen.names[seat], TEXT, room), TEXT, cv.theme.text) + 5
     for text, tag_colour in tags:
         x += cv.text((x, y), text, TEXT, tag_colour) + 5
     offer = view.offer
     if seat == view.viewer and offer is not None and offer[0] != seat:
         who = label(locale, "who", wind=wind(locale, view.seats[offer[0]].wind), rel=relative(locale, offer[0], seat))
         key = "offer.kong" if view.phase == "rob_kong" else "offer.discard"
-        cv.text((x + 4, y), fonts.fit(label(locale, key, who=who), TEXT, max(24, right - x - 4)), TEXT, theme.GOLD)
+        cv.text((x + 4, y), fonts.fit(label(locale, key, who=who), TEXT, max(24, right - x - 4)), TEXT, cv.theme.gold)
 
 
-def compose_dm(screen: HandScreen) -> Canvas:
-    """Lay out seat ``screen.seat``'s DM picture; the canvas records every sprite and string drawn."""
+def compose_dm(screen: HandScreen, theme: Theme | str = "felt") -> Canvas:
+    """Lay out seat ``screen.seat``'s DM picture in ``theme`` (the person's own: render/theme.py); the canvas
+    records every sprite and string drawn."""
+    look = get_theme(theme)
     view, me, locale = screen.view, screen.seat, screen.locale
     turn = view.turn if view.phase != "over" else None
     full = WIDTH - 2 * PAD
@@ -183,17 +178,17 @@ def compose_dm(screen: HandScreen) -> Canvas:
         own = _Panel(screen, me, full, waits=False)
         own_h = own.height + INSET + hand_h + LINE_GAP
         height = y_own + own_h + PAD
-    cv = Canvas(_felt(height))
+    cv = Canvas(_felt(height, look), look)
 
     # the header: where the hand stands; hongkong's face-up 翻寶牌 on the right
-    cv.draw.rectangle((0, 0, WIDTH, header_h - 4), fill=theme.FELT_DARK)
+    cv.draw.rectangle((0, 0, WIDTH, header_h - 4), fill=cv.theme.felt_dark)
     info = label(locale, "round", wind=wind(locale, view.round_wind), n=view.hand_number, left=view.wall_remaining)
-    cv.text((PAD + INSET, (header_h - 4) / 2), info, TEXT, theme.TEXT)
+    cv.text((PAD + INSET, (header_h - 4) / 2), info, TEXT, cv.theme.text)
     if view.bonus_indicator is not None:
         bw, bh = sprites.size(TILE_SCALE)
         x = WIDTH - PAD - bw
         cv.tile(view.bonus_indicator, x, round((header_h - 4 - bh) / 2), TILE_SCALE)
-        cv.text((x - 4, (header_h - 4) / 2), label(locale, "table.indicator"), TEXT - 2, theme.GOLD, anchor="rm")
+        cv.text((x - 4, (header_h - 4) / 2), label(locale, "table.indicator"), TEXT - 2, cv.theme.gold, anchor="rm")
 
     for panel, x0, y0, h in (
         (across, PAD, y_across, across.height),
@@ -225,11 +220,14 @@ def compose_dm(screen: HandScreen) -> Canvas:
     return cv
 
 
-def dm_image(screen: HandScreen) -> Image.Image:
+def dm_image(screen: HandScreen, theme: Theme | str = "felt") -> Image.Image:
     """The picture as an RGB image (what tests inspect)."""
-    return compose_dm(screen).im
+    return compose_dm(screen, theme).im
 
 
-def render_dm(screen: HandScreen) -> bytes:
-    """The picture as PNG bytes, for the seat's DM; its labels in the seat's language (``screen.locale``)."""
-    return encode.to_png(dm_image(screen))
+def render_dm(screen: HandScreen, theme: Theme | str = "felt") -> bytes:
+    """The picture as PNG bytes, for the seat's DM; its labels in the seat's language (``screen.locale``),
+    its colours and tiles in ``theme``: the person's own theme (``PlayerPrefs.theme``, a name; felt by
+    default and for a name not known)."""
+    th = get_theme(theme)
+    return encode.to_png(dm_image(screen, th), theme=th)

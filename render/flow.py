@@ -11,7 +11,7 @@ from functools import cache
 
 from PIL import Image
 
-from . import fonts, sprites, theme
+from . import fonts, sprites
 from .canvas import Canvas
 from .melds import Laid
 
@@ -98,7 +98,7 @@ def draw(
     for s in spots:
         x, y = x0 + s.x, y0 + s.line * line_h
         if s.piece is None:
-            cv.text((x, y + h / 2), s.text, text_size, theme.TEXT_DIM)
+            cv.text((x, y + h / 2), s.text, text_size, cv.theme.text_dim)
         elif s.piece.sideways:  # turned, lying along the bottom edge of the line
             cv.tile(s.piece.tile, x, y + h - w, scale, s.piece.variant, rotation=90)
         else:

@@ -19,10 +19,11 @@ from engine.meld import Meld, MeldKind
 from engine.tiles import sorted_tiles
 from engine.view import GameView
 
-from . import encode, fonts, sprites, theme
+from . import encode, fonts, sprites
 from .canvas import Canvas
 from .labels import label, relative, tile_word, wind
 from .melds import KEYS, Laid, claimed_from, laid_out
+from .theme import Theme, get_theme
 
 MELD_SCALE = 0.75  # melds and flowers, below the hand: read less often than the hand itself
 WAIT_SCALE = 0.75  # waits are a reminder, as large as the melds
@@ -74,12 +75,12 @@ def geometry(view: GameView, scale: float = 2) -> Geometry:
 
 @lru_cache(maxsize=16)  # a few MB: heights vary with melds and waits, widths with the rule set
 def _background(
-    width: int, height: int, header: int, tray: tuple[int, int, int, int], scale: float
+    width: int, height: int, header: int, tray: tuple[int, int, int, int], scale: float, look: Theme
 ) -> Image.Image:
-    im = Image.new("RGB", (width, height), theme.FELT)
+    im = look.backdrop(width, height).copy()
     draw = ImageDraw.Draw(im)
-    draw.rounded_rectangle(tray, round(6 * scale), fill=theme.TRAY)
-    draw.rectangle((0, 0, width, header), fill=theme.FELT_DARK)
+    draw.rounded_rectangle(tray, round(6 * scale), fill=look.tray)
+    draw.rectangle((0, 0, width, header), fill=look.felt_dark)
     return im
 
 
@@ -121,8 +122,9 @@ def even_rows(tiles: list[int], per_row: int) -> list[list[int]]:
     return [tiles[i : i + size] for i in range(0, len(tiles), size)] or [[]]
 
 
-def compose_hand(view: GameView, scale: float = 2, locale: object = None) -> Canvas:
-    """Lay out the viewer's hand; the returned canvas records every sprite and string it drew."""
+def compose_hand(view: GameView, scale: float = 2, locale: object = None, theme: Theme | str = "felt") -> Canvas:
+    """Lay out the viewer's hand in ``theme``; the returned canvas records every sprite and string it drew."""
+    look = get_theme(theme)
     if view.viewer is None:
         raise ValueError("the hand image needs a player's view, not the public view")
     me = view.me
@@ -137,12 +139,12 @@ def compose_hand(view: GameView, scale: float = 2, locale: object = None) -> Can
     caption_h = u(13)
 
     # Header: seat wind, dealer and streak, 聽 on the left; round, hand and tiles left on the right.
-    left = [(label(locale, "seat", wind=wind(locale, me.wind)), theme.TEXT)]
+    left = [(label(locale, "seat", wind=wind(locale, me.wind)), look.text)]
     if view.dealer == view.viewer:
         tag = label(locale, "streak", n=view.dealer_streak) if view.dealer_streak else label(locale, "dealer")
-        left.append((tag, theme.GOLD))
+        left.append((tag, look.gold))
     if me.ready:
-        left.append((label(locale, "ready"), theme.RED))
+        left.append((label(locale, "ready"), look.red))
     info = label(
         locale, "round", wind=wind(locale, view.round_wind), n=view.hand_number, left=view.wall_remaining
     )
@@ -218,16 +220,16 @@ def compose_hand(view: GameView, scale: float = 2, locale: object = None) -> Can
         y += len(others) * (oh + gap * 3)
     height = y + (pad // 2 if others else 0)
 
-    cv = Canvas(_background(width, height, header_h, tray, scale))
+    cv = Canvas(_background(width, height, header_h, tray, scale, look), look)
 
     x = pad
     y_line = line_h / 2
     for words, colour in left:
         x += cv.text((x, y_line), words, text, colour) + spacing
     if one_line:
-        cv.text((width - pad, y_line), info, text, theme.TEXT_DIM, anchor="rm")
+        cv.text((width - pad, y_line), info, text, cv.theme.text_dim, anchor="rm")
     else:
-        cv.text((pad, y_line + line_h - u(4)), info, text, theme.TEXT_DIM)
+        cv.text((pad, y_line + line_h - u(4)), info, text, cv.theme.text_dim)
 
     if offer is not None:
         seat, tile = offer
@@ -236,7 +238,7 @@ def compose_hand(view: GameView, scale: float = 2, locale: object = None) -> Can
             locale, "who", wind=wind(locale, view.seats[seat].wind), rel=relative(locale, seat, view.viewer)
         )
         key = "offer.kong" if view.phase == "rob_kong" else "offer.discard"
-        cv.text((pad + tw + u(8), y_offer + th / 2), label(locale, key, who=who), u(13), theme.GOLD)
+        cv.text((pad + tw + u(8), y_offer + th / 2), label(locale, key, who=who), u(13), cv.theme.gold)
 
     for r, row in enumerate(rows):
         x = pad
@@ -252,12 +254,12 @@ def compose_hand(view: GameView, scale: float = 2, locale: object = None) -> Can
         top = y_below + ln * (below_h + u(4))
         if g.counts is not None:
             cw = fonts.text_width(g.caption, u(12))
-            cv.text((x0, top + wh / 2), g.caption, u(12), theme.RED)
+            cv.text((x0, top + wh / 2), g.caption, u(12), cv.theme.red)
             x = x0 + cw + u(8)
             for (t, _), n in zip(g.tiles, g.counts, strict=True):
                 cell = _cell(n) - cell_gap
                 cv.tile(t, x + (cell - ww) // 2, top, scale * WAIT_SCALE)
-                colour = theme.TEXT if n else theme.LOSS
+                colour = cv.theme.text if n else cv.theme.loss
                 cap = label(locale, "unseen", n=n)
                 cv.text((x + cell / 2, top + wh + caption_h / 2 + u(1)), cap, cap_size, colour, anchor="mm")
                 x += cell + cell_gap
@@ -271,11 +273,11 @@ def compose_hand(view: GameView, scale: float = 2, locale: object = None) -> Can
                 cv.tile(t, x, top, scale * MELD_SCALE)
                 x += mw + gap
         mid = (x0 + x - gap) / 2
-        cv.text((mid, top + mh + caption_h / 2 + u(1)), g.caption, cap_size, theme.TEXT_DIM, anchor="mm")
+        cv.text((mid, top + mh + caption_h / 2 + u(1)), g.caption, cap_size, cv.theme.text_dim, anchor="mm")
 
     for i, (seat, tiles) in enumerate(others):
         y = y_others + i * (oh + gap * 3)
-        cv.text((pad, y + oh / 2), marks[seat], u(10), theme.GOLD)
+        cv.text((pad, y + oh / 2), marks[seat], u(10), cv.theme.gold)
         x = pad + label_w
         for t in sorted_tiles(tiles):
             cv.tile(t, x, y, scale * OTHERS_SCALE)
@@ -283,12 +285,13 @@ def compose_hand(view: GameView, scale: float = 2, locale: object = None) -> Can
     return cv
 
 
-def hand_image(view: GameView, scale: float = 2, locale: object = None) -> Image.Image:
+def hand_image(view: GameView, scale: float = 2, locale: object = None, theme: Theme | str = "felt") -> Image.Image:
     """The viewer's hand as an RGB image (what tests inspect)."""
-    return compose_hand(view, scale, locale).im
+    return compose_hand(view, scale, locale, theme).im
 
 
-def render_hand(view: GameView, scale: float = 2, locale: object = None) -> bytes:
+def render_hand(view: GameView, scale: float = 2, locale: object = None, theme: Theme | str = "felt") -> bytes:
     """The viewer's hand as PNG bytes, ready to attach to a DM; ``locale`` is the reader's
-    language (en, zh-TW, zh-CN; None: Traditional Chinese labels as before)."""
-    return encode.to_png(hand_image(view, scale, locale))
+    language (en, zh-TW, zh-CN; None: Traditional Chinese labels as before); ``theme`` the reader's."""
+    look = get_theme(theme)
+    return encode.to_png(hand_image(view, scale, locale, look), theme=look)

@@ -24,10 +24,11 @@ from engine.log import LogError, NotALog, check_log, game_header, read_log
 from engine.replay import frames
 from engine.view import GameView
 
-from . import encode, fonts, theme
+from . import encode, fonts
 from .canvas import Canvas
 from .labels import LOCALES as LANGS
 from .table import compose_table
+from .theme import Theme, get_theme
 
 BAND = 44  # the line of text above the table, at scale 1
 STEP_SCALE = 1.0  # a step picture: the live table's size (its sprites are warmed up at start)
@@ -37,28 +38,40 @@ LAST_FRAME_MS = 4000
 
 
 def compose_step(
-    view: GameView, names: Sequence[str], line: str, scale: float = STEP_SCALE, locale: object = None
+    view: GameView,
+    names: Sequence[str],
+    line: str,
+    scale: float = STEP_SCALE,
+    locale: object = None,
+    theme: Theme | str = "felt",
 ) -> Canvas:
     """The table from ``view.viewer``'s seat with ``line`` (the step in the reader's words, made by
     cogs/i18n/steps.py) written above it, the table's labels and tiles in ``locale``'s language too
-    (None: the pictures' Traditional Chinese)."""
-    table = compose_table(view, names, scale=scale, locale=locale)
+    (None: the pictures' Traditional Chinese), in the reader's ``theme``."""
+    look = get_theme(theme)
+    table = compose_table(view, names, scale=scale, locale=locale, theme=look)
     band = round(BAND * scale)
     width, height = table.im.size
-    cv = Canvas(Image.new("RGB", (width, height + band), theme.PANEL))
+    cv = Canvas(Image.new("RGB", (width, height + band), look.panel), look)
     cv.paste(table.im, (0, band))
     cv.placed.extend(table.placed)
     cv.written.extend(table.written)
     size = round(20 * scale)
-    cv.text((width / 2, band / 2), fonts.fit(line, size, width - round(16 * scale)), size, theme.TEXT, anchor="mm")
+    cv.text((width / 2, band / 2), fonts.fit(line, size, width - round(16 * scale)), size, cv.theme.text, anchor="mm")
     return cv
 
 
 def render_step(
-    view: GameView, names: Sequence[str], line: str, scale: float = STEP_SCALE, locale: object = None
+    view: GameView,
+    names: Sequence[str],
+    line: str,
+    scale: float = STEP_SCALE,
+    locale: object = None,
+    theme: Theme | str = "felt",
 ) -> bytes:
-    """One replay step as PNG bytes."""
-    return encode.to_png(compose_step(view, names, line, scale, locale).im)
+    """One replay step as PNG bytes, in the reader's ``theme`` (``PlayerPrefs.theme``; felt by default)."""
+    look = get_theme(theme)
+    return encode.to_png(compose_step(view, names, line, scale, locale, look).im, theme=look)
 
 
 def render_animation(
@@ -67,12 +80,15 @@ def render_animation(
     scale: float = ANIMATION_SCALE,
     frame_ms: int = FRAME_MS,
     locale: object = None,
+    theme: Theme | str = "felt",
 ) -> bytes:
     """A whole hand as one looping GIF, from each step's view and line: every step for ``frame_ms``, the
     last one held longer. Frames are mapped to the shared tile palette (no per-frame colour analysis),
-    and the GIF writer stores only the part of each frame that changed."""
+    and the GIF writer stores only the part of each frame that changed; ``theme``: the reader's."""
+    look = get_theme(theme)
+    shared = encode.palette(look)
     pictures = [
-        compose_step(view, names, line, scale, locale).im.quantize(palette=encode.palette(), dither=Image.Dither.NONE)
+        compose_step(view, names, line, scale, locale, look).im.quantize(palette=shared, dither=Image.Dither.NONE)
         for view, line in steps
     ]
     if not pictures:

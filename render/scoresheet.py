@@ -18,10 +18,11 @@ from engine.meld import MeldKind
 from engine.tiles import sorted_tiles
 from engine.view import GameView, HandResult
 
-from . import encode, fonts, sprites, theme
+from . import encode, fonts, sprites
 from .canvas import Canvas
 from .labels import label, locale_of, tile_words, wind
 from .script import in_script
+from .theme import Theme, get_theme
 
 UNITS = {"tai": "台", "fan": "番", "points": "分", "multiplier": "倍"}
 WIDTH = 760
@@ -80,10 +81,12 @@ def compose_score(
     scale: float = 1.0,
     house_rules: str = "",
     locale: object = None,
+    theme: Theme | str = "felt",
 ) -> Canvas:
     """``locale``: the reader's language for the sheet's own words (None: Traditional Chinese, as
     the sheet always was); the 台/番 item names are the rule documents' words, in the reader's script
-(render/script.py: 庄家 for zh-CN, 莊家 for zh-TW)."""
+(render/script.py: 庄家 for zh-CN, 莊家 for zh-TW); ``theme``: the paper, inks and tiles (the table's)."""
+    look = get_theme(theme)
     s = scale
     width = round(WIDTH * s)
     pad = round(24 * s)
@@ -111,21 +114,21 @@ def compose_score(
     y_house = y_deltas + round(DELTAS_HEIGHT * s) + round(22 * s)
     height = y_deltas + round((DELTAS_HEIGHT + 6) * s) + pad + (round(34 * s) if house_rules else 0)
 
-    cv = Canvas(Image.new("RGB", (width, height), theme.PAPER))
+    cv = Canvas(Image.new("RGB", (width, height), look.paper), look)
     d = cv.draw
     d.rounded_rectangle(
         (round(6 * s), round(6 * s), width - round(7 * s), height - round(7 * s)),
         round(14 * s),
-        outline=theme.RULE,
+        outline=cv.theme.rule,
         width=max(1, round(2 * s)),
     )
     big, sub = _title(result, names, locale)
-    colour = theme.INK_DIM if result.winner is None else (200, 32, 42)
+    colour = cv.theme.ink_dim if result.winner is None else cv.theme.title
     x = pad + cv.text((pad, y_title), big, round(34 * s), colour) + round(14 * s)
-    cv.text((x, y_title + round(3 * s)), sub, round(TEXT["sub"] * s), theme.INK)
+    cv.text((x, y_title + round(3 * s)), sub, round(TEXT["sub"] * s), cv.theme.ink)
     if view is not None:
         where = label(locale, "sheet.where", wind=wind(locale, view.round_wind), n=view.hand_number)
-        cv.text((width - pad, y_title), where, round(TEXT["where"] * s), theme.INK_DIM, anchor="rm")
+        cv.text((width - pad, y_title), where, round(TEXT["where"] * s), cv.theme.ink_dim, anchor="rm")
 
     if groups:
         x = pad
@@ -151,17 +154,17 @@ def compose_score(
         col, row = divmod(i, per_col)
         x0 = pad + col * (col_w + round(30 * s))
         y = y_items + row * line + line / 2
-        cv.text((x0, y), fonts.fit(in_script(locale_of(locale), item.name), size, col_w - round(70 * s)), size, theme.INK)
-        cv.text((x0 + col_w, y), f"{item.value} {unit}", size, theme.INK, anchor="rm")
-        d.line((x0, y + line / 2 - 1, x0 + col_w, y + line / 2 - 1), fill=theme.RULE, width=1)
+        cv.text((x0, y), fonts.fit(in_script(locale_of(locale), item.name), size, col_w - round(70 * s)), size, cv.theme.ink)
+        cv.text((x0 + col_w, y), f"{item.value} {unit}", size, cv.theme.ink, anchor="rm")
+        d.line((x0, y + line / 2 - 1, x0 + col_w, y + line / 2 - 1), fill=cv.theme.rule, width=1)
 
     if result.winner is not None:
         d.line(
             (pad, y_total - round(4 * s), width - pad, y_total - round(4 * s)),
-            fill=theme.INK_DIM,
+            fill=cv.theme.ink_dim,
             width=max(1, round(1.5 * s)),
         )
-        cv.text((pad, y_total + round(20 * s)), label(locale, "sheet.total"), round(22 * s), theme.INK)
+        cv.text((pad, y_total + round(20 * s)), label(locale, "sheet.total"), round(22 * s), cv.theme.ink)
         paid, before = total_text(result, unit, locale)
         x = width - pad
         x -= cv.text((x, y_total + round(20 * s)), paid, round(26 * s), (200, 32, 42), anchor="rm")
@@ -170,22 +173,22 @@ def compose_score(
                 (x - round(10 * s), y_total + round(20 * s)),
                 before,
                 round(22 * s),
-                theme.INK_DIM,
+                cv.theme.ink_dim,
                 anchor="rm",
             )
     for i, extra in enumerate(result.extras):
         y = y_extras + i * line + line / 2
         who = f" · {names[extra.seat]}" if extra.seat is not None else ""
-        cv.text((pad, y), fonts.fit(tile_words(locale, extra.name) + who, size, width - 2 * pad - round(90 * s)), size, theme.INK)
+        cv.text((pad, y), fonts.fit(tile_words(locale, extra.name) + who, size, width - 2 * pad - round(90 * s)), size, cv.theme.ink)
         pts = label(locale, "sheet.points")
-        cv.text((width - pad, y), f"{extra.value:+} {pts}" if extra.value else f"0 {pts}", size, theme.INK, anchor="rm")
+        cv.text((width - pad, y), f"{extra.value:+} {pts}" if extra.value else f"0 {pts}", size, cv.theme.ink, anchor="rm")
     if result.limited:
         note = LIMIT_NOTE if locale is None else label(locale, "sheet.limit")
-        cv.text((width - pad, y_note + round(14 * s)), note, round(TEXT["note"] * s), (200, 32, 42), anchor="rm")
+        cv.text((width - pad, y_note + round(14 * s)), note, round(TEXT["note"] * s), cv.theme.title, anchor="rm")
 
     cell = (width - 2 * pad) // 4
     d.rounded_rectangle(
-        (pad, y_deltas, width - pad, y_deltas + round(DELTAS_HEIGHT * s)), round(10 * s), fill=(242, 236, 220)
+        (pad, y_deltas, width - pad, y_deltas + round(DELTAS_HEIGHT * s)), round(10 * s), fill=cv.theme.paper_shade
     )
     for seat, delta in enumerate(result.deltas):
         cx = pad + cell * seat + cell / 2
@@ -204,10 +207,10 @@ def compose_score(
             (cx, y_deltas + round(26 * s)),
             fonts.fit(tag + names[seat], name_size, room),
             name_size,
-            theme.INK_DIM,
+            cv.theme.ink_dim,
             anchor="mm",
         )
-        colour = (30, 140, 70) if delta > 0 else (200, 40, 40) if delta < 0 else theme.INK_DIM
+        colour = cv.theme.up if delta > 0 else cv.theme.down if delta < 0 else cv.theme.ink_dim
         cv.text(
             (cx, y_deltas + round(64 * s)),
             f"{delta:+,}" if delta else "0",
@@ -218,7 +221,7 @@ def compose_score(
     if house_rules:
         size = round(TEXT["house"] * s)
         words = fonts.fit(label(locale, "sheet.house", rules=house_rules), size, width - 2 * pad)
-        cv.text((pad, y_house), words, size, theme.INK_DIM, anchor="lm")
+        cv.text((pad, y_house), words, size, cv.theme.ink_dim, anchor="lm")
     return cv
 
 
@@ -229,9 +232,10 @@ def score_image(
     scale: float = 1.0,
     house_rules: str = "",
     locale: object = None,
+    theme: Theme | str = "felt",
 ) -> Image.Image:
     """The score sheet as an RGB image (what tests inspect)."""
-    return compose_score(result, names, view, scale, house_rules, locale).im
+    return compose_score(result, names, view, scale, house_rules, locale, theme).im
 
 
 def render_score(
@@ -241,8 +245,10 @@ def render_score(
     scale: float = 1.0,
     house_rules: str = "",
     locale: object = None,
+    theme: Theme | str = "felt",
 ) -> bytes:
     """The score sheet as PNG bytes. ``view`` (optional) adds the round and hand number;
     ``house_rules`` (cogs.mahjong.texts.house_rules_text, "" at a document table) adds a line naming them;
-    ``locale`` the readers' language (the channel's)."""
-    return encode.to_png(score_image(result, names, view, scale, house_rules, locale))
+    ``locale`` the readers' language (the channel's); ``theme`` the table's."""
+    look = get_theme(theme)
+    return encode.to_png(score_image(result, names, view, scale, house_rules, locale, look), theme=look)

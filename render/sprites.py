@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from engine.tiles import HIDDEN, number_of, suit_of
 
 from . import fonts
+from .theme import FELT_SKIN, TileSkin
 
 W, H = 30, 40  # tile units, edge included
 FACE_BOTTOM = 35.0  # the face ends here; below is the tile's thickness
@@ -220,26 +221,26 @@ def _body(pen: _Pen, face: tuple[int, int, int], face_shade: tuple[int, int, int
     pen.rrect(0.5, 0.4, W - 0.7, FACE_BOTTOM, 3.0, outline=(255, 255, 255, 150), width=0.35)
 
 
-def _circle_pip(pen: _Pen, x: float, y: float, r: float, colour) -> None:
+def _circle_pip(pen: _Pen, x: float, y: float, r: float, colour, face=IVORY) -> None:
     """A 筒 coin: coloured disc, ivory ring, coloured core, ivory eye."""
     pen.circle(x, y, r, fill=colour)
-    pen.circle(x, y, r * 0.74, fill=IVORY)
+    pen.circle(x, y, r * 0.74, fill=face)
     pen.circle(x, y, r * 0.52, fill=colour)
-    pen.circle(x, y, r * 0.2, fill=IVORY)
+    pen.circle(x, y, r * 0.2, fill=face)
 
 
-def _one_pin(pen: _Pen) -> None:
-    """1筒: one large ornate coin."""
+def _one_pin(pen: _Pen, ink=None, face=IVORY) -> None:
+    """1筒: one large ornate coin (``ink``: every mark in the suit's one ink)."""
     x, y = 15, 17.7
-    pen.circle(x, y, 11.4, fill=GREEN)
-    pen.circle(x, y, 10.2, fill=IVORY)
+    pen.circle(x, y, 11.4, fill=ink or GREEN)
+    pen.circle(x, y, 10.2, fill=face)
     for i in range(12):
         a = i * pi / 6
-        pen.circle(x + 8.3 * cos(a), y + 8.3 * sin(a), 1.45, fill=BLUE)
-    pen.circle(x, y, 6.2, fill=RED)
-    pen.circle(x, y, 4.6, fill=IVORY)
-    pen.circle(x, y, 3.4, fill=GREEN)
-    pen.circle(x, y, 1.5, fill=IVORY)
+        pen.circle(x + 8.3 * cos(a), y + 8.3 * sin(a), 1.45, fill=ink or BLUE)
+    pen.circle(x, y, 6.2, fill=ink or RED)
+    pen.circle(x, y, 4.6, fill=face)
+    pen.circle(x, y, 3.4, fill=ink or GREEN)
+    pen.circle(x, y, 1.5, fill=face)
 
 
 def _stick_image(k: float, length: float, colour, tilt: float, w: float = 5.0) -> Image.Image:
@@ -267,53 +268,58 @@ def _sticks(pen: _Pen, sticks: Iterable[Stick], length: float, width: float = 5.
         pen.paste(_stick_image(pen.k, length, colour, tilt, width), x, y)
 
 
-def _bird(pen: _Pen) -> None:
-    """1索: the sparrow (麻雀) perched on a bamboo stick."""
-    pen.line([(5, 29.5), (25, 29.5)], fill=(150, 110, 60), width=1.4)  # perch
-    for x0, x1, colour in ((3.5, 14, BLUE), (4.5, 15, GREEN), (6.5, 15.5, RED)):  # tail feathers
+def _bird(pen: _Pen, ink=None, face=IVORY) -> None:
+    """1索: the sparrow (麻雀) perched on a bamboo stick (``ink``: its feathers in the suit's one ink)."""
+    BLUE_, GREEN_, RED_ = (ink, ink, ink) if ink else (BLUE, GREEN, RED)
+    pen.line([(5, 29.5), (25, 29.5)], fill=ink or (150, 110, 60), width=1.4)  # perch
+    for x0, x1, colour in ((3.5, 14, BLUE_), (4.5, 15, GREEN_), (6.5, 15.5, RED_)):  # tail feathers
         pen.polygon(
             [(x1, 20), (x0, 9 + (x1 - x0) * 0.2), (x0 + 2.6, 8.6 + (x1 - x0) * 0.2), (x1 + 1.4, 18.6)],
             fill=colour,
         )
-    pen.ellipse(15.5, 20.6, 7.2, 6.0, fill=GREEN)  # body
-    pen.ellipse(17.0, 23.0, 4.6, 3.4, fill=(246, 226, 170))  # breast
-    pen.ellipse(13.8, 19.6, 4.8, 3.2, fill=(16, 92, 46))  # wing
-    pen.line([(11, 19), (16.5, 20.5)], fill=(120, 190, 120), width=0.6)
-    pen.circle(21.6, 12.8, 3.9, fill=GREEN)  # head
-    pen.polygon([(20, 9.2), (22.2, 5.6), (23.2, 9.6)], fill=RED)  # crest
-    pen.polygon([(24.8, 12.0), (28.4, 13.6), (24.8, 14.6)], fill=(226, 140, 20))  # beak
-    pen.circle(22.9, 12.2, 0.95, fill=IVORY)
+    pen.ellipse(15.5, 20.6, 7.2, 6.0, fill=GREEN_)  # body
+    pen.ellipse(17.0, 23.0, 4.6, 3.4, fill=(246, 226, 170) if ink is None else face)  # breast
+    pen.ellipse(13.8, 19.6, 4.8, 3.2, fill=(16, 92, 46) if ink is None else (90, 90, 90))  # wing
+    pen.line([(11, 19), (16.5, 20.5)], fill=(120, 190, 120) if ink is None else face, width=0.6)
+    pen.circle(21.6, 12.8, 3.9, fill=GREEN_)  # head
+    pen.polygon([(20, 9.2), (22.2, 5.6), (23.2, 9.6)], fill=RED_)  # crest
+    pen.polygon([(24.8, 12.0), (28.4, 13.6), (24.8, 14.6)], fill=(226, 140, 20) if ink is None else ink)  # beak
+    pen.circle(22.9, 12.2, 0.95, fill=face)
     pen.circle(23.1, 12.2, 0.55, fill=BLACK)
     for x in (14.5, 17.5):  # legs
-        pen.line([(x, 25.8), (x - 0.6, 29.4)], fill=RED, width=0.8)
+        pen.line([(x, 25.8), (x - 0.6, 29.4)], fill=RED_, width=0.8)
 
 
-def _face(pen: _Pen, tile: int) -> None:
+def _face(pen: _Pen, tile: int, skin: TileSkin = FELT_SKIN) -> None:
     suit, n = suit_of(tile), number_of(tile)
+    ink = skin.ink(suit)
+    face = skin.face
     if suit == "m":
-        pen.char(NUMERALS[n - 1], 15, 10.4, 15.5, BLACK)
-        pen.char("萬", 15, 25.4, 15.5, RED)
+        pen.char(NUMERALS[n - 1], 15, 10.4, 15.5, ink or skin.black)
+        pen.char("萬", 15, 25.4, 15.5, ink or RED)
     elif suit == "p":
         if n == 1:
-            _one_pin(pen)
+            _one_pin(pen, ink, face)
         else:
             r, pips = _PIN_LAYOUTS[n]
             for x, y, colour in pips:
-                _circle_pip(pen, x, y, r, colour)
+                _circle_pip(pen, x, y, r, ink or colour, face)
     elif suit == "s":
         if n == 1:
-            _bird(pen)
+            _bird(pen, ink, face)
         elif n == 8:
-            _sticks(pen, _SOU_EIGHT, 12.0, 4.4)
+            _sticks(pen, ((x, y, ink or c, tilt) for x, y, c, tilt in _SOU_EIGHT), 12.0, 4.4)
         else:
             length, sticks = _SOU_LAYOUTS[n]
-            _sticks(pen, ((x, y, c, 0.0) for x, y, c in sticks), length)
+            _sticks(pen, ((x, y, ink or c, 0.0) for x, y, c in sticks), length)
     elif suit == "z":
-        if n == 5:  # 白: a blank framed in blue
-            pen.rrect(5.6, 5.4, W - 5.6, FACE_BOTTOM - 5.2, 1.2, outline=BLUE, width=1.5)
-            pen.rrect(8.0, 7.8, W - 8.0, FACE_BOTTOM - 7.6, 0.6, outline=BLUE, width=0.7)
+        honours = dict(skin.honours)
+        if n == 5:  # 白: a blank framed in blue (or the theme's ink)
+            frame = honours.get(5, BLUE)
+            pen.rrect(5.6, 5.4, W - 5.6, FACE_BOTTOM - 5.2, 1.2, outline=frame, width=1.5)
+            pen.rrect(8.0, 7.8, W - 8.0, FACE_BOTTOM - 7.6, 0.6, outline=frame, width=0.7)
         else:
-            colour = {6: GREEN, 7: RED}.get(n, BLACK)
+            colour = honours.get(n) or {6: GREEN, 7: RED}.get(n, skin.black)
             pen.char(HONOURS[n - 1], 15, 17.0, 22.5, colour)
     else:  # flowers: a tinted medallion, the character, the number 1-4 in a corner
         colour = FLOWER_COLOURS[n - 1]
@@ -325,15 +331,15 @@ def _face(pen: _Pen, tile: int) -> None:
         pen.ui_text("花", W - 5.0, 5.0, 5.0, (150, 130, 100))
 
 
-def _back(pen: _Pen) -> None:
+def _back(pen: _Pen, skin: TileSkin = FELT_SKIN) -> None:
     pen.rrect(0, 0, W, H, 3.6, fill=BODY, outline=OUTLINE, width=0.35)
     pen.rrect(0.35, 0.3, W - 0.35, H - 2.2, 3.3, fill=(236, 228, 205))
     steps = 10
     for i in range(steps):
         t = i / (steps - 1)
-        colour = tuple(round(a + (b - a) * t) for a, b in zip(JADE_LIGHT, JADE, strict=True))
+        colour = tuple(round(a + (b - a) * t) for a, b in zip(skin.back_light, skin.back, strict=True))
         pen.rrect(0.5 + 0.05 * i, 0.4 + 0.04 * i, W - 0.7, FACE_BOTTOM, 3.0, fill=colour)
-    pen.rrect(3.2, 3.0, W - 3.4, FACE_BOTTOM - 2.8, 2.0, outline=JADE_DARK, width=0.5)
+    pen.rrect(3.2, 3.0, W - 3.4, FACE_BOTTOM - 2.8, 2.0, outline=skin.back_dark, width=0.5)
 
 
 def _highlight(pen: _Pen, variant: str) -> None:
@@ -344,27 +350,30 @@ def _highlight(pen: _Pen, variant: str) -> None:
 
 
 @cache
-def _upright(tile: int, scale: float, variant: str) -> Image.Image:
+def _upright(tile: int, scale: float, variant: str, skin: TileSkin) -> Image.Image:
     pen = _Pen(scale)
     if tile == BACK:
-        _back(pen)
+        _back(pen, skin)
     else:
-        face = (255, 222, 190) if variant == LAST else IVORY
-        _body(pen, face, IVORY_SHADE, JADE)
-        _face(pen, tile)
+        face = (255, 222, 190) if variant == LAST else skin.face
+        edge = skin.ink(suit_of(tile)) or skin.back  # a suit's own ink: its edge says the suit too
+        _body(pen, face, skin.face_shade, edge)
+        _face(pen, tile, skin)
     _highlight(pen, variant)
     return pen.done(scale)
 
 
 @cache
-def sprite(tile: int, scale: float = 1, variant: str = PLAIN, rotation: int = 0) -> Image.Image:
+def sprite(
+    tile: int, scale: float = 1, variant: str = PLAIN, rotation: int = 0, skin: TileSkin = FELT_SKIN
+) -> Image.Image:
     """The RGBA sprite of ``tile`` (``BACK`` for face down), turned ``rotation`` degrees
-    counter-clockwise (0, 90, 180, 270). Cached; callers must not modify it."""
+    counter-clockwise (0, 90, 180, 270), in a theme's ``skin``. Cached; callers must not modify it."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown sprite variant {variant!r}")
     if not (tile == BACK or 0 <= tile < 42):
         raise ValueError(f"no sprite for tile {tile}")
-    im = _upright(tile, scale, variant)
+    im = _upright(tile, scale, variant, skin)
     if rotation % 360:
         im = im.transpose(
             {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}[
@@ -374,7 +383,7 @@ def sprite(tile: int, scale: float = 1, variant: str = PLAIN, rotation: int = 0)
     return im
 
 
-def sheet(scale: float = 2, columns: int = 9) -> Image.Image:
+def sheet(scale: float = 2, columns: int = 9, skin: TileSkin = FELT_SKIN) -> Image.Image:
     """All 42 tiles plus the back and the highlights on one image, for eyeballing the art."""
     keys = [(t, PLAIN) for t in range(42)] + [(BACK, PLAIN), (0, DRAWN), (9, LAST)]
     w, h = size(scale)
@@ -383,6 +392,6 @@ def sheet(scale: float = 2, columns: int = 9) -> Image.Image:
     im = Image.new("RGBA", (columns * (w + gap) + gap, rows * (h + gap) + gap), (20, 90, 60, 255))
     for i, (t, v) in enumerate(keys):
         im.alpha_composite(
-            sprite(t, scale, v), (gap + (i % columns) * (w + gap), gap + (i // columns) * (h + gap))
+            sprite(t, scale, v, skin=skin), (gap + (i % columns) * (w + gap), gap + (i // columns) * (h + gap))
         )
     return im

@@ -30,10 +30,11 @@ from PIL import Image, ImageDraw
 
 from engine.view import GameView, HandResult, SeatPublic
 
-from . import encode, fonts, sprites, theme
+from . import encode, fonts, sprites
 from .canvas import Canvas
 from .labels import label, wind, wind_mark
 from .melds import Laid, laid_out
+from .theme import FELT, Colour, Theme, get_theme
 
 RIVER_SCALE = 1.6  # discards: the most read part of the table (48 px wide at scale 1)
 RIVER_SCALES = (RIVER_SCALE, 1.35, 1.1)  # a long river's rows get longer, its tiles smaller (to 30)
@@ -226,26 +227,20 @@ def row_lines(groups: list[Laid], room: int, scale: float = 1.0) -> tuple[list[l
     return [line for line in (first, rest) if line], s
 
 
-@lru_cache(maxsize=8)
-def _background(scale: float) -> Image.Image:
+@lru_cache(maxsize=16)
+def _background(scale: float, th: Theme) -> Image.Image:
     lay = Layout(scale)
-    im = Image.new("RGB", (lay.size, lay.size), theme.FELT)
+    im = th.backdrop(lay.size, lay.size).copy()
     draw = ImageDraw.Draw(im)
     h, c = lay.half, lay.center
     ring = round(4 * scale)
     draw.rounded_rectangle(
         (ring, ring, lay.size - ring, lay.size - ring),
         round(20 * scale),
-        outline=theme.FELT_LIGHT,
+        outline=th.felt_light,
         width=max(1, round(2 * scale)),
     )
-    draw.rounded_rectangle(
-        (h - c, h - c, h + c, h + c),
-        round(16 * scale),
-        fill=theme.PANEL,
-        outline=theme.PANEL_EDGE,
-        width=max(1, round(2 * scale)),
-    )
+    th.panel_box(im, (h - c, h - c, h + c, h + c), round(16 * scale), th.panel_edge, max(1, round(2 * scale)))
     return im
 
 
@@ -292,14 +287,9 @@ def _plate(
     s = lay.scale
     x0, y0, x1, y1 = plate_box(lay, p)
     turn = view.turn == seat.seat and view.phase != "over"
-    cv.draw.rounded_rectangle(
-        (x0, y0, x1, y1),
-        round(10 * s),
-        fill=theme.PANEL,
-        outline=theme.GOLD if turn else theme.PANEL_EDGE,
-        width=round((3 if turn else 1.5) * s),
-    )
-    wind_colour = theme.RED if seat.wind == 0 else theme.TEXT
+    outline = cv.theme.gold if turn else cv.theme.panel_edge
+    cv.theme.panel_box(cv.im, (x0, y0, x1, y1), round(10 * s), outline, round((3 if turn else 1.5) * s))
+    wind_colour = cv.theme.red if seat.wind == 0 else cv.theme.text
     cv.text(
         (x0 + round(30 * s), y0 + round(36 * s)),
         wind_mark(locale, seat.wind),
@@ -311,19 +301,19 @@ def _plate(
     left = x0 + lay.name_x
     lines, size = name_lines(name, lay.name_room, s)
     if len(lines) == 1:
-        cv.text((left, y0 + round(36 * s)), lines[0], size, theme.TEXT)
+        cv.text((left, y0 + round(36 * s)), lines[0], size, cv.theme.text)
     else:
         for i, text in enumerate(lines):
-            cv.text((left, y0 + round((22 + 27 * i) * s)), text, size, theme.TEXT)
+            cv.text((left, y0 + round((22 + 27 * i) * s)), text, size, cv.theme.text)
 
     change = result.deltas[seat.seat] if result is not None else 0
     points = seat.score + change  # the view's score is the hand's start; settled, its payments are in
-    score_colour = theme.WIN if points > 0 else theme.LOSS if points < 0 else theme.TEXT
+    score_colour = cv.theme.win if points > 0 else cv.theme.loss if points < 0 else cv.theme.text
     score = f"{points:+,}" if points else "0"
     mid = y0 + round(80 * s)
     cv.text((x1 - round(12 * s), mid), score, round(26 * s), score_colour, anchor="rm")
     if result is not None and change:  # this hand's change, where the tile count was (the hand is shown)
-        colour = theme.WIN if change > 0 else theme.LOSS
+        colour = cv.theme.win if change > 0 else cv.theme.loss
         cv.text((x0 + round(12 * s), mid), f"{change:+,}", round(22 * s), colour)
     elif seat.concealed_count and view.revealed.get(seat.seat) is None:  # under the wind: one back, ×n
         count = f"×{seat.concealed_count}"
@@ -332,11 +322,11 @@ def _plate(
         space = round(4 * s)
         bx = x0 + round(12 * s)
         cv.tile(sprites.BACK, bx, round(mid - bh / 2), BACK_SCALE * s)
-        cv.text((bx + bw + space, mid), count, size, theme.TEXT_DIM)
+        cv.text((bx + bw + space, mid), count, size, cv.theme.text_dim)
 
-    status = plate_tags(seat, view, locale, result)
+    status = plate_tags(seat, view, locale, result, cv.theme)
     if turn:
-        status.append((label(locale, "table.turn"), theme.GOLD))
+        status.append((label(locale, "table.turn"), cv.theme.gold))
     if status:
         size = round(20 * s)
         space = round(8 * s)
@@ -351,22 +341,22 @@ def _plate(
 
 
 def plate_tags(
-    seat: SeatPublic, view: GameView, locale: object, result: HandResult | None = None
-) -> list[tuple[str, theme.Colour]]:
+    seat: SeatPublic, view: GameView, locale: object, result: HandResult | None = None, th: Theme = FELT
+) -> list[tuple[str, Colour]]:
     """The words a seat's plate says of it, in order: 胡/自摸 and 放槍 once settled, 莊 (連n), 聽, 代打;
     the DM picture's plates say the same (render/dm.py)."""
-    status: list[tuple[str, theme.Colour]] = []
+    status: list[tuple[str, Colour]] = []
     if result is not None and result.winner == seat.seat:
-        status.append((label(locale, "table.tsumo" if result.self_drawn else "table.win"), theme.GOLD))
+        status.append((label(locale, "table.tsumo" if result.self_drawn else "table.win"), th.gold))
     if result is not None and result.loser == seat.seat:
-        status.append((label(locale, "table.dealt"), theme.RED))
+        status.append((label(locale, "table.dealt"), th.red))
     if seat.seat == view.dealer:
         tag = label(locale, "streak", n=view.dealer_streak) if view.dealer_streak else label(locale, "dealer")
-        status.append((tag, theme.GOLD))
+        status.append((tag, th.gold))
     if seat.ready:
-        status.append((label(locale, "ready"), theme.RED))
+        status.append((label(locale, "ready"), th.red))
     if seat.auto:
-        status.append((label(locale, "table.auto"), theme.RED))
+        status.append((label(locale, "table.auto"), th.red))
     return status
 
 
@@ -378,14 +368,14 @@ def _centre(
         (h, h - round(42 * s)),
         label(locale, "table.round", wind=wind(locale, view.round_wind)),
         round(30 * s),
-        theme.TEXT,
+        cv.theme.text,
         anchor="mm",
     )
     cv.text(
         (h, h - round(8 * s)),
         label(locale, "table.hand", n=view.hand_number),
         round(21 * s),
-        theme.TEXT_DIM,
+        cv.theme.text_dim,
         anchor="mm",
     )
     if result is not None:
@@ -395,11 +385,11 @@ def _centre(
             (h, h + round(24 * s)),
             label(locale, "table.left", n=view.wall_remaining),
             round(24 * s),
-            theme.TEXT,
+            cv.theme.text,
             anchor="mm",
         )
     if view.phase == "over" and result is None:
-        cv.text((h, h + round(56 * s)), label(locale, "table.over"), round(19 * s), theme.GOLD, anchor="mm")
+        cv.text((h, h + round(56 * s)), label(locale, "table.over"), round(19 * s), cv.theme.gold, anchor="mm")
     if view.bonus_indicator is not None:
         _bonus_indicator(cv, lay, view.bonus_indicator, locale)
     r = round(20 * s)
@@ -408,14 +398,14 @@ def _centre(
         bx, by = _turn(p, 0, c - r - round(8 * s))
         bx, by = bx + h, by + h
         turn = seat.seat == view.turn and view.phase != "over"
-        fill = theme.GOLD if turn else theme.FELT_DARK
+        fill = cv.theme.gold if turn else cv.theme.felt_dark
         cv.draw.ellipse(
             (bx - r, by - r, bx + r, by + r),
             fill=fill,
-            outline=theme.PANEL_EDGE,
+            outline=cv.theme.panel_edge,
             width=max(1, round(1.5 * s)),
         )
-        colour = theme.PANEL if turn else theme.RED if seat.wind == 0 else theme.TEXT
+        colour = cv.theme.panel if turn else cv.theme.red if seat.wind == 0 else cv.theme.text
         cv.text((bx, by), wind_mark(locale, seat.wind), round(24 * s), colour, anchor="mm")
 
 
@@ -425,7 +415,7 @@ def _outcome(cv: Canvas, lay: Layout, result: HandResult, locale: object) -> Non
     y = h + round(36 * s)
     size = round(26 * s)
     if result.winner is None or result.win_tile is None:
-        cv.text((h, y), label(locale, "sheet.draw"), size, theme.GOLD, anchor="mm")
+        cv.text((h, y), label(locale, "sheet.draw"), size, cv.theme.gold, anchor="mm")
         return
     words = label(locale, "table.tsumo" if result.self_drawn else "table.win")
     scale = INDICATOR_SCALE * s
@@ -433,7 +423,7 @@ def _outcome(cv: Canvas, lay: Layout, result: HandResult, locale: object) -> Non
     space = round(8 * s)
     width = fonts.text_width(words, size) + space + w
     x = h - width / 2
-    x += cv.text((x, y), words, size, theme.GOLD) + space
+    x += cv.text((x, y), words, size, cv.theme.gold) + space
     cv.tile(result.win_tile, round(x), round(y - th / 2), scale, sprites.DRAWN)
 
 
@@ -449,7 +439,7 @@ def _bonus_indicator(cv: Canvas, lay: Layout, tile: int, locale: object) -> None
         (x + w + round(6 * s), y + th / 2),
         label(locale, "table.indicator"),
         round(17 * s),
-        theme.GOLD,
+        cv.theme.gold,
         anchor="lm",
     )
 
@@ -461,9 +451,13 @@ def compose_table(
     scale: float = 1.0,
     locale: object = None,
     result: HandResult | None = None,
+    theme: Theme | str = "felt",
 ) -> Canvas:
     """Lay out the table with ``bottom`` (default: the viewer, else seat 0) at the bottom; ``result``:
-    the settled hand's result, for the picture of a hand that is over (ignored while it is played)."""
+    the settled hand's result, for the picture of a hand that is over (ignored while it is played);
+    ``theme``: its colours and tiles (the table's option for the channel's picture, a person's own for a
+    replay)."""
+    th = get_theme(theme)
     if len(names) != len(view.seats):
         raise ValueError(f"need {len(view.seats)} names, got {len(names)}")
     if bottom is None:
@@ -471,7 +465,7 @@ def compose_table(
     if view.phase != "over":
         result = None  # a hand in play has no result (and a picture of it never shows one)
     lay = Layout(scale)
-    cv = Canvas(_background(scale))
+    cv = Canvas(_background(scale, th), th)
     _centre(cv, lay, view, bottom, locale, result)
     for seat in view.seats:
         p = (seat.seat - bottom) % 4
@@ -493,9 +487,10 @@ def table_image(
     scale: float = 1.0,
     locale: object = None,
     result: HandResult | None = None,
+    theme: Theme | str = "felt",
 ) -> Image.Image:
     """The table as an RGB image (what tests inspect)."""
-    return compose_table(view, names, bottom, scale, locale, result).im
+    return compose_table(view, names, bottom, scale, locale, result, theme).im
 
 
 def render_table(
@@ -505,8 +500,10 @@ def render_table(
     scale: float = 1.0,
     locale: object = None,
     result: HandResult | None = None,
+    theme: Theme | str = "felt",
 ) -> bytes:
     """The table as PNG bytes, for the channel's table message; ``locale`` is the table's
     language (en, zh-TW, zh-CN; None: Traditional Chinese labels as before); ``result`` the settled
-    hand's (its picture once over)."""
-    return encode.to_png(table_image(view, names, bottom, scale, locale, result))
+    hand's (its picture once over); ``theme`` the table's (its host's choice, ``TableSettings.theme``)."""
+    th = get_theme(theme)
+    return encode.to_png(table_image(view, names, bottom, scale, locale, result, th), theme=th)

@@ -31,6 +31,9 @@ AI_LEVELS = ("easy", "normal", "strong")
 # between AI discards); "fast" for people who know the table, "slow" for new players and streams
 PACES = {"fast": 0.4, "normal": 1.0, "slow": 2.0}
 DEFAULT_AI = "normal"
+# the pictures' themes (render/theme.py draws them): the host picks the channel picture's, each person their own
+THEMES = ("felt", "ocean", "sakura", "contrast")
+DEFAULT_THEME = "felt"
 SYSTEM_KIND = "system"  # TableState.kind of a 系統桌 (cogs/mahjong/system.py SYSTEM)
 
 
@@ -83,6 +86,7 @@ class TableSettings:
     spectators: str = "public"  # public | delayed | off (cogs/mahjong/watch.py)
     hints: bool = True  # the DM names a ready hand's waits and the discards that keep it ready (standing.py)
     pace: str = "normal"  # one of PACES: the time between AI discards
+    theme: str = DEFAULT_THEME  # one of THEMES: the channel's pictures (the table and its score sheets)
 
     @property
     def pace_factor(self) -> float:
@@ -92,6 +96,8 @@ class TableSettings:
         profile = get_profile(self.rules)
         if self.pace not in PACES:
             raise ValueError(f"pace is one of {tuple(PACES)}")
+        if self.theme not in THEMES:
+            raise ValueError(f"theme is one of {THEMES}")
         if self.spectators not in ("public", "delayed", "off"):
             raise ValueError("spectators is public, delayed or off")
         try:  # options that cannot go together at this rule set (hongkong 16 tiles with 寶牌, ...)

@@ -19,7 +19,16 @@ from typing import Protocol
 
 from engine.rules import TableOptions
 
-from .lobby import SYSTEM_KIND, Seat, TablePhase, TableSettings, TableState, hints_by_default
+from .lobby import (
+    DEFAULT_THEME,
+    SYSTEM_KIND,
+    THEMES,
+    Seat,
+    TablePhase,
+    TableSettings,
+    TableState,
+    hints_by_default,
+)
 
 
 class StoredSeat(Protocol):
@@ -68,6 +77,7 @@ def settings_options(settings: TableSettings, locale: str) -> dict[str, object]:
         "spectators": settings.spectators,
         "hints": settings.hints,
         "pace": settings.pace,
+        "theme": settings.theme,
     }
 
 
@@ -80,6 +90,7 @@ def options_row(state: TableState, left: Iterable[int]) -> dict[str, object]:
         "spectators": settings.spectators,
         "hints": settings.hints,
         "pace": settings.pace,
+        "theme": settings.theme,
         "locale": state.locale,
         "host_name": state.host_name,
         "locales": {str(s.user_id): s.locale for s in state.seats if s.user_id is not None},
@@ -98,6 +109,7 @@ def settings_of(record: StoredTable) -> TableSettings:
         # a row without the key (系統桌 rows were written without it): the default of its kind and ranking
         hints=bool(extra.get("hints", hints_by_default(record.ranking, system=record.kind == SYSTEM_KIND))),
         pace=extra.get("pace", "normal"),
+        theme=theme if (theme := extra.get("theme")) in THEMES else DEFAULT_THEME,  # a row from before: felt
     )
 
 

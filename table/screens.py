@@ -144,6 +144,7 @@ class TableScreen:
     rules: str
     options: TableOptions
     result: HandResult | None = None  # the settled hand's, while the hand is over (the picture draws it)
+    theme: str = "felt"  # the table's theme, the host's choice (TableSettings.theme): its picture's colours
 
     @property
     def hand_number(self) -> int:
@@ -326,6 +327,7 @@ def table_screen(session: TableSession) -> TableScreen:
         rules=settings.rules,
         options=settings.options,
         result=session.result if game is not None and game.is_over else None,
+        theme=settings.theme,
     )
 
 

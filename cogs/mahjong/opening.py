@@ -54,6 +54,7 @@ from .options import (
     RANKING_CHOICES,
     RULE_CHOICES,
     SWITCH_CHOICES,
+    THEME_CHOICES,
     TURN_CHOICES,
     checked_arguments,
     table_options,
@@ -99,6 +100,7 @@ class Opening(MahjongCog):
         spectators=_("Spectators: public, delayed (every hand face up once over) or off"),
         hints=_("Show players their waits and ready discards (default: on if casual, off if rated)"),
         pace=_("How fast AI players discard: normal is about a second each, so people can follow"),
+        theme=_("The look of the channel's table picture: felt, ocean, sakura or high contrast"),
     )
     @app_commands.choices(
         ranking=RANKING_CHOICES,
@@ -107,6 +109,7 @@ class Opening(MahjongCog):
         language=LANGUAGE_CHOICES,
         spectators=SPECTATOR_CHOICES,
         pace=PACE_CHOICES,
+        theme=THEME_CHOICES,
     )
     @app_commands.choices(  # apart: one choices() call takes one value type
         turn_seconds=TURN_CHOICES, claim_seconds=CLAIM_CHOICES, minimum=MINIMUM_CHOICES, hand_size=HAND_SIZE_CHOICES
@@ -135,10 +138,12 @@ class Opening(MahjongCog):
         spectators: str = "public",
         hints: bool | None = None,
         pace: str = "normal",
+        theme: str = "felt",
     ) -> None:
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
         table_rules, minimum = checked_arguments(
-            rules, preset, house_rules, rounds, turn_seconds, claim_seconds, pace, minimum, hand_size, language, base, tai
+            rules, preset, house_rules, rounds, turn_seconds, claim_seconds, pace, minimum, hand_size, language, base, tai,
+            theme,
         )
         check_bot_permissions(interaction)
         check_free_channel(self.registry, interaction)
@@ -163,7 +168,7 @@ class Opening(MahjongCog):
         if type(hints) is not bool:  # a forged argument: the option is a boolean (1 == True would pass a list)
             raise TableError("err.bad_option", name="hints", accepted="True, False")
         settings = TableSettings(
-            rules, rounds, options, ranking=ranking, spectators=spectators, hints=hints, pace=pace
+            rules, rounds, options, ranking=ranking, spectators=spectators, hints=hints, pace=pace, theme=theme
         )
         assert interaction.guild_id is not None
         if password or (await self.tables.queues.guild_settings(interaction.guild_id)).require_password:  # 玩家桌必須設密碼

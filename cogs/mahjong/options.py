@@ -14,7 +14,7 @@ from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules, parse_switch
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.rulesets import DEFAULT_MINIMUM
 from ranking import RANKINGS
-from table.lobby import CLAIM_SECONDS, PACES, TURN_SECONDS, TableError
+from table.lobby import CLAIM_SECONDS, PACES, THEMES, TURN_SECONDS, TableError
 
 from ..i18n import SUPPORTED, t
 from .arguments import accepted
@@ -33,6 +33,7 @@ PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in KNOWN_P
 HAND_SIZE_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in HAND_SIZES]  # hongkong
 RANKING_CHOICES = [app_commands.Choice(name=_(t("en", f"ranking.{r}")), value=r) for r in RANKINGS]
 PACE_CHOICES = [app_commands.Choice(name=_(t("en", f"pace.{p}")), value=p) for p in PACES]
+THEME_CHOICES = [app_commands.Choice(name=_(t("en", f"theme.{name}")), value=name) for name in THEMES]
 
 
 def table_options(
@@ -59,6 +60,7 @@ def checked_arguments(
     language: str | None,
     base: int | None,
     tai: int | None,
+    theme: str = "felt",
 ) -> tuple[HouseRules, int]:
     """/mahjong create's arguments checked (TableError on one its choices and ranges do not allow): the
     house rules they name, and the minimum to win (the rule set's own when the host said nothing)."""
@@ -72,6 +74,7 @@ def checked_arguments(
     accepted("turn_seconds", turn_seconds, TURN_SECONDS)
     accepted("claim_seconds", claim_seconds, CLAIM_SECONDS)
     accepted("pace", pace, list(PACES))
+    accepted("theme", theme, list(THEMES))
     if minimum is None:  # what players of the rule set expect when the host says nothing
         minimum = DEFAULT_MINIMUM.get(rules, 0)
     accepted("minimum", minimum, [choice.value for choice in MINIMUM_CHOICES])

@@ -55,7 +55,9 @@ async def table_payload(screen: TableScreen, locale: str, painter: Painter = THR
     assert view is not None
     content = table_text(screen, locale)
     buttons = None if screen.over else table_view(screen.table_id, locale)
-    png = await painter.draw(render.render_table, view, list(screen.names), locale=locale, result=screen.result)
+    png = await painter.draw(
+        render.render_table, view, list(screen.names), locale=locale, result=screen.result, theme=screen.theme
+    )
     return Payload(content=content, png=png, filename="table.png", view=buttons)
 
 

@@ -111,6 +111,8 @@ def settings_parts(state: TableState | LobbyScreen, locale: str) -> list[str]:
     settings.append(t(locale, "lobby.hints_on" if s.hints else "lobby.hints_off"))
     if s.pace != "normal":  # the AI's pace (table/session.py); normal goes unsaid
         settings.append(t(locale, f"lobby.pace_{s.pace}"))
+    if s.theme != "felt":  # the channel picture's theme (render/theme.py); felt goes unsaid
+        settings.append("🎨 " + t(locale, f"theme.{s.theme}"))
     if state.locked:
         settings.append(t(locale, "lobby.locked"))
     if s.ranking != "casual":

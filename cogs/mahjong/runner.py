@@ -272,12 +272,19 @@ class TableRunner:
     def _score_job(self, score: fx.ShowScore) -> Job:
         """The score sheet, from the moment the hand was settled (read now, drawn and posted later)."""
         number, result, locale = score.number, score.result, self.state.locale
+        theme = self.state.settings.theme  # the channel's pictures are in the table's theme
         text = result_text(self.session.screen(TABLE), result, number, locale)
         house = texts.house_rules_text(score.house_rules, locale)
 
         async def show() -> None:
             png = await self.cog.painter.draw(
-                render.render_score, result, list(score.names), score.table, house_rules=house, locale=locale
+                render.render_score,
+                result,
+                list(score.names),
+                score.table,
+                house_rules=house,
+                locale=locale,
+                theme=theme,
             )
             buttons = replay_view(self.session.table_id, number, locale)  # issue 24: a Replay button
             await self.channel.post_payload(Payload(content=text, png=png, filename="score.png", view=buttons))

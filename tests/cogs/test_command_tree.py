@@ -13,7 +13,7 @@ import bot as entry
 from data import Store
 
 # sha256 of the translated payload of every command, as bot.command_fingerprint reads it (without the application)
-PINNED = "31c8113af20f84942bc92885788bd9b8b508bd239ccd24831621457aaea9b7b7"  # + /mahjong tournament (issue 42)
+PINNED = "1c884836606e961867a2750aabb522c068d50021cfdb1db740f3e043143491dc"  # + /mahjong create theme (issue 39 item 7)
 
 
 async def command_payload(database: Path) -> list[dict]:

@@ -195,6 +195,7 @@ FORGED = [
     ("mahjong leaderboard", {"page": 0}, "page"),
     ("mahjong hand", {"hand_id": 0}, "hand_id"),
     ("mahjong create", {"pace": "turbo"}, "pace"),
+    ("mahjong create", {"theme": "neon"}, "theme"),
 ]
 
 

@@ -135,7 +135,7 @@ class Row:
 
 
 def test_the_stored_row_reads_back_as_the_table_it_was():
-    state = lobby("hongkong", pace="fast", spectators="delayed")
+    state = lobby("hongkong", pace="fast", spectators="delayed", theme="ocean")
     state.join(ALICE, "Ann", locale="fr")
     state.add_ai("easy")
     state.join(CAROL, "Cy", locale="zh-TW")
@@ -155,6 +155,7 @@ def test_a_row_from_before_locales_were_stored_reads_with_the_table_s_language()
     stored = Row(1, 9, 5, ALICE, "taiwan16", 1, row, None, "lobby", (Seat(ALICE, "Ann"),))
     state = state_of(stored)
     assert isinstance(state, TableState) and state.seats[0].locale == "zh-TW" and state.host_name == ""
+    assert state.settings.theme == "felt"  # a row from before themes: the felt of before
     assert left_of(stored) == set() and BOB not in left_of(stored)
 
 
