@@ -13,7 +13,7 @@ import bot as entry
 from data import Store
 
 # sha256 of the translated payload of every command, as bot.command_fingerprint reads it (without the application)
-PINNED = "31c8113af20f84942bc92885788bd9b8b508bd239ccd24831621457aaea9b7b7"  # + /mahjong tournament (issue 42)
+PINNED = "edb1aff6ab5c8b86c729055b18451e76df711881f8c9c90c22f9702c5f95fb34"  # + tournament create turn_seconds, claim_seconds, preset, house_rules, threads; setup organisers
 
 
 async def command_payload(database: Path) -> list[dict]:

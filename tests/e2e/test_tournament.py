@@ -213,3 +213,67 @@ async def test_a_table_closed_is_played_again_a_round_ended_early_a_dropped_play
     finally:
         await store.close()
     assert len(tournament_tables(bot)) == 0 or all(r.session.phase.closed for r in tournament_tables(bot))
+
+
+@pytest.mark.devserver(members=PEOPLE[:4], channels=("general",), rate_limits=QUICK)
+async def test_an_organisers_role_runs_a_tournament_whose_tables_keep_its_times_and_house_rules_in_their_own_threads(
+    harness, devserver, tmp_path
+):
+    """/mahjong setup organisers gives a role the tournament commands (anyone else is refused privately);
+    the tournament's turn and claim times and house rules are every table's, stored and kept through a
+    restart; with threads on, each table plays in its own thread "Round 1 · Table 1" under the channel,
+    with its players in it; the round's standings come as a picture beside the text, tie-break stated."""
+    database = str(tmp_path / "mahjong.sqlite3")
+    people = devserver.members(*PEOPLE[:4])
+    organiser, everyday, manager = people[0], people[1], people[3]
+    role = devserver.world.add_role("Organisers", organiser.record)  # before the bot connects: GUILD_CREATE has it
+    organiser.record.permissions = everyday.record.permissions = MEMBER_PERMISSIONS
+    bot = await harness.start(build_bot(timing=SCALED, database=database))
+    refused = await (await organiser.slash("mahjong tournament create", name="Roles", round_count=1)).message()
+    assert refused.content == "Only a member with Manage Server may create and run tournaments." and refused.ephemeral
+    shown = await (await manager.slash("mahjong setup organisers", role=role)).message()
+    assert f"members with Manage Server and members with <@&{role}>" in shown.content
+    refused = await (await everyday.slash("mahjong tournament create", name="Roles", round_count=1)).message()
+    assert refused.content == f"Only a member with Manage Server or the role <@&{role}> may create and run tournaments."
+    bad = await (await organiser.slash("mahjong tournament create", name="Roles", round_count=1, house_rules="no such rule")).message()
+    assert bad.ephemeral and "house rule" in bad.content.lower()
+
+    made = await organiser.slash(
+        "mahjong tournament create", name="Roles", round_count=1, hands=1, duplicate=False, ai_fill=False,
+        turn_seconds=8, claim_seconds=10, house_rules="天胡 24", threads=True,
+    )  # fmt: skip
+    registration = await made.message()
+    assert "Every table: turn 8 s, claims 10 s" in registration.text and "own thread" in registration.text
+    for person in people:
+        await (await person.click(registration, "Join")).message()
+        await (await person.click(registration, "Check in")).message()
+    refused = await (await everyday.slash("mahjong tournament start")).message()
+    assert refused.ephemeral and "the role" in refused.content
+    await (await organiser.slash("mahjong tournament start")).message()
+    table = (await devserver.recorder.wait_until(lambda: tournament_tables(bot), 5, lambda: "round 1's table"))[0]
+    general = devserver.channel("general")
+    thread = devserver.world.channel(table.state.channel_id)
+    assert thread.is_thread and thread.parent_id == general.id and thread.name == "Round 1 · Table 1"
+    assert {p.id for p in people} <= thread.members
+    options = table.state.settings.options
+    assert (options.turn_seconds, options.claim_seconds, options.house_rules.to_dict()) == (8, 10, {"heavenly_tai": 24})
+
+    await harness.stop(bot)  # the tournament's settings are stored: the table and the next ones keep them
+    again = await harness.start(build_bot(timing=SCALED, database=database))
+    final = await devserver.wait_for_message(
+        channel="general", predicate=lambda m: "final standings" in m.content, timeout=30
+    )
+    assert "Ranked by points" in final.content
+    assert [a.filename for a in final.attachments] == ["standings-1-1.png"]
+    store = await Store.open(database)
+    try:
+        record = await store.tournament(1)
+        (rt,) = await store.round_tables(1)
+    finally:
+        await store.close()
+    assert (record.turn_seconds, record.claim_seconds, record.house_rules, record.threads) == (8, 10, {"heavenly_tai": 24}, True)
+    assert rt.thread_id == thread.id and rt.points is not None
+    resumed = [r for r in tournament_tables(again) if r.session.table_id == table.session.table_id]
+    assert not resumed or resumed[0].state.settings.options.claim_seconds == 10
+    assert not [m for m in devserver.recorder.in_channel(general.id) if "Match over" in m.text]  # the table's own posts: in its thread
+    assert [m for m in devserver.recorder.in_channel(thread.id) if "Match over" in m.text]
