@@ -230,6 +230,62 @@ class TournamentStore:
             )
         return changed == 1
 
+    async def replace_entrant(
+        self: _Database, tournament_id: int, number: int, table_no: int, old: int, new: int, name: str, locale: str
+    ) -> bool:
+        """One transaction: ``new`` takes ``old``'s seat at a round's table still playing. The stated rule:
+        the seat's result of this round counts for ``new`` (the tables' seats say who holds a seat's
+        result); ``old`` is dropped after the rounds before it (their earlier results stay theirs); ``new``
+        plays on as a checked-in entrant (entered now if they were not; out of the round's byes). False
+        (nothing changed): ``old`` has no seat there, the table is recorded, or ``new`` sits in this round."""
+        async with self._write() as db:
+            rows = await db.all(
+                "SELECT table_no, seats, points FROM tournament_tables WHERE tournament_id = ? AND round = ?",
+                (tournament_id, number),
+            )
+            seats = {int(r["table_no"]): list(loads(r["seats"])) for r in rows}
+            mine = next((r for r in rows if int(r["table_no"]) == table_no), None)
+            if mine is None or mine["points"] is not None or old not in seats[table_no]:
+                return False
+            if any(new in s for s in seats.values()):
+                return False
+            known = await db.one(
+                "SELECT status, dropped_round FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
+                (tournament_id, new),
+            )
+            if known is not None and known["status"] == DROPPED and (known["dropped_round"] or 0) > 0:
+                return False  # left the tournament after playing: not seated again
+            changed = [new if u == old else u for u in seats[table_no]]
+            await db.execute(
+                "UPDATE tournament_tables SET seats = ? WHERE tournament_id = ? AND round = ? AND table_no = ?",
+                (dumps(changed), tournament_id, number, table_no),
+            )
+            await db.execute(
+                "UPDATE tournament_entrants SET status = 'dropped', dropped_round = ? WHERE tournament_id = ? AND user_id = ?",
+                (number - 1, tournament_id, old),
+            )
+            if known is None:
+                await db.execute(
+                    "INSERT INTO tournament_entrants (tournament_id, user_id, name, locale, status, joined_at)"
+                    " VALUES (?, ?, ?, ?, 'checked_in', ?)",
+                    (tournament_id, new, name, locale, self._clock()),
+                )
+            else:
+                await db.execute(
+                    "UPDATE tournament_entrants SET status = 'checked_in', dropped_round = NULL"
+                    " WHERE tournament_id = ? AND user_id = ?",
+                    (tournament_id, new),
+                )
+            byes = await db.one(
+                "SELECT byes FROM tournament_rounds WHERE tournament_id = ? AND round = ?", (tournament_id, number)
+            )
+            if byes is not None and new in loads(byes["byes"]):
+                await db.execute(
+                    "UPDATE tournament_rounds SET byes = ? WHERE tournament_id = ? AND round = ?",
+                    (dumps([u for u in loads(byes["byes"]) if u != new]), tournament_id, number),
+                )
+        return True
+
     # ------------------------------------------------------------------ rounds and tables
 
     async def seat_round(

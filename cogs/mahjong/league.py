@@ -23,7 +23,7 @@ from engine.house_rules import HouseRules
 from ranking.standings import Standing
 from ranking.swiss import Seating
 from render.standings import StandingRow, render_standings
-from table.lobby import TableSettings
+from table.lobby import TableError, TableSettings
 from table.screens import TABLE
 from table.session import Deal
 from table.tournament import Tournament
@@ -191,6 +191,36 @@ class League:
             self.tables.background(runner.close())
         await self.advance(tournament_id)
         return len(settled)
+
+    async def replace(self, tournament_id: int, old: int, new: int, name: str, locale: str) -> RoundTable | None:
+        """``new`` (an entrant not seated this round, or anyone) takes ``old``'s seat at the table of the
+        round being played, mid-match: stored first (``replace_entrant``: the seat's result of this round
+        counts for ``new``), then seated at the running table, which sends them their hand. The table
+        replaced at, or None when ``old`` sits at no running table of the round or ``new`` cannot sit."""
+        async with self.lock(tournament_id):
+            field = await self.read(tournament_id)
+            if field is None or field.record.phase not in ("playing", "paused") or old == new:
+                return None
+            rt = next((rt for rt in field.current_tables() if old in rt.seats and rt.points is None), None)
+            runner = self.tables.registry.get(rt.table_id) if rt is not None and rt.table_id is not None else None
+            left = {e.user_id for e in field.entrants if e.status == DROPPED and (e.dropped_round or 0) > 0}
+            seated = {u for table in field.current_tables() for u in table.seats}
+            if rt is None or runner is None or runner.session.phase.closed or new in seated or new in left:
+                return None
+            try:  # the session refuses when no hand follows (the match's last hand is over)
+                await runner.substitute(old, new, name, locale)
+            except TableError:
+                return None
+            await self.store.replace_entrant(tournament_id, rt.round, rt.table_no, old, new, name, locale)
+            registry = self.tables.registry
+            registry.stand(field.record.guild_id, old)
+            registry.sit(field.record.guild_id, new, runner.state.channel_id)
+            if rt.thread_id is not None:  # their table's thread: they are added as its players were
+                try:
+                    await self.tables.bot.http.add_user_to_thread(rt.thread_id, new)
+                except NETWORK_ERRORS as error:
+                    log.info("tournament %s: %s not added to thread %s: %s", tournament_id, new, rt.thread_id, error)
+            return rt
 
     def _gone(self, table_id: int) -> bool:
         """A round's 系統桌 that runs nowhere any more and did not finish (``_record_finished`` saw no final

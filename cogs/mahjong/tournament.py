@@ -246,6 +246,25 @@ class Tournaments(MahjongCog):
         key = "tn.dropped" if done else "tn.not_playing"
         await interaction.response.send_message(t(record.locale, key, name=record.name, player=player.display_name))
 
+    @tournament_group.command(name=_("replace"), description=_("A person takes a player's seat now, mid-round (Manage Server)"))
+    @app_commands.describe(
+        player=_("Who leaves their seat"), by=_("Who takes it: an entrant not seated this round, or anyone"),
+        tournament=_("The tournament's number (default: this server's newest)"),
+    )  # fmt: skip
+    async def replace(
+        self, interaction: discord.Interaction, player: discord.Member, by: discord.Member, tournament: int | None = None
+    ) -> None:  # fmt: skip
+        await self._organiser(interaction)
+        record = await self._chosen(interaction, tournament, "live")
+        if by.bot:
+            raise TableError("tn.not_replaceable", old=player.display_name, new=by.display_name, name=record.name)
+        rt = await self.league.replace(record.id, player.id, by.id, by.display_name, locale_of(interaction.locale))
+        if rt is None:
+            raise TableError("tn.not_replaceable", old=player.display_name, new=by.display_name, name=record.name)
+        text = t(record.locale, "tn.replaced", old=player.display_name, new=by.display_name, name=record.name,
+                 round=rt.round, table=rt.table_no + 1)  # fmt: skip
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+
     @tournament_group.command(name=_("end_round"), description=_("End the round now: tables still playing count their settled hands (Manage Server)"))
     @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))
     async def end_round(self, interaction: discord.Interaction, tournament: int | None = None) -> None:

@@ -13,7 +13,7 @@ import bot as entry
 from data import Store
 
 # sha256 of the translated payload of every command, as bot.command_fingerprint reads it (without the application)
-PINNED = "edb1aff6ab5c8b86c729055b18451e76df711881f8c9c90c22f9702c5f95fb34"  # + tournament create turn_seconds, claim_seconds, preset, house_rules, threads; setup organisers
+PINNED = "774bcbf392ca97e3f05d2ebba8b6b0908b991ac9ee860419a9910584d45ef192"  # + tournament create turn_seconds, claim_seconds, preset, house_rules, threads; tournament replace; setup organisers
 
 
 async def command_payload(database: Path) -> list[dict]:

@@ -277,3 +277,52 @@ async def test_an_organisers_role_runs_a_tournament_whose_tables_keep_its_times_
     assert not resumed or resumed[0].state.settings.options.claim_seconds == 10
     assert not [m for m in devserver.recorder.in_channel(general.id) if "Match over" in m.text]  # the table's own posts: in its thread
     assert [m for m in devserver.recorder.in_channel(thread.id) if "Match over" in m.text]
+
+
+@pytest.mark.devserver(members=PEOPLE[:5], channels=("general",), rate_limits=QUICK)
+async def test_a_person_takes_a_players_seat_mid_round_gets_the_hand_and_the_seats_result_counts_for_them(
+    harness, devserver, tmp_path
+):
+    """/mahjong tournament replace: a member who never entered takes a player's seat in the match in
+    play; their hand comes by DM (the leaver's DM is not edited to it), the table's stored seats and the
+    round's seating name them, and the stated rule holds: the seat's result of the round counts for the
+    one who took it, the replaced player is dropped with no result for it."""
+    database = str(tmp_path / "mahjong.sqlite3")
+    bot = await harness.start(build_bot(database=database))  # real turn times: the match waits for people
+    people = devserver.members(*PEOPLE[:5])
+    newcomer, leaver = people[4], people[3]
+    made = await people[0].slash("mahjong tournament create", name="Sub", round_count=1, hands=1, ai_fill=False)
+    registration = await made.message()
+    for person in people[:4]:
+        await (await person.click(registration, "Join")).message()
+        await (await person.click(registration, "Check in")).message()
+    await (await people[0].slash("mahjong tournament start")).message()
+    table = (await devserver.recorder.wait_until(lambda: tournament_tables(bot), 5, lambda: "round 1's table"))[0]
+    await devserver.recorder.wait_until(lambda: table.session.game, 5, lambda: "its first hand")
+    seat = table.session.seating.seat_of_user(leaver.id)
+    people[1].record.permissions = MEMBER_PERMISSIONS
+    refused = await (await people[1].slash("mahjong tournament replace", player=leaver, by=newcomer)).message()
+    assert refused.ephemeral and refused.content.startswith("Only a member with Manage Server")
+    before = len(devserver.recorder.private_to(newcomer.id))
+    done = await (await people[0].slash("mahjong tournament replace", player=leaver, by=newcomer)).message()
+    assert done.content.startswith(f"{newcomer.name} takes {leaver.name}'s seat in Sub (round 1, table 1)")
+    assert table.session.seating.seat_of_user(newcomer.id) == seat and table.session.seating.seat_of_user(leaver.id) is None
+    await devserver.recorder.wait_until(  # the newcomer's hand, in their DMs
+        lambda: len(devserver.recorder.private_to(newcomer.id)) > before, 5, lambda: "the newcomer's hand DM"
+    )
+    again = await (await people[0].slash("mahjong tournament replace", player=leaver, by=people[2])).message()
+    assert again.ephemeral and "has no seat" in again.content
+
+    ended = await (await people[0].slash("mahjong tournament end_round")).followup()
+    assert "Tables closed now: 1" in ended.content
+    final = await devserver.wait_for_message(channel="general", predicate=lambda m: "final standings" in m.content)
+    rows = [line.split()[1] for line in final.content.splitlines() if line[:2].strip().isdigit()]
+    assert newcomer.name in rows and leaver.name not in rows and len(rows) == 4
+    record, entrants, tables, matches = await stored(database, 1)
+    status = {e.user_id: (e.status, e.dropped_round) for e in entrants}
+    assert status[newcomer.id] == ("checked_in", None) and status[leaver.id] == ("dropped", 0)
+    (rt,) = tables
+    assert newcomer.id in rt.seats and leaver.id not in rt.seats
+    with sqlite3.connect(database) as db:  # the table's stored seats (ended early: no finished match)
+        seated = {user for (user,) in db.execute("SELECT user_id FROM seats WHERE table_id = ?", (rt.table_id,))}
+    assert newcomer.id in seated and leaver.id not in seated
