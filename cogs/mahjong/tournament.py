@@ -1,5 +1,6 @@
-"""/mahjong tournament create | start | standings | cancel: league nights (issue 42). Members with Manage
-Server create and run them; anyone joins, leaves and checks in on the registration message
+"""/mahjong tournament create | start | standings | export | pause | resume | drop | replace | end_round |
+cancel: league nights (issue 42). Members with Manage Server, or the server's organisers' role
+(organisers.py), create and run them; anyone joins, leaves and checks in on the registration message
 (registration.py). The rounds are played as 系統桌 (league.py); the tournament is stored (data/tournaments.py)
 and resumed after a restart: its buttons are ``DynamicItem``s, and its round goes on as its tables end.
 """
