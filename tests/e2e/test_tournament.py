@@ -312,6 +312,13 @@ async def test_a_person_takes_a_players_seat_mid_round_gets_the_hand_and_the_sea
     )
     again = await (await people[0].slash("mahjong tournament replace", player=leaver, by=people[2])).message()
     assert again.ephemeral and "has no seat" in again.content
+    await harness.stop(bot)  # the seat is stored with the newcomer: the restored table seats them
+    bot = await harness.start(build_bot(database=database))
+    restored = await devserver.recorder.wait_until(
+        lambda: [r for r in tournament_tables(bot) if r.session.table_id == table.session.table_id], 10, lambda: "restored"
+    )  # fmt: skip
+    assert restored[0].state.seats and newcomer.id in {s.user_id for s in restored[0].state.seats}
+    assert leaver.id not in {s.user_id for s in restored[0].state.seats}
 
     ended = await (await people[0].slash("mahjong tournament end_round")).followup()
     assert "Tables closed now: 1" in ended.content
