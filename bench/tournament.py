@@ -69,12 +69,10 @@ async def play_table(
     await store.start_match(table.id, match.header())
     policies = [make_policy("easy", random.Random(match.ai_seed(seat))) for seat in range(4)]
     played = Played(points=[])
-    changes = 0
     while not match.is_over and (hands is None or played.hands < hands):
+        where = match.position  # the engine's own count of dealer changes: what duplicate walls deal by
         game = match.new_hand()
-        if played.hands and game.dealer_streak == 0:
-            changes += 1
-        played.deals[(changes, game.dealer_streak)] = (game.seed, game.dealer, tuple(game.wall.tiles))
+        played.deals[where] = (game.seed, game.dealer, tuple(game.wall.tiles))
         hand_id = await store.start_hand(table.id, game.hand_number, game.header())
         play_hand(game, policies, check=False)
         await _store_hand(store, hand_id, game)

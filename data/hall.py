@@ -46,6 +46,7 @@ class GuildSettings:
     system_turn_seconds: int = 5  # the documents' 系統桌皆為5秒
     ai_fill_seconds: int | None = None  # None: AI never fill a 系統桌
     require_password: bool = False  # 玩家桌必須設密碼, when the server asks for it
+    organiser_role_id: int | None = None  # besides Manage Server, this role runs tournaments (migration 0012)
 
     @classmethod
     def from_row(cls, row: Row) -> GuildSettings:
@@ -55,6 +56,7 @@ class GuildSettings:
             row["system_turn_seconds"],
             row["ai_fill_seconds"],
             bool(row["require_password"]),
+            row["organiser_role_id"],
         )
 
 

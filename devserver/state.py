@@ -33,6 +33,7 @@ class UserRecord:
     bot: bool = False
     permissions: str | None = None  # in guild channels; None: everything but administrator
     locale: str = "en-US"  # the language their Discord client is set to
+    roles: list[int] = field(default_factory=list)  # the guild roles they hold (besides @everyone)
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -136,6 +137,7 @@ class World:
     deleted_channels: set[int] = field(default_factory=set)
     dm_by_user: dict[int, int] = field(default_factory=dict)
     emojis: dict[int, str] = field(default_factory=dict)  # the guild's custom emojis: id -> name
+    roles: dict[int, str] = field(default_factory=dict)  # the guild's roles besides @everyone: id -> name
 
     def __post_init__(self) -> None:
         self.guild_id = self.ids.next()
@@ -150,6 +152,23 @@ class World:
         self.users[user.id] = user
         self.members.append(user.id)
         return user
+
+    def add_role(self, name: str, *holders: UserRecord) -> int:
+        """A guild role (no permissions of its own) held by ``holders``; its id. Made before the bot
+        connects, GUILD_CREATE lists it, as Discord does for roles that exist."""
+        role_id = self.ids.next()
+        self.roles[role_id] = name
+        for user in holders:
+            user.roles.append(role_id)
+        return role_id
+
+    def role_payload(self, role_id: int) -> dict[str, Any]:
+        everyone = role_id == self.guild_id
+        return {
+            "id": str(role_id), "name": "@everyone" if everyone else self.roles[role_id],
+            "permissions": str(ALL_PERMISSIONS) if everyone else "0", "position": 0 if everyone else 1,
+            "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0,
+        }  # fmt: skip
 
     def add_channel(self, name: str) -> Channel:
         channel = Channel(self.ids.next(), name, guild_id=self.guild_id, position=len(self.channels))
@@ -215,8 +234,9 @@ class World:
 
     # payloads ----------------------------------------------------------
     def member_payload(self, user_id: int, *, with_user: bool = True) -> dict[str, Any]:
+        user = self.users.get(user_id)
         out: dict[str, Any] = {
-            "roles": [],
+            "roles": [str(r) for r in user.roles] if user is not None else [],
             "joined_at": "2025-01-01T00:00:00+00:00",
             "deaf": False,
             "mute": False,
@@ -243,19 +263,7 @@ class World:
             "unavailable": False,
             "large": False,
             "member_count": len(member_ids),
-            "roles": [
-                {
-                    "id": str(self.guild_id),
-                    "name": "@everyone",
-                    "permissions": ALL_PERMISSIONS,
-                    "position": 0,
-                    "color": 0,
-                    "hoist": False,
-                    "managed": False,
-                    "mentionable": False,
-                    "flags": 0,
-                }
-            ],
+            "roles": [self.role_payload(r) for r in (self.guild_id, *self.roles)],
             "channels": [c.payload(self) for c in self.channels.values() if c.type == TEXT_CHANNEL],
             "members": [self.member_payload(i) for i in listed],
             # the active threads the bot can see: public ones, and private ones it joined

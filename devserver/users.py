@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .commands import BOT_DM, CHANNEL, USER, build_invocation
+from .commands import BOT_DM, CHANNEL, ROLE, USER, build_invocation
 from .interactions import APPLICATION_COMMAND, COMPONENT, MODAL_SUBMIT, Interaction
 from .limits import ACTION_ROW, BUTTON, LABEL, SELECT_TYPES, TEXT_INPUT
 from .recorder import Message
@@ -194,6 +194,9 @@ class SimUser:
             channel = value if isinstance(value, Channel) else self.server.channel(str(value))
             info = channel.payload(world) | {"permissions": ALL_PERMISSIONS}
             return str(channel.id), {"channels": {str(channel.id): info}}
+        if kind == ROLE:  # a role's id (World.add_role) or its name
+            role_id = value if isinstance(value, int) else next(i for i, n in world.roles.items() if n == value)
+            return str(role_id), {"roles": {str(role_id): world.role_payload(role_id)}}
         raise TypeError(f"option type {kind} is not simulated")
 
     def _fill(self, component: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:

@@ -115,11 +115,22 @@ class Match:
         """The key's SHA-256, shown when the match starts (None for a match dealt from a plain seed)."""
         return None if self.key is None else fairness.commitment(self.key)
 
+    @property
+    def position(self) -> tuple[int, int]:
+        """Where the coming hand stands in the match: (changes of dealer so far, the dealer's repeats). Duplicate
+        walls deal by it, so the hands of two tables of a round at one position are dealt the same wall.
+
+            >>> m = Match("taiwan16", key=bytes(32), duplicate=True)
+            >>> m.position
+            (0, 0)
+        """
+        return self.dealer_changes, self.dealer_streak
+
     def _next_hand_seed(self) -> int:
         """The coming hand's seed: derived from the key with its number, or (a plain-seed match) the
         generator's next draw."""
         if self.key is not None and self.duplicate:
-            return fairness.position_seed(self.key, self.dealer_changes, self.dealer_streak)
+            return fairness.position_seed(self.key, *self.position)
         if self.key is not None:
             return fairness.hand_seed(self.key, len(self.history) + 1)
         return self.rng.getrandbits(63)

@@ -88,6 +88,12 @@ _LABELS: dict[str, tuple[str, str, str]] = {
                      "胡 {wins}（自摸 {tsumo}）· 放枪 {dealt}"),
     "summary.best": ("Best: {value} {unit}, hand {n}", "最大：{value} {unit}（第 {n} 局）", "最大：{value} {unit}（第 {n} 局）"),
     "summary.no_win": ("No win", "沒有胡牌", "没有和牌"),
+    # a tournament's standings (render/standings.py)
+    "standings.player": ("Player", "選手", "选手"),
+    "standings.points": ("Points", "得分", "得分"),
+    "standings.duplicate": ("Duplicate", "復式分", "复式分"),
+    "standings.places": ("Places", "名次", "名次"),
+    "standings.more": ("… and {n} more", "…另有 {n} 人", "…另有 {n} 人"),
     "place.1": ("1st", "第一", "第一"),
     "place.2": ("2nd", "第二", "第二"),
     "place.3": ("3rd", "第三", "第三"),

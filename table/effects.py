@@ -228,6 +228,15 @@ class StoreMatchOver:
 
 
 @dataclass(frozen=True, slots=True)
+class Reseated:
+    """Another person sits at ``seat`` mid-match (a tournament's replace): the hand's DM of the one who sat
+    there stops at once (it must never show the newcomer's view), and the newcomer gets their own."""
+
+    seat: int
+    who: Seat
+
+
+@dataclass(frozen=True, slots=True)
 class Version:
     """The version a message the host posts on its own shows (the answer to ``Reposting``)."""
 
@@ -267,4 +276,5 @@ Effect = (
     | StoreMatchOver
     | WakeAt
     | Version
+    | Reseated
 )

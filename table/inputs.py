@@ -133,6 +133,16 @@ class PlayerLeft:
 
 
 @dataclass(frozen=True, slots=True)
+class Substitute:
+    """Another person takes ``user``'s seat mid-match (a tournament's replace): ``new`` plays it from now."""
+
+    user: int
+    new: int
+    name: str
+    locale: str = "en"
+
+
+@dataclass(frozen=True, slots=True)
 class Resume:
     """A table restored after a restart: say so, show everything afresh."""
 
@@ -208,6 +218,7 @@ Input = (
     | TakeBack
     | ResumePaused
     | PlayerLeft
+    | Substitute
     | Resume
     | Tick
     | Dealt

@@ -221,6 +221,8 @@ class TableSession:
                 return self.resume_paused(user, now=now)
             case ins.PlayerLeft(user):
                 return self.player_left(user, now=now)
+            case ins.Substitute(user, new, name, locale):
+                return self.substitute(user, new, name, locale, now=now)
             case ins.Resume():
                 return self.resume(now=now)
             case ins.Tick(coming):
@@ -729,6 +731,28 @@ class TableSession:
             self.next_hand_at = 0.0
             return out
         return self._abandon(seat)
+
+    def substitute(self, user_id: int, new: int, name: str, locale: str, *, now: float) -> list[Effect]:
+        """Another person takes ``user_id``'s seat in the match in play (a tournament organiser's replace):
+        the seat is theirs from now — its hand, its score so far, its DMs — and 代打 (the leaver's, or
+        the dropped player's) stops with the next decision. The seats are stored in the match's order.
+        Refused (TableError) when ``user_id`` has no seat here, ``new`` has one, or no hand follows."""
+        seat = self.seating.seat_of_user(user_id)
+        match = self.match
+        if seat is None or match is None or self.closed or match.is_over or self.no_hand_follows():
+            raise TableError("err.not_seated")
+        if self.seating.seat_of_user(new) is not None:
+            raise TableError("err.not_seated")  # the host checks first; a seat is one person's
+        taken = Seat(new, name, locale=locale)
+        self.seating.by_seat[seat] = taken
+        self.state.seats = [taken if s.user_id == user_id else s for s in self.state.seats]
+        self.left.discard(user_id)
+        self.version += 1
+        out: list[Effect] = [fx.StoreSeats(tuple(self.seating.by_seat)), self._store_options(), fx.Reseated(seat, taken)]
+        out += self._switch_auto(seat, away=False, now=now, answering=None) or []
+        if self.paused_until is not None:  # someone is back: the table plays on
+            out += self._unpause()
+        return out + self._refresh(actor=seat)
 
     def _abandon(self, seat: int) -> list[Effect]:
         """The leaver's penalty ends the table."""

@@ -120,6 +120,19 @@ class HandMessages:
             else:
                 self.slots[seat] = DmSlot(who.user_id, who.name, failed=True)
 
+    def reseat(self, seat: int, who: Seat) -> None:
+        """Another person sits at ``seat`` (the lock held): the last one's hand message stops now, before
+        anything could edit it to the newcomer's view; ``send_to`` then sends the newcomer theirs."""
+        old = self.slots.pop(seat, None)
+        if old is not None and old.live is not None:
+            old.live.close(abort=True)
+        assert who.user_id is not None
+        self.closed.discard(who.user_id)
+        self.slots[seat] = DmSlot(who.user_id, who.name, sending=True)
+
+    async def send_to(self, seat: int, who: Seat) -> None:
+        await self._open(seat, who)
+
     async def _open(self, seat: int, who: Seat) -> None:
         assert who.user_id is not None
         slot = DmSlot(who.user_id, who.name, sending=True)

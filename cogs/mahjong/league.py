@@ -9,6 +9,7 @@ table/tournament.py decides; this carries it out.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -18,8 +19,11 @@ import discord
 
 from data import EntrantRecord, RoundTable, SeatRecord, TableRecord, TournamentRecord
 from data.tournaments import CHECKED_IN, DROPPED
+from engine.house_rules import HouseRules
 from ranking.standings import Standing
 from ranking.swiss import Seating
+from render.standings import StandingRow, render_standings
+from table.lobby import TableError, TableSettings
 from table.screens import TABLE
 from table.session import Deal
 from table.tournament import Tournament
@@ -85,8 +89,34 @@ def standings_text(standings: Sequence[Standing], names: dict[int, str], locale:
         dup = f"{row.duplicate:+.1f}" if duplicate else "-"
         places = " ".join(map(str, row.places)) or "-"
         rows.append(f"{row.rank:>2}  {name:<14} {row.points:>7} {dup:>8}  {places}")
-    tie = t(locale, "tn.tie_break_duplicate" if duplicate else "tn.tie_break_points")
-    return "```\n" + "\n".join(rows)[:1800] + "\n```" + tie
+    return "```\n" + "\n".join(rows)[:1800] + "\n```" + tie_break(locale, duplicate=duplicate)
+
+
+def tie_break(locale: str, *, duplicate: bool) -> str:
+    """The ranking and its tie-break, as the text table and the picture both state it."""
+    return t(locale, "tn.tie_break_duplicate" if duplicate else "tn.tie_break_points")
+
+
+def standings_picture(standings: Sequence[Standing], names: dict[int, str], title: str, locale: str, *, duplicate: bool) -> bytes:
+    """The standings as a picture (render/standings.py): the text table's rows and tie-break."""
+    rows = [
+        StandingRow(s.rank, names.get(s.entrant, str(s.entrant)), s.points, s.duplicate if duplicate else None, tuple(s.places))
+        for s in standings
+    ]  # fmt: skip
+    return render_standings(rows, title, tie_break(locale, duplicate=duplicate), locale)
+
+
+def table_settings(record: TournamentRecord, server_turn: int) -> TableSettings:
+    """Every table of a tournament plays these: the 系統桌's, with the tournament's turn and claim times
+    (stored at create; a tournament from before migration 0012 has the server's 系統桌 turn and the rule
+    set's claim time) and its house rules, and enough 圈 for its hands (a 圈 has four at least)."""
+    settings = system_settings(
+        record.rules, record.turn_seconds or server_turn, claim_seconds=record.claim_seconds,
+        house_rules=HouseRules(record.house_rules),
+    )  # fmt: skip
+    if record.hands:  # the match ends after that many hands
+        settings = replace(settings, rounds=min(4, -(-record.hands // 4)))
+    return settings
 
 
 class League:
@@ -162,6 +192,36 @@ class League:
         await self.advance(tournament_id)
         return len(settled)
 
+    async def replace(self, tournament_id: int, old: int, new: int, name: str, locale: str) -> RoundTable | None:
+        """``new`` (an entrant not seated this round, or anyone) takes ``old``'s seat at the table of the
+        round being played, mid-match: stored first (``replace_entrant``: the seat's result of this round
+        counts for ``new``), then seated at the running table, which sends them their hand. The table
+        replaced at, or None when ``old`` sits at no running table of the round or ``new`` cannot sit."""
+        async with self.lock(tournament_id):
+            field = await self.read(tournament_id)
+            if field is None or field.record.phase not in ("playing", "paused") or old == new:
+                return None
+            rt = next((rt for rt in field.current_tables() if old in rt.seats and rt.points is None), None)
+            runner = self.tables.registry.get(rt.table_id) if rt is not None and rt.table_id is not None else None
+            left = {e.user_id for e in field.entrants if e.status == DROPPED and (e.dropped_round or 0) > 0}
+            seated = {u for table in field.current_tables() for u in table.seats}
+            if rt is None or runner is None or runner.session.phase.closed or new in seated or new in left:
+                return None
+            try:  # the session refuses when no hand follows (the match's last hand is over)
+                await runner.substitute(old, new, name, locale)
+            except TableError:
+                return None
+            await self.store.replace_entrant(tournament_id, rt.round, rt.table_no, old, new, name, locale)
+            registry = self.tables.registry
+            registry.stand(field.record.guild_id, old)
+            registry.sit(field.record.guild_id, new, runner.state.channel_id)
+            if rt.thread_id is not None:  # their table's thread: they are added as its players were
+                try:
+                    await self.tables.bot.http.add_user_to_thread(rt.thread_id, new)
+                except NETWORK_ERRORS as error:
+                    log.info("tournament %s: %s not added to thread %s: %s", tournament_id, new, rt.thread_id, error)
+            return rt
+
     def _gone(self, table_id: int) -> bool:
         """A round's 系統桌 that runs nowhere any more and did not finish (``_record_finished`` saw no final
         scores): closed by a manager, or not restorable after a restart (stopped before its match was
@@ -189,22 +249,47 @@ class League:
         names = field.names()
         people = [None if u is None else Sitter(u, names.get(u, str(u)), locales.get(u, record.locale)) for u in rt.seats]
         turn = (await self.tables.queues.guild_settings(record.guild_id)).system_turn_seconds
+        channel_id = record.channel_id
+        if record.threads:  # its own thread under the tournament's channel (kept when opened again)
+            channel_id = rt.thread_id or await self._open_thread(record, rt) or record.channel_id
 
         async def store_table(host_id: int, options: dict, seats: list[SeatRecord], rounds: int) -> TableRecord:
             options = {**options, "tournament": record.id}
             return await self.store.open_tournament_table(
-                record.id, rt.round, rt.table_no, guild_id=record.guild_id, channel_id=record.channel_id,
+                record.id, rt.round, rt.table_no, guild_id=record.guild_id, channel_id=channel_id,
                 host_id=host_id, rules=record.rules, rounds=rounds, options=options, seats=seats,
             )  # fmt: skip
 
         deal = Deal(tournament.table_key(rt.round, rt.table_no), duplicate=record.duplicate, hands=record.hands)
-        settings = system_settings(record.rules, turn)
-        if record.hands:  # enough 圈 for that many hands (a 圈 has four at least); the match ends after them
-            settings = replace(settings, rounds=min(4, -(-record.hands // 4)))
         await open_system(
-            self.tables, people, guild_id=record.guild_id, channel_id=record.channel_id,
-            settings=settings, locale=record.locale, store_table=store_table, deal=deal,
+            self.tables, people, guild_id=record.guild_id, channel_id=channel_id,
+            settings=table_settings(record, turn), locale=record.locale, store_table=store_table, deal=deal,
         )  # fmt: skip
+
+    async def _open_thread(self, record: TournamentRecord, rt: RoundTable) -> int | None:
+        """A public thread for a round's table under the tournament's channel ("Round 2 · Table 3"), with
+        its players added (Discord adds nobody to a thread a bot starts); None when Discord refused it (the
+        table then opens in the channel itself, and the channel is told why)."""
+        name = t(record.locale, "tn.thread_name", round=rt.round, table=rt.table_no + 1)
+        http = self.tables.bot.http
+        try:
+            await self.tables.budget.take(urgent=True)
+            thread = await http.start_thread_without_message(
+                record.channel_id, name=name, auto_archive_duration=1440, type=discord.ChannelType.public_thread.value
+            )  # fmt: skip
+        except NETWORK_ERRORS as error:
+            log.warning("tournament %s: no thread for round %s table %s: %s", record.id, rt.round, rt.table_no, error)
+            await self.post(record, t(record.locale, "tn.no_thread", table=rt.table_no + 1))
+            return None
+        thread_id = int(thread["id"])
+        await self.store.set_table_thread(record.id, rt.round, rt.table_no, thread_id)
+        for user_id in (u for u in rt.seats if u is not None):
+            try:
+                await self.tables.budget.take(urgent=False)
+                await http.add_user_to_thread(thread_id, user_id)
+            except NETWORK_ERRORS as error:  # the table's post mentions them in the thread all the same
+                log.info("tournament %s: %s not added to thread %s: %s", record.id, user_id, thread_id, error)
+        return thread_id
 
     async def _post_seating(self, field: Field, seating: Seating) -> None:
         record, names = field.record, field.names()
@@ -223,17 +308,20 @@ class League:
         number, locale = tournament.current, record.locale
         final = number == record.rounds
         title = t(locale, "tn.final" if final else "tn.round_over", name=record.name, round=number)
-        text = standings_text(tournament.standings(), field.names(), locale, duplicate=record.duplicate)
+        standings, names = tournament.standings(), field.names()
+        text = standings_text(standings, names, locale, duplicate=record.duplicate)
         if record.duplicate and tournament.key_may_show(number):
             text += "\n" + t(locale, "tn.round_key", round=number, hex=tournament.table_key(number, 0).hex())
-        await self.post(record, f"**{title}**\n{text}")
+        picture = await asyncio.to_thread(standings_picture, standings, names, title, locale, duplicate=record.duplicate)
+        await self.post(record, f"**{title}**\n{text}", picture=(f"standings-{record.id}-{number}.png", picture))
 
-    async def post(self, record: TournamentRecord, content: str) -> None:
-        """A message in the tournament's channel that pings nobody."""
+    async def post(self, record: TournamentRecord, content: str, *, picture: tuple[str, bytes] | None = None) -> None:
+        """A message in the tournament's channel that pings nobody (with a picture, when given)."""
         channel = self.tables.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        files = [] if picture is None else [discord.File(io.BytesIO(picture[1]), picture[0])]
         try:
             await self.tables.budget.take(urgent=True)
-            await channel.send(content=content[:2000], allowed_mentions=NO_PINGS)
+            await channel.send(content=content[:2000], allowed_mentions=NO_PINGS, files=files)
         except NETWORK_ERRORS as error:
             log.warning("tournament %s could not post: %s", record.id, error)
         except RuntimeError:  # the bot stopped meanwhile (its HTTP session is closed)

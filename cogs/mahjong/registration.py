@@ -14,10 +14,12 @@ import discord
 from data import EntrantRecord, TournamentRecord
 from data.tournaments import CHECKED_IN, DROPPED
 from engine import fairness
+from engine.house_rules import HouseRules
 from table import ids
 
 from ..i18n import t
 from .clicks import clicked, hand_to_named, new_button
+from .texts import house_rules_text
 
 ENTRY_STYLES = {
     ids.EntryOp.JOIN: discord.ButtonStyle.primary,
@@ -72,8 +74,15 @@ def registration_payload(
           length=length_text(record)),
         t(locale, "tn.duplicate_on" if record.duplicate else "tn.duplicate_off"),
         t(locale, "tn.ai_on" if record.ai_fill else "tn.ai_off"),
-        t(locale, "tn.commitment", commitment=fairness.commitment(record.key)),
     ]  # fmt: skip
+    if record.turn_seconds is not None and record.claim_seconds is not None:  # stored since migration 0012
+        lines.append(t(locale, "tn.times", turn=record.turn_seconds, claim=record.claim_seconds))
+    house = house_rules_text(HouseRules(record.house_rules), locale)
+    if house:
+        lines.append(house)
+    if record.threads:
+        lines.append(t(locale, "tn.threads_on"))
+    lines.append(t(locale, "tn.commitment", commitment=fairness.commitment(record.key)))
     if record.starts_at is not None:
         lines.append(t(locale, "tn.starts", at=f"<t:{int(record.starts_at)}:F>", rel=f"<t:{int(record.starts_at)}:R>"))
     lines.append(t(locale, f"tn.phase.{record.phase}"))

@@ -94,6 +94,9 @@ class TableRunner:
                     self.channel.want_table(version)
                 case fx.ShowHand(seat, version):
                     self.hands.want(seat, version)
+                case fx.Reseated(seat, who):
+                    self.hands.reseat(seat, who)
+                    jobs.append(partial(self.hands.send_to, seat, who))
                 case fx.ShowLobby(version):
                     self.channel.want_lobby(version)
                 case fx.WakeAt(at):
@@ -243,6 +246,13 @@ class TableRunner:
         """A person left the server or the table mid-match: the session says what follows."""
         async with self.lock:
             jobs = self.feed(ins.PlayerLeft(user_id))
+        self.clock.poke()
+        await _in_order(jobs)
+
+    async def substitute(self, user_id: int, new: int, name: str, locale: str) -> None:
+        """Another person takes ``user_id``'s seat mid-match (a tournament's replace; TableError if not)."""
+        async with self.lock:
+            jobs = self.feed(ins.Substitute(user_id, new, name, locale))
         self.clock.poke()
         await _in_order(jobs)
 

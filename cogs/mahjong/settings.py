@@ -1,6 +1,6 @@
 """/mahjong setup ...: a server's mahjong settings (where 系統桌 open, their turn time, the AI-fill wait,
-whether player tables need a password), for members with Manage Server. Stored in data/hall.py; a change
-re-arms the quick-play queues' AI fill (quickplay.py).
+whether player tables need a password, which role runs tournaments besides Manage Server), for members
+with Manage Server. Stored in data/hall.py; a change re-arms the quick-play queues' AI fill (quickplay.py).
 """
 
 from __future__ import annotations
@@ -124,6 +124,14 @@ class ServerSettings(MahjongCog):
         _manager(interaction)
         await self._settings_changed(interaction, require_password=required)
 
+    @setup_group.command(name=_("organisers"), description=_("Who creates and runs tournaments besides Manage Server"))
+    @app_commands.describe(role=_("Members with this role run tournaments too (leave out: Manage Server only)"))
+    async def setup_organisers(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        _manager(interaction)
+        if role is not None and (role.guild.id != interaction.guild_id or role.is_default()):
+            raise TableError("err.bad_option", name="role", accepted="@role")
+        await self._settings_changed(interaction, organiser_role_id=None if role is None else role.id)
+
     @setup_group.command(name=_("show"), description=_("This server's mahjong settings"))
     async def setup_show(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
@@ -134,7 +142,9 @@ def settings_text(settings: GuildSettings, locale: Any) -> str:
     """/mahjong setup's answer: every hall setting of the server as it now is."""
     minutes = (settings.ai_fill_seconds or 0) // 60
     channel = settings.mahjong_channel_id
-    return t(
+    role = settings.organiser_role_id
+    organisers = t(locale, "setup.organisers", role=f"<@&{role}>") if role else t(locale, "setup.organisers_manage")
+    shown = t(
         locale,
         "setup.show",
         channel=f"<#{channel}>" if channel else t(locale, "setup.channel_unset"),
@@ -142,3 +152,4 @@ def settings_text(settings: GuildSettings, locale: Any) -> str:
         fill=t(locale, "setup.fill_after", minutes=minutes) if settings.ai_fill_seconds else t(locale, "setup.fill_off"),
         password=t(locale, "setup.required" if settings.require_password else "setup.optional"),
     )
+    return f"{shown}\n{organisers}"

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from data import GuildSettings, QueueEntry
+from engine.house_rules import HouseRules
 from engine.rules import get_profile
 from engine.rulesets import DEFAULT_RULES
 from table.lobby import SEATS, TURN_SECONDS, TableSettings, hints_by_default
@@ -29,13 +30,24 @@ SYSTEM_TURN = 5  # 系統桌皆為5秒
 SYSTEM_TURN_CHOICES = tuple(s for s in TURN_SECONDS if s >= SYSTEM_TURN)
 
 
-def system_settings(rules: str, turn_seconds: int = SYSTEM_TURN) -> TableSettings:
+def system_settings(
+    rules: str, turn_seconds: int = SYSTEM_TURN, *, claim_seconds: int | None = None, house_rules: HouseRules | None = None
+) -> TableSettings:
     """The documents' system settings for ``rules``: 1 圈, the turn time, 不可過水, the rule set's own
     stakes and the document's house rules, no hints (table/lobby.py); everything else as the rule set
-    has it."""
+    has it. A tournament may choose its tables' claim time and house rules (``None``: the rule set's own).
+
+        >>> s = system_settings("taiwan16", 8, claim_seconds=10, house_rules=HouseRules({"heavenly_tai": 24}))
+        >>> s.options.turn_seconds, s.options.claim_seconds, s.options.house_rules.to_dict()
+        (8, 10, {'heavenly_tai': 24})
+    """
     if turn_seconds not in SYSTEM_TURN_CHOICES:
         raise ValueError(f"a 系統桌 turn is one of {SYSTEM_TURN_CHOICES} seconds, not {turn_seconds}")
     options = replace(get_profile(rules).options, turn_seconds=turn_seconds, may_pass_win=False)
+    if claim_seconds is not None:
+        options = replace(options, claim_seconds=claim_seconds)
+    if house_rules is not None:
+        options = replace(options, house_rules=house_rules)
     return TableSettings(rules, SYSTEM_ROUNDS, options, hints=hints_by_default("casual", system=True))
 
 

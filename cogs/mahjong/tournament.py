@@ -1,5 +1,6 @@
-"""/mahjong tournament create | start | standings | cancel: league nights (issue 42). Members with Manage
-Server create and run them; anyone joins, leaves and checks in on the registration message
+"""/mahjong tournament create | start | standings | export | pause | resume | drop | replace | end_round |
+cancel: league nights (issue 42). Members with Manage Server, or the server's organisers' role
+(organisers.py), create and run them; anyone joins, leaves and checks in on the registration message
 (registration.py). The rounds are played as 系統桌 (league.py); the tournament is stored (data/tournaments.py)
 and resumed after a restart: its buttons are ``DynamicItem``s, and its round goes on as its tables end.
 """
@@ -20,17 +21,22 @@ from discord.ext import commands
 from data import StoreConflict, StoreError, TournamentRecord
 from data.tournaments import CHECKED_IN
 from engine.fairness import KEY_BYTES
+from engine.rules import PROFILES
 from engine.rulesets import DEFAULT_RULES
 from table import ids
 from table.lobby import TableError, TablePhase
 
 from ..choices import RULE_CHOICES
 from ..i18n import locale_of, t
+from .arguments import accepted
 from .guards import check_bot_permissions
-from .league import League, standings_text
+from .league import League, standings_picture, standings_text
 from .league_export import results_json, standings_csv
+from .options import CLAIM_CHOICES, PRESET_CHOICES
+from .organisers import check_organiser, table_choices
 from .refusals import MahjongCog
 from .registration import registration_payload
+from .settings import SYSTEM_TURN_OPTIONS
 from .system import SYSTEM
 
 if TYPE_CHECKING:
@@ -39,12 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MIN_PEOPLE = 2  # with AI seats; without them a table needs four people
-
-
-def _organiser(interaction: discord.Interaction) -> None:
-    """Tournaments are created and run by members with Manage Server."""
-    if interaction.guild_id is None or not interaction.permissions.manage_guild:
-        raise TableError("tn.need_manage")
 
 
 class Tournaments(MahjongCog):
@@ -119,6 +119,12 @@ class Tournaments(MahjongCog):
         if found is not None:
             await self._advance_when_ready(found[0])
 
+    async def _organiser(self, interaction: discord.Interaction) -> None:
+        """Tournaments are created and run by members with Manage Server or the server's organisers' role."""
+        if interaction.guild_id is None:
+            raise TableError("tn.need_manage")
+        check_organiser(interaction, await self.tables.queues.guild_settings(interaction.guild_id))
+
     # ------------------------------------------------------------------ commands
 
     @tournament_group.command(name=_("create"), description=_("Open a tournament's registration here (Manage Server)"))
@@ -127,24 +133,40 @@ class Tournaments(MahjongCog):
         hands=_("Hands a table plays each round; 0: one 東風圈"), duplicate=_("Every table of a round plays the same walls"),
         ai_fill=_("AI take the seats left over (else byes)"), limit=_("Most entrants; 0: no limit"),
         starts_in=_("Minutes until the start (shown as a countdown)"),
+        turn_seconds=_("Every table's turn time (default: this server's 系統桌 turn)"),
+        claim_seconds=_("Every table's time to answer a discard (default: the rule set's)"),
+        preset=_("House rules preset (家規)"), house_rules=_("single house rules on top of the preset, e.g. 字一色計風台, 天胡 24"),
+        threads=_("Open each table of a round in its own thread under this channel"),
     )  # fmt: skip
-    @app_commands.choices(rules=RULE_CHOICES)
+    @app_commands.choices(rules=RULE_CHOICES, preset=PRESET_CHOICES)
+    @app_commands.choices(turn_seconds=SYSTEM_TURN_OPTIONS, claim_seconds=CLAIM_CHOICES)  # apart: one value type a call
     @app_commands.rename(rounds=_("round_count"))  # a table's "rounds" are 圈 (/mahjong create)
     async def create(
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], rounds: app_commands.Range[int, 1, 8],
         rules: str = DEFAULT_RULES, hands: app_commands.Range[int, 0, 16] = 0, duplicate: bool = True,
         ai_fill: bool = True, limit: app_commands.Range[int, 0, 512] = 0, starts_in: app_commands.Range[int, 0, 10080] = 0,
+        turn_seconds: int | None = None, claim_seconds: int | None = None, preset: str = "document",
+        house_rules: app_commands.Range[str, 0, 200] = "", threads: bool = False,
     ) -> None:  # fmt: skip
-        _organiser(interaction)
+        await self._organiser(interaction)
         check_bot_permissions(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        accepted("rules", rules, list(PROFILES))
+        chosen = table_choices(
+            rules, await self.tables.queues.guild_settings(interaction.guild_id), turn_seconds=turn_seconds,
+            claim_seconds=claim_seconds, preset=preset, house_rules=house_rules,
+        )  # fmt: skip
+        if threads and (isinstance(interaction.channel, discord.Thread) or not (
+            interaction.app_permissions.create_public_threads and interaction.app_permissions.send_messages_in_threads
+        )):  # fmt: skip
+            raise TableError("tn.no_thread_permission")
         locale = locale_of(interaction.guild_locale or interaction.locale)
         try:
             record = await self.store.create_tournament(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id, organiser_id=interaction.user.id,
                 name=name, rules=rules, rounds=rounds, hands=hands or None, duplicate=duplicate, ai_fill=ai_fill,
                 max_entrants=limit or None, starts_at=time.time() + starts_in * 60 if starts_in else None,
-                locale=locale, key=self.tables.rng.randbytes(KEY_BYTES),
+                locale=locale, key=self.tables.rng.randbytes(KEY_BYTES), threads=threads, **chosen,
             )  # fmt: skip
         except StoreError:
             raise TableError("err.storage") from None
@@ -157,7 +179,7 @@ class Tournaments(MahjongCog):
     @tournament_group.command(name=_("start"), description=_("Close registration and seat round 1 (Manage Server)"))
     @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        _organiser(interaction)
+        await self._organiser(interaction)
         record = await self._chosen(interaction, tournament, "registration")
         await interaction.response.send_message(await self.begin(record))
         await self._refresh_and_advance(record.id)
@@ -168,11 +190,13 @@ class Tournaments(MahjongCog):
         record = await self._chosen(interaction, tournament, None)
         field = await self.league.read(record.id)
         assert field is not None
-        text = standings_text(
-            field.tournament.standings(), field.names(), locale_of(interaction.locale), duplicate=record.duplicate
-        )
-        title = t(interaction.locale, "tn.standings_title", name=record.name, phase=t(interaction.locale, f"tn.phase.{record.phase}"))
-        await interaction.response.send_message(f"**{title}**\n{text}", ephemeral=True)
+        locale, standings = locale_of(interaction.locale), field.tournament.standings()
+        text = standings_text(standings, field.names(), locale, duplicate=record.duplicate)
+        title = t(locale, "tn.standings_title", name=record.name, phase=t(locale, f"tn.phase.{record.phase}"))
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the picture is drawn off the loop
+        picture = await asyncio.to_thread(standings_picture, standings, field.names(), title, locale, duplicate=record.duplicate)
+        file = discord.File(io.BytesIO(picture), f"standings-{record.id}.png")
+        await interaction.followup.send(f"**{title}**\n{text}", file=file, ephemeral=True)
 
     @tournament_group.command(name=_("export"), description=_("A tournament's results as CSV and JSON (with every table's match log)"))
     @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))
@@ -190,7 +214,7 @@ class Tournaments(MahjongCog):
     @tournament_group.command(name=_("pause"), description=_("Seat no new round until resumed; tables play on (Manage Server)"))
     @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))
     async def pause(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        _organiser(interaction)
+        await self._organiser(interaction)
         record = await self._chosen(interaction, tournament, "playing")
         async with self.league.lock(record.id):
             await self.store.set_tournament(record.id, phase="paused")
@@ -199,7 +223,7 @@ class Tournaments(MahjongCog):
     @tournament_group.command(name=_("resume"), description=_("Go on with a paused tournament (Manage Server)"))
     @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))
     async def resume(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        _organiser(interaction)
+        await self._organiser(interaction)
         record = await self._chosen(interaction, tournament, "paused")
         async with self.league.lock(record.id):
             await self.store.set_tournament(record.id, phase="playing")
@@ -209,7 +233,7 @@ class Tournaments(MahjongCog):
     @tournament_group.command(name=_("drop"), description=_("Take a player out of the next rounds (Manage Server)"))
     @app_commands.describe(player=_("Who leaves the tournament"), tournament=_("The tournament's number (default: this server's newest)"))
     async def drop(self, interaction: discord.Interaction, player: discord.Member, tournament: int | None = None) -> None:
-        _organiser(interaction)
+        await self._organiser(interaction)
         record = await self._chosen(interaction, tournament, "live")
         async with self.league.lock(record.id):
             field = await self.league.read(record.id)
@@ -223,10 +247,29 @@ class Tournaments(MahjongCog):
         key = "tn.dropped" if done else "tn.not_playing"
         await interaction.response.send_message(t(record.locale, key, name=record.name, player=player.display_name))
 
+    @tournament_group.command(name=_("replace"), description=_("A person takes a player's seat now, mid-round (Manage Server)"))
+    @app_commands.describe(
+        player=_("Who leaves their seat"), by=_("Who takes it: an entrant not seated this round, or anyone"),
+        tournament=_("The tournament's number (default: this server's newest)"),
+    )  # fmt: skip
+    async def replace(
+        self, interaction: discord.Interaction, player: discord.Member, by: discord.Member, tournament: int | None = None
+    ) -> None:  # fmt: skip
+        await self._organiser(interaction)
+        record = await self._chosen(interaction, tournament, "live")
+        if by.bot:
+            raise TableError("tn.not_replaceable", old=player.display_name, new=by.display_name, name=record.name)
+        rt = await self.league.replace(record.id, player.id, by.id, by.display_name, locale_of(interaction.locale))
+        if rt is None:
+            raise TableError("tn.not_replaceable", old=player.display_name, new=by.display_name, name=record.name)
+        text = t(record.locale, "tn.replaced", old=player.display_name, new=by.display_name, name=record.name,
+                 round=rt.round, table=rt.table_no + 1)  # fmt: skip
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+
     @tournament_group.command(name=_("end_round"), description=_("End the round now: tables still playing count their settled hands (Manage Server)"))
     @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))
     async def end_round(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        _organiser(interaction)
+        await self._organiser(interaction)
         record = await self._chosen(interaction, tournament, "live")
         await interaction.response.defer(thinking=True)
         settled = await self.league.end_round(record.id)
@@ -235,7 +278,7 @@ class Tournaments(MahjongCog):
     @tournament_group.command(name=_("cancel"), description=_("Cancel a tournament; its running tables close (Manage Server)"))
     @app_commands.describe(tournament=_("The tournament's number (default: this server's newest)"))
     async def cancel(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        _organiser(interaction)
+        await self._organiser(interaction)
         record = await self._chosen(interaction, tournament, "live")
         async with self.league.lock(record.id):
             await self.store.set_tournament(record.id, phase="cancelled")

@@ -13,7 +13,7 @@ import bot as entry
 from data import Store
 
 # sha256 of the translated payload of every command, as bot.command_fingerprint reads it (without the application)
-PINNED = "1c884836606e961867a2750aabb522c068d50021cfdb1db740f3e043143491dc"  # + /mahjong create theme (issue 39 item 7)
+PINNED = "54196dea0976d7d7adbfca7ce893ad4031fee0a8559b51f7a37f4e22efcfb1a3"  # + /mahjong create theme; + tournament create turn_seconds, claim_seconds, preset, house_rules, threads; tournament replace; setup organisers
 
 
 async def command_payload(database: Path) -> list[dict]:

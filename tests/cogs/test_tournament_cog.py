@@ -4,11 +4,17 @@ message (buttons only while registering; the key itself never on it)."""
 
 from __future__ import annotations
 
-from cogs.mahjong.league import Field, rebuild, standings_text
+from dataclasses import replace
+
+import pytest
+
+from cogs.mahjong.league import Field, rebuild, standings_text, table_settings
 from cogs.mahjong.league_export import standings_csv
+from cogs.mahjong.organisers import table_choices
 from cogs.mahjong.registration import registration_payload
-from data import EntrantRecord, RoundTable, TournamentRecord
+from data import EntrantRecord, GuildSettings, RoundTable, TournamentRecord
 from engine.fairness import commitment
+from table.lobby import TableError
 
 KEY = bytes(range(32))
 
@@ -54,3 +60,19 @@ def test_the_registration_message_shows_the_commitment_not_the_key_and_buttons_o
     assert "✅ p1" in text and "· p2" in text and "checked in 1" in text
     assert view is not None and [b.item.label for b in view.children] == ["Join", "Leave", "Check in"]  # type: ignore[attr-defined]
     assert registration_payload(record("playing"), people)[1] is None
+
+
+def test_a_tournaments_table_choices_default_to_the_system_tables_and_refuse_what_they_do_not_offer():
+    server = GuildSettings(1, system_turn_seconds=15)
+    chosen = table_choices("taiwan16", server, turn_seconds=None, claim_seconds=None, preset="document", house_rules="")
+    assert (chosen["turn_seconds"], chosen["claim_seconds"], chosen["house_rules"]) == (15, 8, {})
+    for bad in ({"turn_seconds": 4}, {"claim_seconds": 7}, {"preset": "nope"}, {"house_rules": "no such rule"}):
+        args = {"turn_seconds": None, "claim_seconds": None, "preset": "document", "house_rules": ""} | bad
+        with pytest.raises(TableError):
+            table_choices("taiwan16", server, **args)
+    chosen_record = replace(record(), turn_seconds=8, claim_seconds=10, house_rules={"heavenly_tai": 24}, hands=6)
+    settings = table_settings(chosen_record, server_turn=20)
+    assert (settings.options.turn_seconds, settings.options.claim_seconds, settings.rounds) == (8, 10, 2)
+    assert settings.options.house_rules.to_dict() == {"heavenly_tai": 24} and not settings.options.may_pass_win
+    old = replace(record(), turn_seconds=None, claim_seconds=None)  # created before migration 0012
+    assert table_settings(old, server_turn=20).options.turn_seconds == 20

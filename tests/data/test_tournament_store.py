@@ -97,3 +97,30 @@ async def test_phase_and_message_change_and_a_finished_tournament_is_no_longer_l
     assert await store.live_tournaments() == []
     with pytest.raises(ValueError):
         await store.set_tournament(made.id, secret_key="00")
+
+
+async def test_a_tournaments_table_settings_threads_and_the_organisers_role_are_stored(store: Store) -> None:
+    """Migration 0012: every table's turn and claim times, the house rules, threads on, a table's thread,
+    and a server's organisers' role."""
+    made = await store.create_tournament(
+        guild_id=1, channel_id=10, organiser_id=99, name="Threads", rules="taiwan16", rounds=1, hands=None,
+        duplicate=False, ai_fill=False, max_entrants=None, starts_at=None, locale="en", key=KEY, turn_seconds=8,
+        claim_seconds=10, preset="common", house_rules={"heavenly_tai": 24}, threads=True,
+    )  # fmt: skip
+    again = await store.tournament(made.id)
+    assert again == made
+    assert (again.turn_seconds, again.claim_seconds, again.preset, again.house_rules, again.threads) == (
+        8, 10, "common", {"heavenly_tai": 24}, True
+    )
+    plain = await new_tournament(store)
+    assert (plain.turn_seconds, plain.house_rules, plain.threads) == (None, {}, False)
+    await store.register(made.id, 1, "a", "en")
+    await store.check_in(made.id, 1)
+    await store.start_tournament(made.id)
+    await store.seat_round(made.id, 1, [(1, None, None, None)], [])
+    await store.set_table_thread(made.id, 1, 0, 777)
+    (table,) = await store.round_tables(made.id)
+    assert table.thread_id == 777 and table.table_id is None
+    assert (await store.guild_settings(1)).organiser_role_id is None
+    assert (await store.set_guild_settings(1, organiser_role_id=555)).organiser_role_id == 555
+    assert (await store.set_guild_settings(1, organiser_role_id=None)).organiser_role_id is None

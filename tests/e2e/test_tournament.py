@@ -213,3 +213,123 @@ async def test_a_table_closed_is_played_again_a_round_ended_early_a_dropped_play
     finally:
         await store.close()
     assert len(tournament_tables(bot)) == 0 or all(r.session.phase.closed for r in tournament_tables(bot))
+
+
+@pytest.mark.devserver(members=PEOPLE[:4], channels=("general",), rate_limits=QUICK)
+async def test_an_organisers_role_runs_a_tournament_whose_tables_keep_its_times_and_house_rules_in_their_own_threads(
+    harness, devserver, tmp_path
+):
+    """/mahjong setup organisers gives a role the tournament commands (anyone else is refused privately);
+    the tournament's turn and claim times and house rules are every table's, stored and kept through a
+    restart; with threads on, each table plays in its own thread "Round 1 · Table 1" under the channel,
+    with its players in it; the round's standings come as a picture beside the text, tie-break stated."""
+    database = str(tmp_path / "mahjong.sqlite3")
+    people = devserver.members(*PEOPLE[:4])
+    organiser, everyday, manager = people[0], people[1], people[3]
+    role = devserver.world.add_role("Organisers", organiser.record)  # before the bot connects: GUILD_CREATE has it
+    organiser.record.permissions = everyday.record.permissions = MEMBER_PERMISSIONS
+    bot = await harness.start(build_bot(timing=SCALED, database=database))
+    refused = await (await organiser.slash("mahjong tournament create", name="Roles", round_count=1)).message()
+    assert refused.content == "Only a member with Manage Server may create and run tournaments." and refused.ephemeral
+    shown = await (await manager.slash("mahjong setup organisers", role=role)).message()
+    assert f"members with Manage Server and members with <@&{role}>" in shown.content
+    refused = await (await everyday.slash("mahjong tournament create", name="Roles", round_count=1)).message()
+    assert refused.content == f"Only a member with Manage Server or the role <@&{role}> may create and run tournaments."
+    bad = await (await organiser.slash("mahjong tournament create", name="Roles", round_count=1, house_rules="no such rule")).message()
+    assert bad.ephemeral and "house rule" in bad.content.lower()
+
+    made = await organiser.slash(
+        "mahjong tournament create", name="Roles", round_count=1, hands=1, duplicate=False, ai_fill=False,
+        turn_seconds=8, claim_seconds=10, house_rules="天胡 24", threads=True,
+    )  # fmt: skip
+    registration = await made.message()
+    assert "Every table: turn 8 s, claims 10 s" in registration.text and "own thread" in registration.text
+    for person in people:
+        await (await person.click(registration, "Join")).message()
+        await (await person.click(registration, "Check in")).message()
+    refused = await (await everyday.slash("mahjong tournament start")).message()
+    assert refused.ephemeral and "the role" in refused.content
+    await (await organiser.slash("mahjong tournament start")).message()
+    table = (await devserver.recorder.wait_until(lambda: tournament_tables(bot), 5, lambda: "round 1's table"))[0]
+    general = devserver.channel("general")
+    thread = devserver.world.channel(table.state.channel_id)
+    assert thread.is_thread and thread.parent_id == general.id and thread.name == "Round 1 · Table 1"
+    assert {p.id for p in people} <= thread.members
+    options = table.state.settings.options
+    assert (options.turn_seconds, options.claim_seconds, options.house_rules.to_dict()) == (8, 10, {"heavenly_tai": 24})
+
+    await harness.stop(bot)  # the tournament's settings are stored: the table and the next ones keep them
+    again = await harness.start(build_bot(timing=SCALED, database=database))
+    final = await devserver.wait_for_message(
+        channel="general", predicate=lambda m: "final standings" in m.content, timeout=30
+    )
+    assert "Ranked by points" in final.content
+    assert [a.filename for a in final.attachments] == ["standings-1-1.png"]
+    store = await Store.open(database)
+    try:
+        record = await store.tournament(1)
+        (rt,) = await store.round_tables(1)
+    finally:
+        await store.close()
+    assert (record.turn_seconds, record.claim_seconds, record.house_rules, record.threads) == (8, 10, {"heavenly_tai": 24}, True)
+    assert rt.thread_id == thread.id and rt.points is not None
+    resumed = [r for r in tournament_tables(again) if r.session.table_id == table.session.table_id]
+    assert not resumed or resumed[0].state.settings.options.claim_seconds == 10
+    assert not [m for m in devserver.recorder.in_channel(general.id) if "Match over" in m.text]  # the table's own posts: in its thread
+    assert [m for m in devserver.recorder.in_channel(thread.id) if "Match over" in m.text]
+
+
+@pytest.mark.devserver(members=PEOPLE[:5], channels=("general",), rate_limits=QUICK)
+async def test_a_person_takes_a_players_seat_mid_round_gets_the_hand_and_the_seats_result_counts_for_them(
+    harness, devserver, tmp_path
+):
+    """/mahjong tournament replace: a member who never entered takes a player's seat in the match in
+    play; their hand comes by DM (the leaver's DM is not edited to it), the table's stored seats and the
+    round's seating name them, and the stated rule holds: the seat's result of the round counts for the
+    one who took it, the replaced player is dropped with no result for it."""
+    database = str(tmp_path / "mahjong.sqlite3")
+    bot = await harness.start(build_bot(database=database))  # real turn times: the match waits for people
+    people = devserver.members(*PEOPLE[:5])
+    newcomer, leaver = people[4], people[3]
+    made = await people[0].slash("mahjong tournament create", name="Sub", round_count=1, hands=1, ai_fill=False)
+    registration = await made.message()
+    for person in people[:4]:
+        await (await person.click(registration, "Join")).message()
+        await (await person.click(registration, "Check in")).message()
+    await (await people[0].slash("mahjong tournament start")).message()
+    table = (await devserver.recorder.wait_until(lambda: tournament_tables(bot), 5, lambda: "round 1's table"))[0]
+    await devserver.recorder.wait_until(lambda: table.session.game, 5, lambda: "its first hand")
+    seat = table.session.seating.seat_of_user(leaver.id)
+    people[1].record.permissions = MEMBER_PERMISSIONS
+    refused = await (await people[1].slash("mahjong tournament replace", player=leaver, by=newcomer)).message()
+    assert refused.ephemeral and refused.content.startswith("Only a member with Manage Server")
+    before = len(devserver.recorder.private_to(newcomer.id))
+    done = await (await people[0].slash("mahjong tournament replace", player=leaver, by=newcomer)).message()
+    assert done.content.startswith(f"{newcomer.name} takes {leaver.name}'s seat in Sub (round 1, table 1)")
+    assert table.session.seating.seat_of_user(newcomer.id) == seat and table.session.seating.seat_of_user(leaver.id) is None
+    await devserver.recorder.wait_until(  # the newcomer's hand, in their DMs
+        lambda: len(devserver.recorder.private_to(newcomer.id)) > before, 5, lambda: "the newcomer's hand DM"
+    )
+    again = await (await people[0].slash("mahjong tournament replace", player=leaver, by=people[2])).message()
+    assert again.ephemeral and "has no seat" in again.content
+    await harness.stop(bot)  # the seat is stored with the newcomer: the restored table seats them
+    bot = await harness.start(build_bot(database=database))
+    restored = await devserver.recorder.wait_until(
+        lambda: [r for r in tournament_tables(bot) if r.session.table_id == table.session.table_id], 10, lambda: "restored"
+    )  # fmt: skip
+    assert restored[0].state.seats and newcomer.id in {s.user_id for s in restored[0].state.seats}
+    assert leaver.id not in {s.user_id for s in restored[0].state.seats}
+
+    ended = await (await people[0].slash("mahjong tournament end_round")).followup()
+    assert "Tables closed now: 1" in ended.content
+    final = await devserver.wait_for_message(channel="general", predicate=lambda m: "final standings" in m.content)
+    rows = [line.split()[1] for line in final.content.splitlines() if line[:2].strip().isdigit()]
+    assert newcomer.name in rows and leaver.name not in rows and len(rows) == 4
+    record, entrants, tables, matches = await stored(database, 1)
+    status = {e.user_id: (e.status, e.dropped_round) for e in entrants}
+    assert status[newcomer.id] == ("checked_in", None) and status[leaver.id] == ("dropped", 0)
+    (rt,) = tables
+    assert newcomer.id in rt.seats and leaver.id not in rt.seats
+    with sqlite3.connect(database) as db:  # the table's stored seats (ended early: no finished match)
+        seated = {user for (user,) in db.execute("SELECT user_id FROM seats WHERE table_id = ?", (rt.table_id,))}
+    assert newcomer.id in seated and leaver.id not in seated

@@ -8,7 +8,7 @@ import pytest
 
 from table import effects as fx
 from table import inputs as ins
-from table.lobby import TablePhase
+from table.lobby import TableError, TablePhase
 
 from .transcript import ALICE, BOB, STRANGER, kinds, only, seated, started
 
@@ -97,3 +97,27 @@ def test_nothing_changes_once_a_leave_has_ended_the_table():
     host.feed(ins.PlayerLeft(ALICE))
     assert host.feed(ins.PlayerLeft(BOB)) == []
     assert host.refused(ins.TakeBack(ALICE)) == "err.table_over"
+
+
+def test_a_person_who_takes_a_dropped_players_seat_plays_it_from_now_and_is_stored_there():
+    """A tournament's replace: Carol takes Alice's seat (played for since she left); the seat's hand is
+    Carol's to play and to see, the seats are stored in the match's order with Carol, and Alice's DM stops."""
+    carol = 77
+    host = started(people=(ALICE, BOB))
+    seat = host.seat(ALICE)
+    host.feed(ins.PlayerLeft(ALICE))
+    out = host.feed(ins.Substitute(ALICE, carol, "carol", "en"))
+    (stored,) = only(out, fx.StoreSeats)
+    assert stored.seats[seat].user_id == carol and ALICE not in {s.user_id for s in stored.seats}
+    assert only(out, fx.Reseated) == [fx.Reseated(seat, stored.seats[seat])]
+    assert host.session.seating.seat_of_user(carol) == seat and ALICE not in host.session.left
+    assert not host.auto(carol)
+    host.until_owes(carol)  # the seat's turns are hers now
+
+
+def test_a_seat_is_taken_only_from_someone_seated_by_someone_who_is_not():
+    host = started(people=(ALICE, BOB))
+    with pytest.raises(TableError):
+        host.feed(ins.Substitute(STRANGER, 77, "carol", "en"))
+    with pytest.raises(TableError):
+        host.feed(ins.Substitute(ALICE, BOB, "bob", "en"))
