@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from . import encode, fonts, theme
+from . import encode, fonts
+from .theme import FELT
 from .canvas import Canvas
 from .labels import label
 
@@ -44,16 +45,16 @@ def compose_standings(
     more = len(rows) - len(shown)
     duplicate = any(r.duplicate is not None for r in rows)
     height = HEAD + len(shown) * ROW + (ROW // 2 if more else 0) + FOOT
-    cv = Canvas(Image.new("RGB", (WIDTH, height), theme.PAPER))
+    cv = Canvas(Image.new("RGB", (WIDTH, height), FELT.paper), FELT)
     d = cv.draw
-    cv.text((PAD, 38), fonts.fit(title, 34, WIDTH - 2 * PAD), 34, theme.INK)
+    cv.text((PAD, 38), fonts.fit(title, 34, WIDTH - 2 * PAD), 34, FELT.ink)
     points_x, dup_x = (WIDTH - PAD - 170, WIDTH - PAD - 12) if duplicate else (WIDTH - PAD - 12, 0)
     header_y = HEAD - 24
-    cv.text((PAD + 12, header_y), label(locale, "standings.player"), SMALL, theme.INK_DIM)
-    cv.text((points_x, header_y), label(locale, "standings.points"), SMALL, theme.INK_DIM, anchor="rm")
+    cv.text((PAD + 12, header_y), label(locale, "standings.player"), SMALL, FELT.ink_dim)
+    cv.text((points_x, header_y), label(locale, "standings.points"), SMALL, FELT.ink_dim, anchor="rm")
     if duplicate:
-        cv.text((dup_x, header_y), label(locale, "standings.duplicate"), SMALL, theme.INK_DIM, anchor="rm")
-    d.line((PAD, HEAD - 6, WIDTH - PAD, HEAD - 6), fill=theme.RULE, width=2)
+        cv.text((dup_x, header_y), label(locale, "standings.duplicate"), SMALL, FELT.ink_dim, anchor="rm")
+    d.line((PAD, HEAD - 6, WIDTH - PAD, HEAD - 6), fill=FELT.rule, width=2)
     for i, row in enumerate(shown):
         top = HEAD + i * ROW
         if i % 2:
@@ -61,27 +62,27 @@ def compose_standings(
         medal = MEDALS.get(row.rank)
         if medal is not None:
             d.ellipse((PAD + 8, top + 14, PAD + 64, top + 70), fill=medal)
-        cv.text((PAD + 36, top + ROW // 2), str(row.rank), 30, (255, 255, 255) if medal else theme.INK, anchor="mm")
+        cv.text((PAD + 36, top + ROW // 2), str(row.rank), 30, (255, 255, 255) if medal else FELT.ink, anchor="mm")
         x = PAD + 80
         figures: list[tuple[int, str, float]] = [(points_x, f"{row.points:+,}" if row.points else "0", row.points)]
         if row.duplicate is not None:
             figures.append((dup_x, f"{row.duplicate:+.1f}" if row.duplicate else "0.0", row.duplicate))
         left = min(fx - fonts.text_width(text, FIGURE) for fx, text, _ in figures)
         for fx, text, sign in figures:
-            cv.text((fx, top + 30), text, FIGURE, UP if sign > 0 else DOWN if sign < 0 else theme.INK, anchor="rm")
-        cv.text((x, top + 30), fonts.fit(row.name, NAME, left - x - 16), NAME, theme.INK)
+            cv.text((fx, top + 30), text, FIGURE, UP if sign > 0 else DOWN if sign < 0 else FELT.ink, anchor="rm")
+        cv.text((x, top + 30), fonts.fit(row.name, NAME, left - x - 16), NAME, FELT.ink)
         places = " · ".join(map(str, row.places)) if row.places else "-"
-        cv.text((x, top + 64), label(locale, "standings.places"), SMALL, theme.INK_DIM)
+        cv.text((x, top + 64), label(locale, "standings.places"), SMALL, FELT.ink_dim)
         width = fonts.text_width(label(locale, "standings.places"), SMALL)
-        cv.text((x + width + 10, top + 64), places, SMALL, theme.INK)
+        cv.text((x + width + 10, top + 64), places, SMALL, FELT.ink)
     y = HEAD + len(shown) * ROW
     if more:
-        cv.text((PAD + 12, y + ROW // 4), label(locale, "standings.more", n=more), SMALL, theme.INK_DIM)
+        cv.text((PAD + 12, y + ROW // 4), label(locale, "standings.more", n=more), SMALL, FELT.ink_dim)
         y += ROW // 2
-    d.line((PAD, y + 6, WIDTH - PAD, y + 6), fill=theme.RULE, width=2)
+    d.line((PAD, y + 6, WIDTH - PAD, y + 6), fill=FELT.rule, width=2)
     lines = fonts.wrap(tie_break, SMALL, WIDTH - 2 * PAD, max_lines=2) or (fonts.fit(tie_break, SMALL, WIDTH - 2 * PAD),)
     for n, line in enumerate(lines):
-        cv.text((PAD, y + 26 + n * 26), line, SMALL, theme.INK_DIM)
+        cv.text((PAD, y + 26 + n * 26), line, SMALL, FELT.ink_dim)
     return cv
 
 

@@ -48,7 +48,8 @@ def table_choices(
     """The stored table settings of a new tournament (``create_tournament``'s keywords): its turn and claim
     times (the 系統桌's when not chosen) and its house rules; a value its choices do not allow is refused.
 
-        >>> table_choices("taiwan16", GuildSettings(1, system_turn_seconds=8), turn_seconds=None,
+        >>> from engine.rulesets import DEFAULT_RULES
+        >>> table_choices(DEFAULT_RULES, GuildSettings(1, system_turn_seconds=8), turn_seconds=None,
         ...               claim_seconds=None, preset="document", house_rules="天胡 24")
         {'turn_seconds': 8, 'claim_seconds': 8, 'preset': 'document', 'house_rules': {'heavenly_tai': 24}}
     """

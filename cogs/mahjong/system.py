@@ -37,7 +37,8 @@ def system_settings(
     stakes and the document's house rules, no hints (table/lobby.py); everything else as the rule set
     has it. A tournament may choose its tables' claim time and house rules (``None``: the rule set's own).
 
-        >>> s = system_settings("taiwan16", 8, claim_seconds=10, house_rules=HouseRules({"heavenly_tai": 24}))
+        >>> from engine.rulesets import DEFAULT_RULES
+        >>> s = system_settings(DEFAULT_RULES, 8, claim_seconds=10, house_rules=HouseRules({"heavenly_tai": 24}))
         >>> s.options.turn_seconds, s.options.claim_seconds, s.options.house_rules.to_dict()
         (8, 10, {'heavenly_tai': 24})
     """
