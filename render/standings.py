@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from PIL import Image
 
 from . import encode, fonts
-from .theme import FELT
 from .canvas import Canvas
 from .labels import label
+from .theme import FELT
 
 WIDTH = 720
 PAD, HEAD, ROW, FOOT = 20, 124, 84, 90
