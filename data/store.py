@@ -981,7 +981,6 @@ class Store(HallStore, TournamentStore):
         from replaying its moves)."""
         scope, params = ("t.guild_id = ?", (guild_id,)) if guild_id is not None else ("1 = 1", ())
         dialect = self._driver.dialect
-        hour = dialect.hour.format(time="finished_at")
         rated = 0
         async with self._write() as db:
             await db.execute(
@@ -1011,46 +1010,8 @@ class Store(HallStore, TournamentStore):
                             dialect.greatest,
                             hand["id"], loads(hand["result"]), row["user_id"], hand["guild_id"], hand["rules"]
                         )
+            await _derive_totals(db, dialect, guild_id)
             where_ratings = "guild_id = ?" if guild_id is not None else "1 = 1"
-            await db.execute(f"DELETE FROM player_totals WHERE {where_ratings}", params)
-            await db.execute(f"DELETE FROM player_hours WHERE {where_ratings}", params)
-            await db.execute(
-                "INSERT INTO player_hours (guild_id, hour, rules, user_id, points, hands, wins, self_draws, deal_ins,"
-                f" best_tai) SELECT guild_id, {hour}, rules, user_id,"
-                " SUM(delta), COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
-                f" WHERE user_id IS NOT NULL AND {where_ratings}"
-                f" GROUP BY guild_id, {hour}, rules, user_id",
-                params,
-            )
-            await db.execute(f"DELETE FROM player_tables WHERE {where_ratings}", params)
-            await db.execute(
-                "INSERT INTO player_tables (guild_id, user_id, table_id, rules, last_at)"
-                " SELECT guild_id, user_id, table_id, MIN(rules), MAX(finished_at) FROM hand_seats"
-                f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, user_id, table_id",
-                params,
-            )
-            await db.execute(f"DELETE FROM item_totals WHERE {where_ratings}", params)
-            await db.execute(
-                "INSERT INTO item_totals (guild_id, rules, item, hands, last_hand)"
-                " SELECT guild_id, rules, item, COUNT(*), MAX(hand_id) FROM hand_items"
-                f" WHERE {where_ratings} GROUP BY guild_id, rules, item",
-                params,
-            )
-            await db.execute(f"DELETE FROM server_totals WHERE {where_ratings}", params)
-            await db.execute(
-                "INSERT INTO server_totals (guild_id, rules, hands, wins)"
-                " SELECT t.guild_id, t.rules, COUNT(*), COUNT(h.winner) FROM hands h"
-                f" JOIN tables t ON t.id = h.table_id WHERE {scope} AND h.finished_at IS NOT NULL"
-                " GROUP BY t.guild_id, t.rules",
-                params,
-            )
-            await db.execute(
-                "INSERT INTO player_totals (guild_id, rules, user_id, points, matches, hands, wins, self_draws,"
-                " deal_ins, best_tai) SELECT guild_id, rules, user_id, SUM(delta), COUNT(DISTINCT table_id),"
-                " COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
-                f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, rules, user_id",
-                params,
-            )
             await db.execute(f"DELETE FROM ratings WHERE {where_ratings}", params)
             await db.execute(
                 f"DELETE FROM match_ratings WHERE table_id IN (SELECT id FROM tables t WHERE {scope})", params
@@ -1082,6 +1043,13 @@ class Store(HallStore, TournamentStore):
                     db, match["table_id"], match["guild_id"], match["rules"], match["ranking"], seats, places
                 )
         return rated
+
+    async def rebuild_totals(self, guild_id: int | None = None) -> None:
+        """Derive the running totals (player_totals, player_hours, player_tables, item_totals,
+        server_totals) again from the stored hands, seats and items, in one transaction: for a history
+        written in bulk rather than hand by hand through :meth:`finish_hand` (``bench.history``)."""
+        async with self._write() as db:
+            await _derive_totals(db, self._driver.dialect, guild_id)
 
     async def history(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
         """This server's finished matches, newest first, each with its standings best first."""
@@ -1210,6 +1178,52 @@ def _dealer_streak(header: Any) -> tuple[int | None, int]:
         return None, 0
     streak = header.get("dealer_streak")
     return header["dealer"], streak if isinstance(streak, int) else 0
+
+
+async def _derive_totals(db: Session, dialect: Dialect, guild_id: int | None) -> None:
+    """The running totals of one server (or all) rebuilt from hand_seats, hand_items and hands."""
+    scope, params = ("t.guild_id = ?", (guild_id,)) if guild_id is not None else ("1 = 1", ())
+    hour = dialect.hour.format(time="finished_at")
+    where_ratings = "guild_id = ?" if guild_id is not None else "1 = 1"
+    await db.execute(f"DELETE FROM player_totals WHERE {where_ratings}", params)
+    await db.execute(f"DELETE FROM player_hours WHERE {where_ratings}", params)
+    await db.execute(
+        "INSERT INTO player_hours (guild_id, hour, rules, user_id, points, hands, wins, self_draws, deal_ins,"
+        f" best_tai) SELECT guild_id, {hour}, rules, user_id,"
+        " SUM(delta), COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
+        f" WHERE user_id IS NOT NULL AND {where_ratings}"
+        f" GROUP BY guild_id, {hour}, rules, user_id",
+        params,
+    )
+    await db.execute(f"DELETE FROM player_tables WHERE {where_ratings}", params)
+    await db.execute(
+        "INSERT INTO player_tables (guild_id, user_id, table_id, rules, last_at)"
+        " SELECT guild_id, user_id, table_id, MIN(rules), MAX(finished_at) FROM hand_seats"
+        f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, user_id, table_id",
+        params,
+    )
+    await db.execute(f"DELETE FROM item_totals WHERE {where_ratings}", params)
+    await db.execute(
+        "INSERT INTO item_totals (guild_id, rules, item, hands, last_hand)"
+        " SELECT guild_id, rules, item, COUNT(*), MAX(hand_id) FROM hand_items"
+        f" WHERE {where_ratings} GROUP BY guild_id, rules, item",
+        params,
+    )
+    await db.execute(f"DELETE FROM server_totals WHERE {where_ratings}", params)
+    await db.execute(
+        "INSERT INTO server_totals (guild_id, rules, hands, wins)"
+        " SELECT t.guild_id, t.rules, COUNT(*), COUNT(h.winner) FROM hands h"
+        f" JOIN tables t ON t.id = h.table_id WHERE {scope} AND h.finished_at IS NOT NULL"
+        " GROUP BY t.guild_id, t.rules",
+        params,
+    )
+    await db.execute(
+        "INSERT INTO player_totals (guild_id, rules, user_id, points, matches, hands, wins, self_draws,"
+        " deal_ins, best_tai) SELECT guild_id, rules, user_id, SUM(delta), COUNT(DISTINCT table_id),"
+        " COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
+        f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, rules, user_id",
+        params,
+    )
 
 
 async def _store_items(

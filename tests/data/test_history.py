@@ -1,0 +1,57 @@
+"""bench.history writes a server's history in bulk for bench.store: the rows must be exactly those the
+Store's own calls write hand by hand, or the benchmark would time queries over data the bot never makes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bench import history
+from data.copy import TABLES, table_sum
+from data.store import Store
+from tests.conftest import _pg_database
+
+
+def ticking(start: float = 1_700_000_000.0, step: float = 7.5) -> Callable[[], float]:
+    """A clock that moves on at every call, so every timestamp tells which call stamped it."""
+    moments = iter(range(1, 10**9))
+    return lambda: start + step * next(moments)
+
+
+@pytest.fixture
+async def other(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    if backend == "sqlite":
+        return str(tmp_path / "other.sqlite3")
+    return await _pg_database(request)
+
+
+async def sums(store: Store) -> dict[str, tuple[int, str]]:
+    async with store.driver.snapshot() as db:
+        found = {}
+        for table, key in TABLES:
+            summed = await table_sum(db, table, key)
+            found[table] = (summed.rows, summed.checksum)
+        return found
+
+
+async def test_the_bulk_history_is_row_for_row_what_the_store_writes_hand_by_hand(target: str, other: str) -> None:
+    matches = history.plan(hands=120, players=9, seed=3)  # few people: ratings move match after match
+    one_clock, bulk_clock = ticking(), ticking()
+    one = await Store.open(target, clock=one_clock)
+    bulk = await Store.open(other, clock=bulk_clock)
+    try:
+        await history.through_store(one, matches)
+        await history.in_bulk(bulk, matches, bulk_clock)
+        expected, got = await sums(one), await sums(bulk)
+        assert expected["hand_seats"][0] == 480 and expected["ratings"][0] == 9
+        assert got == expected
+        # and the stored ids go on from the bulk rows' (PostgreSQL's sequences were moved on)
+        table = await bulk.create_table(
+            guild_id=1, channel_id=999, host_id=1, rules="taiwan16", rounds=1, options={}, password_hash=None
+        )
+        assert table.id == len(matches) + 1
+    finally:
+        await one.close()
+        await bulk.close()
