@@ -497,6 +497,7 @@ class Store(HallStore, TournamentStore):
                     for s, delta in people
                 ],
             )
+            await _move_tables_hour(db, hand["guild_id"], hand["table_id"], hand["rules"], now, people)
             await db.executemany(
                 "INSERT INTO player_tables (guild_id, user_id, table_id, rules, last_at) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, user_id, table_id) DO UPDATE SET last_at = excluded.last_at",
@@ -1140,7 +1141,8 @@ def _board_sql(
         )
         return sql, [*params, min_matches]
     # a period: its whole hours from player_hours, the hands of its first partial hour, and the tables
-    # with a hand in it (a table's latest hand is in the period exactly when one of its hands is)
+    # with a hand in it (a table's latest hand is in the period exactly when one of its hands is): their
+    # count by whole hours from player_table_hours, the tables of the first partial hour from player_tables
     first_hour = math.ceil(since / 3600)
     by_rules, rule_params = ("", []) if rules is None else (" AND rules = ?", [rules])
     sql = (
@@ -1148,8 +1150,10 @@ def _board_sql(
         f" WHERE guild_id = ? AND hour >= ?{by_rules}"
         " UNION ALL SELECT user_id, rules, delta, 1, won, self_drew, dealt_in, tai FROM hand_seats"
         f" WHERE guild_id = ? AND user_id IS NOT NULL AND finished_at >= ? AND finished_at < ?{by_rules}),"
-        " counted AS (SELECT user_id, COUNT(*) AS matches FROM player_tables"
-        f" WHERE guild_id = ? AND last_at >= ?{by_rules} GROUP BY user_id),"
+        " tabled AS (SELECT user_id, matches FROM player_table_hours WHERE guild_id = ? AND hour >= ?"
+        f"{by_rules} UNION ALL SELECT user_id, 1 FROM player_tables"
+        f" WHERE guild_id = ? AND last_at >= ? AND last_at < ?{by_rules}),"
+        " counted AS (SELECT user_id, SUM(matches) AS matches FROM tabled GROUP BY user_id),"
         "totals AS (SELECT p.user_id, SUM(p.points) AS points, c.matches AS matches, SUM(p.hands) AS hands,"
         " SUM(p.wins) AS wins, SUM(p.self_draws) AS self_draws, SUM(p.deal_ins) AS deal_ins,"
         f" MAX(p.best_tai) AS best_tai, {dialect.arg_max.format(value='p.rules', by='p.best_tai')} AS best_rules"
@@ -1161,7 +1165,7 @@ def _board_sql(
     params = [
         guild_id, first_hour, *rule_params,
         guild_id, since, first_hour * 3600, *rule_params,
-        guild_id, since, *rule_params,
+        guild_id, first_hour, *rule_params, guild_id, since, first_hour * 3600, *rule_params,
         min_matches,
     ]
     return sql, params
@@ -1202,6 +1206,14 @@ async def _derive_totals(db: Session, dialect: Dialect, guild_id: int | None) ->
         f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, user_id, table_id",
         params,
     )
+    await db.execute(f"DELETE FROM player_table_hours WHERE {where_ratings}", params)
+    last_hour = dialect.hour.format(time="last_at")
+    await db.execute(
+        "INSERT INTO player_table_hours (guild_id, hour, rules, user_id, matches)"
+        f" SELECT guild_id, {last_hour}, rules, user_id, COUNT(*) FROM player_tables WHERE {where_ratings}"
+        f" GROUP BY guild_id, {last_hour}, rules, user_id",
+        params,
+    )
     await db.execute(f"DELETE FROM item_totals WHERE {where_ratings}", params)
     await db.execute(
         "INSERT INTO item_totals (guild_id, rules, item, hands, last_hand)"
@@ -1223,6 +1235,38 @@ async def _derive_totals(db: Session, dialect: Dialect, guild_id: int | None) ->
         " COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
         f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, rules, user_id",
         params,
+    )
+
+
+async def _move_tables_hour(
+    db: Session, guild_id: int, table_id: int, rules: str, now: float, people: Sequence[tuple[SeatRecord, int]]
+) -> None:
+    """Keep player_table_hours beside player_tables: each person's table leaves the hour its latest hand
+    ended in for ``now``'s hour (a first hand only arrives), before player_tables takes ``now``."""
+    users = sorted({s.user_id for s, _ in people if s.user_id is not None})
+    if not users:
+        return
+    marks = ", ".join("?" for _ in users)
+    rows = await db.all(
+        f"SELECT user_id, last_at FROM player_tables WHERE guild_id = ? AND table_id = ? AND user_id IN ({marks})",
+        (guild_id, table_id, *users),
+    )
+    hour = _hour(now)
+    before = {row["user_id"]: _hour(row["last_at"]) for row in rows}
+    moved = [user for user in users if before.get(user) != hour]
+    await db.executemany(
+        "UPDATE player_table_hours SET matches = matches - 1"
+        " WHERE guild_id = ? AND hour = ? AND rules = ? AND user_id = ?",
+        [(guild_id, before[user], rules, user) for user in moved if user in before],
+    )
+    await db.executemany(  # an hour none of the person's tables ends in any more holds no row
+        "DELETE FROM player_table_hours WHERE guild_id = ? AND hour = ? AND rules = ? AND user_id = ? AND matches = 0",
+        [(guild_id, before[user], rules, user) for user in moved if user in before],
+    )
+    await db.executemany(
+        "INSERT INTO player_table_hours (guild_id, hour, rules, user_id, matches) VALUES (?, ?, ?, ?, 1)"
+        " ON CONFLICT (guild_id, hour, rules, user_id) DO UPDATE SET matches = player_table_hours.matches + 1",
+        [(guild_id, hour, rules, user) for user in moved],
     )
 
 

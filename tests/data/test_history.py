@@ -14,8 +14,9 @@ from data.store import Store
 from tests.conftest import _pg_database
 
 
-def ticking(start: float = 1_700_000_000.0, step: float = 7.5) -> Callable[[], float]:
-    """A clock that moves on at every call, so every timestamp tells which call stamped it."""
+def ticking(start: float = 1_700_000_000.0, step: float = 600.0) -> Callable[[], float]:
+    """A clock that moves on at every call, so every timestamp tells which call stamped it; ten minutes a
+    call, so a table's hands end in different hours."""
     moments = iter(range(1, 10**9))
     return lambda: start + step * next(moments)
 
@@ -55,3 +56,31 @@ async def test_the_bulk_history_is_row_for_row_what_the_store_writes_hand_by_han
     finally:
         await one.close()
         await bulk.close()
+
+
+async def test_the_month_board_from_hourly_counts_equals_adding_up_the_months_hands(target: str) -> None:
+    """The period board counts tables by whole hours (player_table_hours) plus its first partial hour;
+    the plain query counts every table and adds up every hand of the period: the same board."""
+    clock = ticking(step=600.0)
+    store = await Store.open(target, clock=clock)
+    try:
+        await history.through_store(store, history.plan(hands=160, players=12, seed=5))
+        now = clock()
+        for back in (2_000.0, 30_000.0, 100_000.0, 31 * 86_400.0):
+            since = now - back
+            rows, players, _ = await store.leaderboard_page(1, rules="taiwan16", since=since, size=100)
+            async with store.driver.snapshot() as db:
+                plain = await db.all(
+                    "SELECT user_id, SUM(delta) AS points, COUNT(DISTINCT table_id) AS matches, COUNT(*) AS hands,"
+                    " SUM(won) AS wins, MAX(tai) AS best_tai FROM hand_seats"
+                    " WHERE guild_id = 1 AND rules = 'taiwan16' AND user_id IS NOT NULL AND finished_at >= ?"
+                    " GROUP BY user_id ORDER BY points DESC, wins DESC, hands ASC, user_id ASC",
+                    (since,),
+                )
+            assert plain, back
+            assert [(r.user_id, r.points, r.matches, r.hands, r.wins, r.best_tai) for r in rows] == [
+                (r["user_id"], r["points"], r["matches"], r["hands"], r["wins"], r["best_tai"]) for r in plain
+            ], back
+            assert players == len(plain)
+    finally:
+        await store.close()
