@@ -1,7 +1,7 @@
 """A server's history of finished, rated matches for ``bench.store`` to query: planned once from a seed,
 then written either hand by hand through the Store's own calls (``through_store``: create_table …
 finish_hand … finish_match, as the bot writes them) or in bulk (``in_bulk``: the same rows in a few
-multi-row inserts in one transaction, the running totals derived by ``Store.rebuild_totals`` and the
+one transaction of bulk inserts (COPY on PostgreSQL), the running totals derived by ``Store.rebuild_totals`` and the
 ratings moved in order here). Both give the same database, row for row (tests/data/test_history.py);
 the bulk way stores 100,000 hands in seconds instead of minutes.
 
@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from data import SeatRecord
-from data.driver import Session
 from data.records import dumps
 from data.store import Store
 from ranking import is_rated
@@ -104,8 +103,9 @@ async def through_store(store: Store, matches: Sequence[PlannedMatch]) -> None:
 
 
 async def in_bulk(store: Store, matches: Sequence[PlannedMatch], clock: Callable[[], float]) -> None:
-    """The same rows as :func:`through_store` on an empty database, in one transaction of multi-row
-    inserts; then the running totals derived from them (``Store.rebuild_totals``)."""
+    """The same rows as :func:`through_store` on an empty database, in one transaction of bulk inserts
+    (``Session.copy``: COPY on PostgreSQL); then the running totals derived from them
+    (``Store.rebuild_totals``)."""
     rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in _COLUMNS}
     ratings: dict[int, Rating] = {}
     names: dict[int, tuple[str, float]] = {}
@@ -162,7 +162,7 @@ async def in_bulk(store: Store, matches: Sequence[PlannedMatch], clock: Callable
     rows["player_names"] = [(GUILD, user, name, at) for user, (name, at) in sorted(names.items())]
     async with store.driver.transaction() as db:
         for table, columns in _COLUMNS.items():
-            await _insert(db, table, columns, rows[table])
+            await db.copy(table, columns, rows[table])
         follow = store.driver.dialect.follow_ids
         if follow is not None:  # PostgreSQL's id sequences continue after the ids written here
             for table in ("tables", "hands"):
@@ -185,14 +185,3 @@ _COLUMNS: dict[str, tuple[str, ...]] = {
     "match_ratings": ("table_id", "seat", "user_id", "before", "after"),
     "player_names": ("guild_id", "user_id", "name", "updated_at"),
 }  # fmt: skip
-_PARAMETERS = 30_000  # a statement's bound values: under SQLite's 32,766 and PostgreSQL's 65,535
-
-
-async def _insert(db: Session, table: str, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> None:
-    """``rows`` in multi-row INSERTs, as many rows a statement as its bound values allow."""
-    per = max(1, _PARAMETERS // len(columns))
-    mark = "(" + ", ".join("?" for _ in columns) + ")"
-    head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-    for start in range(0, len(rows), per):
-        chunk = rows[start : start + per]
-        await db.execute(head + ", ".join([mark] * len(chunk)), [value for row in chunk for value in row])
