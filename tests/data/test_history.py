@@ -84,3 +84,27 @@ async def test_the_month_board_from_hourly_counts_equals_adding_up_the_months_ha
             assert players == len(plain)
     finally:
         await store.close()
+
+
+async def test_migration_0010_counts_the_tables_of_a_history_as_finish_hand_keeps_them(target: str) -> None:
+    """A database upgraded to 0010 gets player_table_hours from its player_tables: the same rows that
+    finish_hand keeps as tables move from hour to hour."""
+    from data.migrate import MIGRATIONS, PG_MIGRATIONS
+
+    store = await Store.open(target, clock=ticking(step=600.0))
+    try:
+        await history.through_store(store, history.plan(hands=80, players=10, seed=11))
+        migration = (MIGRATIONS if store.driver.dialect.name == "sqlite" else PG_MIGRATIONS)[9]
+        assert migration.name == "player_table_hours"
+        backfill = migration.sql[migration.sql.index("INSERT INTO player_table_hours"):]
+        columns = ("guild_id", "hour", "rules", "user_id", "matches")
+        order = "SELECT * FROM player_table_hours ORDER BY guild_id, hour, rules, user_id"
+        async with store.driver.transaction() as db:
+            kept = [tuple(row[c] for c in columns) for row in await db.all(order)]
+            await db.execute("DELETE FROM player_table_hours")
+            await db.execute(backfill)
+            filled = [tuple(row[c] for c in columns) for row in await db.all(order)]
+        assert len({row[1] for row in kept}) > 3  # the tables ended in several hours
+        assert filled == kept
+    finally:
+        await store.close()
