@@ -86,16 +86,16 @@ async def test_the_month_board_from_hourly_counts_equals_adding_up_the_months_ha
         await store.close()
 
 
-async def test_migration_0010_counts_the_tables_of_a_history_as_finish_hand_keeps_them(target: str) -> None:
-    """A database upgraded to 0010 gets player_table_hours from its player_tables: the same rows that
+async def test_the_player_table_hours_migration_counts_the_tables_of_a_history_as_finish_hand_keeps_them(target: str) -> None:
+    """A database upgraded past player_table_hours' migration gets player_table_hours from its player_tables: the same rows that
     finish_hand keeps as tables move from hour to hour."""
     from data.migrate import MIGRATIONS, PG_MIGRATIONS
 
     store = await Store.open(target, clock=ticking(step=600.0))
     try:
         await history.through_store(store, history.plan(hands=80, players=10, seed=11))
-        migration = (MIGRATIONS if store.driver.dialect.name == "sqlite" else PG_MIGRATIONS)[9]
-        assert migration.name == "player_table_hours"
+        found = MIGRATIONS if store.driver.dialect.name == "sqlite" else PG_MIGRATIONS
+        (migration,) = [m for m in found if m.name == "player_table_hours"]
         backfill = migration.sql[migration.sql.index("INSERT INTO player_table_hours"):]
         columns = ("guild_id", "hour", "rules", "user_id", "matches")
         order = "SELECT * FROM player_table_hours ORDER BY guild_id, hour, rules, user_id"
