@@ -2,7 +2,7 @@
 and the leaderboard and stats queries over a server with 100,000 stored hands.
 
     python -m bench.store [--moves 5000] [--moves-per-hand 120] [--players 40] [--history 0] [--path DIR]
-                          [--stats-hands 100000] [--stats-players 200]
+                          [--stats-hands 100000] [--stats-players 200] [--stats-span 300] [--one-by-one]
     python -m bench.store --postgres      # the same on a throw-away PostgreSQL server started here
 
 Target (DESIGN.md): storing each move adds ≤ 5 ms to p99 of a click. Each ``append_action`` is one
@@ -13,8 +13,10 @@ for fsync; checkpoints do, and they land in the tail. Also times a leaderboard p
 stats over the finished hands.
 
 Then, in a second file, ``--stats-hands`` finished hands (four a match, every match rated, items on
-every win) are stored through the Store's own ``finish_hand``/``finish_match`` for ``--stats-players``
-people of one server, and each query ``/mahjong leaderboard`` and ``/mahjong stats`` make is timed
+every win) of ``--stats-players`` people of one server, ending over the last ``--stats-span`` seconds,
+are stored in bulk (``bench.history``: the rows ``finish_hand``/``finish_match`` write, in a few
+multi-row inserts, the running totals derived from them; ``--one-by-one`` stores them through those
+calls instead, as the bot does, about 300 s for 100,000 hands), and each query ``/mahjong leaderboard`` and ``/mahjong stats`` make is timed
 50 times (target: each ≤ 50 ms). Last stdout line: one JSON object.
 """
 
@@ -29,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import history
 from data import SeatRecord
 from data.store import Store
 
@@ -135,9 +138,6 @@ async def run(
     }
 
 
-ITEMS = ("門清", "自摸", "莊家", "平胡", "獨聽", "碰碰胡", "混一色", "三元牌", "清一色", "大三元", "字一色")
-
-
 async def database_kb(store: Store, path: Path | str) -> float:
     """The database's size on disk: the file, or the server's database."""
     if isinstance(path, Path):
@@ -147,46 +147,28 @@ async def database_kb(store: Store, path: Path | str) -> float:
     return round((0 if size is None else size["n"]) / 1024, 1)
 
 
-async def run_stats(path: Path | str, hands: int, players: int, seed: int) -> dict[str, float]:
-    """Seed ``hands`` finished hands through the Store, then time the ranked and stats queries."""
+async def run_stats(
+    path: Path | str, hands: int, players: int, seed: int, *, span: float = 300.0, one_by_one: bool = False
+) -> dict[str, float]:
+    """Seed ``hands`` finished hands (in bulk, or ``one_by_one`` through the Store's calls as the bot
+    stores them), ending over the last ``span`` seconds; then time the ranked and stats queries."""
     rng = random.Random(seed)
-    store = await Store.open(path)
+    matches = history.plan(hands, players, seed)
+    stored = sum(len(match.hands) for match in matches)
+    # the hands end over the last ``span`` seconds, ticking as a Store's clock would
+    ticks = iter(range(1, 1 + 3 * len(matches) + 2 * stored))
+    began = time.time() - span
+    step = span / (3 * len(matches) + 2 * stored)
+
+    def clock() -> float:
+        return began + step * next(ticks)
+
+    store = await Store.open(path, clock=clock)
     start_seed = time.perf_counter()
-    stored = 0
-    channel = 0
-    while stored < hands:
-        channel += 1
-        users = rng.sample(range(1, players + 1), 4)
-        table = await store.create_table(
-            guild_id=1, channel_id=channel, host_id=users[0], rules="taiwan16", rounds=1,
-            options={"table": {"base": 300, "tai": 100}}, password_hash=None, ranking="rated",
-        )
-        await store.set_seats(table.id, [SeatRecord(i, u, f"player {u}") for i, u in enumerate(users)])
-        await store.start_match(table.id, {"rules": "taiwan16"})
-        scores = [0, 0, 0, 0]
-        for number in range(1, 5):
-            hand_id = await store.start_hand(
-                table.id, number, {"dealer": (number - 1) % 4, "dealer_streak": rng.choice((0, 0, 1, 2))}
-            )
-            winner = rng.randrange(4) if rng.random() < 0.8 else None
-            loser = None if winner is None or rng.random() < 0.35 else (winner + rng.randrange(1, 4)) % 4
-            items = rng.sample(ITEMS[:6], 2) + ([rng.choice(ITEMS[6:])] if rng.random() < 0.2 else [])
-            total = rng.randint(1, 16) if winner is not None else 0
-            deltas = [0, 0, 0, 0]
-            if winner is not None:
-                pay = 300 + 100 * total
-                payers = [loser] if loser is not None else [s for s in range(4) if s != winner]
-                for payer in payers:
-                    deltas[payer] -= pay
-                    deltas[winner] += pay
-            await store.finish_hand(
-                hand_id, result={"items": [[i, 1] for i in items]} if winner is not None else {},
-                deltas=deltas, winner=winner, loser=loser, self_drawn=winner is not None and loser is None,
-                total=total, called=[rng.random() < 0.4 for _ in range(4)],
-            )
-            scores = [a + b for a, b in zip(scores, deltas, strict=True)]
-            stored += 1
-        await store.finish_match(table.id, scores)
+    if one_by_one:
+        await history.through_store(store, matches)
+    else:
+        await history.in_bulk(store, matches, clock)
     seed_s = time.perf_counter() - start_seed
 
     timings: dict[str, list[float]] = {
@@ -240,6 +222,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--postgres", action="store_true", help="on a throw-away PostgreSQL server instead of SQLite")
     parser.add_argument("--stats-hands", type=int, default=100_000, help="stored hands for the stats queries (0: skip)")
     parser.add_argument("--stats-players", type=int, default=200)
+    parser.add_argument(
+        "--stats-span", type=float, default=300.0, help="seconds over which the stored hands ended (before now)"
+    )
+    parser.add_argument(
+        "--one-by-one", action="store_true", help="store the hands through finish_hand one by one (slow)"
+    )
     args = parser.parse_args(argv)
     cluster = None
     if args.postgres:
@@ -264,7 +252,12 @@ def main(argv: list[str] | None = None) -> None:
                 if cluster is None
                 else cluster.url(asyncio.run(cluster.create_database("stats")))
             )
-            out |= asyncio.run(run_stats(stats_target, args.stats_hands, args.stats_players, args.seed))
+            out |= asyncio.run(
+                run_stats(
+                    stats_target, args.stats_hands, args.stats_players, args.seed,
+                    span=args.stats_span, one_by_one=args.one_by_one,
+                )  # fmt: skip
+            )
     if cluster is not None:
         cluster.destroy()
     print(

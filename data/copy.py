@@ -47,6 +47,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("player_totals", ("guild_id", "rules", "user_id")),
     ("player_hours", ("guild_id", "hour", "rules", "user_id")),
     ("player_tables", ("guild_id", "user_id", "table_id")),
+    ("player_table_hours", ("guild_id", "hour", "rules", "user_id")),
     ("server_totals", ("guild_id", "rules")),
     ("item_totals", ("guild_id", "rules", "item")),
     ("player_names", ("guild_id", "user_id")),

@@ -142,6 +142,15 @@ class PgSession:
         except _DRIVER_ERRORS as error:
             raise translate(error, self._path) from error
 
+    async def copy(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """Many rows into one table at once, through COPY (bulk loads: bench.history)."""
+        if not rows:
+            return
+        try:
+            await self._connection.copy_records_to_table(table, records=rows, columns=list(columns))
+        except _DRIVER_ERRORS as error:
+            raise translate(error, self._path) from error
+
     async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         try:
             row: Row | None = await self._connection.fetchrow(numbered(sql), *params)

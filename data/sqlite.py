@@ -39,6 +39,11 @@ class SqliteSession:
         except sqlite3.Error as error:
             raise translate(error, self._path) from error
 
+    async def copy(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """Many rows into one table at once (bulk loads: bench.history): one executemany in the thread."""
+        marks = ", ".join("?" for _ in columns)
+        await self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+
     async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         try:
             async with self._db.execute(sql, params) as cursor:

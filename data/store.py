@@ -497,6 +497,7 @@ class Store(HallStore, TournamentStore):
                     for s, delta in people
                 ],
             )
+            await _move_tables_hour(db, hand["guild_id"], hand["table_id"], hand["rules"], now, people)
             await db.executemany(
                 "INSERT INTO player_tables (guild_id, user_id, table_id, rules, last_at) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, user_id, table_id) DO UPDATE SET last_at = excluded.last_at",
@@ -981,7 +982,6 @@ class Store(HallStore, TournamentStore):
         from replaying its moves)."""
         scope, params = ("t.guild_id = ?", (guild_id,)) if guild_id is not None else ("1 = 1", ())
         dialect = self._driver.dialect
-        hour = dialect.hour.format(time="finished_at")
         rated = 0
         async with self._write() as db:
             await db.execute(
@@ -1011,46 +1011,8 @@ class Store(HallStore, TournamentStore):
                             dialect.greatest,
                             hand["id"], loads(hand["result"]), row["user_id"], hand["guild_id"], hand["rules"]
                         )
+            await _derive_totals(db, dialect, guild_id)
             where_ratings = "guild_id = ?" if guild_id is not None else "1 = 1"
-            await db.execute(f"DELETE FROM player_totals WHERE {where_ratings}", params)
-            await db.execute(f"DELETE FROM player_hours WHERE {where_ratings}", params)
-            await db.execute(
-                "INSERT INTO player_hours (guild_id, hour, rules, user_id, points, hands, wins, self_draws, deal_ins,"
-                f" best_tai) SELECT guild_id, {hour}, rules, user_id,"
-                " SUM(delta), COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
-                f" WHERE user_id IS NOT NULL AND {where_ratings}"
-                f" GROUP BY guild_id, {hour}, rules, user_id",
-                params,
-            )
-            await db.execute(f"DELETE FROM player_tables WHERE {where_ratings}", params)
-            await db.execute(
-                "INSERT INTO player_tables (guild_id, user_id, table_id, rules, last_at)"
-                " SELECT guild_id, user_id, table_id, MIN(rules), MAX(finished_at) FROM hand_seats"
-                f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, user_id, table_id",
-                params,
-            )
-            await db.execute(f"DELETE FROM item_totals WHERE {where_ratings}", params)
-            await db.execute(
-                "INSERT INTO item_totals (guild_id, rules, item, hands, last_hand)"
-                " SELECT guild_id, rules, item, COUNT(*), MAX(hand_id) FROM hand_items"
-                f" WHERE {where_ratings} GROUP BY guild_id, rules, item",
-                params,
-            )
-            await db.execute(f"DELETE FROM server_totals WHERE {where_ratings}", params)
-            await db.execute(
-                "INSERT INTO server_totals (guild_id, rules, hands, wins)"
-                " SELECT t.guild_id, t.rules, COUNT(*), COUNT(h.winner) FROM hands h"
-                f" JOIN tables t ON t.id = h.table_id WHERE {scope} AND h.finished_at IS NOT NULL"
-                " GROUP BY t.guild_id, t.rules",
-                params,
-            )
-            await db.execute(
-                "INSERT INTO player_totals (guild_id, rules, user_id, points, matches, hands, wins, self_draws,"
-                " deal_ins, best_tai) SELECT guild_id, rules, user_id, SUM(delta), COUNT(DISTINCT table_id),"
-                " COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
-                f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, rules, user_id",
-                params,
-            )
             await db.execute(f"DELETE FROM ratings WHERE {where_ratings}", params)
             await db.execute(
                 f"DELETE FROM match_ratings WHERE table_id IN (SELECT id FROM tables t WHERE {scope})", params
@@ -1082,6 +1044,13 @@ class Store(HallStore, TournamentStore):
                     db, match["table_id"], match["guild_id"], match["rules"], match["ranking"], seats, places
                 )
         return rated
+
+    async def rebuild_totals(self, guild_id: int | None = None) -> None:
+        """Derive the running totals (player_totals, player_hours, player_tables, item_totals,
+        server_totals) again from the stored hands, seats and items, in one transaction: for a history
+        written in bulk rather than hand by hand through :meth:`finish_hand` (``bench.history``)."""
+        async with self._write() as db:
+            await _derive_totals(db, self._driver.dialect, guild_id)
 
     async def history(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
         """This server's finished matches, newest first, each with its standings best first."""
@@ -1172,7 +1141,8 @@ def _board_sql(
         )
         return sql, [*params, min_matches]
     # a period: its whole hours from player_hours, the hands of its first partial hour, and the tables
-    # with a hand in it (a table's latest hand is in the period exactly when one of its hands is)
+    # with a hand in it (a table's latest hand is in the period exactly when one of its hands is): their
+    # count by whole hours from player_table_hours, the tables of the first partial hour from player_tables
     first_hour = math.ceil(since / 3600)
     by_rules, rule_params = ("", []) if rules is None else (" AND rules = ?", [rules])
     sql = (
@@ -1180,8 +1150,10 @@ def _board_sql(
         f" WHERE guild_id = ? AND hour >= ?{by_rules}"
         " UNION ALL SELECT user_id, rules, delta, 1, won, self_drew, dealt_in, tai FROM hand_seats"
         f" WHERE guild_id = ? AND user_id IS NOT NULL AND finished_at >= ? AND finished_at < ?{by_rules}),"
-        " counted AS (SELECT user_id, COUNT(*) AS matches FROM player_tables"
-        f" WHERE guild_id = ? AND last_at >= ?{by_rules} GROUP BY user_id),"
+        " tabled AS (SELECT user_id, matches FROM player_table_hours WHERE guild_id = ? AND hour >= ?"
+        f"{by_rules} UNION ALL SELECT user_id, 1 FROM player_tables"
+        f" WHERE guild_id = ? AND last_at >= ? AND last_at < ?{by_rules}),"
+        " counted AS (SELECT user_id, SUM(matches) AS matches FROM tabled GROUP BY user_id),"
         "totals AS (SELECT p.user_id, SUM(p.points) AS points, c.matches AS matches, SUM(p.hands) AS hands,"
         " SUM(p.wins) AS wins, SUM(p.self_draws) AS self_draws, SUM(p.deal_ins) AS deal_ins,"
         f" MAX(p.best_tai) AS best_tai, {dialect.arg_max.format(value='p.rules', by='p.best_tai')} AS best_rules"
@@ -1193,7 +1165,7 @@ def _board_sql(
     params = [
         guild_id, first_hour, *rule_params,
         guild_id, since, first_hour * 3600, *rule_params,
-        guild_id, since, *rule_params,
+        guild_id, first_hour, *rule_params, guild_id, since, first_hour * 3600, *rule_params,
         min_matches,
     ]
     return sql, params
@@ -1210,6 +1182,92 @@ def _dealer_streak(header: Any) -> tuple[int | None, int]:
         return None, 0
     streak = header.get("dealer_streak")
     return header["dealer"], streak if isinstance(streak, int) else 0
+
+
+async def _derive_totals(db: Session, dialect: Dialect, guild_id: int | None) -> None:
+    """The running totals of one server (or all) rebuilt from hand_seats, hand_items and hands."""
+    scope, params = ("t.guild_id = ?", (guild_id,)) if guild_id is not None else ("1 = 1", ())
+    hour = dialect.hour.format(time="finished_at")
+    where_ratings = "guild_id = ?" if guild_id is not None else "1 = 1"
+    await db.execute(f"DELETE FROM player_totals WHERE {where_ratings}", params)
+    await db.execute(f"DELETE FROM player_hours WHERE {where_ratings}", params)
+    await db.execute(
+        "INSERT INTO player_hours (guild_id, hour, rules, user_id, points, hands, wins, self_draws, deal_ins,"
+        f" best_tai) SELECT guild_id, {hour}, rules, user_id,"
+        " SUM(delta), COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
+        f" WHERE user_id IS NOT NULL AND {where_ratings}"
+        f" GROUP BY guild_id, {hour}, rules, user_id",
+        params,
+    )
+    await db.execute(f"DELETE FROM player_tables WHERE {where_ratings}", params)
+    await db.execute(
+        "INSERT INTO player_tables (guild_id, user_id, table_id, rules, last_at)"
+        " SELECT guild_id, user_id, table_id, MIN(rules), MAX(finished_at) FROM hand_seats"
+        f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, user_id, table_id",
+        params,
+    )
+    await db.execute(f"DELETE FROM player_table_hours WHERE {where_ratings}", params)
+    last_hour = dialect.hour.format(time="last_at")
+    await db.execute(
+        "INSERT INTO player_table_hours (guild_id, hour, rules, user_id, matches)"
+        f" SELECT guild_id, {last_hour}, rules, user_id, COUNT(*) FROM player_tables WHERE {where_ratings}"
+        f" GROUP BY guild_id, {last_hour}, rules, user_id",
+        params,
+    )
+    await db.execute(f"DELETE FROM item_totals WHERE {where_ratings}", params)
+    await db.execute(
+        "INSERT INTO item_totals (guild_id, rules, item, hands, last_hand)"
+        " SELECT guild_id, rules, item, COUNT(*), MAX(hand_id) FROM hand_items"
+        f" WHERE {where_ratings} GROUP BY guild_id, rules, item",
+        params,
+    )
+    await db.execute(f"DELETE FROM server_totals WHERE {where_ratings}", params)
+    await db.execute(
+        "INSERT INTO server_totals (guild_id, rules, hands, wins)"
+        " SELECT t.guild_id, t.rules, COUNT(*), COUNT(h.winner) FROM hands h"
+        f" JOIN tables t ON t.id = h.table_id WHERE {scope} AND h.finished_at IS NOT NULL"
+        " GROUP BY t.guild_id, t.rules",
+        params,
+    )
+    await db.execute(
+        "INSERT INTO player_totals (guild_id, rules, user_id, points, matches, hands, wins, self_draws,"
+        " deal_ins, best_tai) SELECT guild_id, rules, user_id, SUM(delta), COUNT(DISTINCT table_id),"
+        " COUNT(*), SUM(won), SUM(self_drew), SUM(dealt_in), MAX(tai) FROM hand_seats"
+        f" WHERE user_id IS NOT NULL AND {where_ratings} GROUP BY guild_id, rules, user_id",
+        params,
+    )
+
+
+async def _move_tables_hour(
+    db: Session, guild_id: int, table_id: int, rules: str, now: float, people: Sequence[tuple[SeatRecord, int]]
+) -> None:
+    """Keep player_table_hours beside player_tables: each person's table leaves the hour its latest hand
+    ended in for ``now``'s hour (a first hand only arrives), before player_tables takes ``now``."""
+    users = sorted({s.user_id for s, _ in people if s.user_id is not None})
+    if not users:
+        return
+    marks = ", ".join("?" for _ in users)
+    rows = await db.all(
+        f"SELECT user_id, last_at FROM player_tables WHERE guild_id = ? AND table_id = ? AND user_id IN ({marks})",
+        (guild_id, table_id, *users),
+    )
+    hour = _hour(now)
+    before = {row["user_id"]: _hour(row["last_at"]) for row in rows}
+    moved = [user for user in users if before.get(user) != hour]
+    await db.executemany(
+        "UPDATE player_table_hours SET matches = matches - 1"
+        " WHERE guild_id = ? AND hour = ? AND rules = ? AND user_id = ?",
+        [(guild_id, before[user], rules, user) for user in moved if user in before],
+    )
+    await db.executemany(  # an hour none of the person's tables ends in any more holds no row
+        "DELETE FROM player_table_hours WHERE guild_id = ? AND hour = ? AND rules = ? AND user_id = ? AND matches = 0",
+        [(guild_id, before[user], rules, user) for user in moved if user in before],
+    )
+    await db.executemany(
+        "INSERT INTO player_table_hours (guild_id, hour, rules, user_id, matches) VALUES (?, ?, ?, ?, 1)"
+        " ON CONFLICT (guild_id, hour, rules, user_id) DO UPDATE SET matches = player_table_hours.matches + 1",
+        [(guild_id, hour, rules, user) for user in moved],
+    )
 
 
 async def _store_items(
