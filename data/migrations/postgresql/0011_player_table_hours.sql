@@ -1,5 +1,5 @@
--- 0010 for PostgreSQL: each person's count of tables by the hour of their latest hand there (as
--- ../0010_player_table_hours.sql).
+-- 0011 for PostgreSQL: each person's count of tables by the hour of their latest hand there (as
+-- ../0011_player_table_hours.sql).
 CREATE TABLE player_table_hours (
     guild_id BIGINT  NOT NULL,
     hour     INTEGER NOT NULL,  -- floor(player_tables.last_at / 3600)
