@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import asyncpg
@@ -61,17 +62,26 @@ class IdentifyTurns:
             if not granted.done():
                 granted.set_result(None)
 
+        try:
+            await self._held_turn(bucket, grant)
+        finally:  # let go before its turn came (a shutdown): the waiter is cancelled, not left waiting
+            if not granted.done():
+                granted.cancel()
+
+    async def _held_turn(self, bucket: int, grant: Callable[[], None]) -> None:
         async with self._local.setdefault(bucket, asyncio.Lock()):
             if self.pool is not None:
+                had = False
                 try:
                     async with self.pool.acquire() as connection, connection.transaction():
                         await connection.execute(f"SET LOCAL lock_timeout = '{max(1, int(self.wait * 1000))}ms'")
                         await connection.execute("SELECT pg_advisory_xact_lock($1, $2)", IDENTIFY_LOCK, bucket)
                         grant()
+                        had = True
                         await asyncio.sleep(self.hold)
                     return
                 except _ERRORS as error:
-                    if granted.done():  # the turn was had; only its release went wrong (it ends with the connection)
+                    if had:  # the turn was had; only its release went wrong (it ends with the connection)
                         return
                     log.warning(
                         "could not take a turn to identify from the database (%s); identifying anyway, "

@@ -42,8 +42,6 @@ async def test_three_processes_started_at_once_take_turns_to_identify(pg_target,
         refused = Counter(identify.shard_id for identify in starts.refused())
         assert all(times <= 1 for times in refused.values()), f"refused more than once: {refused}"
         assert sorted(devserver.gateway.sessions) == [0, 1, 2]
-        accepted = sorted(i.at for i in starts.identifies if i.start is Start.READY)
-        assert all(b - a >= 5.0 for a, b in zip(accepted, accepted[1:])), "one bucket: 5 s between sessions"
         print(f"identifies {len(starts.identifies)}, refused {sum(refused.values())}")  # the report's figure
         for bot in bots:
             assert bot.errors == []
