@@ -315,11 +315,11 @@ class MahjongBot(commands.Bot):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         await super().close()  # nothing left to unload: the gateway, then the HTTP session
+        await self.identifies.close()  # a turn to IDENTIFY still held gives its connection back to the pool
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
         await self.painter.close()
-        await self.identifies.close()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for this shard's turn to IDENTIFY among every process of the bot (cogs/identify.py), in place of

@@ -20,7 +20,7 @@ async def pools(pg_target: str) -> AsyncIterator[list[asyncpg.Pool]]:
     opened = [await asyncpg.create_pool(pg_target, min_size=1, max_size=2) for _ in range(3)]
     yield opened
     for pool in opened:
-        await pool.close()
+        pool.terminate()  # a pool whose connection the test ended has nothing to close cleanly
 
 
 async def waiting_for(pool: asyncpg.Pool, bucket: int) -> None:
