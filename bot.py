@@ -3,7 +3,8 @@
     DISCORD_TOKEN=... python bot.py            (or put DISCORD_TOKEN in a .env file)
     python bot.py --sync                       (re-sync the slash commands even if unchanged)
     python bot.py --shards 0-3 --shard-count 8 (this process runs Discord's shards 0-3 of 8; several such
-                                               processes share one PostgreSQL database: README, "Several processes")
+                                               processes share one PostgreSQL database: README, "Several processes";
+                                               without them: every shard of the count Discord asks for)
     python bot.py --sandbox OUTDIR [--hands N] [--seed S] [--db FILE] [--rules R] [--lang L]
                                                (no token: play against a local stand-in)
 """
@@ -31,11 +32,13 @@ from discord.ext import commands
 
 import render
 from cogs.i18n import COMMANDS, SUPPORTED, CatalogueTranslator
+from cogs.identify import Identifies
 from cogs.mahjong.observer import TableObserver
 from cogs.mahjong.pictures import Painter, default_workers
 from cogs.mahjong.skew import DiscordClock
 from cogs.shutdown import Gate
 from data import Store, StoreError, StoreUnreachable
+from data.identify import HOLD as IDENTIFY_HOLD
 from engine.cli import ToolParser
 from engine.rules import PROFILES
 from engine.rulesets import DEFAULT_RULES
@@ -61,6 +64,12 @@ SYNC_RETRY_PAUSES = (10.0, 60.0, 300.0)
 # Discord out of reach: no network, DNS, a 5xx after discord.py's own retries, a gateway that fails
 NETWORK_FAILURES = (discord.HTTPException, discord.GatewayNotFound, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 SYNCED_KEY = "commands_synced"  # bot_settings: the fingerprint of the commands last synced globally
+SHARDING_REQUIRED = 4011  # the gateway's close code for a session that would hold too many servers
+SHARDS_TOO_FEW = (
+    "Discord refused a shard of {}: it would hold more than 2,500 servers (close code 4011). Give every process "
+    "a larger --shard-count (MAHJONG_SHARD_COUNT; the log says the count Discord recommends), or none at all "
+    "to run as many shards as Discord asks for in one process."
+)
 NO_TOKEN = (
     "DISCORD_TOKEN is not set: export DISCORD_TOKEN=... or put DISCORD_TOKEN=... in a .env file. "
     "To try the bot without Discord: python bot.py --sandbox OUTDIR"
@@ -76,10 +85,11 @@ class Config:
     seed: int | None = None  # seeds every match's shuffle (tests, the sandbox); None: unpredictable
     force_sync: bool = False  # sync the global commands even when they are as last synced
     shards: tuple[int, ...] | None = None  # Discord shards this process runs (None: all of shard_count)
-    shard_count: int | None = None  # None: one unsharded connection (or Discord's count with shards)
+    shard_count: int | None = None  # None: Discord's recommended count (GET /gateway/bot), every shard here
     process_name: str | None = None  # this process among several (leases, mailbox); default host + shards
     lease_seconds: float = 8.0  # a table's lease (data/leases.py): how soon another process takes it over
     picture_workers: int = 0  # processes that draw the table and hand pictures (cogs/mahjong/pictures.py)
+    identify_hold: float = IDENTIFY_HOLD  # seconds a turn to IDENTIFY is held across processes (cogs/identify.py)
 
     @classmethod
     def from_env(cls) -> Config:
@@ -192,6 +202,7 @@ class MahjongBot(commands.Bot):
         self.syncing: asyncio.Task[None] | None = None  # a command sync tried again after failing at start
         self.painter = Painter(config.picture_workers)  # where the table and hand pictures are drawn
         self.gate = Gate(self)  # interactions in flight, and none taken once shutting down (cogs/shutdown.py)
+        self.identifies = Identifies(self, config.identify_hold)  # turns to IDENTIFY across processes
         self._shutting_down: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
@@ -304,10 +315,16 @@ class MahjongBot(commands.Bot):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         await super().close()  # nothing left to unload: the gateway, then the HTTP session
+        await self.identifies.close()  # a turn to IDENTIFY still held gives its connection back to the pool
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
         await self.painter.close()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait for this shard's turn to IDENTIFY among every process of the bot (cogs/identify.py), in place of
+        discord.py's 5 s pause, which paces one process only."""
+        await self.identifies.before(shard_id, initial=initial)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         self.gate.seen(interaction)
@@ -319,15 +336,22 @@ class MahjongBot(commands.Bot):
 
 
 class ShardedMahjongBot(MahjongBot, commands.AutoShardedBot):
-    """The table host running some of the bot's shards (``--shards``), one gateway connection each."""
+    """The table host running some of the bot's shards (``--shards``), or all of as many as Discord asks for,
+    one gateway connection each."""
+
+    def __init__(self, config: Config, **options: Any) -> None:
+        # a shard's connection includes its wait for a turn to IDENTIFY (cogs/identify.py, at most 240 s)
+        options.setdefault("shard_connect_timeout", 300.0)
+        super().__init__(config, **options)
 
 
 def build_bot(config: Config, **options: Any) -> MahjongBot:
-    """The bot a configuration asks for: sharded when it names shards, else one plain connection."""
-    if config.shard_count is None:
-        return MahjongBot(config, **options)
-    options.setdefault("shard_count", config.shard_count)
-    options.setdefault("shard_ids", list(config.shards or range(config.shard_count)))
+    """The bot a configuration asks for: the shards it names, or else every shard of the count Discord
+    recommends (GET /gateway/bot before the first IDENTIFY: one shard below 1,000 servers or so, and never
+    close code 4011 at 2,500, whichever the bot is in when it starts)."""
+    if config.shard_count is not None:
+        options.setdefault("shard_count", config.shard_count)
+        options.setdefault("shard_ids", list(config.shards or range(config.shard_count)))
     return ShardedMahjongBot(config, **options)
 
 
@@ -378,6 +402,13 @@ def run_with_retries(config: Config) -> int:
             return 2
         except NETWORK_FAILURES as error:
             what = f"Could not reach Discord ({_one_line(error)})"
+        except discord.ConnectionClosed as error:
+            if error.code != SHARDING_REQUIRED:
+                raise
+            if config.shard_count is not None:  # every process gives the count: one of them cannot change it
+                print(SHARDS_TOO_FEW.format(config.shard_count), file=sys.stderr)
+                return 2
+            what = "Discord asks for more shards (close code 4011: the bot joined servers since it started)"
         if pause is None:
             print(f"{what}; giving up.", file=sys.stderr)
             return 3

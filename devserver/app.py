@@ -185,9 +185,13 @@ class Api:
         return json_response(self.server.world.application_payload())
 
     async def get_gateway(self, request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        starts = self.server.gateway.starts  # devserver/identify.py
         return json_response(
-            {"url": self.server.gateway_url, "shards": self.server.config.shards, "session_start_limit": limit}
+            {
+                "url": self.server.gateway_url,
+                "shards": starts.recommended_shards,
+                "session_start_limit": starts.limit_payload(),
+            }
         )
 
     def _guild(self, request: web.Request) -> int:

@@ -73,5 +73,13 @@ class Config:
     # does): snowflakes made from the wall clock (real_time_ids) and every REST reply's Date header say so
     clock_offset: float = 0.0
     shards: int = 1  # the shard count GET /gateway/bot recommends
+    # session starts (devserver/identify.py): the bot is in `guilds` servers as Discord counts them (one is
+    # simulated; the rest only count), so GET /gateway/bot recommends max(shards, ceil(guilds / 1000)) and a
+    # session that would hold more than 2,500 gets close code 4011; one IDENTIFY per rate-limit bucket
+    # (shard_id % max_concurrency) per identify_window seconds, op 9 past it; identify_limit a day
+    guilds: int = 1
+    max_concurrency: int = 1
+    identify_window: float = 5.0
+    identify_limit: int = 1000
     # request bodies checked against Discord's OpenAPI description (devserver/openapi): `openapi` violations
     openapi: bool = True

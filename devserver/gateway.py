@@ -4,6 +4,8 @@ Sharded as Discord shards (API docs, Gateway → Sharding): a session IDENTIFYs 
 shard_count]`` (none: ``[0, 1]``), a guild belongs to shard ``(guild_id >> 22) % shard_count`` and only
 that shard's session hears of it (READY's guild list, GUILD_CREATE, its messages and interactions),
 and events without a guild — every DM, and so every click on a DM button — go to shard 0 alone.
+Session starts are limited as Discord limits them (devserver/identify.py): op 9 past ``max_concurrency``,
+close code 4011 for a session that would hold too many guilds, the day's IDENTIFYs counted.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
+
+from .identify import SHARDING_REQUIRED, SessionStarts, Start
 
 if TYPE_CHECKING:
     from .server import DevServer
@@ -62,6 +66,7 @@ class Gateway:
         self.resuming = False  # asked to reconnect (op 7): interactions wait for the RESUME
         self.resume_hold = 0.0  # seconds the RESUME takes to be accepted
         self.missed: list[tuple[Any, dict[str, Any]]] = []  # (Interaction, INTERACTION_CREATE) to replay
+        self.starts = SessionStarts(server.config, server.clock)  # IDENTIFYs judged and counted
 
     @property
     def ws(self) -> web.WebSocketResponse | None:
@@ -106,6 +111,8 @@ class Gateway:
                 return
             shard = data.get("shard")
             shard_id, shard_count = (int(shard[0]), int(shard[1])) if shard else (0, 1)
+            if not await self._may_start(ws, (shard_id, shard_count) if shard else None):
+                return
             session = Session(ws, shard_id, shard_count, data.get("intents"))
             self.sessions[shard_id] = session
             await self._dispatch_to(session, "READY", self._ready_payload(session, shard))
@@ -136,6 +143,23 @@ class Gateway:
                 chunk["nonce"] = data["nonce"]
             await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
         # presence (3) and voice (4) updates need no answer
+
+    async def _may_start(self, ws: web.WebSocketResponse, shard: tuple[int, int] | None) -> bool:
+        """Discord's session-start limits (devserver/identify.py): op 9 past max_concurrency, 4011 for a
+        session that would hold too many guilds, every session ended once the day's IDENTIFYs are spent."""
+        start = self.starts.identify(shard)
+        if start is Start.TOO_SOON:
+            await self._send(ws, {"op": INVALID_SESSION, "d": False})
+        elif start is Start.SHARDING_REQUIRED:
+            await ws.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
+        elif start is Start.LIMIT_SPENT:
+            limit = self.server.config.identify_limit
+            self.server.recorder.violation(
+                "identify_limit", AUTHENTICATION_FAILED, f"more than {limit} IDENTIFYs a day: the token is reset"
+            )
+            for socket in list(self.sockets):
+                await socket.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
+        return start is Start.READY
 
     async def request_reconnect(self, hold: float) -> None:
         """Send op 7 RECONNECT: the bot closes and RESUMEs; the RESUME is accepted after `hold` seconds."""

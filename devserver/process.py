@@ -24,6 +24,8 @@ import signal
 import sys
 from pathlib import Path
 
+from data.identify import HOLD as IDENTIFY_HOLD
+
 READY = "devserver-process ready"
 FORWARDED = "devserver-process forwarded"
 TAKEN = "devserver-process taken"  # a table taken over: its id, when it was claimed and replayed (wall s)
@@ -44,12 +46,15 @@ class BotProcess:
         seed: int = 1,
         lease_seconds: float = 8.0,
         edit_interval: float = 1.0,
+        identify_hold: float | None = None,  # seconds a turn to IDENTIFY is held (None: the bot's 5.5)
     ) -> None:
         self.args = [
             "--api", api_url, "--gateway", gateway_url, "--token", token, "--db", database, "--name", name,
             "--seed", str(seed), "--lease-seconds", str(lease_seconds), "--edit-interval", str(edit_interval),
         ]  # fmt: skip
-        if shard_count is not None:  # else one plain, unsharded connection
+        if identify_hold is not None:
+            self.args += ["--identify-hold", str(identify_hold)]
+        if shard_count is not None:  # else every shard of the count the stand-in recommends
             self.args += ["--shard-count", str(shard_count), "--shards", ",".join(map(str, shards or ()))]
         self.name = name
         self.errors: list[str] = []
@@ -143,7 +148,8 @@ async def _serve(args: argparse.Namespace) -> int:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     timing = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=args.edit_interval, timer_scale=1.0)
     config = entry.Config(
-        token=args.token, database=args.db, timing=timing, seed=args.seed, lease_seconds=args.lease_seconds
+        token=args.token, database=args.db, timing=timing, seed=args.seed, lease_seconds=args.lease_seconds,
+        identify_hold=args.identify_hold,
     ).sharded(args.shards, args.shard_count, args.name)
     bot = entry.build_bot(config, guild_ready_timeout=0.05, member_cache_flags=discord.MemberCacheFlags.none())
 
@@ -175,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lease-seconds", type=float, default=8.0)
     parser.add_argument("--edit-interval", type=float, default=1.0)
+    parser.add_argument("--identify-hold", type=float, default=IDENTIFY_HOLD)
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=getattr(logging, os.environ.get("MAHJONG_LOG", "WARNING")),

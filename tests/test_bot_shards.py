@@ -3,6 +3,8 @@ process runs, and the specs that cannot run refused with one line (exit code 2).
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 import pytest
 
@@ -20,10 +22,13 @@ def test_shards_and_count_make_an_auto_sharded_bot_of_those_shards() -> None:
     assert bot.shard_ids == [0, 1, 2, 3] and bot.shard_count == 8
 
 
-def test_no_shards_is_one_plain_connection() -> None:
+def test_no_shards_runs_every_shard_of_the_count_discord_recommends() -> None:
     config = entry.Config("t", "x.sqlite3").sharded(None, None)
     bot = entry.build_bot(config)
-    assert not isinstance(bot, discord.AutoShardedClient) and config.shards is None
+    # shard_count None: discord.py asks GET /gateway/bot before the first IDENTIFY, so a bot past 2,500
+    # servers starts sharded instead of being refused with close code 4011
+    assert isinstance(bot, discord.AutoShardedClient) and bot.shard_count is None and bot.shard_ids is None
+    assert config.shards is None and config.shard_count is None  # to the cluster: one process runs everything
 
 
 def test_every_shard_in_one_process_may_use_sqlite() -> None:
@@ -68,3 +73,36 @@ def test_a_bad_spec_on_the_command_line_exits_2(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.delenv("MAHJONG_SHARD_COUNT", raising=False)
     assert entry.main(["--shards", "0-3", "--shard-count", "8"]) == 2
     assert "PostgreSQL" in capsys.readouterr().err
+
+
+class Closed:
+    close_code = entry.SHARDING_REQUIRED
+
+
+def sharding_required(*_: object) -> None:
+    raise discord.ConnectionClosed(Closed(), shard_id=0)  # type: ignore[arg-type]
+
+
+def test_too_few_shards_given_exits_2_at_once_instead_of_crash_looping(monkeypatch, capsys) -> None:
+    starts: list[object] = []
+    monkeypatch.setattr(entry, "serve", lambda bot, token: starts.append(bot) or sharding_required())
+    monkeypatch.setattr(entry.time, "sleep", lambda seconds: None)
+    config = entry.Config("t", PG).sharded("0-1", "2")
+    assert entry.run_with_retries(config) == 2
+    assert len(starts) == 1  # one refused IDENTIFY spent, not one per restart
+    assert "--shard-count" in capsys.readouterr().err
+
+
+def test_a_bot_that_outgrew_its_shards_starts_again_with_discords_count(monkeypatch, capsys) -> None:
+    starts: list[object] = []
+
+    def serve(bot: object, token: str) -> object:
+        starts.append(bot)
+        if len(starts) == 1:
+            sharding_required()
+        return asyncio.sleep(0)
+
+    monkeypatch.setattr(entry, "serve", serve)
+    monkeypatch.setattr(entry.time, "sleep", lambda seconds: None)
+    assert entry.run_with_retries(entry.Config("t", "x.sqlite3").sharded(None, None)) == 0
+    assert len(starts) == 2 and "close code 4011" in capsys.readouterr().err

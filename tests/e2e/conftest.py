@@ -24,6 +24,9 @@ async def harness(request: pytest.FixtureRequest) -> AsyncIterator[Harness]:
     options = dict(marker.kwargs) if marker else {}
     members = tuple(options.pop("members", ("alice", "bob", "carol", "dave")))
     channels = tuple(options.pop("channels", ("general",)))
+    # Discord's 5 s between IDENTIFYs (devserver/identify.py) only where a test asks for it: the other tests
+    # start bot after bot within seconds, and each would wait out a refusal as the real bot does
+    options.setdefault("identify_window", 0.0)
     server = DevServer(Config(**options), channels=channels, members=members)
     async with Harness(server) as running:
         yield running
