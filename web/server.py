@@ -55,11 +55,17 @@ class Page:
     pending: str | None = None
     last: str | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    ending: bool = False  # told the table ended: nothing after that (a push already scheduled included)
 
     def offer(self, text: str) -> None:
-        if text != self.last:
+        if text != self.last and not self.ending:
             self.pending = text
             self.ready.set()
+
+    def end(self) -> None:
+        """After what is pending: "closed", then the socket closes."""
+        self.ending = True
+        self.ready.set()
 
 
 class WebTable:
@@ -128,7 +134,7 @@ class WebTable:
         """The table is no longer run here: its pages get their last screen, then are told and closed."""
         self._push(table_id)
         for page in self.pages.get(table_id, ()):
-            page.offer(json.dumps({"type": "closed"}))
+            page.end()
 
     def _push(self, table_id: int) -> None:
         self._due.discard(table_id)
@@ -197,15 +203,15 @@ class WebTable:
             await page.ready.wait()
             page.ready.clear()
             text, page.pending = page.pending, None
-            if text is None or text == page.last:
-                continue
-            page.last = text
             try:
-                await page.socket.send_str(text)
+                if text is not None and text != page.last:
+                    page.last = text
+                    await page.socket.send_str(text)
+                if page.ending and page.pending is None:
+                    await page.socket.send_str(json.dumps({"type": "closed"}))
+                    await page.socket.close()
+                    return
             except (ConnectionError, RuntimeError):
-                return
-            if '"type":"closed"' in text or text == '{"type": "closed"}':
-                await page.socket.close()
                 return
 
     async def _move(self, grant: Grant, data: str) -> dict[str, Any] | None:
