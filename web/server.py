@@ -119,7 +119,7 @@ class WebTable:
     def _grant(self, request: web.Request) -> Grant:
         grant = self.signer.check(request.match_info["token"], now=self.clock())
         if grant is None or not self.tables.seated(grant):
-            raise web.HTTPForbidden()  # empty: nothing about why
+            raise web.HTTPForbidden(body=b"")  # empty: nothing about why
         return grant
 
     # ------------------------------------------------------------------ pushing changes

@@ -12,6 +12,7 @@ from typing import Any
 import aiohttp
 import pytest
 import pytest_asyncio
+from playwright.async_api import Error as PlaywrightError
 
 import bot as entry
 from devserver import Config, DevServer
@@ -117,9 +118,11 @@ async def test_forged_expired_and_foreign_tokens_get_403_and_nothing_else(browse
     foreign = web.signer.make(Grant(int(table_id), other, int(user), int(expires)))  # signed, but not her seat
     page = await browser.new_page()
     for bad in (forged, expired, foreign, "nonsense"):
-        response = await page.goto(f"{web.base}/play/{bad}")
-        assert response.status == 403 and await response.body() == b""
+        with pytest.raises(PlaywrightError, match="ERR_HTTP_RESPONSE_CODE_FAILURE"):  # a 4xx with no body at all
+            await page.goto(f"{web.base}/play/{bad}")
         async with aiohttp.ClientSession() as client:
+            async with client.get(f"{web.base}/play/{bad}") as response:
+                assert response.status == 403 and await response.read() == b""
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await client.ws_connect(f"{web.base}/ws/{bad}")
             assert refused.value.status == 403
