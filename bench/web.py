@@ -1,8 +1,9 @@
 """The web table under load: ``python -m bench.web --tables 50 --hands 1``.
 
 Every table has four people and every seat's page open in a simulated browser (an aiohttp client
-WebSocket, as the page's own socket): each page answers its prompts at once (胡 when offered, else the
-drawn tile or its first discard, else 過), so the tables play themselves through the web table's real
+WebSocket, as the page's own socket): each page answers its prompts after ``--think`` seconds (0.5 by
+default, a quick person; 0: at once, every table as fast as the machine goes) — 胡 when offered, else the
+drawn tile or its first discard, else 過, so the tables play themselves through the web table's real
 server (web/server.py: tokens, the push of every change, latest-wins sends) on real sessions
 (table/session.py); only Discord is absent (the DMs are another view of the same pushes). Prints:
 
@@ -99,7 +100,9 @@ def choose(screen: dict[str, Any]) -> str | None:
     return discards[0] if discards else ("s" if "s" in codes else codes[0])
 
 
-async def page(client: aiohttp.ClientSession, url: str, seen: dict[tuple[int, int, int], list[float]], errors: list[str]) -> None:
+async def page(
+    client: aiohttp.ClientSession, url: str, seen: dict[tuple[int, int, int], list[float]], errors: list[str], think: float
+) -> None:
     """One open page: takes each screen as it comes and answers its prompt at once; ends when the table ends."""
     try:
         async with client.ws_connect(url) as socket:
@@ -116,12 +119,14 @@ async def page(client: aiohttp.ClientSession, url: str, seen: dict[tuple[int, in
                 if data["showing"] == "prompt":
                     code = choose(data)
                     if code is not None:
+                        if think:
+                            await asyncio.sleep(think)  # a person's tap, not a machine's
                         await socket.send_str(json.dumps({"code": code, "hand": data["hand"], "move": data["decision"]}))
     except aiohttp.ClientError as error:
         errors.append(repr(error))
 
 
-async def run(tables: int, hands: int) -> dict[str, Any]:
+async def run(tables: int, hands: int, think: float = 0.0) -> dict[str, Any]:
     bench = BenchTables()
     signer = Signer(b"bench-secret-bench-secret-bench!")
     web = WebTable(bench, signer, base="http://127.0.0.1:0")
@@ -140,7 +145,7 @@ async def run(tables: int, hands: int) -> dict[str, Any]:
     for session in sessions:
         for seat, who in enumerate(session.screen(SEATS).seats):
             token = signer.make(Grant(session.table_id, seat, who.user_id or 0, int(time.time()) + 3600))
-            pages.append(asyncio.create_task(page(client, f"{base}/ws/{token}", seen, errors)))
+            pages.append(asyncio.create_task(page(client, f"{base}/ws/{token}", seen, errors, think)))
     while web.open_pages() < len(pages):
         await asyncio.sleep(0.01)
     memory = (tracemalloc.get_traced_memory()[0] - mem_before) / len(pages)
@@ -182,8 +187,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--hands", type=int, default=1)
+    parser.add_argument("--think", type=float, default=0.5, help="seconds a page takes to answer (0: at once)")
     args = parser.parse_args(argv)
-    result = asyncio.run(run(args.tables, args.hands))
+    result = asyncio.run(run(args.tables, args.hands, args.think))
     for key, value in result.items():
         print(f"{key}: {value}")
 
