@@ -90,6 +90,11 @@ class Config:
     lease_seconds: float = 8.0  # a table's lease (data/leases.py): how soon another process takes it over
     picture_workers: int = 0  # processes that draw the table and hand pictures (cogs/mahjong/pictures.py)
     identify_hold: float = IDENTIFY_HOLD  # seconds a turn to IDENTIFY is held across processes (cogs/identify.py)
+    # the web table (web/, issue 43): off unless MAHJONG_WEB=host:port; its links' public address
+    # (MAHJONG_WEB_URL, behind a reverse proxy) and the links' HMAC secret (MAHJONG_WEB_SECRET)
+    web: str | None = None
+    web_url: str | None = None
+    web_secret: str | None = None
 
     @classmethod
     def from_env(cls) -> Config:
@@ -108,11 +113,18 @@ class Config:
         workers = os.environ.get("MAHJONG_PICTURE_WORKERS", "").strip()
         if workers and not workers.isdigit():
             raise SystemExit(f"MAHJONG_PICTURE_WORKERS must be a whole number (0: draw in threads), not {workers!r}.")
+        web = os.environ.get("MAHJONG_WEB", "").strip()
+        host, colon, port = web.rpartition(":")
+        if web and (not colon or not port.isdigit() or int(port) > 65535):
+            raise SystemExit(f"MAHJONG_WEB must be host:port (e.g. 127.0.0.1:8080), not {web!r}.")
         config = cls(
             token=token,
             database=os.environ.get("MAHJONG_DB", "mahjong.sqlite3"),
             sync_guild=int(guild) if guild.isdigit() else None,
             picture_workers=int(workers) if workers else default_workers(),
+            web=web or None,
+            web_url=os.environ.get("MAHJONG_WEB_URL", "").strip() or None,
+            web_secret=os.environ.get("MAHJONG_WEB_SECRET", "").strip() or None,
         )
         return config.sharded(
             os.environ.get("MAHJONG_SHARDS", "").strip() or None,

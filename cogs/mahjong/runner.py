@@ -54,6 +54,7 @@ from .prompts import resume_view
 from .rematch import rematch_view
 from .replay import replay_view
 from .review import standings_view
+from .webtables import add_open_table, open_table_button
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -124,6 +125,9 @@ class TableRunner:
                 case fx.Probe():
                     jobs.append(self.channel.probe)
         observer_of(self.cog.bot).carried(self.session, effects)
+        web = getattr(self.cog, "web", None)
+        if web is not None and effects:
+            web.changed(self.session.table_id)  # every open page of this table (web/server.py)
         return jobs
 
     def feed(self, event: ins.Input) -> list[Job]:
@@ -240,7 +244,11 @@ class TableRunner:
         return await table_payload(self.session.screen(TABLE), self.state.locale, self.cog.painter)
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
-        return await dm_payload(self.session.screen(seat), self.hands.marks, mode, self.cog.painter)
+        screen = self.session.screen(seat)
+        payload = await dm_payload(screen, self.hands.marks, mode, self.cog.painter)
+        link = open_table_button(getattr(self.cog, "web", None), screen.table_id, seat, screen.seats[seat].user_id, screen.locale)
+        payload.view = add_open_table(payload.view, link)  # the same table in a browser (webtables.py)
+        return payload
 
     async def player_left(self, user_id: int) -> None:
         """A person left the server or the table mid-match: the session says what follows."""

@@ -40,6 +40,7 @@ from .review import REVIEW_ITEMS
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .system import SYSTEM
 from .watch import restore_watchers
+from .webtables import WebTable, start_web
 
 if TYPE_CHECKING:
     from bot import MahjongBot
@@ -76,6 +77,7 @@ class Mahjong(MahjongCog):
         # Discord counts arrivals), so the window is a second longer than the one Discord keeps
         self.dm_opens = WindowLimit(limit=10, seconds=11.0)
         self.queues = Queues(self)  # the quick-play queues of 系統桌 (quickplay.py)
+        self.web: WebTable | None = None  # the web table (webtables.py), once started in cog_load
 
     def new_match_key(self) -> bytes:
         """A new match's secret key: every deal of the match follows from it (table/session.py)."""
@@ -85,6 +87,11 @@ class Mahjong(MahjongCog):
         """Register the buttons, then bring back every table that was open when the bot stopped: the
         runners exist before the first click can arrive, their messages go out once we are connected."""
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        config = getattr(self.bot, "config", None)
+        self.web = await start_web(
+            getattr(config, "web", None), self.registry,
+            base=getattr(config, "web_url", None), secret=getattr(config, "web_secret", None),
+        )
         self.cluster = await open_cluster(self.registry, self)  # cluster hook (issue 29): which tables run here
         for saved in await self.store.unfinished_tables():
             await self.cluster.adopt(saved)  # cluster hook: claims it, restores it (open_stored), resumes it
@@ -156,6 +163,8 @@ class Mahjong(MahjongCog):
             await runner.close()
         await self.budget.settle()  # a finished table's last edits land before the HTTP session closes
         await self.cluster.stop()  # cluster hook: the leases run out now, for another process to take over
+        if self.web is not None:
+            await self.web.stop()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -248,6 +257,8 @@ class Mahjong(MahjongCog):
     def table_finished(self, runner: TableRunner) -> None:
         """Forget a table whose match ended (its messages stay in the channel)."""
         self.cluster.release(runner.session.table_id)  # cluster hook: no process runs it any more
+        if self.web is not None:
+            self.web.ended(runner.session.table_id)  # its open pages show the end, then close
         self.registry.remove(runner)
         self.bot.dispatch("mahjong_table_finished", runner)  # a tournament's round may be over (tournament.py)
 
