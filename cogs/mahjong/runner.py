@@ -244,6 +244,13 @@ class TableRunner:
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
         return await dm_payload(self.session.screen(seat), self.hands.marks, mode, self.cog.painter)
 
+    async def clicks_reach(self, reach: bool) -> None:
+        """The gateway carrying this table's clicks dropped (False) or is back (True): outages.py."""
+        async with self.lock:
+            jobs = self.feed(ins.ClicksBack() if reach else ins.ClicksLost())
+        self.clock.poke()
+        await _in_order(jobs)
+
     async def player_left(self, user_id: int) -> None:
         """A person left the server or the table mid-match: the session says what follows."""
         async with self.lock:
