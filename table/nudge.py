@@ -13,8 +13,6 @@ True
 
 from __future__ import annotations
 
-import math
-
 LEAST_LEFT = 1.5  # seconds a nudge must leave the person, else none is sent
 
 
@@ -29,4 +27,4 @@ def nudge_at(shown: float, deadline: float | None, *, after: float) -> float | N
 
 def seconds_left(deadline: float, now: float) -> int:
     """The whole seconds a nudge says are left (never below 0)."""
-    return max(0, math.floor(deadline - now))
+    return max(0, int(deadline - now))

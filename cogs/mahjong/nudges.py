@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import discord
 
@@ -24,8 +24,13 @@ from table.screens import HandScreen, Showing
 
 from ..i18n import t
 
-if TYPE_CHECKING:
-    from .runner import TableRunner
+
+class NudgeHost(Protocol):
+    """What the nudges need of their table's host (the runner)."""
+
+    session: Any  # the table's TableSession: its screen(seat) only
+    cog: Any  # the cog: timing, dm_channel, budget, background, the wants_nudge hook
+    hands: Any  # the hand messages (dms.py): nudgeable(seat)
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +63,7 @@ class Nudge:
 class Nudges:
     """One table's nudges, one at most per seat."""
 
-    def __init__(self, runner: TableRunner) -> None:
+    def __init__(self, runner: NudgeHost) -> None:
         self.runner = runner
         self.open: dict[int, Nudge] = {}
 
