@@ -18,6 +18,11 @@ A turn counts as lost from when its decision opened; a person who answers the mo
 shows (before Discord's acknowledgement reaches the bot) keeps that wait in the figure although the
 clock, which holds while a prompt is on its way, never ran out on them (see README, ``--first-time``).
 
+``--attention`` gives each person the stand-in's attention model (``devserver.people.Attention``, issue 39):
+they notice a new message at once but an edit only while they look at their DM, and after each click they
+look at the table's channel for 2–12 s. ``clock_played_pct`` is the share of the people's decisions (each
+decision point whose clock ran for a person) that their clock played: a ``timeout`` move in a person's seat.
+
 People are regulars by default: the bot opened their DM channels in an earlier match and stored them
 (``--first-time``: each is opened during the run, at the pace Discord allows, about one a second).
 
@@ -64,7 +69,7 @@ from devserver import Config, DevServer, Latency, RateLimits
 from devserver.fixtures import Harness
 from devserver.interactions import COMPONENT
 from devserver.messages import Messages
-from devserver.people import Person, prompt_buttons
+from devserver.people import Attention, Person, prompt_buttons
 from table.effects import Effect
 from table.session import TableSession
 
@@ -220,6 +225,7 @@ async def run(
     first_time: bool = False,
     think: float = 0.0,
     picture_workers: int = 0,
+    attention: bool = False,
 ) -> dict:
     from bot import Config as BotConfig
     from bot import MahjongBot
@@ -314,7 +320,13 @@ async def run(
             await bot.warming
             idle = rss_mb()
             cog = cast("Mahjong", bot.get_cog("Mahjong"))  # loaded as an extension: not this import's class
-            people = [Thinking(server.member(n), think=think, rng=random.Random(i)) for i, n in enumerate(names)]
+            people = [
+                Thinking(
+                    server.member(n), think=think, rng=random.Random(i),
+                    attention=Attention(rng=random.Random(1000 + i)) if attention else None,
+                )
+                for i, n in enumerate(names)
+            ]
             if not first_time:  # regulars: the bot opened their DM channels in an earlier match and kept them
                 for person in people:
                     await cog.store.remember_dm_channel(person.user.id, server.world.dm_channel(person.user.id).id)
@@ -382,6 +394,10 @@ async def run(
     played = 0
     for r in runners:
         played += min(len(r.session.match.history) if r.session.match is not None else 0, hands)
+    clock_played = sum(person_timeouts(r, hands) for r in runners)
+    print("clock played:", clock_played, "of", len(windows), "decisions; people looked away",
+          sum(p.looks for p in people), "times, brought back by a new message", sum(p.woken for p in people),
+          file=sys.stderr)
     latencies = [x for p in people for x in p.latencies]
     worst = sorted(((at - (windows[k][0] - windows[k][1]), k) for k, at in arrived.items() if k in windows))[-2:]
     print("worst turn lost (s, (table, hand, move)):", worst, file=sys.stderr)
@@ -404,6 +420,7 @@ async def run(
         "p99_turn_lost_ms": round(1000 * percentile(turn_lost, 0.99), 1),
         "max_turn_lost_ms": round(1000 * max(turn_lost, default=0.0), 1),
         "invalid_requests_10min": invalid,
+        "clock_played_pct": round(100 * clock_played / len(windows), 2) if windows else 0.0,
         "requests_per_hand": round(len(spent) / played, 1) if played else None,
         "p99_prompt_ms": round(1000 * percentile(prompt_latency, 0.99), 1),
         "p50_prompt_ms": round(1000 * statistics.median(prompt_latency), 1) if prompt_latency else None,
@@ -414,6 +431,17 @@ async def run(
         "cores_used": round(cpu_seconds / seconds, 2),
         "seconds": round(seconds, 1),
     }
+
+
+def person_timeouts(runner: Any, hands: int) -> int:
+    """The decisions of a table's people that their clock played in its first ``hands`` hands: the engine logs
+    each as ``<seat> timeout``."""
+    session = runner.session
+    seats = {str(seat) for seat, who in enumerate(session.seating.by_seat) if who.user_id}
+    logs = [record.log for record in (session.match.history if session.match is not None else [])][:hands]
+    if session.game is not None and len(logs) < hands and not session.game.is_over:
+        logs.append(tuple(str(action) for action in session.game.log))
+    return sum(move.partition(" ")[0] in seats and move.endswith(" timeout") for log in logs for move in log)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -433,6 +461,10 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="the bot's picture_workers: draw pictures in N worker processes (default: as the bot, 1 on 2+ cores)",
     )
+    parser.add_argument(
+        "--attention", action="store_true",
+        help="people look away after each click and notice only new messages meanwhile (clock_played_pct)",
+    )
     parser.add_argument("--people", type=int, default=1, choices=(1, 2, 3, 4), help="people at each table")
     parser.add_argument(
         "--ai-delay", type=float, default=0.8, help="seconds between AI discards (the table's pace; 0: at once)"
@@ -450,7 +482,8 @@ def main(argv: list[str] | None = None) -> int:
         runner = uvloop.run
     with tempfile.TemporaryDirectory() as folder:
         common = {"latency": not args.no_latency, "people_per_table": args.people, "ai_delay": args.ai_delay,
-                  "first_time": args.first_time, "think": args.think, "picture_workers": args.render_processes}
+                  "first_time": args.first_time, "think": args.think, "picture_workers": args.render_processes,
+                  "attention": args.attention}
         stored = runner(
             run(args.tables, args.hands, storage=True, database=f"{folder}/bench.sqlite3", **common)
         )

@@ -67,6 +67,8 @@ class Gateway:
         self.resume_hold = 0.0  # seconds the RESUME takes to be accepted
         self.missed: list[tuple[Any, dict[str, Any]]] = []  # (Interaction, INTERACTION_CREATE) to replay
         self.starts = SessionStarts(server.config, server.clock)  # IDENTIFYs judged and counted
+        self.held: dict[int, asyncio.Event] = {}  # dropped shards: their RESUME / IDENTIFY waits for restore()
+        self.refuse_resume: set[int] = set()  # restored shards whose RESUME is refused: a fresh READY follows
 
     @property
     def ws(self) -> web.WebSocketResponse | None:
@@ -111,6 +113,7 @@ class Gateway:
                 return
             shard = data.get("shard")
             shard_id, shard_count = (int(shard[0]), int(shard[1])) if shard else (0, 1)
+            await self._wait_held(shard_id)  # a dropped shard's IDENTIFY waits for restore_gateway
             if not await self._may_start(ws, (shard_id, shard_count) if shard else None):
                 return
             session = Session(ws, shard_id, shard_count, data.get("intents"))
@@ -124,6 +127,11 @@ class Gateway:
         elif op == RESUME:
             found = next((x for x in self.sessions.values() if x.session_id == data.get("session_id")), None)
             if found is None:
+                await self._send(ws, {"op": INVALID_SESSION, "d": False})
+                return
+            await self._wait_held(found.shard_id)
+            if found.shard_id in self.refuse_resume:  # Discord would not resume it: the bot IDENTIFYs afresh
+                self.refuse_resume.discard(found.shard_id)
                 await self._send(ws, {"op": INVALID_SESSION, "d": False})
                 return
             if self.resume_hold:
@@ -168,6 +176,30 @@ class Gateway:
             raise RuntimeError("no bot is connected to ask to reconnect")
         self.resuming, self.resume_hold = True, hold
         await self._send(session.ws, {"op": RECONNECT})
+
+    async def drop(self, shard: int = 0) -> None:
+        """The shard's connection breaks (Discord closes it with 4000, as after a network fault): discord.py
+        reconnects at once and sends RESUME, which waits until ``restore``; meanwhile nothing reaches that
+        shard, so a click carried by it fails as on Discord ("This interaction failed")."""
+        session = self.sessions.get(shard)
+        if session is None or session.ws.closed:
+            raise RuntimeError(f"shard {shard} is not connected")
+        self.held[shard] = asyncio.Event()
+        await session.ws.close(code=4000, message=b"Unknown error.")
+
+    def restore(self, shard: int = 0, *, resume: bool = True) -> None:
+        """Let the dropped shard back: its RESUME accepted (RESUMED), or refused (``resume`` False: op 9, then
+        a fresh IDENTIFY and READY)."""
+        if not resume:
+            self.refuse_resume.add(shard)
+        gate = self.held.pop(shard, None)
+        if gate is not None:
+            gate.set()
+
+    async def _wait_held(self, shard: int) -> None:
+        gate = self.held.get(shard)
+        if gate is not None:
+            await gate.wait()
 
     @property
     def connected(self) -> bool:

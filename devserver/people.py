@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -90,11 +91,29 @@ def greedy(message: Message, buttons: list[Button]) -> Button | None:
 
 
 @dataclass
+class Attention:
+    """How a person who looks away reads their DMs (issue 39): Discord notifies a new message, never an
+    edit, so a new message in their DM (or a new ephemeral to them) is noticed at once, an edit only while
+    they look at that DM. After each click whose answer asks them nothing more, they look at the table's
+    channel for ``look`` seconds (drawn uniformly from ``rng``: real players read the rivers there), then come
+    back to the DM. The time is the stand-in's clock, so a test that advances it ends a look at once."""
+
+    look: tuple[float, float] = (2.0, 12.0)
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+
+    def seconds(self) -> float:
+        low, high = self.look
+        return self.rng.uniform(low, high)
+
+
+@dataclass
 class Person:
     """One simulated player. ``choose`` picks a button (or select values) from a prompt (None: let the
     clock run); ``on_choice`` hears each answer just before it is sent (the sandbox's transcript).
     ``settle``, when given, is awaited before a prompt is read, and the prompt is read again if anything
-    changed meanwhile: the person acts only on a settled prompt (the sandbox: devserver/settled.py)."""
+    changed meanwhile: the person acts only on a settled prompt (the sandbox: devserver/settled.py).
+    ``attention``, when given, makes them look away after their clicks (``Attention``): while they do, only
+    a new message brings them back; without it they read every edit the moment it lands."""
 
     user: SimUser
     choose: Choice = steady
@@ -104,6 +123,11 @@ class Person:
     clicks: list[tuple[str, Interaction]] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)  # click → interaction response, seconds
     seen_prompts: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (content, codes)
+    attention: Attention | None = None
+    away_until: float = 0.0  # on the stand-in's clock: until then they look at the channel, not the DM
+    away_since: int = 0  # the recorder's mark when they looked away: a message created after it notifies them
+    looks: int = 0  # how often they looked away
+    woken: int = 0  # how often a new message brought them back before their look was over
 
     def _pending(self, message: Message) -> bool:
         if message.deleted or not (message.dm_with == self.user.id or message.ephemeral_to == self.user.id):
@@ -115,10 +139,48 @@ class Person:
         recorder = self.user.server.recorder
         return next((m for m in reversed(recorder.private_to(self.user.id)) if self._pending(m)), None)
 
+    def looking_away(self) -> bool:
+        """They look at the table's channel now (``Attention``): an edit of their DM goes unseen."""
+        return self.away_until > self.user.server.clock.now()
+
+    def _notified(self) -> bool:
+        """A message for them was created since they looked away (Discord notifies it): they look back."""
+        for message in reversed(self.user.server.recorder.private_to(self.user.id)):
+            if message.created_seq <= self.away_since:
+                return False  # the index keeps creation order: nothing newer below
+            if not message.deleted:
+                return True
+        return False
+
+    def look_away(self) -> None:
+        """After a click: to the table's channel for a few seconds (``Attention``)."""
+        if self.attention is None:
+            return
+        self.away_until = self.user.server.clock.now() + self.attention.seconds()
+        self.away_since = self.user.server.recorder.mark()
+        self.looks += 1
+
+    async def _back_at_the_dm(self, deadline: float) -> None:
+        """Wait while they look away: until their look is over or a new message for them notifies."""
+        recorder, clock, loop = self.user.server.recorder, self.user.server.clock, asyncio.get_running_loop()
+        while self.looking_away():
+            if self._notified():
+                self.away_until = 0.0
+                self.woken += 1
+                return
+            left = deadline - loop.time()
+            if left <= 0:
+                raise TimeoutError(f"gave up waiting for a prompt for {self.user.name} (looking away)")
+            with contextlib.suppress(TimeoutError):
+                await recorder.wait_private(
+                    self.user.id, self._notified, min(left, self.away_until - clock.now()), lambda: "a message"
+                )
+
     async def next_prompt(self, timeout: float) -> Message:
         recorder = self.user.server.recorder
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
+            await self._back_at_the_dm(deadline)
             left = deadline - asyncio.get_running_loop().time()
             message = await recorder.wait_private(
                 self.user.id, self._newest_pending, left, lambda: f"a prompt for {self.user.name}"
@@ -152,6 +214,8 @@ class Person:
         self.latencies.append(time.perf_counter() - started)
         if is_mode_switch(answer):  # the same decision, shown with other buttons: still to answer
             self.answered.discard(move)
+        if self._newest_pending() is None:  # the answer asks nothing more of them: they look at the table
+            self.look_away()
         return interaction
 
     async def play(self, stop: asyncio.Event, timeout: float = 30.0) -> None:

@@ -340,5 +340,13 @@ class DevServer:
         interactions started meanwhile are replayed after the RESUME, already that much older."""
         await self.gateway.request_reconnect(hold)
 
+    async def drop_gateway(self, shard: int = 0) -> None:
+        """The shard's gateway session drops and stays down until ``restore_gateway`` (Gateway.drop)."""
+        await self.gateway.drop(shard)
+
+    def restore_gateway(self, shard: int = 0, *, resume: bool = True) -> None:
+        """The dropped shard reconnects: RESUMED, or (``resume`` False) a fresh READY (Gateway.restore)."""
+        self.gateway.restore(shard, resume=resume)
+
     def interaction(self, interaction_id: int) -> Interaction:
         return self.interactions.by_id[interaction_id]

@@ -196,6 +196,18 @@ class ChannelOk:
 
 
 @dataclass(frozen=True, slots=True)
+class ClicksLost:
+    """The gateway session that carries this table's clicks dropped (issue 39: shard 0 for DMs, the guild's
+    shard for channel buttons): no decision times out until ``ClicksBack``."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClicksBack:
+    """That gateway session is back (RESUMED, or a fresh READY): each open decision gets back the time the
+    outage took from it, and is shown again."""
+
+
+@dataclass(frozen=True, slots=True)
 class Reposting:
     """The host (re)posts a message on its own (/mahjong table, a probe, a new hand's table message): it
     shows a new version (handed back as ``Version``)."""
@@ -227,5 +239,7 @@ Input = (
     | ChannelRefused
     | ChannelStillRefused
     | ChannelOk
+    | ClicksLost
+    | ClicksBack
     | Reposting
 )

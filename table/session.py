@@ -154,6 +154,7 @@ class TableSession:
         self.left: set[int] = set()
         self.blocked: str | None = None  # a channel permission the table lost: nothing moves
         self.next_probe_at = 0.0
+        self.clicks_lost_at: float | None = None  # the gateway carrying the clicks is down since then
         self.leaver: int | None = None  # the seat whose leaving ended the match (taiwan13), placed last
         self.deal_headers: dict[int, Mapping[str, Any]] = {}  # hand number → its deal's header (spectators' replays)
         self._revealed: tuple[RevealedHand, ...] = ()  # the finished hands replayable face up, so far
@@ -240,6 +241,12 @@ class TableSession:
                 return []
             case ins.ChannelOk():
                 return self.unblocked(now=now)
+            case ins.ClicksLost():
+                if self.clicks_lost_at is None:
+                    self.clicks_lost_at = now
+                return []
+            case ins.ClicksBack():
+                return self.clicks_back(now=now)
             case ins.Reposting():
                 return [fx.Version(self.touch())]
         raise TypeError(f"not a table input: {event!r}")
@@ -791,6 +798,17 @@ class TableSession:
         self.version += 1
         return [*self._refresh(actor=None), fx.Notice("play.unblocked")]
 
+    def clicks_back(self, *, now: float) -> list[Effect]:
+        """The gateway is back: the open decision's deadline moves on by the part of the outage it ran
+        through (from the drop, or from its opening if it opened meanwhile), stored and shown afresh."""
+        lost_at, self.clicks_lost_at = self.clicks_lost_at, None
+        if lost_at is None or self.game is None or self.deadline is None or self.closed:
+            return []
+        self.deadline += max(0.0, now - max(lost_at, self.decision_opened))
+        self.version += 1  # the countdown shown is the one enforced
+        out: list[Effect] = [fx.StoreDeadline(self.game.hand_number, self.deadline), fx.ShowTable(self.version)]
+        return out + [fx.ShowHand(s, self.version) for s in sorted(self.needs_buttons())] + [fx.WakeAt(now)]
+
     def touch(self) -> int:
         """A new version for a message the host (re)posts on its own (/mahjong table, a probe)."""
         self.version += 1
@@ -827,6 +845,8 @@ class TableSession:
                 out += self._ai_declares(seat, now)
             return [*out, fx.WakeAt(now)]
         if self.deadline is not None:
+            if self.clicks_lost_at is not None:
+                return []  # no click can reach the table: its clock stands still until ClicksBack
             if now < self.deadline:
                 return [fx.WakeAt(self.deadline)]
             if self._prompt_on_its_way(coming, now):

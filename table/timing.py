@@ -26,5 +26,8 @@ class Timing:
     delivery_cap: float = 30.0
     # while a prompt is on its way past its deadline, look again this often
     delivery_poll: float = 0.25
+    # a person who has not acted this long after their prompt reached them gets a new DM that notifies
+    # (issue 39: Discord notifies new messages, never edits); table/nudge.py says when exactly
+    nudge_after: float = 3.0
     # deal no hand once this many are played: the table stays idle (a benchmark counts those hands' cost)
     hands: int | None = None

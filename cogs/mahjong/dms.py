@@ -93,6 +93,11 @@ class HandMessages:
         """Seats whose prompt is still on its way, or can still reach them (the clock waits for it)."""
         return frozenset(seat for seat, slot in self.slots.items() if slot.coming())
 
+    def nudgeable(self, seat: int) -> bool:
+        """The seat's hand message is in their DMs (not closed, not played through Show my hand)."""
+        slot = self.slots.get(seat)
+        return slot is not None and not slot.failed and slot.live is not None and not slot.live.closed
+
     def lives(self) -> list[LiveMessage]:
         return [slot.live for slot in self.slots.values() if slot.live is not None]
 

@@ -48,6 +48,7 @@ from .dms import NETWORK_ERRORS, HandMessages
 from .journal import Journal, seat_records
 from .live import Payload
 from .markdown import shown_name
+from .nudges import Nudges
 from .observer import observer_of
 from .payloads import dm_payload, result_text, table_payload
 from .prompts import resume_view
@@ -76,6 +77,7 @@ class TableRunner:
         self.channel = ChannelMessages(self, cog.timing)  # the table's posts and its table message (channel.py)
         self.hands = HandMessages(self)  # each person's DM (dms.py)
         self.clock = Clock()  # the table's driver (clock.py)
+        self.nudges = Nudges(self)  # a new DM for a person slow to act on an edited prompt (nudges.py)
         self.journal = Journal(
             cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back,
             enabled=observer_of(cog.bot).stores,
@@ -124,6 +126,8 @@ class TableRunner:
                     jobs.append(partial(self._finish_match, effect))
                 case fx.Probe():
                     jobs.append(self.channel.probe)
+        if self.nudges.open:
+            self.nudges.check()
         observer_of(self.cog.bot).carried(self.session, effects)
         web = getattr(self.cog, "web", None)
         if web is not None and effects:
@@ -236,6 +240,7 @@ class TableRunner:
         """Discord acknowledged a message showing ``seat`` its prompt at ``version``: the session may
         restart that decision's clock from now (the clock starts when the person can act)."""
         self.carry(self.session.handle(ins.Shown(seat, version), time.time()))
+        self.nudges.shown(seat)
         observer_of(self.cog.bot).delivered(self.session, seat, version)
 
     # ------------------------------------------------------------------ payloads
@@ -249,6 +254,13 @@ class TableRunner:
         link = open_table_button(getattr(self.cog, "web", None), screen.table_id, seat, screen.seats[seat].user_id, screen.locale)
         payload.view = add_open_table(payload.view, link)  # the same table in a browser (webtables.py)
         return payload
+
+    async def clicks_reach(self, reach: bool) -> None:
+        """The gateway carrying this table's clicks dropped (False) or is back (True): outages.py."""
+        async with self.lock:
+            jobs = self.feed(ins.ClicksBack() if reach else ins.ClicksLost())
+        self.clock.poke()
+        await _in_order(jobs)
 
     async def player_left(self, user_id: int) -> None:
         """A person left the server or the table mid-match: the session says what follows."""
@@ -382,6 +394,7 @@ class TableRunner:
         """Stop playing (the host closed the table, or the bot shuts down); pending writes are stored first."""
         self.session.handle(ins.Close(), time.time())
         self.channel.close()
+        self.nudges.close()
         self._close_hand_messages(abort=True)
         await self.clock.stop()
         with contextlib.suppress(Exception):

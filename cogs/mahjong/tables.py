@@ -29,6 +29,7 @@ from .cluster import SoleProcess, open_cluster
 from .hallbuttons import HALL_ITEMS
 from .help import HELP_ITEMS
 from .live import EditBudget, LiveMessage, WindowLimit
+from .outages import Outages
 from .pictures import THREADS, Painter
 from .quickplay import Queues
 from .refusals import MahjongCog
@@ -78,6 +79,8 @@ class Mahjong(MahjongCog):
         self.dm_opens = WindowLimit(limit=10, seconds=11.0)
         self.queues = Queues(self)  # the quick-play queues of 系統桌 (quickplay.py)
         self.web: WebTable | None = None  # the web table (webtables.py), once started in cog_load
+        # the gateway sessions that carry the tables' clicks, down or back: the clocks stop meanwhile (outages.py)
+        self.outages = Outages(lambda: self.registry, lambda: getattr(self.bot, "shard_count", None) or 1)
 
     def new_match_key(self) -> bytes:
         """A new match's secret key: every deal of the match follows from it (table/session.py)."""
@@ -191,6 +194,36 @@ class Mahjong(MahjongCog):
         for guild_id in {runner.state.guild_id for runner in self.registry}:
             if self.left_guild(guild_id):
                 self.guild_gone(guild_id)
+
+    def _one_connection(self) -> bool:
+        return getattr(self.bot, "shard_count", None) is None  # unsharded: shard 0 carries everything
+
+    @commands.Cog.listener()
+    async def on_disconnect(self) -> None:
+        if self._one_connection():
+            await self.outages.lost(0)
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        if self._one_connection():
+            await self.outages.back(0)
+
+    @commands.Cog.listener()
+    async def on_connect(self) -> None:  # a fresh READY
+        if self._one_connection():
+            await self.outages.back(0)
+
+    @commands.Cog.listener()
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        await self.outages.lost(shard_id)
+
+    @commands.Cog.listener("on_shard_resumed")
+    async def on_shard_back(self, shard_id: int) -> None:
+        await self.outages.back(shard_id)
+
+    @commands.Cog.listener()
+    async def on_shard_connect(self, shard_id: int) -> None:  # a fresh READY
+        await self.outages.back(shard_id)
 
     def hears(self, guild_id: int) -> bool:
         """This process holds the guild's shard, so its READY and cache say whether the bot is there."""

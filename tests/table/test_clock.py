@@ -222,3 +222,47 @@ def test_a_seat_the_table_plays_for_moves_without_the_ais_delay():
     host.run_until(lambda h: h.public().turn == seat and h.public().phase is Phase.TURN)
     out = host.tick()  # at once, where an AI seat would wait a second
     assert only(out, fx.StoreMove)[0].move.startswith(f"{seat} ")
+
+
+# ------------------------------------------------------------------ the gateway that carries the clicks drops (issue 39)
+
+
+def test_while_the_clicks_cannot_reach_the_table_no_decision_times_out():
+    host = alice_owes(Phase.TURN)
+    deadline = host.session.deadline
+    assert deadline is not None
+    assert host.feed(ins.ClicksLost(), at=host.now + 5.0) == []
+    assert host.tick(at=deadline + 60.0) == []  # long past the deadline: nothing played for her, nothing to wake for
+    assert host.owes(ALICE)
+
+
+def test_when_the_clicks_come_back_the_decision_gets_back_the_time_the_outage_took_and_is_shown_again():
+    host = alice_owes(Phase.TURN)
+    seat, deadline = host.seat(ALICE), host.session.deadline
+    assert deadline is not None
+    host.feed(ins.ClicksLost(), at=host.now + 5.0)  # 15 s of her 20 s were left
+    out = host.feed(ins.ClicksBack(), at=host.now + 40.0)
+    fresh = deadline + 40.0  # the 40 s the gateway was down are given back: 15 s left, from now
+    version = host.session.version
+    assert out == [fx.StoreDeadline(1, fresh), fx.ShowTable(version), fx.ShowHand(seat, version), fx.WakeAt(host.now)]
+    assert host.tick(at=fresh - 0.5) == [fx.WakeAt(fresh)]
+    assert only(host.tick(at=fresh), fx.StoreMove)[0].move == f"{seat} timeout"
+
+
+def test_a_decision_that_opened_during_the_outage_gets_back_only_its_own_share():
+    host = alice_owes(Phase.TURN)
+    opened = host.now
+    host.feed(ins.ClicksLost(), at=opened - 0.0)
+    host.feed(ins.ClicksBack(), at=opened + 7.0)
+    assert host.session.deadline == opened + 20.0 + 7.0  # lost from its opening, not from the drop
+
+
+def test_a_second_drop_report_keeps_the_first_drops_time_and_a_return_without_a_drop_changes_nothing():
+    host = alice_owes(Phase.TURN)
+    deadline = host.session.deadline
+    assert deadline is not None
+    assert host.feed(ins.ClicksBack(), at=host.now + 1.0) == []
+    host.feed(ins.ClicksLost(), at=host.now + 1.0)
+    host.feed(ins.ClicksLost(), at=host.now + 3.0)  # shard 0 and the guild's shard both dropped
+    host.feed(ins.ClicksBack(), at=host.now + 2.0)
+    assert host.session.deadline == deadline + 5.0

@@ -1,0 +1,131 @@
+"""Nudges (issue 39): Discord notifies a new message, never an edit, and after a hand's first DM every prompt
+is an edit. So when a person's prompt reached them and they have not acted a few seconds later, a short new
+DM ("▶ your turn · 12 s") notifies them; it is deleted once they act or the decision closes: at most two
+requests a nudge (its post and its delete), sent from a task of its own, so no table waits for it.
+
+When to nudge is the table's rule (table/nudge.py, on the host's clock); whether a person wants nudges is
+the cog's ``wants_nudge`` hook (an async callable, user id → bool; absent: everyone is nudged).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import discord
+
+from table.nudge import nudge_at, seconds_left
+from table.screens import HandScreen, Showing
+
+from ..i18n import t
+
+
+class NudgeHost(Protocol):
+    """What the nudges need of their table's host (the runner)."""
+
+    session: Any  # the table's TableSession: its screen(seat) only
+    cog: Any  # the cog: timing, dm_channel, budget, background, the wants_nudge hook
+    hands: Any  # the hand messages (dms.py): nudgeable(seat)
+
+log = logging.getLogger(__name__)
+
+Key = tuple[int, int]  # (hand, decision point): one nudge at most per seat and decision
+WantsNudge = Callable[[int], Awaitable[bool]]
+
+
+async def everyone(user_id: int) -> bool:
+    """The default hook: nudges are on for everyone."""
+    return True
+
+
+def owed(screen: HandScreen) -> Key | None:
+    """The decision the seat owes now and whose clock runs, or None."""
+    if screen.showing not in (Showing.PROMPT, Showing.EXCHANGE) or screen.deadline is None:
+        return None
+    return (screen.hand_number, screen.decision)
+
+
+@dataclass(eq=False)
+class Nudge:
+    key: Key
+    user_id: int
+    task: asyncio.Task[None] | None = None
+    message: discord.Message | None = None
+    sending: bool = False
+    over: bool = False  # they acted or the decision closed: delete once it is there
+
+
+class Nudges:
+    """One table's nudges, one at most per seat."""
+
+    def __init__(self, runner: NudgeHost) -> None:
+        self.runner = runner
+        self.open: dict[int, Nudge] = {}
+
+    def shown(self, seat: int) -> None:
+        """Discord acknowledged ``seat``'s prompt: a nudge is due a little later, unless they act first."""
+        screen = self.runner.session.screen(seat)
+        key, user_id = owed(screen), screen.seats[seat].user_id
+        current = self.open.get(seat)
+        if key is None or user_id is None or (current is not None and current.key == key):
+            return
+        if current is not None:
+            self._end(seat)
+        at = nudge_at(time.time(), screen.deadline, after=self.runner.cog.timing.nudge_after)
+        if at is None:
+            return
+        nudge = Nudge(key, user_id)
+        nudge.task = asyncio.create_task(self._run(seat, nudge, at), name=f"nudge-{self.runner.session.table_id}-{seat}")
+        self.open[seat] = nudge
+
+    def check(self) -> None:
+        """After every change of the table: a nudge whose decision its seat no longer owes goes."""
+        for seat, nudge in list(self.open.items()):
+            if owed(self.runner.session.screen(seat)) != nudge.key:
+                self._end(seat)
+
+    def close(self) -> None:
+        for seat in list(self.open):
+            self._end(seat)
+
+    def _end(self, seat: int) -> None:
+        nudge = self.open.pop(seat)
+        nudge.over = True
+        if nudge.message is not None:
+            self.runner.cog.background(_delete(nudge.message))
+        elif not nudge.sending and nudge.task is not None:
+            nudge.task.cancel()  # not sent yet: nothing to delete
+
+    async def _run(self, seat: int, nudge: Nudge, at: float) -> None:
+        cog = self.runner.cog
+        await asyncio.sleep(max(0.0, at - time.time()))
+        wants: WantsNudge = getattr(cog, "wants_nudge", None) or everyone
+        if nudge.over or not await wants(nudge.user_id) or nudge.over:
+            return
+        screen = self.runner.session.screen(seat)
+        if owed(screen) != nudge.key or screen.deadline is None or not self.runner.hands.nudgeable(seat):
+            return
+        key = "play.nudge_claim" if screen.prompt is not None and screen.prompt.claim_tile is not None else "play.nudge_turn"
+        text = t(screen.locale, key, seconds=seconds_left(screen.deadline, time.time()))
+        nudge.sending = True
+        try:
+            channel = await cog.dm_channel(nudge.user_id)
+            await cog.budget.take(urgent=True)
+            nudge.message = await channel.send(content=text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:  # a nudge is a courtesy: the prompt itself is on the DM
+            log.info("nudge to seat %s of table %s failed: %s", seat, self.runner.session.table_id, error)
+            return
+        finally:
+            nudge.sending = False
+        if nudge.over:  # they acted while it was on its way
+            await _delete(nudge.message)
+
+
+async def _delete(message: discord.Message) -> None:
+    with contextlib.suppress(discord.HTTPException):
+        await message.delete()
