@@ -45,9 +45,9 @@ from data.errors import (
     Violation,
 )
 from data.hall import HallStore
-from data.prefs import PrefsStore
 from data.migrate import MIGRATIONS, PG_MIGRATIONS, Migration
 from data.postgres import PgDriver, is_server_url
+from data.prefs import PrefsStore
 from data.records import (
     PHASES,
     BigHand,
