@@ -14,7 +14,7 @@ the shape they have (``StoredTable``), so this stays pure: no storage imported.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from engine.rules import TableOptions
@@ -68,12 +68,16 @@ def settings_options(settings: TableSettings, locale: str) -> dict[str, object]:
         "spectators": settings.spectators,
         "hints": settings.hints,
         "pace": settings.pace,
+        "bank": settings.bank,
     }
 
 
-def options_row(state: TableState, left: Iterable[int]) -> dict[str, object]:
+def options_row(
+    state: TableState, left: Iterable[int], banks: Mapping[int, float] | None = None
+) -> dict[str, object]:
     """The row's options as the table stands: its settings, the channel's language, the host's name,
-    each seated person's language, and who left the match (free to sit elsewhere)."""
+    each seated person's language, who left the match (free to sit elsewhere), and what is left of each
+    seat's time bank once one was used (table/bank.py; absent: every bank full)."""
     settings = state.settings
     return {
         "table": settings.options.to_dict(),
@@ -84,6 +88,8 @@ def options_row(state: TableState, left: Iterable[int]) -> dict[str, object]:
         "host_name": state.host_name,
         "locales": {str(s.user_id): s.locale for s in state.seats if s.user_id is not None},
         "left": sorted(left),
+        "bank": settings.bank,
+        **({"banks": {str(seat): round(left_s, 3) for seat, left_s in sorted(banks.items())}} if banks else {}),
     }
 
 
@@ -97,6 +103,7 @@ def settings_of(record: StoredTable) -> TableSettings:
         spectators=extra.get("spectators", "public"),
         hints=extra.get("hints", True) is not False,
         pace=extra.get("pace", "normal"),
+        bank=int(extra.get("bank", 0)),
     )
 
 
@@ -119,6 +126,11 @@ def state_of(record: StoredTable) -> TableState:
         locale=locale,
         host_name=extra.get("host_name", ""),
     )
+
+
+def banks_of(record: StoredTable) -> dict[int, float]:
+    """What was left of each seat's time bank (stored by ``options_row``); a seat not named has it full."""
+    return {int(seat): float(left) for seat, left in record.options.get("banks", {}).items()}
 
 
 def left_of(record: StoredTable) -> set[int]:
