@@ -23,7 +23,16 @@ from .live import Payload
 from .markdown import shown_names
 from .payments import payment_lines
 from .pictures import THREADS, Painter
-from .prompts import action_view, add_eye_button, deadline_text, exchange_view, table_view, take_back_view
+from .prompts import (
+    action_view,
+    add_eye_button,
+    add_toggle_buttons,
+    deadline_text,
+    exchange_view,
+    table_view,
+    take_back_view,
+    toggles_line,
+)
 from .standing import marked_tiles, standing_lines
 
 
@@ -68,7 +77,7 @@ async def dm_payload(screen: HandScreen, marks: FeedMarks, mode: str = "main", p
     header = t(loc, "play.dm_hand", n=hand, rules=t(loc, f"rules.{screen.rules}"), channel=channel)
     buttons: discord.ui.View | None = None
     discard_hints: tuple[ReadyDiscard, ...] = screen.ready_discards
-    deadline = deadline_text(loc, screen.deadline)
+    deadline = deadline_text(loc, screen.deadline, screen.base_seconds, screen.bank_left)
     over = screen.hand_over
     moment = texts.win_moment(screen.result, names, loc) if over else ""
     if screen.take_back:
@@ -116,6 +125,11 @@ async def dm_payload(screen: HandScreen, marks: FeedMarks, mode: str = "main", p
         line = "\n".join([line, *standing_lines(view, discard_hints, loc, hints=screen.hints)])
     if screen.declarations:
         buttons = add_eye_button(buttons, table_id, screen.declarations[0].kind is Kind.MIJI, loc)
+    if showing.playing and showing is not Showing.AUTO:  # the auto toggles, shown and switched here (issue 39)
+        toggles = toggles_line(screen.toggles, loc)
+        if toggles:
+            line += "\n" + toggles
+        buttons = add_toggle_buttons(buttons, table_id, screen.toggles, loc)
     if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
         line += "\n" + texts.others_text(view, names, loc)
     # last: the words above are of this view; the picture (the table from this seat) in the reader's language

@@ -29,20 +29,22 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from data import SavedTable
+from data import SavedTable, StoreError
 from table import effects as fx
 from table import inputs as ins
 from table.effects import Effect
 from table.lobby import TablePhase, TableState
-from table.records import left_of, state_of
+from table.records import banks_of, left_of, state_of
 from table.screens import LOBBY, SEATS, TABLE
 from table.session import Deal, TableSession
 from table.timing import Timing
+from table.toggles import Toggles
 
 from ..i18n import t
 from . import texts
 from .announce import seat_draw_text, standings_payload
 from .channel import ChannelMessages
+from .clickhandlers import toggles_of
 from .clock import Clock
 from .dms import NETWORK_ERRORS, HandMessages
 from .journal import Journal, seat_records
@@ -157,6 +159,7 @@ class TableRunner:
             results_stored=[h.result is not None for h in saved.hands],
             deadline=saved.hands[-1].deadline if saved.hands else None,
             left=left_of(record),
+            banks=banks_of(record),
             now=time.time(),
         )
         runner.carry_out(stored)
@@ -169,6 +172,7 @@ class TableRunner:
         async with self.lock:
             jobs = self.carry_out(self.cog.cluster.resume_order(self.session.handle(ins.Resume(), time.time())))  # cluster hook
         await _in_order(jobs)
+        await self.load_toggles()
         if self.state.phase is not TablePhase.LOBBY and not self.session.phase.closed:
             self._start_driver()
 
@@ -198,8 +202,28 @@ class TableRunner:
         async with self.lock:
             jobs = self.feed(ins.Start(deal.key, deal.duplicate, deal.hands))
         await _in_order(jobs)
+        await self.load_toggles()
         if not self.session.phase.closed:
             self._start_driver()
+
+    async def load_toggles(self) -> None:
+        """Each seated person's stored auto toggles (data/prefs.py), fed to the table: kept across tables
+        and restarts. A store that cannot answer leaves them off (the table plays on)."""
+        people = [who.user_id for who in self.session.screen(SEATS).seats if who.user_id is not None]
+        for user in people:
+            try:
+                prefs = await self.cog.store.get_player_prefs(user)
+            except StoreError:
+                log.warning("table %s: no stored toggles for %s", self.session.table_id, user)
+                continue
+            await self.set_toggles(user, toggles_of(prefs))
+
+    async def set_toggles(self, user: int, toggles: Toggles) -> None:
+        """A person's toggles as they now stand (/mahjong settings, a start, a resume)."""
+        async with self.lock:
+            jobs = self.feed(ins.SetToggles(user, toggles))
+        self.clock.poke()
+        await _in_order(jobs)
 
     def _start_driver(self) -> None:
         self.clock.start(self._drive(), name=f"table-{self.session.table_id}")

@@ -20,6 +20,7 @@ from dataclasses import replace
 from data import GuildSettings, QueueEntry
 from engine.rules import get_profile
 from engine.rulesets import DEFAULT_RULES
+from table.bank import SYSTEM_BANK
 from table.lobby import SEATS, TURN_SECONDS, TableSettings, hints_by_default
 
 PLAYER, SYSTEM = "player", "system"  # the two kinds of table (tables.kind)
@@ -36,7 +37,7 @@ def system_settings(rules: str, turn_seconds: int = SYSTEM_TURN) -> TableSetting
     if turn_seconds not in SYSTEM_TURN_CHOICES:
         raise ValueError(f"a 系統桌 turn is one of {SYSTEM_TURN_CHOICES} seconds, not {turn_seconds}")
     options = replace(get_profile(rules).options, turn_seconds=turn_seconds, may_pass_win=False)
-    return TableSettings(rules, SYSTEM_ROUNDS, options, hints=hints_by_default("casual", system=True))
+    return TableSettings(rules, SYSTEM_ROUNDS, options, hints=hints_by_default("casual", system=True), bank=SYSTEM_BANK)
 
 
 def ready_group(queue: Sequence[QueueEntry]) -> list[QueueEntry]:

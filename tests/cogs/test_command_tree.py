@@ -13,7 +13,7 @@ import bot as entry
 from data import Store
 
 # sha256 of the translated payload of every command, as bot.command_fingerprint reads it (without the application)
-PINNED = "31c8113af20f84942bc92885788bd9b8b508bd239ccd24831621457aaea9b7b7"  # + /mahjong tournament (issue 42)
+PINNED = "d7f811efe0cde83744cb167bca57be19e4d6a270ed2564074c58212d984e6d7e"  # + /mahjong settings, create bank=, the group offered in DMs (issue 39)
 
 
 async def command_payload(database: Path) -> list[dict]:
