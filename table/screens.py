@@ -120,8 +120,8 @@ class HandScreen:
     # each seat's river as it was discarded, oldest first: (tile, claimed) with the tiles another seat took
     # kept in their place (the view's rivers drop them); public, like the rivers themselves
     rivers: tuple[tuple[tuple[int, bool], ...], ...] = ()
-    # the time bank (table/bank.py): the decision's base seconds and what is left of this seat's bank (None:
-    # the table has no bank); ``deadline`` is this seat's own (its base, then its bank)
+    # the time bank (table/bank.py): the decision's base seconds and what is left of this seat's bank, in the
+    # table's own seconds (None: the table has no bank); ``deadline`` is this seat's own (its base, then its bank)
     base_seconds: float | None = None
     bank_left: float | None = None
     toggles: Toggles = OFF  # the seat's auto toggles (table/toggles.py), shown and switched on the DM
@@ -292,6 +292,7 @@ def hand_screen(session: TableSession, seat: int) -> HandScreen:
     declarations: tuple[Action, ...] = ()
     if showing.playing:
         declarations = prompt.declarations if prompt is not None else tuple(game.declarations(seat))
+    scale = session.timing.timer_scale or 1.0  # the table's own seconds, as its options say them
     return HandScreen(
         table_id=session.table_id,
         channel_id=session.state.channel_id,
@@ -315,8 +316,8 @@ def hand_screen(session: TableSession, seat: int) -> HandScreen:
         exchanged=exchanged_tiles(game.events, seat),
         result=session.result if game.is_over else None,
         rivers=rivers_as_discarded(game.events, view),
-        base_seconds=session.seconds() if not game.is_over else None,
-        bank_left=session.bank_left(seat) if settings.bank else None,
+        base_seconds=session.seconds() / scale if not game.is_over else None,
+        bank_left=session.bank_left(seat) / scale if settings.bank else None,
         toggles=session.toggles.get(seat, OFF),
     )
 
