@@ -4,10 +4,13 @@ itself (no click, no clock), and the toggles and what is left of a time bank sur
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 import pytest
 
+from cogs.mahjong import live as live_module
+from cogs.mahjong.live import TOKEN_LIFE
 from data import PlayerPrefs, Store
 from devserver.config import RateLimits
 from devserver.people import Person
@@ -74,3 +77,58 @@ async def test_a_toggle_answers_a_decision_and_toggles_and_bank_survive_a_restar
         assert (await store.get_player_prefs(alice.id)).auto_discard
     finally:
         await store.close()
+
+
+@pytest.mark.devserver(members=("alice", "bob"), rate_limits=QUICK)
+async def test_one_show_my_hand_press_stays_live_across_turns_until_its_token_expires(harness, devserver, monkeypatch):
+    # the bot's clock moves with the stand-in's, which the test moves: a token's age as the bot reads it
+    # (live._token_age) plus the time the test skipped
+    age = live_module._token_age
+    monkeypatch.setattr(live_module, "_token_age", lambda interaction: age(interaction) + devserver.clock.skipped)
+    bot = await harness.start(build_bot())
+    alice, bob = devserver.members("alice", "bob")
+    devserver.refuse_dms(bob)
+    lobby = await (await alice.slash("mahjong create")).message()
+    await (await bob.click(lobby, "Join")).response()
+    await (await alice.click(lobby, "Start")).response()
+    await devserver.wait_for_message(channel="general", predicate=lambda m: bob.mention in m.content)
+    runner = table_runner(bot, devserver)
+    table = next(m for m in reversed(devserver.channel_messages()) if m.attachments and m.buttons())
+    shown = await (await bob.click(table, "Show my hand")).message()  # the one press
+    taken = await (await bob.click(shown, "Take back control")).message()
+    assert taken.id == shown.id, "answered in place on the private hand"
+    seat = runner.session.seating.seat_of_user(bob.id)
+    live = runner.hands.private[seat]
+    stop = asyncio.Event()
+    alice_plays = asyncio.create_task(Person(alice).play(stop))
+    person = Person(bob)
+    for _ in range(3):  # his turns reach the same private message: no press in between
+        await person.act_once(timeout=30)
+        if runner.session.game.is_over:
+            break
+    assert len(person.clicks) >= 2
+    clicked_on = {interaction.source_message_id for _, interaction in person.clicks}
+    assert clicked_on == {shown.id}, "every turn was played on the one private hand, edited in place"
+    assert live.edits > 0, "the table's moves edited it through the token between his clicks"
+    # at 14½ minutes (the stand-in refuses the token at 15) the live hand stops editing, without a try. The
+    # table is held on alice's decision while the clock jumps
+    stop.set()
+    await alice_plays
+    alice_seat = runner.session.seating.seat_of_user(alice.id)
+
+    def held_on_alice() -> bool:  # and bob's private hand shows it all (no edit of it still on its way)
+        waiting = runner.session.game.is_over or runner.session.needs_buttons() == {alice_seat}
+        return waiting and live.pending() is None and live.wanted <= live.shown
+
+    await devserver.recorder.wait_until(held_on_alice, 30, lambda: "the table waiting on alice")
+    assert devserver.config.token_lifetime == 15 * 60
+    devserver.clock.advance(TOKEN_LIFE + 30)
+    edits = live.edits
+    stop = asyncio.Event()
+    alice_plays = asyncio.create_task(Person(alice).play(stop))  # until bob is asked again: his hand edited
+    await devserver.recorder.wait_until(lambda: live.closed, 60, lambda: "the private hand's slot closed")
+    stop.set()
+    await alice_plays
+    assert live.edits == edits, "closed without another edit"
+    assert not [m for m in bob.seen() if m.dm_with == bob.id]
+    await runner.close()
