@@ -102,8 +102,14 @@ class HandMessages:
         return [slot.live for slot in self.slots.values() if slot.live is not None] + list(self.private.values())
 
     def close(self, *, abort: bool = False) -> None:
-        for live in self.lives():
-            live.close(abort=abort)
+        """The hand's DMs take no more edits. A live private hand (DMs closed) goes on into the next hand
+        while its token lasts; only a stop (``abort``) closes it too."""
+        for slot in self.slots.values():
+            if slot.live is not None:
+                slot.live.close(abort=abort)
+        if abort:
+            for live in self.private.values():
+                live.close(abort=True)
 
     def new_hand(self) -> None:
         """The last hand's messages are done (closed by then): the next hand's start afresh."""
