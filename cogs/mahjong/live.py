@@ -289,6 +289,8 @@ class LiveMessage:
                     self.skipped += 1
                 else:
                     await self._edit(payload)
+                    if self.token_only and self.closed:  # its token had run out: nothing was sent
+                        return
                     self._shown = shows
                     self.edits += 1
                 if self._on_shown is not None:
@@ -324,6 +326,9 @@ class LiveMessage:
             kwargs["attachments"] = [self._picture[1]]
         via = self._token()
         edited: object = None
+        if via is None and self.token_only:  # the token aged while this edit was built: an ephemeral is done
+            self.closed, self._finishing = True, False
+            return
         if via is None:
             await self.budget.take(urgent=self.urgent)
         if via is not None:
