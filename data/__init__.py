@@ -13,6 +13,7 @@ from data.errors import (
     StoreUnreachable,
 )
 from data.hall import GuildSettings, QueueEntry
+from data.prefs import THEMES, PlayerPrefs
 from data.records import (
     FinishedHand,
     LeaderRow,
@@ -35,6 +36,7 @@ __all__ = [
     "GuildSettings",
     "LeaderRow",
     "MatchSummary",
+    "PlayerPrefs",
     "PlayerStats",
     "QueueEntry",
     "RoundTable",
@@ -53,6 +55,7 @@ __all__ = [
     "StoreLocked",
     "StoreReadOnly",
     "StoreUnreachable",
+    "THEMES",
     "TableRecord",
     "TournamentRecord",
 ]

@@ -53,6 +53,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("player_names", ("guild_id", "user_id")),
     ("bot_settings", ("key",)),
     ("dm_channels", ("user_id",)),
+    ("player_prefs", ("user_id",)),
     ("play_queue", ("guild_id", "user_id")),
     ("guild_settings", ("guild_id",)),
     ("spectator_threads", ("table_id",)),

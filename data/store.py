@@ -47,6 +47,7 @@ from data.errors import (
 from data.hall import HallStore
 from data.migrate import MIGRATIONS, PG_MIGRATIONS, Migration
 from data.postgres import PgDriver, is_server_url
+from data.prefs import PrefsStore
 from data.records import (
     PHASES,
     BigHand,
@@ -115,7 +116,7 @@ _ADD_TOTALS = (
 )
 
 
-class Store(HallStore, TournamentStore):
+class Store(HallStore, TournamentStore, PrefsStore):
     """One open database. Use :meth:`open`; all methods are safe to call from many tasks at once."""
 
     def __init__(self, driver: Driver, clock: Callable[[], float]) -> None:

@@ -157,6 +157,13 @@ class TableOp(StrEnum):
     EYE_ASK = "eyeask"  # 眼牌's confirmation first
     EYE = "eye"  # declare 眼牌 (Miji in its window)
     RESUME = "resume"  # a table paused while everyone was away
+    AUTO_WIN = "autowin"  # the clicker's auto toggles (table/toggles.py), on the hand message: one each
+    NO_CALLS = "nocalls"
+    AUTO_DISCARD = "autodiscard"
+
+
+# the toggle a table button switches (the PlayerPrefs field of the same name, data/prefs.py)
+TOGGLE_OPS = {TableOp.AUTO_WIN: "auto_win", TableOp.NO_CALLS: "no_calls", TableOp.AUTO_DISCARD: "auto_discard"}
 
 
 class Mode(StrEnum):
@@ -240,7 +247,7 @@ class SwitchMode(CustomId, shape=Shape("mj:m:{point}:{mode}", point=POINT, mode=
 
 @dataclass(frozen=True)
 class TableClick(OfTable, shape=Shape("mj:t:{table}:{op}", table=NUMBER, op=choice(TableOp))):
-    """A table button: show, back, eyeask, eye, resume."""
+    """A table button: show, back, eyeask, eye, resume, and the three auto toggles."""
 
     table: int
     op: TableOp

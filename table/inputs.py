@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .lobby import DEFAULT_AI, TableSettings
+from .toggles import Toggles
 
 # ------------------------------------------------------------------ the lobby
 
@@ -213,6 +214,17 @@ class Reposting:
     shows a new version (handed back as ``Version``)."""
 
 
+@dataclass(frozen=True, slots=True)
+class SetToggles:
+    """A person's auto toggles (auto-win, no calls, 摸切) as they now stand: switched from their DM or
+    /mahjong settings, or read from their stored preferences when the table starts or resumes. A decision
+    the toggles answer is answered at the next tick, without waiting for the clock."""
+
+    user: int
+    toggles: Toggles
+    answering: int | None = None
+
+
 Input = (
     Opened
     | Join
@@ -242,4 +254,5 @@ Input = (
     | ClicksLost
     | ClicksBack
     | Reposting
+    | SetToggles
 )

@@ -87,6 +87,7 @@ class TableSettings:
     hints: bool = True  # the DM names a ready hand's waits and the discards that keep it ready (standing.py)
     pace: str = "normal"  # one of PACES: the time between AI discards
     theme: str = DEFAULT_THEME  # one of THEMES: the channel's pictures (the table and its score sheets)
+    bank: int = 0  # a time bank per person per match, in seconds (table/bank.py BANK_SECONDS; 0: none)
 
     @property
     def pace_factor(self) -> float:
@@ -104,6 +105,8 @@ class TableSettings:
             replace(profile, options=self.options).for_table()
         except ValueError as error:
             raise TableError("err.options", reason=str(error)) from None
+        if isinstance(self.bank, bool) or not isinstance(self.bank, int) or not 0 <= self.bank <= 600:
+            raise ValueError(f"a time bank is 0 to 600 seconds, not {self.bank!r}")
         if not 1 <= self.rounds <= 4:
             raise ValueError("a match is 1 to 4 rounds")
         if self.ranking not in RANKINGS:

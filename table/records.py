@@ -14,7 +14,7 @@ the shape they have (``StoredTable``), so this stays pure: no storage imported.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from engine.rules import TableOptions
@@ -78,12 +78,16 @@ def settings_options(settings: TableSettings, locale: str) -> dict[str, object]:
         "hints": settings.hints,
         "pace": settings.pace,
         "theme": settings.theme,
+        "bank": settings.bank,
     }
 
 
-def options_row(state: TableState, left: Iterable[int]) -> dict[str, object]:
+def options_row(
+    state: TableState, left: Iterable[int], banks: Mapping[int, float] | None = None
+) -> dict[str, object]:
     """The row's options as the table stands: its settings, the channel's language, the host's name,
-    each seated person's language, and who left the match (free to sit elsewhere)."""
+    each seated person's language, who left the match (free to sit elsewhere), and what is left of each
+    seat's time bank once one was used (table/bank.py; absent: every bank full)."""
     settings = state.settings
     return {
         "table": settings.options.to_dict(),
@@ -95,6 +99,8 @@ def options_row(state: TableState, left: Iterable[int]) -> dict[str, object]:
         "host_name": state.host_name,
         "locales": {str(s.user_id): s.locale for s in state.seats if s.user_id is not None},
         "left": sorted(left),
+        "bank": settings.bank,
+        **({"banks": {str(seat): round(left_s, 3) for seat, left_s in sorted(banks.items())}} if banks else {}),
     }
 
 
@@ -110,6 +116,7 @@ def settings_of(record: StoredTable) -> TableSettings:
         hints=bool(extra.get("hints", hints_by_default(record.ranking, system=record.kind == SYSTEM_KIND))),
         pace=extra.get("pace", "normal"),
         theme=theme if (theme := extra.get("theme")) in THEMES else DEFAULT_THEME,  # a row from before: felt
+        bank=int(extra.get("bank", 0)),
     )
 
 
@@ -132,6 +139,11 @@ def state_of(record: StoredTable) -> TableState:
         locale=locale,
         host_name=extra.get("host_name", ""),
     )
+
+
+def banks_of(record: StoredTable) -> dict[int, float]:
+    """What was left of each seat's time bank (stored by ``options_row``); a seat not named has it full."""
+    return {int(seat): float(left) for seat, left in record.options.get("banks", {}).items()}
 
 
 def left_of(record: StoredTable) -> set[int]:

@@ -34,6 +34,7 @@ from engine.view import GameView, HandResult
 
 from .lobby import Seat, TableError, TablePhase, TableSettings, TableState
 from .phase import Phase as TablePlace
+from .toggles import OFF, Toggles
 from .visibility import DELAYED, PUBLIC, Audience, Viewer, viewer_of
 from .visibility import spectator as spectator_viewer
 
@@ -119,6 +120,11 @@ class HandScreen:
     # each seat's river as it was discarded, oldest first: (tile, claimed) with the tiles another seat took
     # kept in their place (the view's rivers drop them); public, like the rivers themselves
     rivers: tuple[tuple[tuple[int, bool], ...], ...] = ()
+    # the time bank (table/bank.py): the decision's base seconds and what is left of this seat's bank, in the
+    # table's own seconds (None: the table has no bank); ``deadline`` is this seat's own (its base, then its bank)
+    base_seconds: float | None = None
+    bank_left: float | None = None
+    toggles: Toggles = OFF  # the seat's auto toggles (table/toggles.py), shown and switched on the DM
 
     @property
     def names(self) -> list[str]:
@@ -287,6 +293,7 @@ def hand_screen(session: TableSession, seat: int) -> HandScreen:
     declarations: tuple[Action, ...] = ()
     if showing.playing:
         declarations = prompt.declarations if prompt is not None else tuple(game.declarations(seat))
+    scale = session.timing.timer_scale or 1.0  # the table's own seconds, as its options say them
     return HandScreen(
         table_id=session.table_id,
         channel_id=session.state.channel_id,
@@ -299,7 +306,7 @@ def hand_screen(session: TableSession, seat: int) -> HandScreen:
         hand_number=game.hand_number,
         hand_over=game.is_over,
         decision=session.decision,
-        deadline=session.deadline,
+        deadline=session.seat_deadlines.get(seat, session.deadline) if session.deadline is not None else None,
         prompt=prompt,
         hints=settings.hints,
         ready_discards=hints,
@@ -310,6 +317,9 @@ def hand_screen(session: TableSession, seat: int) -> HandScreen:
         exchanged=exchanged_tiles(game.events, seat),
         result=session.result if game.is_over else None,
         rivers=rivers_as_discarded(game.events, view),
+        base_seconds=session.seconds() / scale if not game.is_over else None,
+        bank_left=session.bank_left(seat) / scale if settings.bank else None,
+        toggles=session.toggles.get(seat, OFF),
     )
 
 

@@ -41,6 +41,7 @@ from engine.view import GameView, HandResult
 
 from . import effects as fx
 from . import inputs as ins
+from .bank import allowance, drained
 from .codes import to_action
 from .effects import Effect
 from .lobby import DEFAULT_AI, Seat, TableError, TablePhase, TableSettings, TableState
@@ -62,11 +63,13 @@ from .screens import (
 )
 from .seating import Seating
 from .timing import Timing
+from .toggles import OFF, Toggles, answer
 from .visibility import PUBLIC, Sight, Viewer, live_view, sight, viewer_of
 
 CLAIM_PHASES = (Phase.CLAIM, Phase.ROB_KONG)
 CLAIM_KINDS = (Kind.PASS, Kind.CHI, Kind.PON, Kind.KONG, Kind.WIN, Kind.TIMEOUT)
 SIMULTANEOUS = (*CLAIM_PHASES, Phase.EXCHANGE)  # several seats answer one decision point
+ANSWERS_NOTHING = (Kind.AWAY, Kind.BACK, Kind.EYE, Kind.MIJI)  # no answer to the decision: the bank is not spent
 QUIET_EVENTS = (EventKind.EYE, EventKind.AUTO_ON, EventKind.AUTO_OFF)  # change no decision
 NOTED_EVENTS = {
     EventKind.AUTO_ON: "play.auto_on",
@@ -135,7 +138,10 @@ class TableSession:
         self.policies: dict[int, Policy] = {}
         self.version = 0  # bumped on every change; the host's messages show versions
         self.decision = 0  # the decision point's id, carried by prompt buttons (stale-click check)
-        self.deadline: float | None = None  # when the current human decision times out
+        self.deadline: float | None = None  # when the current human decision times out (its first seat's)
+        self.seat_deadlines: dict[int, float] = {}  # each owing seat's own, its base and its bank (table/bank.py)
+        self.banks: dict[int, float] = {}  # what is left of a seat's time bank this match (absent: full)
+        self.toggles: dict[int, Toggles] = {}  # each person seat's auto toggles (table/toggles.py)
         self.decision_opened = 0.0
         self.prompt_version = 0  # the first version showing the current decision's prompts
         self.delivered: set[int] = set()  # seats whose prompt for this decision Discord acknowledged
@@ -249,6 +255,8 @@ class TableSession:
                 return self.clicks_back(now=now)
             case ins.Reposting():
                 return [fx.Version(self.touch())]
+            case ins.SetToggles(user, toggles, answering):
+                return self.set_toggles(user, toggles, now=now, answering=answering)
         raise TypeError(f"not a table input: {event!r}")
 
     # ------------------------------------------------------------------ questions
@@ -345,11 +353,46 @@ class TableSession:
         return self.screen(SEATS).check(user_id, seat, hand, move)
 
     def seconds(self) -> float:
-        """The current decision's time (換牌 takes a turn's), scaled by the bot's timing."""
+        """The current decision's base time (換牌 takes a turn's), scaled by the bot's timing."""
         assert self.game is not None
         options = self.state.settings.options
         seconds = options.claim_seconds if self.game.phase in CLAIM_PHASES else options.turn_seconds
         return seconds * self.timing.timer_scale
+
+    def bank_left(self, seat: int) -> float:
+        """What is left of ``seat``'s time bank this match, scaled like the base (0 at a table without one)."""
+        full = self.state.settings.bank * self.timing.timer_scale
+        return min(full, self.banks.get(seat, full))
+
+    def _seat_deadline(self, seat: int, now: float) -> float:
+        return now + allowance(self.seconds(), self.bank_left(seat))
+
+    def _set_deadlines(self, now: float) -> None:
+        """A deadline for each seat owing the decision from ``now``: its base and its bank."""
+        owing = self.needs_buttons()
+        self.seat_deadlines = {seat: self._seat_deadline(seat, now) for seat in owing}
+        self._earliest()
+
+    def _earliest(self) -> None:
+        """The session's deadline is the first of the owing seats' own (None when nobody owes)."""
+        owing = self.needs_buttons()
+        own = [at for seat, at in self.seat_deadlines.items() if seat in owing]
+        self.deadline = min(own) if own else None
+
+    def _spend_bank(self, seat: int, now: float) -> list[Effect]:
+        """``seat`` answered its decision at ``now``: what it used of its bank past the base is gone,
+        stored with the table (so a restart keeps it)."""
+        at = self.seat_deadlines.get(seat)
+        full = self.state.settings.bank * self.timing.timer_scale
+        if at is None or full <= 0:
+            return []
+        left = self.bank_left(seat)
+        base_end = at - left
+        after = drained(left, base_end=base_end, answered=min(now, at))
+        if after >= left:
+            return []
+        self.banks[seat] = after
+        return [self._store_options()]
 
     def ai_delay(self) -> float:
         """Between AI discards: the bot's pace times the table's pace option."""
@@ -363,7 +406,7 @@ class TableSession:
 
     def _store_options(self) -> fx.StoreOptions:
         """The table row's options as they stand (table/records.py)."""
-        return fx.StoreOptions(options_row(self.state, self.left))
+        return fx.StoreOptions(options_row(self.state, self.left, self.banks))
 
     def opened(self) -> list[Effect]:
         """A new lobby (its creator seated, a rematch's seats too): stored with its settings, shown."""
@@ -448,6 +491,7 @@ class TableSession:
         results_stored: Sequence[bool] = (),
         deadline: float | None = None,
         left: Iterable[int] = (),
+        banks: Mapping[int, float] | None = None,
         now: float,
     ) -> tuple[TableSession, list[Effect]]:
         """A stored table rebuilt: its match replayed to the last stored move, ``left`` the people who had
@@ -455,6 +499,7 @@ class TableSession:
         move was stored)."""
         session = cls(state, timing)
         session.left = set(left)
+        session.banks = dict(banks or {})
         if state.phase is TablePhase.LOBBY:
             return session, []
         assert header is not None
@@ -477,7 +522,7 @@ class TableSession:
             # the stored deadline; none stored (stopped before the decision's first move or delivery wrote
             # one, as a hand just dealt): a fresh one from now (_new_decision's), else the clock never runs
             if deadline is not None or not session.needs_buttons():
-                session.deadline = deadline if session.needs_buttons() else None
+                session._restore_deadline(deadline)
             # who was auto-played at the deal (the hand's header says), so a hand everyone was away for
             # still pauses the table when it was restarted halfway through
             session.away_at_start = set(session.game.header()["auto"])
@@ -487,6 +532,17 @@ class TableSession:
             if session.game is not None:  # so a table paused after it is paused again (resume)
                 session.away_at_start = set(session.game.header()["auto"])
         return session, out
+
+    def _restore_deadline(self, deadline: float | None) -> None:
+        """The stored deadline (the decision's first seat's) back: each owing seat's own keeps its
+        difference of banks from that first one."""
+        owing = self.needs_buttons()
+        if deadline is None or not owing:
+            self.seat_deadlines, self.deadline = {}, None
+            return
+        first = min(self.bank_left(seat) for seat in owing)
+        self.seat_deadlines = {seat: deadline + self.bank_left(seat) - first for seat in owing}
+        self._earliest()
 
     def resume(self, *, now: float) -> list[Effect]:
         """What a restored table does first: say so, then show the hand again (or end, or wait to deal)."""
@@ -540,28 +596,40 @@ class TableSession:
         self.decision_opened = now
         self.prompt_version = self.version
         self.delivered = set()
-        self.deadline = now + self.seconds() if self.needs_buttons() else None
+        self._set_deadlines(now)
         self.ai_ready_at = now + (self.ai_delay() if game.phase is Phase.TURN else 0.0)
 
     def _rearm_deadline(self, now: float) -> None:
-        if not self.needs_buttons():
+        """Who must answer changed (away / back / 眼牌, the window's other answers): a seat newly owing
+        gets its time from now; no deadline once nobody owes."""
+        owing = self.needs_buttons()
+        if not owing:
             self.deadline = None
-        elif self.deadline is None:
-            self.deadline = now + self.seconds()
+            return
+        if self.deadline is None:
+            self.seat_deadlines = {}
+        for seat in owing:
+            if seat not in self.seat_deadlines:
+                self.seat_deadlines[seat] = self._seat_deadline(seat, now)
+        self._earliest()
 
     def _apply(self, action: Action, now: float, *, answering: int | None = None) -> list[Effect]:
         """Play one action; store it; show it to every message it changes."""
         game = self.game
         assert game is not None
         before_phase, before_claim = game.phase, game.claim
+        answered = action.seat in self.needs_buttons() and action.kind not in ANSWERS_NOTHING
         events = game.apply(action)
         self.version += 1
+        spent = self._spend_bank(action.seat, now) if answered else []
         opens = opens_a_decision(game, action, events, before_phase, before_claim)
-        if opens is None:
-            self._rearm_deadline(now)  # away / back / 眼牌: same decision point, only who must answer changed
-        elif opens:
+        if opens is None or not opens:
+            self._rearm_deadline(now)  # the same decision point: only who must answer changed
+        else:
             self._new_decision(now)
-        out: list[Effect] = [fx.StoreMove(game.hand_number, len(game.log) - 1, str(game.log[-1]), self.deadline)]
+        out: list[Effect] = [
+            fx.StoreMove(game.hand_number, len(game.log) - 1, str(game.log[-1]), self.deadline), *spent
+        ]
         self._note(events)
         return out + self._refresh(actor=action.seat, answering=answering)
 
@@ -601,9 +669,11 @@ class TableSession:
         self.delivered.add(seat)
         if now - self.decision_opened <= self.timing.delivery_grace:
             return []
-        fresh = now + self.seconds()
+        fresh = now + self.seconds() + min(self.bank_left(s) for s in owing)
         if fresh <= self.deadline:
             return []
+        shift = fresh - self.deadline
+        self.seat_deadlines = {s: at + shift for s, at in self.seat_deadlines.items()}
         self.deadline = fresh
         self.version += 1  # the countdown shown is the one enforced: the prompts and the table say so
         out: list[Effect] = [fx.StoreDeadline(self.game.hand_number, fresh), fx.ShowTable(self.version)]
@@ -804,10 +874,34 @@ class TableSession:
         lost_at, self.clicks_lost_at = self.clicks_lost_at, None
         if lost_at is None or self.game is None or self.deadline is None or self.closed:
             return []
-        self.deadline += max(0.0, now - max(lost_at, self.decision_opened))
+        lost = max(0.0, now - max(lost_at, self.decision_opened))
+        self.seat_deadlines = {s: at + lost for s, at in self.seat_deadlines.items()}  # each seat's own (bank)
+        self.deadline += lost
         self.version += 1  # the countdown shown is the one enforced
         out: list[Effect] = [fx.StoreDeadline(self.game.hand_number, self.deadline), fx.ShowTable(self.version)]
         return out + [fx.ShowHand(s, self.version) for s in sorted(self.needs_buttons())] + [fx.WakeAt(now)]
+
+    # ------------------------------------------------------------------ auto toggles (table/toggles.py)
+
+    def set_toggles(self, user_id: int, toggles: Toggles, *, now: float, answering: int | None = None) -> list[Effect]:
+        """A person's auto toggles as they now stand. Before the match has seats (or for someone not seated)
+        they are only kept for later; a decision they answer is played at the next tick."""
+        seat = self.seating.seat_of_user(user_id) if self.match is not None else None
+        if seat is None:
+            return []
+        if self.toggles.get(seat, OFF) == toggles:
+            return []
+        self.toggles[seat] = toggles
+        self.version += 1
+        shown = [] if answering == seat else [fx.ShowHand(seat, self.version)]
+        return [*shown, fx.WakeAt(now)]
+
+    def toggle_answer(self, seat: int) -> Action | None:
+        """What ``seat``'s toggles play at the decision it owes now, if anything (not while 代打 plays it)."""
+        game = self.game
+        if game is None or seat not in self.toggles or self.robot(seat):
+            return None
+        return answer(game, seat, self.toggles[seat])
 
     def touch(self) -> int:
         """A new version for a message the host (re)posts on its own (/mahjong table, a probe)."""
@@ -844,6 +938,10 @@ class TableSession:
             if action.kind in (Kind.DISCARD, Kind.READY):
                 out += self._ai_declares(seat, now)
             return [*out, fx.WakeAt(now)]
+        for seat in pending:  # a person's auto toggle answers their decision at once (no clock)
+            chosen = self.toggle_answer(seat)
+            if chosen is not None:
+                return [*self._apply(chosen, now), fx.WakeAt(now)]
         if self.deadline is not None:
             if self.clicks_lost_at is not None:
                 return []  # no click can reach the table: its clock stands still until ClicksBack
@@ -851,7 +949,8 @@ class TableSession:
                 return [fx.WakeAt(self.deadline)]
             if self._prompt_on_its_way(coming, now):
                 return [fx.WakeAt(now + self.timing.delivery_poll)]
-            return [*self._apply(Action(pending[0], Kind.TIMEOUT), now), fx.WakeAt(now)]
+            late = next((s for s in pending if self.seat_deadlines.get(s, self.deadline) <= now), pending[0])
+            return [*self._apply(Action(late, Kind.TIMEOUT), now), fx.WakeAt(now)]
         return []
 
     def _between_hands(self, now: float) -> list[Effect]:

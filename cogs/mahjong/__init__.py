@@ -15,6 +15,7 @@ is part of what Discord is sent, so the bot would sync again if it changed (test
 
 from __future__ import annotations
 
+import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
@@ -23,6 +24,7 @@ from .hall import Hall
 from .help import HelpCommands
 from .history import History
 from .opening import Opening
+from .prefs import PlayerSettings
 from .ranked import RankedCommands
 from .registry import TableRegistry
 from .replay import ReplayCommands
@@ -38,11 +40,11 @@ __all__ = ["COGS", "DYNAMIC_ITEMS", "GROUP", "GROUP_DESCRIPTION", "GROUP_NAME", 
 # every cog of the extension, in the order setup() loads them (the tables first: restored before the rest)
 COGS = (
     Mahjong, Seats, Opening, Hall, ServerSettings, History, RankedCommands, ReplayCommands, ReviewCommands,
-    WatchCommands, HelpCommands, Tournaments,
+    WatchCommands, HelpCommands, Tournaments, PlayerSettings,
 )
 # the /mahjong subcommands, in the order Discord is sent them
 GROUP = (
-    "help", "watch", "review", "replay", "export", "leaderboard", "stats", "ledger", "server", "setup",
+    "help", "watch", "review", "replay", "export", "leaderboard", "stats", "ledger", "server", "setup", "settings",
     "tables", "play", "ai", "create", "houserule", "join", "leave", "start", "close", "table", "history", "hand",
     "tournament",
 )
@@ -51,9 +53,24 @@ GROUP = (
 GROUP_NAME, GROUP_DESCRIPTION = _("mahjong"), _("Mahjong tables in this server")
 
 
+IN_DMS = frozenset({"settings"})  # the /mahjong subcommands that work in a DM with the bot too
+
+
+class MahjongGroup(app_commands.Group):
+    """/mahjong, offered in servers and in DMs with the bot (Discord's contexts are the whole group's): a
+    subcommand other than those of ``IN_DMS`` typed in a DM is refused politely (err.guild_only)."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        command = interaction.command
+        if interaction.guild_id is None and (command is None or command.name not in IN_DMS):
+            raise app_commands.NoPrivateMessage()
+        return True
+
+
 def mahjong_group() -> app_commands.Group:
-    """The /mahjong group, empty; guild only (its allowed contexts say so to Discord)."""
-    return app_commands.guild_only(app_commands.Group(name=GROUP_NAME, description=GROUP_DESCRIPTION))
+    """The /mahjong group, empty; in servers and in DMs with the bot (its allowed contexts say so)."""
+    group = MahjongGroup(name=GROUP_NAME, description=GROUP_DESCRIPTION)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)(group)
 
 
 async def setup(bot: commands.Bot) -> None:
@@ -75,6 +92,7 @@ async def setup(bot: commands.Bot) -> None:
         WatchCommands(tables),
         HelpCommands(registry),
         Tournaments(tables),
+        PlayerSettings(tables),
     )
     for cog in cogs:
         await bot.add_cog(cog)

@@ -10,16 +10,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
-from typing import Protocol
+from typing import Any, Protocol
 
 import discord
 
+from data import PlayerPrefs, StoreError
 from engine.tiles import NotationError, tile_from_str
 from table import inputs as ins
 from table.ids import Mode, PromptPoint
-from table.lobby import TableState
+from table.lobby import TableError, TableState
 from table.screens import SEATS
 from table.session import TableSession
+from table.toggles import Toggles
 
 from ..i18n import t
 from .answers import acknowledge_if_slow, respond
@@ -30,6 +32,13 @@ from .journal import Journal
 from .live import Payload
 
 Job = Callable[[], Awaitable[None]]
+
+
+class PrefsHolder(Protocol):
+    """Where a person's preferences are kept (data/prefs.py, mixed into the Store)."""
+
+    async def get_player_prefs(self, user_id: int) -> PlayerPrefs: ...
+    async def set_player_prefs(self, user_id: int, **changes: Any) -> PlayerPrefs: ...
 
 
 class ClickHost(Protocol):
@@ -106,6 +115,25 @@ async def _play(
     else:  # a channel message: a private hand instead
         await host.hands.answer_privately(interaction, at)
     await _run(host, jobs)
+
+
+async def toggle(host: ClickHost, interaction: discord.Interaction, name: str, store: PrefsHolder) -> None:
+    """An auto toggle on the hand message: the clicker's preference flipped and stored (kept across tables
+    and restarts), then fed to this table as the toggles now stand; the answer shows their hand in place."""
+    user = interaction.user.id
+    async with host.lock:
+        host.session.screen(SEATS).seat_for(user)  # seated at this table in play, or the refusal
+    current = await store.get_player_prefs(user)
+    try:
+        prefs = await store.set_player_prefs(user, **{name: not getattr(current, name)})
+    except StoreError:
+        raise TableError("err.storage") from None
+    await _play(host, interaction, None, lambda answering: ins.SetToggles(user, toggles_of(prefs), answering))
+
+
+def toggles_of(prefs: PlayerPrefs) -> Toggles:
+    """The table's toggles from a person's stored preferences."""
+    return Toggles(prefs.auto_win, prefs.no_calls, prefs.auto_discard)
 
 
 async def switch_mode(host: ClickHost, interaction: discord.Interaction, point: PromptPoint, mode: Mode) -> None:

@@ -77,12 +77,17 @@ class HandMessages:
         self.slots: dict[int, DmSlot] = {}  # seat → this hand's DM
         self.closed: set[int] = set()  # people whose DMs failed: they play through "Show my hand"
         self.marks = FeedMarks()  # where each person's action feed starts (feed.py)
+        # DMs closed: the ephemeral hand of their last Show my hand press, kept live through its token (issue 39)
+        self.private: dict[int, LiveMessage] = {}
 
     # ------------------------------------------------------------------ what the host asks
 
     def live(self, seat: int) -> LiveMessage | None:
         slot = self.slots.get(seat)
-        return slot.live if slot is not None else None
+        if slot is not None and slot.live is not None:
+            return slot.live
+        private = self.private.get(seat)
+        return private if private is not None and not private.closed else None
 
     def want(self, seat: int, version: int) -> None:
         live = self.live(seat)
@@ -99,11 +104,17 @@ class HandMessages:
         return slot is not None and not slot.failed and slot.live is not None and not slot.live.closed
 
     def lives(self) -> list[LiveMessage]:
-        return [slot.live for slot in self.slots.values() if slot.live is not None]
+        return [slot.live for slot in self.slots.values() if slot.live is not None] + list(self.private.values())
 
     def close(self, *, abort: bool = False) -> None:
-        for live in self.lives():
-            live.close(abort=abort)
+        """The hand's DMs take no more edits. A live private hand (DMs closed) goes on into the next hand
+        while its token lasts; only a stop (``abort``) closes it too."""
+        for slot in self.slots.values():
+            if slot.live is not None:
+                slot.live.close(abort=abort)
+        if abort:
+            for live in self.private.values():
+                live.close(abort=True)
 
     def new_hand(self) -> None:
         """The last hand's messages are done (closed by then): the next hand's start afresh."""
@@ -228,8 +239,37 @@ class HandMessages:
         version = self.host.version()  # read before the payload: never newer than what it shows
         if await respond(interaction, partial(self.host.dm_payload, seat), update=False):
             self.host.delivered(seat, version)
+            if interaction.user.id in self.closed:
+                await self._keep_live(interaction, seat, version)
         else:
             self.answer_failed(seat)
+
+    async def _keep_live(self, interaction: discord.Interaction, seat: int, version: int) -> None:
+        """DMs closed: the ephemeral hand just sent stays live, edited in place through this press's token
+        (and any later click's on it) for as long as Discord lets a token edit (live.TOKEN_LIFE), instead
+        of one press per turn. A newer press replaces it."""
+        try:
+            message = await interaction.original_response()
+        except discord.HTTPException as error:
+            log.info("seat %s: no live private hand (%s)", seat, error)
+            return
+        host = self.host
+        live = LiveMessage(
+            message,
+            lambda: host.dm_payload(seat),
+            budget=host.cog.budget,
+            urgent=True,
+            on_shown=partial(host.delivered, seat),
+            via=interaction,
+            token_only=True,
+        )
+        live.mark_shown(version, via=interaction)
+        old = self.private.get(seat)
+        if old is not None:
+            old.close()
+        self.private[seat] = live
+        if host.version() > version:
+            live.want(host.version())
 
     async def answer_in_place(self, interaction: discord.Interaction, seat: int) -> None:
         """Answer (outside the lock, within Discord's 3 s: answers.respond) with the seat's hand in place

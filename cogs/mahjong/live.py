@@ -189,6 +189,8 @@ class LiveMessage:
         on_shown: Callable[[int], None] | None = None,
         on_replaced: Callable[[discord.Message], None] | None = None,
         born: float | None = None,
+        via: discord.Interaction | None = None,
+        token_only: bool = False,
     ) -> None:
         self.message = message
         # time.monotonic() when the message was posted (by default: now, as the slot is made for a message
@@ -210,7 +212,10 @@ class LiveMessage:
         self._finishing = False  # closed, but the edits already wanted are still made (close(finish=True))
         self._editing = False  # an edit is under way: its payload being built or its request sent
         self.held = 0  # clicks whose in-place answer is on its way: edits wait for it (answered/released)
-        self._via: discord.Interaction | None = None  # the latest click on this message: its token edits it
+        self._via: discord.Interaction | None = via  # the latest click on this message: its token edits it
+        # an ephemeral message (issue 39, Show my hand with DMs closed): only an interaction token edits it, so
+        # once the newest token is past TOKEN_LIFE (or Discord says it is gone) the slot closes instead
+        self.token_only = token_only
         self._shown: tuple | None = None  # what the slot's last edit put on the message (Payload.shows)
         self._picture: tuple[str, discord.Attachment] | None = None  # (digest, attachment) on the message
 
@@ -266,6 +271,9 @@ class LiveMessage:
     async def _run(self) -> None:
         while (not self.closed or self._finishing) and not self.held and self.wanted > self.shown:
             target = self.wanted
+            if self.token_only and self._token() is None:  # no channel route to an ephemeral: done
+                self.closed, self._finishing = True, False
+                return
             if self._token() is None:  # the interaction route is outside the global limit
                 await self.budget.ready(urgent=self.urgent)
             target = max(target, self.wanted)  # whatever was asked while we waited goes in this edit
@@ -281,6 +289,8 @@ class LiveMessage:
                     self.skipped += 1
                 else:
                     await self._edit(payload)
+                    if self.token_only and self.closed:  # its token had run out: nothing was sent
+                        return
                     self._shown = shows
                     self.edits += 1
                 if self._on_shown is not None:
@@ -316,6 +326,9 @@ class LiveMessage:
             kwargs["attachments"] = [self._picture[1]]
         via = self._token()
         edited: object = None
+        if via is None and self.token_only:  # the token aged while this edit was built: an ephemeral is done
+            self.closed, self._finishing = True, False
+            return
         if via is None:
             await self.budget.take(urgent=self.urgent)
         if via is not None:
@@ -330,6 +343,9 @@ class LiveMessage:
                     raise
                 log.info("message %s: the click's token no longer edits it (%s)", self.message.id, error)
                 self._via = None
+                if self.token_only:  # an ephemeral: nothing else can edit it
+                    self.closed, self._finishing = True, False
+                    return
                 await self.budget.take(urgent=self.urgent)
                 kwargs = payload.edit_kwargs()  # a fresh upload: the kept attachment may be what failed
         if self._via is None and time.monotonic() - self.born > FRESH_AFTER:  # Discord caps its edits now

@@ -18,6 +18,7 @@ from data import StoreError
 from engine.house_rules import HouseRules
 from engine.rulesets import DEFAULT_RULES
 from table import inputs as ins
+from table.bank import BANK_SECONDS
 from table.lobby import (
     DEFAULT_AI,
     Seat,
@@ -44,6 +45,7 @@ from .guards import (
     runner_here,
 )
 from .options import (
+    BANK_CHOICES,
     CLAIM_CHOICES,
     DEFAULTS,
     HAND_SIZE_CHOICES,
@@ -101,6 +103,7 @@ class Opening(MahjongCog):
         hints=_("Show players their waits and ready discards (default: on if casual, off if rated)"),
         pace=_("How fast AI players discard: normal is about a second each, so people can follow"),
         theme=_("The look of the channel's table picture: felt, ocean, sakura or high contrast"),
+        bank=_("Time bank per player per match, seconds"),
     )
     @app_commands.choices(
         ranking=RANKING_CHOICES,
@@ -112,7 +115,8 @@ class Opening(MahjongCog):
         theme=THEME_CHOICES,
     )
     @app_commands.choices(  # apart: one choices() call takes one value type
-        turn_seconds=TURN_CHOICES, claim_seconds=CLAIM_CHOICES, minimum=MINIMUM_CHOICES, hand_size=HAND_SIZE_CHOICES
+        turn_seconds=TURN_CHOICES, claim_seconds=CLAIM_CHOICES, minimum=MINIMUM_CHOICES, hand_size=HAND_SIZE_CHOICES,
+        bank=BANK_CHOICES,
     )
     async def create(
         self,
@@ -139,12 +143,14 @@ class Opening(MahjongCog):
         hints: bool | None = None,
         pace: str = "normal",
         theme: str = "felt",
+        bank: int = 0,
     ) -> None:
         # Discord's client keeps to the choices and ranges; a modified or outdated one sends anything
         table_rules, minimum = checked_arguments(
             rules, preset, house_rules, rounds, turn_seconds, claim_seconds, pace, minimum, hand_size, language, base, tai,
             theme,
         )
+        accepted("bank", bank, BANK_SECONDS)
         check_bot_permissions(interaction)
         check_free_channel(self.registry, interaction)
         await check_private_thread(interaction)
@@ -168,7 +174,8 @@ class Opening(MahjongCog):
         if type(hints) is not bool:  # a forged argument: the option is a boolean (1 == True would pass a list)
             raise TableError("err.bad_option", name="hints", accepted="True, False")
         settings = TableSettings(
-            rules, rounds, options, ranking=ranking, spectators=spectators, hints=hints, pace=pace, theme=theme
+            rules, rounds, options, ranking=ranking, spectators=spectators, hints=hints, pace=pace, theme=theme,
+            bank=bank,
         )
         assert interaction.guild_id is not None
         if password or (await self.tables.queues.guild_settings(interaction.guild_id)).require_password:  # 玩家桌必須設密碼

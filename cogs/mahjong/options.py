@@ -14,6 +14,7 @@ from engine.house_rules import KNOWN_PRESETS, SWITCHES, HouseRules, parse_switch
 from engine.rules import HAND_SIZES, PROFILES, TableOptions, get_profile
 from engine.rulesets import DEFAULT_MINIMUM
 from ranking import RANKINGS
+from table.bank import BANK_SECONDS
 from table.lobby import CLAIM_SECONDS, PACES, THEMES, TURN_SECONDS, TableError
 
 from ..i18n import SUPPORTED, t
@@ -24,6 +25,7 @@ SWITCH_CHOICES = [app_commands.Choice(name=f"{sw.label} ({sw.name})"[:100], valu
 MINIMUM_CHOICES = [app_commands.Choice(name=_(name), value=n) for name, n in (("0", 0), ("1", 1), ("3", 3))]
 RULE_CHOICES = [app_commands.Choice(name=_(t("en", f"rules.{r}")), value=r) for r in PROFILES]
 TURN_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in TURN_SECONDS]
+BANK_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in BANK_SECONDS]
 CLAIM_CHOICES = [app_commands.Choice(name=f"{s}s", value=s) for s in CLAIM_SECONDS]
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=name, value=value)

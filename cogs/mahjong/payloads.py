@@ -14,6 +14,7 @@ import discord
 
 import render
 from engine.view import HandResult
+from table.lobby import DEFAULT_THEME
 from table.screens import HandScreen, Kind, ReadyDiscard, Showing, TableScreen
 
 from ..i18n import t
@@ -23,7 +24,16 @@ from .live import Payload
 from .markdown import shown_names
 from .payments import payment_lines
 from .pictures import THREADS, Painter
-from .prompts import action_view, add_eye_button, deadline_text, exchange_view, table_view, take_back_view
+from .prompts import (
+    action_view,
+    add_eye_button,
+    add_toggle_buttons,
+    deadline_text,
+    exchange_view,
+    table_view,
+    take_back_view,
+    toggles_line,
+)
 from .standing import marked_tiles, standing_lines
 
 
@@ -61,7 +71,9 @@ async def table_payload(screen: TableScreen, locale: str, painter: Painter = THR
     return Payload(content=content, png=png, filename="table.png", view=buttons)
 
 
-async def dm_payload(screen: HandScreen, marks: FeedMarks, mode: str = "main", painter: Painter = THREADS) -> Payload:
+async def dm_payload(
+    screen: HandScreen, marks: FeedMarks, mode: str = "main", painter: Painter = THREADS, theme: str = DEFAULT_THEME
+) -> Payload:
     """A person's hand: their picture, one line saying what to do, and their buttons. Which of these the seat
     sees (match over, hand over, 代打, 換牌, a prompt, waiting) is the screen's (table/screens.py)."""
     seat, view, loc, showing = screen.seat, screen.view, screen.locale, screen.showing
@@ -70,7 +82,7 @@ async def dm_payload(screen: HandScreen, marks: FeedMarks, mode: str = "main", p
     header = t(loc, "play.dm_hand", n=hand, rules=t(loc, f"rules.{screen.rules}"), channel=channel)
     buttons: discord.ui.View | None = None
     discard_hints: tuple[ReadyDiscard, ...] = screen.ready_discards
-    deadline = deadline_text(loc, screen.deadline)
+    deadline = deadline_text(loc, screen.deadline, screen.base_seconds, screen.bank_left)
     over = screen.hand_over
     moment = texts.win_moment(screen.result, names, loc) if over else ""
     if screen.take_back:
@@ -118,10 +130,15 @@ async def dm_payload(screen: HandScreen, marks: FeedMarks, mode: str = "main", p
         line = "\n".join([line, *standing_lines(view, discard_hints, loc, hints=screen.hints)])
     if screen.declarations:
         buttons = add_eye_button(buttons, table_id, screen.declarations[0].kind is Kind.MIJI, loc)
+    if showing.playing and showing is not Showing.AUTO:  # the auto toggles, shown and switched here (issue 39)
+        toggles = toggles_line(screen.toggles, loc)
+        if toggles:
+            line += "\n" + toggles
+        buttons = add_toggle_buttons(buttons, table_id, screen.toggles, loc)
     if view.others:  # 眼牌: the declarer sees the other hands (in the image too; the text names them)
         line += "\n" + texts.others_text(view, names, loc)
     # last: the words above are of this view; the picture (the table from this seat) in the reader's language
-    png = await painter.draw(render.render_dm, screen)
+    png = await painter.draw(render.render_dm, screen, theme=theme)  # the reader's theme (/mahjong settings)
     return Payload(content=f"{header}\n{line}", png=png, filename="hand.png", view=buttons)
 
 

@@ -18,9 +18,10 @@ from engine.rulesets import get as rule_set
 from engine.tiles import sort_key, tile_to_str
 from engine.view import GameView
 from table.codes import code_of
-from table.ids import LobbyOp, Mode, TableOp
+from table.ids import TOGGLE_OPS, LobbyOp, Mode, TableOp
 from table.lobby import TablePhase, TableState
 from table.screens import LobbyScreen, Prompt
+from table.toggles import NAMES, Toggles
 
 from ..i18n import LEVEL_NAMES, item_name, locale_of, run_label, t, tile_label
 from .buttons import ActButton, ExchangeSelect, LobbyButton, ModeButton, TableButton
@@ -33,11 +34,40 @@ DISCARD_ROWS = 4
 Style = discord.ButtonStyle
 
 
-def deadline_text(locale: str, deadline: float | None) -> str:
-    """ · ends in 12 seconds — a Discord timestamp the client counts down itself (never a per-second edit)."""
+def deadline_text(locale: str, deadline: float | None, base: float | None = None, bank: float | None = None) -> str:
+    """ · ends in 12 seconds — a Discord timestamp the client counts down itself (never a per-second edit);
+    at a table with a time bank, the base and what is left of the bank beside it (table/bank.py)."""
     if deadline is None:
         return ""
-    return " · " + t(locale, "play.deadline", ts=int(deadline + 0.999))
+    text = " · " + t(locale, "play.deadline", ts=int(deadline + 0.999))
+    if bank is not None and base is not None:
+        text += " " + t(locale, "prefs.bank_line", base=round(base), bank=int(bank))
+    return text
+
+
+def toggles_line(toggles: Toggles, locale: str) -> str:
+    """The auto toggles that are on, as the DM says them ("" when none is)."""
+    on = [t(locale, f"prefs.{name}") for name in NAMES if getattr(toggles, name)]
+    return t(locale, "prefs.on_line", toggles=" · ".join(on)) if on else ""
+
+
+def add_toggle_buttons(view: discord.ui.View | None, table: int, toggles: Toggles, locale: str) -> discord.ui.View:
+    """The three auto toggles (auto-win, no calls, 摸切), each on a row with room that holds no discard and
+    no select, from the bottom up; a toggle that finds no room is left off (/mahjong settings has it)."""
+    view = view or discord.ui.View(timeout=None)
+    tiles: set[int] = getattr(view, "discard_rows", set())
+    for op, name in TOGGLE_OPS.items():
+        used = [sum(1 for item in view.children if item.row == row) for row in range(5)]
+        selects = {item.row for item in view.children if isinstance(item, discord.ui.Select)}
+        row = next((r for r in (4, 3, 2, 1) if used[r] < ROW_WIDTH and r not in selects | tiles), None)
+        if row is None:
+            break
+        on = getattr(toggles, name)
+        label = ("✅ " if on else "⬜ ") + t(locale, f"prefs.{name}")
+        button = TableButton.make(table, op, label, Style.success if on else Style.secondary)
+        button.row = row
+        view.add_item(button)
+    return view
 
 
 # ---------------------------------------------------------------- lobby
@@ -101,6 +131,7 @@ def settings_parts(state: TableState | LobbyScreen, locale: str) -> list[str]:
         t(locale, "lobby.rounds", n=s.rounds),
         t(locale, "lobby.turn", s=o.turn_seconds),
         t(locale, "lobby.claim", s=o.claim_seconds),
+        *([t(locale, "prefs.bank_lobby", s=s.bank)] if s.bank else []),  # table/bank.py
         *flags,
     ]
     if rule_set(s.rules).pays_stakes:  # 底 and 台 values pay only 台 games

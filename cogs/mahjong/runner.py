@@ -29,20 +29,22 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from data import SavedTable
+from data import PlayerPrefs, SavedTable, StoreError
 from table import effects as fx
 from table import inputs as ins
 from table.effects import Effect
-from table.lobby import TablePhase, TableState
-from table.records import left_of, state_of
+from table.lobby import DEFAULT_THEME, TablePhase, TableState
+from table.records import banks_of, left_of, state_of
 from table.screens import LOBBY, SEATS, TABLE
 from table.session import Deal, TableSession
 from table.timing import Timing
+from table.toggles import Toggles
 
 from ..i18n import t
 from . import texts
 from .announce import seat_draw_text, standings_payload
 from .channel import ChannelMessages
+from .clickhandlers import toggles_of
 from .clock import Clock
 from .dms import NETWORK_ERRORS, HandMessages
 from .journal import Journal, seat_records
@@ -77,6 +79,7 @@ class TableRunner:
         self.channel = ChannelMessages(self, cog.timing)  # the table's posts and its table message (channel.py)
         self.hands = HandMessages(self)  # each person's DM (dms.py)
         self.clock = Clock()  # the table's driver (clock.py)
+        self.themes: dict[int, str] = {}  # each person's pictures' theme (data/prefs.py), by user id
         self.nudges = Nudges(self)  # a new DM for a person slow to act on an edited prompt (nudges.py)
         self.journal = Journal(
             cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back,
@@ -168,6 +171,7 @@ class TableRunner:
             results_stored=[h.result is not None for h in saved.hands],
             deadline=saved.hands[-1].deadline if saved.hands else None,
             left=left_of(record),
+            banks=banks_of(record),
             now=time.time(),
         )
         runner.carry_out(stored)
@@ -180,6 +184,7 @@ class TableRunner:
         async with self.lock:
             jobs = self.carry_out(self.cog.cluster.resume_order(self.session.handle(ins.Resume(), time.time())))  # cluster hook
         await _in_order(jobs)
+        await self.load_prefs()
         if self.state.phase is not TablePhase.LOBBY and not self.session.phase.closed:
             self._start_driver()
 
@@ -209,8 +214,34 @@ class TableRunner:
         async with self.lock:
             jobs = self.feed(ins.Start(deal.key, deal.duplicate, deal.hands))
         await _in_order(jobs)
+        await self.load_prefs()
         if not self.session.phase.closed:
             self._start_driver()
+
+    async def load_prefs(self) -> None:
+        """Each seated person's stored preferences (data/prefs.py): their auto toggles fed to the table and
+        their pictures' theme, kept across tables and restarts. A store that cannot answer leaves the
+        defaults (the table plays on)."""
+        people = [who.user_id for who in self.session.screen(SEATS).seats if who.user_id is not None]
+        for user in people:
+            try:
+                prefs = await self.cog.store.get_player_prefs(user)
+            except StoreError:
+                log.warning("table %s: no stored preferences for %s", self.session.table_id, user)
+                continue
+            await self.take_prefs(user, prefs)
+
+    async def take_prefs(self, user: int, prefs: PlayerPrefs) -> None:
+        """A person's preferences as they now stand (/mahjong settings, a start, a resume)."""
+        self.themes[user] = prefs.theme  # their DM pictures from the next one on
+        await self.set_toggles(user, toggles_of(prefs))
+
+    async def set_toggles(self, user: int, toggles: Toggles) -> None:
+        """A person's toggles as they now stand (/mahjong settings, a start, a resume)."""
+        async with self.lock:
+            jobs = self.feed(ins.SetToggles(user, toggles))
+        self.clock.poke()
+        await _in_order(jobs)
 
     def _start_driver(self) -> None:
         self.clock.start(self._drive(), name=f"table-{self.session.table_id}")
@@ -250,7 +281,8 @@ class TableRunner:
 
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload:
         screen = self.session.screen(seat)
-        payload = await dm_payload(screen, self.hands.marks, mode, self.cog.painter)
+        theme = self.themes.get(screen.seats[seat].user_id or 0, DEFAULT_THEME)  # the reader's own (prefs)
+        payload = await dm_payload(screen, self.hands.marks, mode, self.cog.painter, theme)
         link = open_table_button(getattr(self.cog, "web", None), screen.table_id, seat, screen.seats[seat].user_id, screen.locale)
         payload.view = add_open_table(payload.view, link)  # the same table in a browser (webtables.py)
         return payload

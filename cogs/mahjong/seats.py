@@ -15,6 +15,7 @@ from discord.app_commands import locale_str as _
 
 from engine.actions import Kind
 from table import inputs as ins
+from table.ids import TOGGLE_OPS
 from table.lobby import AI_LEVELS, DEFAULT_AI, TableError, TablePhase
 from table.screens import SEATS, TABLE
 
@@ -191,7 +192,9 @@ class Seats(MahjongCog):
     async def table_click(self, interaction: discord.Interaction, table_id: int, op: TableOp) -> None:
         """A table button (buttons.TableButton): not tied to a decision point."""
         runner = self.tables.running(table_id)
-        if op is TableOp.SHOW:
+        if op in TOGGLE_OPS:  # an auto toggle: stored for the person first, then the table plays by it
+            await clickhandlers.toggle(runner, interaction, TOGGLE_OPS[op], self.tables.store)
+        elif op is TableOp.SHOW:
             await clickhandlers.show_hand(runner, interaction)
         elif op is TableOp.EYE:
             await clickhandlers.declare_eye(runner, interaction)

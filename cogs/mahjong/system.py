@@ -21,6 +21,7 @@ from data import GuildSettings, QueueEntry
 from engine.house_rules import HouseRules
 from engine.rules import get_profile
 from engine.rulesets import DEFAULT_RULES
+from table.bank import SYSTEM_BANK
 from table.lobby import SEATS, TURN_SECONDS, TableSettings, hints_by_default
 
 PLAYER, SYSTEM = "player", "system"  # the two kinds of table (tables.kind)
@@ -49,7 +50,7 @@ def system_settings(
         options = replace(options, claim_seconds=claim_seconds)
     if house_rules is not None:
         options = replace(options, house_rules=house_rules)
-    return TableSettings(rules, SYSTEM_ROUNDS, options, hints=hints_by_default("casual", system=True))
+    return TableSettings(rules, SYSTEM_ROUNDS, options, hints=hints_by_default("casual", system=True), bank=SYSTEM_BANK)
 
 
 def ready_group(queue: Sequence[QueueEntry]) -> list[QueueEntry]:

@@ -82,6 +82,14 @@ class Mahjong(MahjongCog):
         # the gateway sessions that carry the tables' clicks, down or back: the clocks stop meanwhile (outages.py)
         self.outages = Outages(lambda: self.registry, lambda: getattr(self.bot, "shard_count", None) or 1)
 
+    async def wants_nudge(self, user_id: int) -> bool:
+        """Whether ``user_id`` is nudged when a decision waits on them (/mahjong settings; nudges.py). A store
+        that cannot answer: yes, the default."""
+        try:
+            return (await self.store.get_player_prefs(user_id)).nudge
+        except StoreError:
+            return True
+
     def new_match_key(self) -> bytes:
         """A new match's secret key: every deal of the match follows from it (table/session.py)."""
         return self.rng.randbytes(KEY_BYTES)

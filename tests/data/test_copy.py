@@ -66,6 +66,7 @@ async def fill(target: str) -> None:
     broken = await new_table(store, [7, None, None, None], channel_id=31)
     await store.fail_table(broken.id, "ValueError: a move this code cannot read")
     await store.remember_dm_channel(2**61 + 3, 2**59 + 5)
+    await store.set_player_prefs(2**61 + 3, theme="sakura", no_calls=True)
     await store.open_spectator_thread(live.id, 2**62 + 1, revealed=0)  # a delayed table's spectators (watch.py)
     await store.add_spectator(live.id, 2**60 + 7, "zh-CN")
     await store.enqueue(QueueEntry(1, 8, "taiwan16", "Ärger", "de", "zh-TW", 20, clock.advance()))

@@ -67,10 +67,9 @@ async def test_an_edit_alone_does_not_wake_a_person_looking_away_and_their_clock
     timing = replace(FAST, ai_delay=0.3, timer_scale=0.1, nudge_after=0.2)  # 2 s turns, 0.8 s claims
     bot, alice, runner = await started(harness, devserver, timing)
 
-    async def nobody(user_id: int) -> bool:  # the opt-out hook: nudges off for her
-        return False
-
-    bot.get_cog("Mahjong").wants_nudge = nobody
+    # she turns nudges off in /mahjong settings (stored; read when a nudge is due)
+    off = await (await alice.slash("mahjong settings", channel=alice.dm_channel, nudge=False)).message()
+    assert off.ephemeral_to == alice.id or off.dm_with == alice.id
     person = Person(alice, attention=Attention(look=NEVER_BACK))
     stop = asyncio.Event()
     play = asyncio.create_task(person.play(stop, timeout=60))
