@@ -80,6 +80,8 @@ class Config:
     process_name: str | None = None  # this process among several (leases, mailbox); default host + shards
     lease_seconds: float = 8.0  # a table's lease (data/leases.py): how soon another process takes it over
     picture_workers: int = 0  # processes that draw the table and hand pictures (cogs/mahjong/pictures.py)
+    # also run a standby session of shard 0 (it hears every DM click): DM play outlives shard 0's process
+    shard0_standby: bool = False
 
     @classmethod
     def from_env(cls) -> Config:
@@ -104,7 +106,8 @@ class Config:
             sync_guild=int(guild) if guild.isdigit() else None,
             picture_workers=int(workers) if workers else default_workers(),
         )
-        return config.sharded(
+        standby = os.environ.get("MAHJONG_SHARD0_STANDBY", "").strip().lower() in ("1", "yes", "true", "on")
+        return replace(config, shard0_standby=standby).sharded(
             os.environ.get("MAHJONG_SHARDS", "").strip() or None,
             os.environ.get("MAHJONG_SHARD_COUNT", "").strip() or None,
             os.environ.get("MAHJONG_PROCESS_NAME", "").strip() or None,
@@ -134,6 +137,8 @@ class Config:
             )
         spec = shards if shards is not None else f"0-{total - 1}"
         default = f"{socket.gethostname()} shards {spec} of {total}"
+        if self.shard0_standby and 0 in chosen:
+            raise SystemExit("--shard0-standby is for a process that does not run shard 0 itself (--shards).")
         return replace(self, shards=chosen, shard_count=total, process_name=name or default)
 
 
@@ -327,7 +332,10 @@ def build_bot(config: Config, **options: Any) -> MahjongBot:
     if config.shard_count is None:
         return MahjongBot(config, **options)
     options.setdefault("shard_count", config.shard_count)
-    options.setdefault("shard_ids", list(config.shards or range(config.shard_count)))
+    shards = list(config.shards or range(config.shard_count))
+    if config.shard0_standby:  # a second session of shard 0 beside its own process's (cogs/mahjong/cluster.py)
+        shards = [0, *shards]
+    options.setdefault("shard_ids", shards)
     return ShardedMahjongBot(config, **options)
 
 
@@ -452,6 +460,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--shard-count", metavar="N", help="how many shards the bot has in all (env MAHJONG_SHARD_COUNT)"
     )
+    parser.add_argument(
+        "--shard0-standby",
+        action="store_true",
+        help="also run a standby session of shard 0, which Discord sends every DM to, so that DM play goes on "
+        "when shard 0's process dies (env MAHJONG_SHARD0_STANDBY=1; README: Several processes)",
+    )
     args = parser.parse_args(argv)
     if not args.sandbox:  # they would be ignored: a bot with a token plays what its servers ask for
         given = [f"--{name}" for name in SANDBOX_ONLY if getattr(args, name) is not None]
@@ -479,6 +493,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     try:
         config = Config.from_env()
+        if args.shard0_standby:
+            config = replace(config, shard0_standby=True)
         if args.shards is not None or args.shard_count is not None:  # the command line over the environment
             config = config.sharded(args.shards, args.shard_count, os.environ.get("MAHJONG_PROCESS_NAME") or None)
     except SystemExit as stop:

@@ -44,6 +44,7 @@ class BotProcess:
         seed: int = 1,
         lease_seconds: float = 8.0,
         edit_interval: float = 1.0,
+        shard0_standby: bool = False,
     ) -> None:
         self.args = [
             "--api", api_url, "--gateway", gateway_url, "--token", token, "--db", database, "--name", name,
@@ -51,6 +52,8 @@ class BotProcess:
         ]  # fmt: skip
         if shard_count is not None:  # else one plain, unsharded connection
             self.args += ["--shard-count", str(shard_count), "--shards", ",".join(map(str, shards or ()))]
+        if shard0_standby:  # a second session of shard 0 (bot.py --shard0-standby)
+            self.args.append("--shard0-standby")
         self.name = name
         self.errors: list[str] = []
         self.log: list[str] = []  # everything it logged (MAHJONG_LOG=INFO for more than warnings)
@@ -143,7 +146,8 @@ async def _serve(args: argparse.Namespace) -> int:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     timing = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=args.edit_interval, timer_scale=1.0)
     config = entry.Config(
-        token=args.token, database=args.db, timing=timing, seed=args.seed, lease_seconds=args.lease_seconds
+        token=args.token, database=args.db, timing=timing, seed=args.seed, lease_seconds=args.lease_seconds,
+        shard0_standby=args.shard0_standby,
     ).sharded(args.shards, args.shard_count, args.name)
     bot = entry.build_bot(config, guild_ready_timeout=0.05, member_cache_flags=discord.MemberCacheFlags.none())
 
@@ -175,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lease-seconds", type=float, default=8.0)
     parser.add_argument("--edit-interval", type=float, default=1.0)
+    parser.add_argument("--shard0-standby", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=getattr(logging, os.environ.get("MAHJONG_LOG", "WARNING")),

@@ -24,6 +24,13 @@ stored table rebuilt here (``registry.open_stored``), and stops one another proc
 (``registry.drop``, ``registry.hand_back``). Of the tables cog it uses only the process's services (the
 store, the request budget, background tasks).
 
+DM play has no single point of failure when another process runs a standby session of shard 0
+(``--shard0-standby``): Discord sends each DM click to every session of shard 0 (devserver/gateway.py
+quotes its docs), so both processes hear it, and the one that stores the interaction's id first
+(:mod:`data.claims`) answers it — the table's owner first (the others give it ``HANDICAP`` to claim it),
+so a click is forwarded only when its owner did not hear it. When shard 0's process dies, the standby
+session goes on hearing every DM click; its tables are taken over as any dead process's are.
+
 Clicks are routed before discord.py parses them (:meth:`PgCluster.install` wraps the
 ``INTERACTION_CREATE`` parser), so the cog never sees a click for a table it does not run. On SQLite one
 process owns every table: :class:`SoleProcess` says yes to everything.
@@ -40,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from data import StoreError
+from data.claims import Claims
 from data.leases import TTL, Leases
 from data.mailbox import Mailbox
 from data.postgres import PgDriver
@@ -57,6 +65,8 @@ log = logging.getLogger(__name__)
 
 CLICK_WAITS = 1.5  # seconds of its 3 a click for a table being taken over here waits for it
 MAX_HOPS = 3  # a click forwarded this often (owners changing under it) is answered where it is
+HANDICAP = 0.03  # seconds a process that does not run a click's table waits before claiming it (data.claims)
+PURGE_EVERY = 60.0  # seconds between forgetting the claims of interactions whose token is dead
 
 
 def table_of(data: dict) -> int | None:
@@ -91,6 +101,8 @@ class PgCluster(LeasedTables):
     ) -> None:
         super().__init__(registry, cog, leases, name, shards, count)
         self._parse: Callable[[Any], None] | None = None
+        self.claims: Claims | None = None  # sharded: shard 0's sessions may be several (a standby)
+        self._purged = time.monotonic()
         self.on_forwarded: Callable[[float], None] | None = None  # seconds a forwarded click took (bench)
 
     @classmethod
@@ -102,6 +114,8 @@ class PgCluster(LeasedTables):
         assert isinstance(driver, PgDriver)
         cluster = cls(registry, cog, Leases(driver.pool, name, path=driver.path, ttl=ttl), name, shards, count)
         cluster.mailbox = await Mailbox.open(url, name=name, on_message=cluster._received)
+        if count is not None:
+            cluster.claims = Claims(driver.pool, name, path=driver.path)
         return cluster
 
     def start(self, bot: discord.Client) -> None:
@@ -117,6 +131,9 @@ class PgCluster(LeasedTables):
     async def _listen_again(self) -> None:
         """A mailbox whose connection ended hears no forwarded click: open it afresh (the others see this
         process as gone, and answer "press again", until it listens again)."""
+        if self.claims is not None and time.monotonic() - self._purged > PURGE_EVERY:
+            self._purged = time.monotonic()
+            await self._quietly(self.claims.purge())
         if self.mailbox is None or not self.mailbox.closed:
             return
         try:
@@ -134,12 +151,41 @@ class PgCluster(LeasedTables):
         parsers["INTERACTION_CREATE"] = self._interaction_create
 
     def _interaction_create(self, data: dict) -> None:
+        if self.claims is not None and self._on_shard_0(data):  # other sessions of shard 0 may hear it too
+            self.cog.background(self._claimed(data, time.time()))
+            return
+        self._arrived(data)
+
+    def _on_shard_0(self, data: dict) -> bool:
+        """The interaction came on a session of shard 0 (a DM, or a guild of shard 0's)."""
+        guild = data.get("guild_id")
+        return guild is None or self.shard_count is None or (int(guild) >> 22) % self.shard_count == 0
+
+    async def _claimed(self, data: dict, received_at: float) -> None:
+        """Answered here only if this process is the first to claim it; the table's owner claims at once,
+        the others after ``HANDICAP`` (and a guild's commands are shard 0's own process's first)."""
+        assert self.claims is not None
+        table = table_of(data)
+        if table is not None and table in self.registry.leased:
+            pass
+        elif table is not None or 0 not in self.shards:
+            await asyncio.sleep(HANDICAP)
+        try:
+            won = await self.claims.claim(int(data["id"]))
+        except (StoreError, KeyError, ValueError) as error:
+            won = 0 in self.shards  # without the database, shard 0's own process answers (the standby: not)
+            log.warning("interaction %s could not be claimed (%s): %s", data.get("id"), error, "answered" if won else "left")
+        if won:
+            self._arrived(data, received_at)
+
+    def _arrived(self, data: dict, received_at: float | None = None) -> None:
+        """An interaction this process answers: parsed here, or routed to its table's owner."""
         table = table_of(data)
         assert self._parse is not None
         if table is None or (table in self.registry.leased and table not in self.registry.restoring):
             self._parse(data)
             return
-        self.cog.background(self._route(data, table, time.time(), 0))
+        self.cog.background(self._route(data, table, received_at or time.time(), 0))
 
     async def _route(self, data: dict, table: int, received_at: float, hops: int) -> None:
         """A click on a table not run here: to its owner's mailbox; here when nobody runs it (the cog then
