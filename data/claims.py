@@ -1,7 +1,7 @@
 """Which bot process answers an interaction that Discord delivered to several of them.
 
     claims = Claims(pool, "host-b shards 1 of 2")
-    if await claims.claim(interaction_id):   # True in exactly one process
+    if await claims.claim(interaction_id) == claims.owner:   # in exactly one process
         ...answer it...
     await claims.purge()                     # ids older than an interaction's 15-minute token
 
@@ -40,20 +40,30 @@ class Claims:
         self.owner = owner
         self.path = path
 
-    async def claim(self, interaction_id: int) -> bool:
-        """True if this process is the first to claim the interaction (it answers it), else False."""
+    async def claim(self, interaction_id: int) -> str:
+        """The process that answers the interaction: this one if it is the first to claim it, else the
+        one that did (one round trip either way: the no-op update returns the row that was there)."""
         rows = await self._fetch(
             "INSERT INTO interaction_claims (interaction_id, owner, claimed_at) VALUES ($1, $2, " + _NOW + ")"
-            " ON CONFLICT (interaction_id) DO NOTHING RETURNING interaction_id",
+            " ON CONFLICT (interaction_id) DO UPDATE SET owner = interaction_claims.owner RETURNING owner",
             interaction_id,
             self.owner,
         )
-        return bool(rows)
+        return str(rows[0][0])
 
     async def owner_of(self, interaction_id: int) -> str | None:
         """The process that claimed the interaction (None: none yet)."""
         rows = await self._fetch("SELECT owner FROM interaction_claims WHERE interaction_id = $1", interaction_id)
         return str(rows[0][0]) if rows else None
+
+    async def hearers(self, within: float = 60.0) -> set[str]:
+        """The other processes that claimed an interaction lately: they hear shard 0 too."""
+        rows = await self._fetch(
+            "SELECT DISTINCT owner FROM interaction_claims WHERE claimed_at > " + _NOW + " - $1 AND owner <> $2",
+            within,
+            self.owner,
+        )
+        return {str(row[0]) for row in rows}
 
     async def purge(self, older_than: float = TOKEN_LIFE) -> None:
         """Forget the claims of interactions whose token is dead (nobody can answer them any more)."""
