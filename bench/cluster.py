@@ -81,6 +81,7 @@ RUN_LIMIT = 900.0  # seconds of play: tables still short of their hands by then 
 TAKEOVER_LIMIT = 60.0  # seconds: a table not playing again by then is reported, and the run goes on
 END_GRACE = 20.0  # seconds the people get to finish their last click once the run is over
 STEPS = ("claimed", "replayed", "channel_told", "table_posted", "prompt_sent", "first_move")
+PATIENCE = 3.5  # seconds a person waits for a DM click's answer: Discord has said "did not respond" by then
 KILL_AFTER_MOVES = 3  # every person has made this many moves: every table is in a hand
 
 
@@ -142,8 +143,8 @@ class Player(Person):
         version = (message.id, message.updated_seq)
         clicked_at, started = time.time(), time.perf_counter()
         interaction = await self.user.click(message, custom_id)
-        try:
-            response = await interaction.response(timeout)
+        try:  # Discord shows "did not respond" after 3 s, and a person presses again then, not after 10
+            response = await interaction.response(min(timeout, PATIENCE))
         except AssertionError:  # no answer in Discord's 3 s (its process died under it)
             self.unanswered.append(clicked_at)
             self.outcomes.append((clicked_at, "unanswered"))
