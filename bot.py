@@ -78,7 +78,7 @@ class Config:
     shards: tuple[int, ...] | None = None  # Discord shards this process runs (None: all of shard_count)
     shard_count: int | None = None  # None: one unsharded connection (or Discord's count with shards)
     process_name: str | None = None  # this process among several (leases, mailbox); default host + shards
-    lease_seconds: float = 5.0  # a table's lease (data/leases.py): how soon another process takes it over
+    lease_seconds: float = 8.0  # a table's lease (data/leases.py): how soon another process takes it over
     picture_workers: int = 0  # processes that draw the table and hand pictures (cogs/mahjong/pictures.py)
     # also run a standby session of shard 0 (it hears every DM click): DM play outlives shard 0's process
     shard0_standby: bool = False

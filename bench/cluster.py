@@ -543,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--hands", type=int, default=1, help="finished hands every table plays at least")
-    parser.add_argument("--lease-seconds", type=float, default=5.0, help="the bot's default lease (data/leases.py)")
+    parser.add_argument("--lease-seconds", type=float, default=8.0, help="the bot's default lease (data/leases.py)")
     parser.add_argument("--latency", action="store_true", help="the stand-in's latency model on (bench.tables's)")
     parser.add_argument("--no-kill", action="store_true", help="no process is killed")
     parser.add_argument(

@@ -22,7 +22,7 @@ advisory locks (an earlier ``data.ownership`` held those) because:
   operator reads it with ``SELECT * FROM table_leases``;
 * advisory locks do not survive transaction-mode poolers (pgbouncer), which most hosted PostgreSQL uses.
 
-The price is the wait: a dead process's tables are taken over when their lease runs out (``ttl``, 5 s
+The price is the wait: a dead process's tables are taken over when their lease runs out (``ttl``, 8 s
 by default, renewed every ``ttl / 4``), not the moment it dies. A process that cannot renew in time
 must stop running its tables itself (the caller's renew loop does): by then another may own them.
 Two owners can never both store a move: moves are keyed by (hand, move number), so the second write of
@@ -40,7 +40,7 @@ import asyncpg
 from data.mailbox import application_name
 from data.postgres import translate
 
-TTL = 5.0  # seconds a lease lasts unless renewed (every ttl / 4); a dead owner's tables are taken once it runs out
+TTL = 8.0  # seconds a lease lasts unless renewed (every ttl / 4)
 _NOW = "extract(epoch FROM clock_timestamp())"
 _UNFINISHED = "('lobby', 'playing')"
 MAILBOX_SUFFIX = application_name("")  # what the owner's listening connection adds to its name

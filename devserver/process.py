@@ -42,7 +42,7 @@ class BotProcess:
         shard_count: int | None,
         name: str,
         seed: int = 1,
-        lease_seconds: float = 5.0,
+        lease_seconds: float = 8.0,
         edit_interval: float = 1.0,
         shard0_standby: bool = False,
     ) -> None:
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shards")
     parser.add_argument("--shard-count")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--lease-seconds", type=float, default=5.0)
+    parser.add_argument("--lease-seconds", type=float, default=8.0)
     parser.add_argument("--edit-interval", type=float, default=1.0)
     parser.add_argument("--shard0-standby", action="store_true")
     args = parser.parse_args(argv)
