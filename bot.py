@@ -95,6 +95,8 @@ class Config:
     web: str | None = None
     web_url: str | None = None
     web_secret: str | None = None
+    # also run a standby session of shard 0 (it hears every DM click): DM play outlives shard 0's process
+    shard0_standby: bool = False
 
     @classmethod
     def from_env(cls) -> Config:
@@ -126,7 +128,8 @@ class Config:
             web_url=os.environ.get("MAHJONG_WEB_URL", "").strip() or None,
             web_secret=os.environ.get("MAHJONG_WEB_SECRET", "").strip() or None,
         )
-        return config.sharded(
+        standby = os.environ.get("MAHJONG_SHARD0_STANDBY", "").strip().lower() in ("1", "yes", "true", "on")
+        return replace(config, shard0_standby=standby).sharded(
             os.environ.get("MAHJONG_SHARDS", "").strip() or None,
             os.environ.get("MAHJONG_SHARD_COUNT", "").strip() or None,
             os.environ.get("MAHJONG_PROCESS_NAME", "").strip() or None,
@@ -156,6 +159,8 @@ class Config:
             )
         spec = shards if shards is not None else f"0-{total - 1}"
         default = f"{socket.gethostname()} shards {spec} of {total}"
+        if self.shard0_standby and 0 in chosen:
+            raise SystemExit("--shard0-standby is for a process that does not run shard 0 itself (--shards).")
         return replace(self, shards=chosen, shard_count=total, process_name=name or default)
 
 
@@ -358,12 +363,16 @@ class ShardedMahjongBot(MahjongBot, commands.AutoShardedBot):
 
 
 def build_bot(config: Config, **options: Any) -> MahjongBot:
-    """The bot a configuration asks for: the shards it names, or else every shard of the count Discord
-    recommends (GET /gateway/bot before the first IDENTIFY: one shard below 1,000 servers or so, and never
-    close code 4011 at 2,500, whichever the bot is in when it starts)."""
+    """The bot a configuration asks for: the shards it names (with a standby session of shard 0 beside them
+    if asked), or else every shard of the count Discord recommends (GET /gateway/bot before the first
+    IDENTIFY: one shard below 1,000 servers or so, and never close code 4011 at 2,500, whichever the bot is
+    in when it starts)."""
     if config.shard_count is not None:
         options.setdefault("shard_count", config.shard_count)
-        options.setdefault("shard_ids", list(config.shards or range(config.shard_count)))
+        shards = list(config.shards or range(config.shard_count))
+        if config.shard0_standby:  # a second session of shard 0 beside its own process's (cogs/mahjong/cluster.py)
+            shards = [0, *shards]
+        options.setdefault("shard_ids", shards)
     return ShardedMahjongBot(config, **options)
 
 
@@ -495,6 +504,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--shard-count", metavar="N", help="how many shards the bot has in all (env MAHJONG_SHARD_COUNT)"
     )
+    parser.add_argument(
+        "--shard0-standby",
+        action="store_true",
+        help="also run a standby session of shard 0, which Discord sends every DM to, so that DM play goes on "
+        "when shard 0's process dies (env MAHJONG_SHARD0_STANDBY=1; README: Several processes)",
+    )
     args = parser.parse_args(argv)
     if not args.sandbox:  # they would be ignored: a bot with a token plays what its servers ask for
         given = [f"--{name}" for name in SANDBOX_ONLY if getattr(args, name) is not None]
@@ -522,6 +537,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     try:
         config = Config.from_env()
+        if args.shard0_standby:
+            config = replace(config, shard0_standby=True)
         if args.shards is not None or args.shard_count is not None:  # the command line over the environment
             config = config.sharded(args.shards, args.shard_count, os.environ.get("MAHJONG_PROCESS_NAME") or None)
     except SystemExit as stop:

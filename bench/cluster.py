@@ -21,7 +21,9 @@ Printed as one JSON object on the last line:
 * ``errors``: ERROR lines the bot processes logged, and Discord rules the stand-in saw broken, but for
   ``unanswered_at_kill`` (clicks that were on their way to the killed process: Discord says "the
   application did not respond" for those, as it would);
-* ``takeover_s``: from the SIGKILL until the last of its tables answered a move again;
+* ``takeover_s``: from the SIGKILL until the last table answered a move again (the largest over the kills);
+* ``dm_gap_s``: the longest time after a kill, until every table plays again, in which no DM click at any
+  table was answered with its move made (the largest over the kills; ``kills`` has each kill's own);
 * ``lost_moves``: moves whose click was answered but that are not in the database afterwards (must be 0);
 * ``moving_answers``: clicks between the death and the takeover, answered with "press again";
 * ``baseline_p99_ms`` and ``p99_ratio``: the same tables and people on one bot process on SQLite, no kill
@@ -33,6 +35,10 @@ Printed as one JSON object on the last line:
   timelines go to stderr;
 * ``error_kinds``: the errors by kind (late answers, 429s, ...), ``errors_after_kill`` those from the kill on.
 
+``--kill home|shard0|all``: which process is SIGKILLed — ``home`` (process 1, the guild's shard: the
+owner of every table, the default), ``shard0`` (process 0, whose shard Discord sends every DM click to;
+every other process runs a standby session of shard 0, so DM play goes on), or ``all`` (home, then once
+every table plays again and it is back, shard 0's).
 ``--graceful`` stops the process with SIGTERM instead: a clean shutdown hands its tables to the others at once.
 ``--think S``: each person takes S seconds on average before a DM click (by default they click at once).
 """
@@ -75,6 +81,7 @@ RUN_LIMIT = 900.0  # seconds of play: tables still short of their hands by then 
 TAKEOVER_LIMIT = 60.0  # seconds: a table not playing again by then is reported, and the run goes on
 END_GRACE = 20.0  # seconds the people get to finish their last click once the run is over
 STEPS = ("claimed", "replayed", "channel_told", "table_posted", "prompt_sent", "first_move")
+PATIENCE = 3.5  # seconds a person waits for a DM click's answer: Discord has said "did not respond" by then
 KILL_AFTER_MOVES = 3  # every person has made this many moves: every table is in a hand
 
 
@@ -85,6 +92,7 @@ class Player(Person):
 
     moves: list[tuple[int, int, str, float]] = field(default_factory=list)  # (table, hand, action, clicked)
     dm_latencies: list[float] = field(default_factory=list)
+    made_at: list[float] = field(default_factory=list)  # when each DM click that made its move was answered
     channel_latencies: list[float] = field(default_factory=list)
     unanswered: list[float] = field(default_factory=list)  # when each click that got no answer was made
     moving: int = 0
@@ -135,8 +143,8 @@ class Player(Person):
         version = (message.id, message.updated_seq)
         clicked_at, started = time.time(), time.perf_counter()
         interaction = await self.user.click(message, custom_id)
-        try:
-            response = await interaction.response(timeout)
+        try:  # Discord shows "did not respond" after 3 s, and a person presses again then, not after 10
+            response = await interaction.response(min(timeout, PATIENCE))
         except AssertionError:  # no answer in Discord's 3 s (its process died under it)
             self.unanswered.append(clicked_at)
             self.outcomes.append((clicked_at, "unanswered"))
@@ -157,6 +165,7 @@ class Player(Person):
             return
         self.latencies.append(elapsed)
         self.dm_latencies.append(elapsed)
+        self.made_at.append(clicked_at + elapsed)
         self.timed.append((clicked_at, elapsed))
         code = code_of(answer)
         if code:
@@ -194,6 +203,31 @@ class Player(Person):
                 self.channel_latencies.append(elapsed)
                 self.latencies.append(elapsed)
                 self.timed.append((clicked_at, elapsed))
+
+
+@dataclass
+class Kill:
+    """One SIGKILL of the run: whom, when (wall and stand-in clocks), and what came of it."""
+
+    victim: int
+    at: float
+    clock: float
+    problems_before: int
+    ended: set[str] = field(default_factory=set)  # the people whose table's match was over at the kill
+    takeover_s: float | None = None
+    playing_at: float | None = None  # wall time every table played again
+    dm_gap_s: float | None = None
+
+
+def dm_gap(made: list[float], start: float, end: float) -> float:
+    """The longest time from ``start`` to ``end`` in which no DM click was answered with its move made
+    (``made``: when each answer arrived, sorted).
+
+    >>> dm_gap([1.0, 2.5, 3.0, 9.0], 2.0, 10.0)
+    6.0
+    """
+    times = [start, *(at for at in made if start < at < end), end]
+    return round(max(b - a for a, b in zip(times, times[1:], strict=False)), 2)
 
 
 def shard_plan(guild_id: int, processes: int) -> tuple[int, list[tuple[int, ...]]]:
@@ -292,6 +326,7 @@ async def run(
     peek_every: float = 15.0,
     graceful: bool = False,
     think: float = 0.0,
+    kill_which: str = "home",
 ) -> dict:
     names = [f"player{i}" for i in range(tables)]
     channels = tuple(f"table-{i}" for i in range(tables))
@@ -310,6 +345,7 @@ async def run(
                 *where, database=database, shards=plan[index] if sharded else None,
                 shard_count=count if sharded else None, name=f"bench-{index}",
                 lease_seconds=lease_seconds, edit_interval=1.0, seed=1,
+                shard0_standby=sharded and index != 0,  # DM clicks reach it too: shard 0 may die
             )  # fmt: skip
 
         bots = [process(i) for i in range(processes)]
@@ -335,24 +371,29 @@ async def run(
                 1 for m in server.channel_messages(channel) if any(a.filename == "score.png" for a in m.attachments)
             )
 
-        killed_at: float | None = None
-        kill_clock = 0.0  # the stand-in's clock at the kill
-        ended: set[str] = set()  # the people whose table's match was over at the kill
-        problems_before = 0
+        # the processes SIGKILLed in turn (--kill): 1 runs the guild's shard and so owns every table (home),
+        # 0 runs shard 0, which Discord sends every DM click to (and 1 a standby session of it)
+        victims = ({"home": [1], "shard0": [0], "all": [1, 0]}[kill_which] if kill and processes > 1 else [])
+        kills: list[Kill] = []
         stuck = 0
-        takeover_s: float | None = None
-        victim = 1 if processes > 1 else None
+        since = 0.0  # wall time the last restarted process was back: the next kill waits for moves after it
         while True:
             await asyncio.sleep(0.5)
-            if kill and victim is not None and killed_at is None:
-                if all(len(p.moves) >= KILL_AFTER_MOVES for p in people):
-                    paused.set()  # the guild's shard goes down with it: no channel clicks can arrive
-                    problems_before = len(harness.problems()) + len(bots[victim].errors) + len(bots[0].errors)
+            current = kills[-1] if kills else None
+            if len(kills) < len(victims) and (current is None or current.takeover_s is not None):
+                if all(len(p.moves) >= KILL_AFTER_MOVES and any(m[3] > since for m in p.moves) for p in people
+                       if current is None or p.user.name not in current.ended):  # fmt: skip
+                    victim = victims[len(kills)]
+                    if victim == 1:
+                        paused.set()  # the guild's shard goes down with it: no channel clicks can arrive
+                    before = len(harness.problems()) + sum(len(b.errors) for b in bots)
                     bots[victim].terminate() if graceful else bots[victim].kill()
-                    killed_at, kill_clock = time.time(), server.clock.now()
-                    ended = {p.user.name for p, c in zip(people, channels, strict=True) if match_over(c)}
+                    current = Kill(victim, time.time(), server.clock.now(), before)
+                    current.ended = {p.user.name for p, c in zip(people, channels, strict=True) if match_over(c)}
+                    kills.append(current)
                     print(f"killed bench-{victim} at {time.perf_counter() - started:.1f} s", file=sys.stderr)
-            if killed_at is not None and takeover_s is None:
+            if current is not None and current.takeover_s is None:
+                killed_at, ended = current.at, current.ended
                 # the first move clicked after the kill and made: only a live owner makes a move
                 # (a table whose match was over before the kill, or that the takeover found over, has nothing
                 # to play again)
@@ -373,14 +414,17 @@ async def run(
                     print("\n".join(bots[0].log[-30:]), file=sys.stderr)
                     again = [a if a is not None else time.time() for a in again]
                 if all(a is not None for a in again):
-                    takeover_s = round(max(again, default=killed_at) - killed_at, 2)  # type: ignore[type-var]
-                    print(f"every table plays again after {takeover_s} s", file=sys.stderr)
+                    current.takeover_s = round(max(again, default=killed_at) - killed_at, 2)  # type: ignore[type-var]
+                    current.playing_at = time.time()
+                    print(f"every table plays again after {current.takeover_s} s", file=sys.stderr)
+                    victim = current.victim
                     retired.append(bots[victim])  # started again, as its supervisor would
                     bots[victim] = process(victim)
                     await bots[victim].start(timeout=120)
+                    since = time.time()
                     paused.clear()
             done = all(finished(c) >= hands for c in channels)
-            if done and (not kill or victim is None or takeover_s is not None):
+            if done and len(kills) == len(victims) and all(k.takeover_s is not None for k in kills):
                 break
             if time.perf_counter() - started > RUN_LIMIT:
                 behind = [c for c in channels if finished(c) < hands]
@@ -404,7 +448,7 @@ async def run(
     stored = await stored_moves(database) if database.startswith("postgresql://") else answered
     lost = sum(max(0, n - stored[key]) for key, n in answered.items())
     unanswered = [at for p in people for at in p.unanswered]
-    at_kill = [at for at in unanswered if killed_at is not None and killed_at - 3.5 <= at <= killed_at + 0.5]
+    at_kill = [at for at in unanswered if any(k.at - 3.5 <= at <= k.at + 0.5 for k in kills)]
     deadline_misses = sum(1 for line in problems if "response_deadline" in line)
     child_errors = [line for bot in (*bots, *retired) for line in bot.errors]
     if os.environ.get("MAHJONG_BENCH_LOGS"):  # every line each bot process logged, for a closer look
@@ -422,16 +466,21 @@ async def run(
         print("problem:", line, file=sys.stderr)
     errors = len(child_errors) + len(problems) - min(deadline_misses, len(at_kill))
     kinds = Counter(error_kind(line) for line in [*child_errors, *problems])
-    timeline: dict = {}
-    if killed_at is not None:
+    timelines: list[dict] = []
+    made = sorted(at for p in people for at in p.made_at)
+    for number, kill in enumerate(kills):
+        later = kills[number + 1].at if number + 1 < len(kills) else float("inf")
         taken: dict[int, tuple[float, float]] = {}  # the first takeover after the kill (not the way home)
         for bot in (*bots, *retired):
             for table, (claimed, replayed) in bot.taken.items():
-                if claimed >= killed_at and (table not in taken or claimed < taken[table][0]):
+                if kill.at <= claimed < later and (table not in taken or claimed < taken[table][0]):
                     taken[table] = (claimed, replayed)
-        timeline, slowest = takeover_timeline(server, people, channels, killed_at, kill_clock, taken)
+        timeline, slowest = takeover_timeline(server, people, channels, kill.at, kill.clock, taken)
+        timelines.append(timeline)
         for table, steps in slowest:
-            print(f"table {table} after the kill:", json.dumps(steps), file=sys.stderr)
+            print(f"table {table} after killing bench-{kill.victim}:", json.dumps(steps), file=sys.stderr)
+        kill.dm_gap_s = dm_gap(made, kill.at, kill.playing_at or time.time())
+    killed_at = kills[0].at if kills else None
     forwarded = [s for bot in (*bots, *retired) for s in bot.forwarded]
     dm = [x for p in people for x in p.dm_latencies]
     channel = [x for p in people for x in p.channel_latencies]
@@ -454,7 +503,10 @@ async def run(
         "forwarded_p50_ms": ms(forwarded),
         "forwarded_p99_ms": ms(forwarded, 0.99),
         "errors": errors,
-        "takeover_s": takeover_s,
+        "kill": [("shard0" if k.victim == 0 else "home") for k in kills],
+        "takeover_s": max((k.takeover_s for k in kills if k.takeover_s is not None), default=None),
+        "dm_gap_s": max((k.dm_gap_s for k in kills if k.dm_gap_s is not None), default=None),
+        "kills": [{"victim": f"bench-{k.victim}", "takeover_s": k.takeover_s, "dm_gap_s": k.dm_gap_s} for k in kills],
         "lost_moves": lost,
         "unanswered_at_kill": len(at_kill),
         "unanswered_other": len(unanswered) - len(at_kill),
@@ -465,8 +517,9 @@ async def run(
         "answered_moves": sum(answered.values()),
         "seconds": round(seconds, 1),
         "error_kinds": dict(kinds),
-        "errors_after_kill": max(0, errors - problems_before) if killed_at is not None else 0,
-        "takeover_timeline": timeline,
+        "errors_after_kill": max(0, errors - kills[0].problems_before) if kills else 0,
+        "takeover_timeline": timelines[0] if timelines else {},
+        "takeover_timelines": timelines if len(timelines) > 1 else None,
     }
 
 
@@ -477,7 +530,7 @@ async def cluster_run(args: argparse.Namespace) -> dict:
     try:
         database = cluster.url(await cluster.create_database())
         return await run(
-            args.processes, args.tables, args.hands, database=database, kill=not args.no_kill,
+            args.processes, args.tables, args.hands, database=database, kill=not args.no_kill, kill_which=args.kill,
             latency=args.latency, lease_seconds=args.lease_seconds, graceful=args.graceful, peek_every=args.peek_every,
             think=args.think,
         )  # fmt: skip
@@ -493,6 +546,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lease-seconds", type=float, default=8.0, help="the bot's default lease (data/leases.py)")
     parser.add_argument("--latency", action="store_true", help="the stand-in's latency model on (bench.tables's)")
     parser.add_argument("--no-kill", action="store_true", help="no process is killed")
+    parser.add_argument(
+        "--kill", choices=("home", "shard0", "all"), default="home",
+        help="which process is SIGKILLed: the tables' owner (home), shard 0's (shard0), or each in turn (all)",
+    )  # fmt: skip
     parser.add_argument("--graceful", action="store_true", help="SIGTERM instead of SIGKILL: a clean shutdown")
     parser.add_argument("--peek-every", type=float, default=15.0, help="seconds between a person's channel clicks")
     parser.add_argument("--think", type=float, default=0.0, help="each person's mean seconds before a DM click")

@@ -40,7 +40,7 @@ import asyncpg
 from data.mailbox import application_name
 from data.postgres import translate
 
-TTL = 8.0  # seconds a lease lasts unless renewed
+TTL = 8.0  # seconds a lease lasts unless renewed (every ttl / 4)
 _NOW = "extract(epoch FROM clock_timestamp())"
 _UNFINISHED = "('lobby', 'playing')"
 MAILBOX_SUFFIX = application_name("")  # what the owner's listening connection adds to its name

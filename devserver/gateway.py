@@ -6,11 +6,21 @@ that shard's session hears of it (READY's guild list, GUILD_CREATE, its messages
 and events without a guild — every DM, and so every click on a DM button — go to shard 0 alone.
 Session starts are limited as Discord limits them (devserver/identify.py): op 9 past ``max_concurrency``,
 close code 4011 for a session that would hold too many guilds, the day's IDENTIFYs counted.
+
+Several sessions may identify with the same ``[shard_id, shard_count]`` (API docs, Gateway → Sharding:
+"You can establish multiple sessions with the same [shard_id, num_shards]"; ``num_shards`` "is only used
+for routing traffic"): routing is by the formula alone, so every session the formula picks hears the
+event — each session with shard 0 hears every DM (discord/discord-api-docs pull 6853 spells this out:
+"events may be sent to multiple sessions"; two processes on one token both receiving one click is what
+bots that run twice see). An interaction delivered twice is still answered once: the second callback is
+refused with 40060 (interactions.py), so the bot's sessions must agree on who answers (a standby shard-0
+session: cogs/mahjong/cluster.py, data/claims.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from dataclasses import dataclass
@@ -47,10 +57,11 @@ class Session:
     shard_count: int
     intents: int | None
     seq: int = 0
+    number: int = 0  # the how-manyth IDENTIFY of this shard: each session has its own id
 
     @property
     def session_id(self) -> str:
-        return f"devserver-session-{self.shard_id}"
+        return f"devserver-session-{self.shard_id}" + (f"-{self.number}" if self.number else "")
 
 
 class Gateway:
@@ -58,7 +69,8 @@ class Gateway:
 
     def __init__(self, server: DevServer) -> None:
         self.server = server
-        self.sessions: dict[int, Session] = {}  # by shard id
+        self.sessions: dict[int, Session] = {}  # by shard id: the latest session of each shard
+        self.every: list[Session] = []  # every session identified, several per shard if the bot opens them
         self.sockets: set[web.WebSocketResponse] = set()
         self.identified = asyncio.Event()  # set while at least one shard is identified
         self._send_lock = asyncio.Lock()  # one event at a time, in the order they were raised
@@ -97,7 +109,7 @@ class Gateway:
             self.sockets.discard(ws)
             # its sessions stay, closed, for a RESUME (Discord keeps a session resumable for a while): what
             # is missed meanwhile is replayed then; a new IDENTIFY replaces them
-            if all(session.ws.closed for session in self.sessions.values()):
+            if all(session.ws.closed for session in self.every):
                 self.identified.clear()
             self.server.recorder.bump()  # wake whoever waits for the bot (or a shard) to go away
         return ws
@@ -116,8 +128,7 @@ class Gateway:
             await self._wait_held(shard_id)  # a dropped shard's IDENTIFY waits for restore_gateway
             if not await self._may_start(ws, (shard_id, shard_count) if shard else None):
                 return
-            session = Session(ws, shard_id, shard_count, data.get("intents"))
-            self.sessions[shard_id] = session
+            session = self._identified(Session(ws, shard_id, shard_count, data.get("intents")))
             await self._dispatch_to(session, "READY", self._ready_payload(session, shard))
             if self._owns_guild(session):
                 await self._dispatch_to(
@@ -125,7 +136,7 @@ class Gateway:
                 )
             self.identified.set()
         elif op == RESUME:
-            found = next((x for x in self.sessions.values() if x.session_id == data.get("session_id")), None)
+            found = next((x for x in self.every if x.session_id == data.get("session_id")), None)
             if found is None:
                 await self._send(ws, {"op": INVALID_SESSION, "d": False})
                 return
@@ -204,12 +215,20 @@ class Gateway:
     @property
     def connected(self) -> bool:
         """A bot is logged in and listening (at least one of its shards)."""
-        return any(not session.ws.closed for session in self.sessions.values()) and self.identified.is_set()
+        return any(not session.ws.closed for session in self.every) and self.identified.is_set()
 
     def reaches(self, data: dict[str, Any], event: str = "") -> bool:
-        """The shard this event goes to is connected: a click on it reaches the bot."""
-        session = self._session_for(event, data)
-        return session is not None and not session.ws.closed
+        """A session of the shard this event goes to is connected: a click on it reaches the bot."""
+        return bool(self._sessions_for(event, data))
+
+    def _identified(self, session: Session) -> Session:
+        """A new session of its shard, beside any other of the same shard still connected (a session of
+        the shard whose socket closed is replaced: it can no longer be resumed once identified again)."""
+        same = [x for x in self.every if x.shard_id == session.shard_id]
+        session.number = max((x.number + 1 for x in same), default=0)
+        self.every = [x for x in self.every if x.shard_id != session.shard_id or not x.ws.closed] + [session]
+        self.sessions[session.shard_id] = session
+        return session
 
     def _owns_guild(self, session: Session) -> bool:
         """The guild is this session's (its shard), and the bot is still in it."""
@@ -217,14 +236,15 @@ class Gateway:
             return False
         return shard_of(self.server.world.guild_id, session.shard_count) == session.shard_id
 
-    def _session_for(self, event: str, data: dict[str, Any]) -> Session | None:
+    def _sessions_for(self, event: str, data: dict[str, Any]) -> list[Session]:
+        """The connected sessions the event goes to: every one the sharding formula picks."""
         guild = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
-        if guild is None:  # DMs: shard 0 alone
-            return self.sessions.get(0)
-        for session in self.sessions.values():
-            if shard_of(int(guild), session.shard_count) == session.shard_id:
-                return session
-        return None
+        return [
+            session
+            for session in self.every
+            if not session.ws.closed
+            and (session.shard_id == 0 if guild is None else shard_of(int(guild), session.shard_count) == session.shard_id)
+        ]
 
     def wants(self, intent: int) -> bool:
         return bool((self.intents or 0) & intent)
@@ -276,11 +296,18 @@ class Gateway:
         await ws.send_str(json.dumps(payload))
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send one event to the shard it belongs to (its guild's, or shard 0 without a guild)."""
-        session = self._session_for(event, data)
-        if session is None or session.ws.closed:
+        """Send one event to the shard it belongs to (its guild's, or shard 0 without a guild): to every
+        session of that shard."""
+        sessions = self._sessions_for(event, data)
+        if not sessions:
             raise RuntimeError(f"cannot dispatch {event}: no bot is connected to the gateway on its shard")
-        await self._dispatch_to(session, event, data)
+        heard = 0
+        for session in sessions:
+            with contextlib.suppress(RuntimeError, ConnectionError):  # one going away: the others hear it
+                await self._dispatch_to(session, event, data)
+                heard += 1
+        if not heard:
+            raise RuntimeError(f"cannot dispatch {event}: every session of its shard went away")
 
     async def _dispatch_to(self, session: Session, event: str, data: dict[str, Any]) -> None:
         async with self._send_lock:

@@ -106,3 +106,19 @@ def test_a_bot_that_outgrew_its_shards_starts_again_with_discords_count(monkeypa
     monkeypatch.setattr(entry.time, "sleep", lambda seconds: None)
     assert entry.run_with_retries(entry.Config("t", "x.sqlite3").sharded(None, None)) == 0
     assert len(starts) == 2 and "close code 4011" in capsys.readouterr().err
+
+
+def test_a_shard_0_standby_runs_a_session_of_shard_0_beside_its_own_shards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--shard0-standby`` (MAHJONG_SHARD0_STANDBY=1): DM clicks reach this process too, while its home
+    shards — the guilds whose tables come back to it — stay its own."""
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv("MAHJONG_DB", PG)
+    monkeypatch.setenv("MAHJONG_SHARDS", "4-7")
+    monkeypatch.setenv("MAHJONG_SHARD_COUNT", "8")
+    monkeypatch.setenv("MAHJONG_SHARD0_STANDBY", "1")
+    config = entry.Config.from_env()
+    assert config.shard0_standby and config.shards == (4, 5, 6, 7)
+    bot = entry.build_bot(config)
+    assert isinstance(bot, discord.AutoShardedClient) and bot.shard_ids == [0, 4, 5, 6, 7]
+    with pytest.raises(SystemExit, match="does not run shard 0 itself"):
+        entry.Config("t", PG, shard0_standby=True).sharded("0-3", "8")

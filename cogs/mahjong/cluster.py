@@ -24,6 +24,16 @@ stored table rebuilt here (``registry.open_stored``), and stops one another proc
 (``registry.drop``, ``registry.hand_back``). Of the tables cog it uses only the process's services (the
 store, the request budget, background tasks).
 
+DM play has no single point of failure when another process runs a standby session of shard 0
+(``--shard0-standby``): Discord sends each DM click to every session of shard 0 (devserver/gateway.py
+quotes its docs), so both processes hear it, and the one that stores the interaction's id first
+(:mod:`data.claims`) answers it — the table's owner first: the others give it ``HEARD_HANDICAP`` to
+claim it while another process is seen claiming shard 0's clicks (a loaded owner's event loop lags by more
+than a few milliseconds, and a click a non-owner claims is lost if that process dies before forwarding
+it), and only ``HANDICAP`` when none is (no standby: the owner cannot hear it). So a click is forwarded
+only when its owner did not hear it. When shard 0's process dies, the standby
+session goes on hearing every DM click; its tables are taken over as any dead process's are.
+
 Clicks are routed before discord.py parses them (:meth:`PgCluster.install` wraps the
 ``INTERACTION_CREATE`` parser), so the cog never sees a click for a table it does not run. On SQLite one
 process owns every table: :class:`SoleProcess` says yes to everything.
@@ -32,6 +42,7 @@ process owns every table: :class:`SoleProcess` says yes to everything.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -40,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from data import StoreError
+from data.claims import Claims
 from data.leases import TTL, Leases
 from data.mailbox import Mailbox
 from data.postgres import PgDriver
@@ -57,6 +69,9 @@ log = logging.getLogger(__name__)
 
 CLICK_WAITS = 1.5  # seconds of its 3 a click for a table being taken over here waits for it
 MAX_HOPS = 3  # a click forwarded this often (owners changing under it) is answered where it is
+HANDICAP = 0.03  # seconds a process that does not run a click's table waits before claiming it (data.claims)
+HEARD_HANDICAP = 0.5  # the same while another process is seen to claim shard 0's clicks: it hears them too
+PURGE_EVERY = 60.0  # seconds between forgetting the claims of interactions whose token is dead
 
 
 def table_of(data: dict) -> int | None:
@@ -91,6 +106,9 @@ class PgCluster(LeasedTables):
     ) -> None:
         super().__init__(registry, cog, leases, name, shards, count)
         self._parse: Callable[[Any], None] | None = None
+        self.claims: Claims | None = None  # sharded: shard 0's sessions may be several (a standby)
+        self._purged = time.monotonic()
+        self.hearers: set[str] | None = None  # the others that claimed shard 0's clicks lately (None: not known yet)
         self.on_forwarded: Callable[[float], None] | None = None  # seconds a forwarded click took (bench)
 
     @classmethod
@@ -102,6 +120,8 @@ class PgCluster(LeasedTables):
         assert isinstance(driver, PgDriver)
         cluster = cls(registry, cog, Leases(driver.pool, name, path=driver.path, ttl=ttl), name, shards, count)
         cluster.mailbox = await Mailbox.open(url, name=name, on_message=cluster._received)
+        if count is not None:
+            cluster.claims = Claims(driver.pool, name, path=driver.path)
         return cluster
 
     def start(self, bot: discord.Client) -> None:
@@ -117,6 +137,12 @@ class PgCluster(LeasedTables):
     async def _listen_again(self) -> None:
         """A mailbox whose connection ended hears no forwarded click: open it afresh (the others see this
         process as gone, and answer "press again", until it listens again)."""
+        if self.claims is not None:
+            with contextlib.suppress(StoreError):
+                self.hearers = await self.claims.hearers()
+            if time.monotonic() - self._purged > PURGE_EVERY:
+                self._purged = time.monotonic()
+                await self._quietly(self.claims.purge())
         if self.mailbox is None or not self.mailbox.closed:
             return
         try:
@@ -134,12 +160,43 @@ class PgCluster(LeasedTables):
         parsers["INTERACTION_CREATE"] = self._interaction_create
 
     def _interaction_create(self, data: dict) -> None:
+        if self.claims is not None and self._on_shard_0(data):  # other sessions of shard 0 may hear it too
+            self.cog.background(self._claimed(data, time.time()))
+            return
+        self._arrived(data)
+
+    def _on_shard_0(self, data: dict) -> bool:
+        """The interaction came on a session of shard 0 (a DM, or a guild of shard 0's)."""
+        guild = data.get("guild_id")
+        return guild is None or self.shard_count is None or (int(guild) >> 22) % self.shard_count == 0
+
+    async def _claimed(self, data: dict, received_at: float) -> None:
+        """Answered here only if this process is the first to claim it; the table's owner claims at once,
+        the others after ``HANDICAP`` (and a guild's commands are shard 0's own process's first)."""
+        assert self.claims is not None
+        table = table_of(data)
+        if table is not None and table in self.registry.leased:
+            pass  # its owner: at once
+        elif table is not None or 0 not in self.shards:  # another's table, or a standby's command
+            await asyncio.sleep(HANDICAP if self.hearers == set() else HEARD_HANDICAP)
+        try:
+            winner = await self.claims.claim(int(data["id"]))
+        except (StoreError, KeyError, ValueError) as error:
+            winner = self.name if 0 in self.shards else ""  # without the database: shard 0's own process
+            log.warning("interaction %s could not be claimed (%s)", data.get("id"), error)
+        if winner == self.name:
+            self._arrived(data, received_at)
+        elif self.hearers is not None:
+            self.hearers.add(winner)
+
+    def _arrived(self, data: dict, received_at: float | None = None) -> None:
+        """An interaction this process answers: parsed here, or routed to its table's owner."""
         table = table_of(data)
         assert self._parse is not None
         if table is None or (table in self.registry.leased and table not in self.registry.restoring):
             self._parse(data)
             return
-        self.cog.background(self._route(data, table, time.time(), 0))
+        self.cog.background(self._route(data, table, received_at or time.time(), 0))
 
     async def _route(self, data: dict, table: int, received_at: float, hops: int) -> None:
         """A click on a table not run here: to its owner's mailbox; here when nobody runs it (the cog then
@@ -151,6 +208,12 @@ class PgCluster(LeasedTables):
                 pass  # nobody runs it: finished, closed, or unknown
             elif lease.owner == self.name:
                 if table in self.registry.leaving:  # being handed back to its guild's process
+                    await self._moving(data, received_at)
+                    return
+                # handed here (a clean shutdown, or home again): the lease is this process's from the moment
+                # the giver wrote it, and the table only from when its "yours" is heard and it is rebuilt —
+                # a click between the two waits for it, rather than finding no table here
+                if not await self._settled(table, received_at, taken=True):
                     await self._moving(data, received_at)
                     return
             elif lease.expired and lease.listening:  # let go by a live process, about to be taken

@@ -42,6 +42,7 @@ class SoleProcess:
     """One process owns every table (SQLite, or a PostgreSQL database without other processes)."""
 
     name = "sole"
+    hands_first = False  # a restored table posts its table message, then each person's hand (the session's order)
 
     def __init__(self, registry: TableRegistry, cog: Services) -> None:
         self.registry = registry
@@ -77,6 +78,11 @@ class SoleProcess:
 
 class LeasedTables(SoleProcess):
     """The tables this process holds a lease on, among processes sharing one PostgreSQL database."""
+
+    # taken over by the hundred, every table's table post (its picture drawn last of all, behind the hands)
+    # went before its person's prompt, so the last prompt waited for a hundred table posts under the
+    # global limit: a table rebuilt here sends each person's hand first (runner.resume)
+    hands_first = True
 
     def __init__(
         self,

@@ -76,6 +76,7 @@ class TableRunner:
         self.state = state  # the lobby's seats and settings (the session's own; the cog reads them)
         self.session = TableSession(state, cog.timing)  # its table_id is the table's
         self.lock = asyncio.Lock()
+        self.hands_first = False  # resuming a table taken over: each person's hand before the table post
         self.channel = ChannelMessages(self, cog.timing)  # the table's posts and its table message (channel.py)
         self.hands = HandMessages(self)  # each person's DM (dms.py)
         self.clock = Clock()  # the table's driver (clock.py)
@@ -183,7 +184,11 @@ class TableRunner:
         """Tell the channel, show the table and each person's hand afresh, and start the clock again."""
         async with self.lock:
             jobs = self.carry_out(self.cog.cluster.resume_order(self.session.handle(ins.Resume(), time.time())))  # cluster hook
-        await _in_order(jobs)
+        self.hands_first = self.cog.cluster.hands_first  # cluster hook: taken over, the prompts go before the post
+        try:
+            await _in_order(jobs)
+        finally:
+            self.hands_first = False
         await self.load_prefs()
         if self.state.phase is not TablePhase.LOBBY and not self.session.phase.closed:
             self._start_driver()
@@ -249,12 +254,15 @@ class TableRunner:
     async def _show_hand(self, deal: fx.Deal) -> None:
         """Post the hand's table message and send each person their hand (outside the lock)."""
         version = self.fresh_version()  # no lock: the payload reads its facts before the render's await
+        if self.hands_first:  # a hundred tables taken over at once: each person's prompt before any table post
+            await self.hands.send(deal)
         payload = await self.table_payload()
         table = await self.channel.post_payload(payload)
         async with self.lock:
             if table is not None:
                 self.channel.follow_table(table, version)
-        await self.hands.send(deal)
+        if not self.hands_first:
+            await self.hands.send(deal)
         async with self.lock:
             self.feed(ins.Dealt())
 

@@ -4,6 +4,8 @@ button — an event with no guild — reaches shard 0 alone, whichever bot sent 
 
 from __future__ import annotations
 
+import asyncio
+
 import aiohttp
 import discord
 import pytest
@@ -104,3 +106,31 @@ def test_shard_of_is_discords_formula() -> None:
     assert shard_of(41771983423143937, 1) == 0
     assert shard_of(41771983423143937, 4) == (41771983423143937 >> 22) % 4
     assert Config().shards == 1
+
+
+async def test_every_session_of_shard_0_hears_a_dm_click(harness: Harness, devserver: DevServer) -> None:
+    """Discord routes by the sharding formula alone and allows several sessions of one shard: each session
+    identified as shard 0 hears every DM click (a standby's, cogs/mahjong/cluster.py), and still only one
+    answer per interaction is accepted. Here the second session only listens."""
+    count, owner = split(devserver.world.guild_id)
+    heard: list[str] = []
+    await harness.start(shard_bot("shard 0", 0, count, heard, commands_too=False))
+    standby = shard_bot("standby", 0, count, [], commands_too=False)
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        heard.append(f"standby heard {(interaction.data or {}).get('custom_id')}")
+
+    standby.add_listener(on_interaction)
+    standby.setup_hook = lambda: asyncio.sleep(0)  # type: ignore[method-assign]  # no view: it never answers
+    await harness.start(standby)
+    await harness.start(shard_bot(f"shard {owner}", owner, count, heard, commands_too=True))
+    shard_0 = [s for s in devserver.gateway.every if s.shard_id == 0 and not s.ws.closed]
+    assert len(shard_0) == 2 and len({s.session_id for s in shard_0}) == 2, "two sessions of shard 0, each its own"
+
+    alice = devserver.member("alice")
+    await (await alice.slash("deal")).response()
+    assert not any(h.startswith("standby") for h in heard), "a guild's command goes to its own shard only"
+    [dm] = alice.dms()
+    clicked = await alice.click(dm, "Take")
+    assert (await clicked.response()).type == 7
+    assert "shard 0" in heard and "standby heard deal:take" in heard  # both sessions of shard 0 heard it
