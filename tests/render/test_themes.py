@@ -171,7 +171,9 @@ def test_felt_is_the_default_and_a_name_not_known_draws_felt():
 
 
 def test_the_themes_a_setting_names_are_the_themes_drawn():
-    assert tuple(THEMES) == SETTING_NAMES
+    from data.prefs import THEMES as PREF_NAMES  # /mahjong settings theme, stored per person
+
+    assert tuple(THEMES) == SETTING_NAMES == PREF_NAMES
 
 
 def test_the_themes_look_different_from_each_other():
