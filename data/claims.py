@@ -27,11 +27,10 @@ from typing import Any
 
 import asyncpg
 
-from data.postgres import translate
+from data.postgres import fetch_rows
 
 TOKEN_LIFE = 900.0  # seconds an interaction's token lives: past this, nobody can answer it anyway
 _NOW = "extract(epoch FROM clock_timestamp())"
-_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
 
 class Claims:
@@ -70,8 +69,4 @@ class Claims:
         await self._fetch("DELETE FROM interaction_claims WHERE claimed_at < " + _NOW + " - $1", older_than)
 
     async def _fetch(self, sql: str, *args: Any) -> list[Any]:
-        try:
-            async with self.pool.acquire() as connection:
-                return list(await connection.fetch(sql, *args))
-        except _ERRORS as error:
-            raise translate(error, self.path) from error
+        return await fetch_rows(self.pool, self.path, sql, *args)

@@ -26,12 +26,13 @@ from dataclasses import dataclass, field
 
 import asyncpg
 
+from data.postgres import CLUSTER_ERRORS
+
 log = logging.getLogger(__name__)
 
 IDENTIFY_LOCK = 0x6D6A6964  # the advisory locks' first key ("mjid"); the second is the bucket
 HOLD = 5.5  # seconds a turn is held after it is granted: Discord's 5 s window and a margin
 WAIT = 240.0  # seconds a turn is waited for at most (below discord.py's shard connect timeout, 300 here)
-_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
 
 @dataclass
@@ -80,7 +81,7 @@ class IdentifyTurns:
                         had = True
                         await asyncio.sleep(self.hold)
                     return
-                except _ERRORS as error:
+                except CLUSTER_ERRORS as error:
                     if had:  # the turn was had; only its release went wrong (it ends with the connection)
                         return
                     log.warning(

@@ -38,13 +38,12 @@ from typing import Any
 import asyncpg
 
 from data.mailbox import application_name
-from data.postgres import translate
+from data.postgres import fetch_rows
 
 TTL = 8.0  # seconds a lease lasts unless renewed (every ttl / 4)
 _NOW = "extract(epoch FROM clock_timestamp())"
 _UNFINISHED = "('lobby', 'playing')"
 MAILBOX_SUFFIX = application_name("")  # what the owner's listening connection adds to its name
-_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,11 +206,7 @@ class Leases:
         return max(1, int(rows[0][0]))
 
     async def _fetch(self, sql: str, *args: Any) -> list[Any]:
-        try:
-            async with self.pool.acquire() as connection:
-                return list(await connection.fetch(sql, *args))
-        except _ERRORS as error:
-            raise translate(error, self.path) from error
+        return await fetch_rows(self.pool, self.path, sql, *args)
 
     async def _fetchval(self, sql: str, *args: Any) -> Any:
         rows = await self._fetch(sql, *args)

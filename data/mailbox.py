@@ -27,13 +27,12 @@ from typing import Any
 
 import asyncpg
 
-from data.postgres import CONNECT_TIMEOUT, shown, translate
+from data.postgres import CLUSTER_ERRORS, CONNECT_TIMEOUT, shown, translate
 
 log = logging.getLogger(__name__)
 
 LIMIT = 7999  # PostgreSQL's NOTIFY payload limit is 8000 bytes
 _COMPRESSED = "z:"
-_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
 
 def channel_of(name: str) -> str:
@@ -96,7 +95,7 @@ class Mailbox:
                 on_message(message)
 
             await connection.add_listener(channel_of(name), received)
-        except _ERRORS as error:
+        except CLUSTER_ERRORS as error:
             raise translate(error, path) from error
         return cls(connection, name, path, url)
 
@@ -106,7 +105,7 @@ class Mailbox:
         try:
             async with self._sending:
                 await self._connection.execute("SELECT pg_notify($1, $2)", channel_of(to), payload)
-        except _ERRORS as error:
+        except CLUSTER_ERRORS as error:
             raise translate(error, self.path) from error
 
     @property

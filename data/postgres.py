@@ -48,6 +48,19 @@ _DRIVER_ERRORS = (
     TimeoutError,
 )
 
+# what a connection of a pool outside the Store (leases, mailbox, claims, identify turns) can raise
+CLUSTER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+
+
+async def fetch_rows(pool: asyncpg.Pool, path: str, sql: str, *args: Any) -> list[Any]:
+    """One statement on a connection of ``pool``, its rows; a driver error as the StoreError it means."""
+    try:
+        async with pool.acquire() as connection:
+            return list(await connection.fetch(sql, *args))
+    except CLUSTER_ERRORS as error:
+        raise translate(error, path) from error
+
+
 _LOCKED = {"55P03", "40P01", "40001", "55006"}  # lock_not_available, deadlock, serialization, in use
 _UNREACHABLE = {"57P01", "57P02", "57P03"}  # admin/crash shutdown, cannot connect now (starting)
 _CORRUPT = {"XX001", "XX002"}  # data_corrupted, index_corrupted
