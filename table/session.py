@@ -519,6 +519,10 @@ class TableSession:
             # the decision point's id as the table had it (buttons posted before the restart carry it): in
             # a window several seats answer (換牌, a claim) the id is the one the window opened with
             session.decision = decision_of(session.game)
+            # when its prompts reached their people is not stored, and while the table was away (a crash, a move
+            # to another process) nobody could act: the prompts the resume sends count as late deliveries, so
+            # each restarts its seat's clock when the stored deadline has less left (prompt_shown; issue 21)
+            session.decision_opened = float("-inf")
             # the stored deadline; none stored (stopped before the decision's first move or delivery wrote
             # one, as a hand just dealt): a fresh one from now (_new_decision's), else the clock never runs
             if deadline is not None or not session.needs_buttons():

@@ -97,6 +97,24 @@ def test_a_restored_table_keeps_its_decision_and_stored_deadline():
     assert again.session.deadline == host.session.deadline
 
 
+def test_a_table_back_after_its_deadline_passed_gives_the_person_their_time_from_the_resent_prompt():
+    """Nobody could act while the table was away (a crash, a move to another process): the stored deadline
+    ran out meanwhile, and the prompt the resume sends restarts her clock when it reaches her."""
+    host = mid_hand()
+    stored = recorded(host)
+    assert stored.deadline is not None
+    host.now = stored.deadline + 30.0
+    again = stored.restore(host)
+    again.answer(again.feed(ins.Resume()))
+    seat, arrived = again.seat(ALICE), again.now + 0.2
+    out = again.feed(ins.Shown(seat, again.session.version), at=arrived)
+    assert fx.StoreDeadline(again.public().hand_number, again.session.deadline) in out
+    assert again.session.deadline >= arrived + again.session.seconds()
+    again.tick(at=again.session.deadline - 0.5)
+    assert again.owes(ALICE), "her time had not run out: nothing was played for her"
+    assert kinds(again.time_out())[0] is fx.StoreMove  # at the new deadline her clock runs out as usual
+
+
 def test_the_buttons_people_have_still_count_after_a_restart():
     host = mid_hand()
     button = host.button(ALICE)
