@@ -150,6 +150,37 @@ async def test_a_dead_token_falls_back_to_the_channel_route_in_the_same_edit():
     assert [c[0] for c in message.calls] == ["next prompt"] and click.calls == []
 
 
+async def test_a_private_hand_whose_token_is_past_its_life_closes_without_an_edit():
+    """An ephemeral (closed DMs' Show my hand) has no channel route: once its token is too old to edit, the
+    slot is done, and the person's next press opens a new one."""
+    message, click, budget = Recording(), Recording(age=14.5 * 60), EmptyBudget()
+    live = LiveMessage(message, lambda: _payload("next prompt"), budget=budget, token_only=True)
+    live.mark_shown(1, via=click)
+    await _show(live, 2)
+    assert live.closed and click.calls == [] and message.calls == [] and budget.taken == 0
+    live.want(3)
+    assert live.pending() is None, "a closed slot starts no edit"
+
+
+async def test_a_private_hand_whose_token_discord_calls_gone_closes_without_the_channel_route():
+    message, click = Recording(), Recording(fails=50027)
+    live = LiveMessage(message, lambda: _payload("next prompt"), token_only=True)
+    live.mark_shown(1, via=click)
+    await _show(live, 2)
+    assert live.closed and message.calls == [] and live.edits == 0
+
+
+async def test_a_private_hand_is_edited_through_each_newer_click_s_token():
+    message, first, second = Recording(), Recording(age=13 * 60), Recording()
+    live = LiveMessage(message, lambda: _payload("next prompt"), token_only=True)
+    live.mark_shown(1, via=first)
+    await _show(live, 2)
+    live.mark_shown(3, via=second)  # a click on it: its answer showed version 3, its token is fresh
+    await _show(live, 4)
+    assert [c[0] for c in first.calls] == ["next prompt"] and [c[0] for c in second.calls] == ["next prompt"]
+    assert not live.closed and message.calls == []
+
+
 async def test_an_edit_that_would_show_what_the_message_shows_is_not_sent():
     message = Recording()
     live = LiveMessage(message, lambda: _payload("same"))

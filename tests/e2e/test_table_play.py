@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from devserver.config import RateLimits
-from devserver.people import Person, code_of, move_of, prompt_buttons
+from devserver.people import Person, code_of, move_of, point_of, prompt_buttons
 from devserver.state import MEMBER_PERMISSIONS
 from engine.match import Match
 from engine.position import position
@@ -190,6 +190,55 @@ async def test_a_player_whose_dms_are_closed_plays_through_show_my_hand(harness,
     stop.set()
     await alice_plays
     assert person.clicks
+    assert not [m for m in bob.seen() if m.dm_with == bob.id]  # nothing ever reached his closed DMs
+    assert privacy.check(runner) > 0
+    await runner.close()
+
+
+@pytest.mark.devserver(members=("bob",), rate_limits=QUICK)
+async def test_one_show_my_hand_press_keeps_the_private_hand_live_across_his_decisions(harness, devserver, monkeypatch):
+    """DMs closed (issue 39, item 6): after one press the ephemeral hand is edited in place through the
+    click tokens, so each of his decisions reaches him on it (his next draw can only arrive by such an
+    edit: the AI seats play between his clicks) and he never presses Show my hand again."""
+    privacy = PrivacyWatch(monkeypatch)
+    bot = await harness.start(build_bot())
+    bob = devserver.member("bob")
+    devserver.refuse_dms(bob)
+    lobby = await (await bob.slash("mahjong create", turn_seconds=60)).message()
+    await (await bob.click(lobby, "Start")).response()  # three AI seats fill the table
+    await devserver.wait_for_message(channel="general", predicate=lambda m: bob.mention in m.content)
+    runner = table_runner(bot, devserver)
+    shown = await (await bob.click(await table_message(devserver), "Show my hand")).message()  # the one press
+    taken = await (await bob.click(shown, "Take back control")).message()
+    assert taken.id == shown.id, "answered in place on the private hand"
+    seat = runner.session.seating.seat_of_user(bob.id)
+    live = runner.hands.private[seat]
+
+    def current_prompt():
+        """His private hand's buttons, when they are for the decision he owes now (read with the table's
+        state in one step: nothing runs between this and the click's start)."""
+        game = runner.session.game
+        if game.is_over or seat not in runner.session.needs_buttons() or live.pending() is not None or live.held:
+            return None
+        buttons = prompt_buttons(devserver.recorder.get(shown.id))
+        point = point_of(buttons[0]) if buttons else None
+        if point is None or (point.hand, point.move) != (game.hand_number, runner.session.decision):
+            return None
+        return next((b for b in buttons if code_of(b) == "s"), buttons[0])  # pass a claim, else discard
+
+    clicked = 0
+    while clicked < 3:
+        await devserver.recorder.wait_until(current_prompt, 30, lambda n=clicked: f"his decision {n + 1} on the hand")
+        button = current_prompt()
+        if button is None:  # the table moved on between the wait's end and now: look again
+            continue
+        interaction = await bob.click(shown, button.custom_id or "")
+        response = await interaction.response()
+        assert response.type == 7 and response.message.id == shown.id, "answered in place on the same message"
+        clicked += 1
+    assert live.edits > 0, "the table's moves reached his private hand by edits between his clicks"
+    assert live is runner.hands.private[seat] and not live.closed
+    assert [m.id for m in bob.seen() if m.ephemeral_to == bob.id and m.attachments] == [shown.id]  # one hand
     assert not [m for m in bob.seen() if m.dm_with == bob.id]  # nothing ever reached his closed DMs
     assert privacy.check(runner) > 0
     await runner.close()
