@@ -11,6 +11,8 @@ The rules Discord applies and the stand-in enforces:
   thread the bot must be a member (403 50001); a post in an archived thread unarchives it;
 - a member is added only to a thread that is not archived (400 50083), and only a member of the server
   (404 10007); the creator of a private thread may remove its members;
+- ``PATCH /channels/{thread}`` archives or reopens it: its creator or Manage Threads archives it, only
+  Manage Threads locks it or reopens a locked one (403 50013); Discord sends THREAD_UPDATE;
 - a private thread's messages are seen by its members only (``Message.audience``); deleting the parent
   channel deletes its threads.
 
@@ -60,6 +62,7 @@ class ThreadRoutes:
         router.add_put(member, self.add_member)
         router.add_delete(member, self.remove_member)
         router.add_get(f"{api}/channels/{{channel_id}}/thread-members", self.list_members)
+        router.add_patch(f"{api}/channels/{{channel_id}}", self.modify_thread)
 
     def _thread(self, request: web.Request) -> Channel:
         channel = self.server.world.channel(snowflake(request, "channel_id"))
@@ -105,6 +108,25 @@ class ThreadRoutes:
         with contextlib.suppress(RuntimeError):  # no bot on the gateway (a REST call alone): nobody to tell
             await self.server.dispatch("THREAD_CREATE", payload | {"newly_created": True})
         return json_response(payload, 201)
+
+    async def modify_thread(self, request: web.Request) -> web.Response:
+        """Modify Channel, for a thread's ``archived`` and ``locked`` (the stand-in models no other channel's)."""
+        thread = self._thread(request)
+        body, _ = await read_body(request)
+        archived, locked = body.get("archived"), body.get("locked")
+        manages = bool(self._parent_permissions(thread) & MANAGE_THREADS)
+        owns = thread.owner_id == self.server.world.bot.id
+        if locked is not None and locked != thread.locked and not manages:
+            raise DiscordError(403, 50013, detail=f"only Manage Threads locks or unlocks {thread.name}", expected=True)
+        if archived is not None and archived != thread.archived:
+            if thread.locked and not manages:
+                raise DiscordError(403, 50013, detail=f"{thread.name} is locked: only Manage Threads reopens it", expected=True)
+            if archived and not (owns or manages):
+                raise DiscordError(403, 50013, detail=f"only its creator or Manage Threads archives {thread.name}", expected=True)
+        await self.server.set_thread(
+            thread, archived=None if archived is None else bool(archived), locked=None if locked is None else bool(locked)
+        )
+        return json_response(thread.payload(self.server.world))
 
     async def add_member(self, request: web.Request) -> web.Response:
         thread = self._thread(request)

@@ -240,8 +240,21 @@ class League:
             if stored is None:
                 continue
             points = tournament.points_of(rt.round, rt.table_no, stored.scores, record.rules)
-            recorded |= await self.store.record_table(record.id, rt.round, rt.table_no, points)
+            if await self.store.record_table(record.id, rt.round, rt.table_no, points):
+                recorded = True
+                if rt.thread_id is not None:
+                    await self._archive_thread(record, rt.thread_id)
         return recorded
+
+    async def _archive_thread(self, record: TournamentRecord, thread_id: int) -> None:
+        """A finished table's thread is archived (its creator may): the channel's thread list shows the
+        round still in play, and the thread stays readable (a post would reopen it). Refused, it archives
+        itself after a day without messages."""
+        try:
+            await self.tables.budget.take(urgent=False)
+            await self.tables.bot.http.edit_channel(thread_id, archived=True)
+        except NETWORK_ERRORS as error:
+            log.info("tournament %s: thread %s not archived: %s", record.id, thread_id, error)
 
     async def _open_table(self, field: Field, rt: RoundTable) -> None:
         record, tournament = field.record, field.tournament

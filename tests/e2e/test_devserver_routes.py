@@ -153,3 +153,25 @@ async def test_a_private_thread_off_a_channel_is_seen_by_its_members_only(bot: c
         await bot.http.start_thread_without_message(general.id, name="x", auto_archive_duration=60, type=12)
     assert (off_a_thread.value.code, stranger.value.code, denied.value.code) == (50024, 10007, 50013)
     devserver.take_violations()
+
+
+async def test_a_thread_is_archived_by_its_creator_and_only_manage_threads_locks_or_reopens_a_locked_one(
+    bot: commands.Bot, devserver: DevServer
+) -> None:
+    general = devserver.channel("general")
+    mine = await bot.http.start_thread_without_message(general.id, name="Round 1 · Table 1", auto_archive_duration=1440, type=11)
+    devserver.set_bot_permissions("general", deny=("manage_threads",))
+    edited = await bot.http.edit_channel(int(mine["id"]), archived=True)  # its creator archives it
+    [thread] = devserver.threads_of("general")
+    assert thread.archived and edited["thread_metadata"]["archived"] is True
+    with pytest.raises(discord.Forbidden) as lock:
+        await bot.http.edit_channel(thread.id, locked=True)
+    other = devserver.thread("a member's", general)
+    with pytest.raises(discord.Forbidden) as not_its:
+        await bot.http.edit_channel(other.id, archived=True)
+    await devserver.set_thread(other, archived=True, locked=True)  # a moderator closed it
+    with pytest.raises(discord.Forbidden) as locked:
+        await bot.http.edit_channel(other.id, archived=False)
+    assert (lock.value.code, not_its.value.code, locked.value.code) == (50013, 50013, 50013)
+    assert other.archived and other.locked and not thread.locked
+    devserver.take_violations()

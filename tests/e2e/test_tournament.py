@@ -222,7 +222,8 @@ async def test_an_organisers_role_runs_a_tournament_whose_tables_keep_its_times_
     """/mahjong setup organisers gives a role the tournament commands (anyone else is refused privately);
     the tournament's turn and claim times and house rules are every table's, stored and kept through a
     restart; with threads on, each table plays in its own thread "Round 1 · Table 1" under the channel,
-    with its players in it; the round's standings come as a picture beside the text, tie-break stated."""
+    with its players in it, archived once its match is over; the round's standings come as a picture beside
+    the text, tie-break stated."""
     database = str(tmp_path / "mahjong.sqlite3")
     people = devserver.members(*PEOPLE[:4])
     organiser, everyday, manager = people[0], people[1], people[3]
@@ -277,6 +278,7 @@ async def test_an_organisers_role_runs_a_tournament_whose_tables_keep_its_times_
     assert not resumed or resumed[0].state.settings.options.claim_seconds == 10
     assert not [m for m in devserver.recorder.in_channel(general.id) if "Match over" in m.text]  # the table's own posts: in its thread
     assert [m for m in devserver.recorder.in_channel(thread.id) if "Match over" in m.text]
+    await devserver.recorder.wait_until(lambda: thread.archived, 10, lambda: "the finished table's thread archived")
 
 
 @pytest.mark.devserver(members=PEOPLE[:5], channels=("general",), rate_limits=QUICK)
