@@ -207,6 +207,8 @@ class League:
             seated = {u for table in field.current_tables() for u in table.seats}
             if rt is None or runner is None or runner.session.phase.closed or new in seated or new in left:
                 return None
+            if field.record.duplicate and new in self._spectators(field):  # they saw this round's walls played
+                raise TableError("tn.replace_watched", new=name, name=field.record.name)
             try:  # the session refuses when no hand follows (the match's last hand is over)
                 await runner.substitute(old, new, name, locale)
             except TableError:
@@ -221,6 +223,13 @@ class League:
                 except NETWORK_ERRORS as error:
                     log.info("tournament %s: %s not added to thread %s: %s", tournament_id, new, rt.thread_id, error)
             return rt
+
+    def _spectators(self, field: Field) -> set[int]:
+        """Who follows a table of the round in play (a delayed table's spectator thread shows each finished
+        hand face up): with duplicate walls every table of the round deals the same hands."""
+        watchers = self.tables.registry.watchers
+        tables = [rt.table_id for rt in field.current_tables() if rt.table_id is not None]
+        return {user for table in tables if table in watchers for user in watchers[table].spectators}
 
     def _gone(self, table_id: int) -> bool:
         """A round's 系統桌 that runs nowhere any more and did not finish (``_record_finished`` saw no final

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import pytest
 
+from cogs.mahjong.watch import Watchers
 from data import Store
 from devserver.config import RateLimits
 from devserver.state import MEMBER_PERMISSIONS
@@ -305,6 +306,14 @@ async def test_a_person_takes_a_players_seat_mid_round_gets_the_hand_and_the_sea
     people[1].record.permissions = MEMBER_PERMISSIONS
     refused = await (await people[1].slash("mahjong tournament replace", player=leaver, by=newcomer)).message()
     assert refused.ephemeral and refused.content.startswith("Only a member with Manage Server")
+    # the round's tables play the same walls (duplicate): someone who follows one of them face up cannot sit
+    bot.get_cog("Mahjong").registry.watchers[table.session.table_id] = Watchers(
+        bot.get_cog("Mahjong"), table, thread_id=1, spectators={newcomer.id: "en"}
+    )
+    watched = await (await people[0].slash("mahjong tournament replace", player=leaver, by=newcomer)).message()
+    assert watched.ephemeral and "play the same walls" in watched.content
+    assert table.session.seating.seat_of_user(leaver.id) == seat
+    del bot.get_cog("Mahjong").registry.watchers[table.session.table_id]
     before = len(devserver.recorder.private_to(newcomer.id))
     done = await (await people[0].slash("mahjong tournament replace", player=leaver, by=newcomer)).message()
     assert done.content.startswith(f"{newcomer.name} takes {leaver.name}'s seat in Sub (round 1, table 1)")
