@@ -21,7 +21,7 @@ from . import stats
 from .answers import respond
 from .live import Payload
 from .refusals import MahjongCog
-from .replay import history_view, replay_view
+from .replay import history_view, reader_theme, replay_view
 
 
 class History(MahjongCog):
@@ -55,7 +55,8 @@ class History(MahjongCog):
             if found is None:
                 raise TableError("err.no_hand")
             result = HandResult.from_dict(found.result)
-            png = await asyncio.to_thread(render.render_score, result, list(found.names))
+            theme = await reader_theme(self.store, interaction.user.id)
+            png = await asyncio.to_thread(partial(render.render_score, result, list(found.names), theme=theme))
             return Payload(
                 content=t(interaction.locale, "hist.hand", id=found.id, hand=found.hand_no, table=found.table_id),
                 png=png,

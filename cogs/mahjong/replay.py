@@ -22,12 +22,13 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+from data import StoreError
 from data.replays import StoredHand, StoredMatch, stored_hand, stored_match
 from engine.log import HandMoves, LogError, export_match, leaver
 from engine.replay import CLAIM, KONG, WIN, Frame, frame_at, frame_marks, frames, next_marked
 from render.replay import render_animation, render_step
 from table.ids import ReplayFrame, StepOp
-from table.lobby import TableError
+from table.lobby import DEFAULT_THEME, TableError
 from table.visibility import PUBLIC, Sight, sight, viewer_of
 
 from ..i18n import locale_of, t
@@ -81,21 +82,29 @@ def default_seat(hand: StoredHand, user_id: int) -> int:
 # ---------------------------------------------------------------------- the step-through message
 
 
+async def reader_theme(store: Store, user_id: int) -> str:
+    """The theme the reader picked for their pictures (/mahjong settings), felt when the store cannot say."""
+    try:
+        return (await store.get_player_prefs(user_id)).theme
+    except StoreError:
+        return DEFAULT_THEME
+
+
 def draw_step(
-    hand: StoredHand, index: int, seat: int, locale: Any = None
+    hand: StoredHand, index: int, seat: int, locale: Any = None, theme: str = DEFAULT_THEME
 ) -> tuple[Frame, str, bytes, list[frozenset[str]]]:
     """Replay ``hand`` to step ``index`` (clamped), from ``seat``: the frame, its line and its picture in
-    the reader's language, every frame's marks (CPU work: run it in a thread)."""
+    the reader's language and theme, every frame's marks (CPU work: run it in a thread)."""
     names = list(hand.names)
     frame = frame_at(hand.header, hand.moves, max(0, index), seat=seat)
     all_marks = frame_marks(hand.header, hand.moves)
     line = step_line(locale, frame.number, frame.events, names)
-    return frame, line, render_step(frame.view, names, line, locale=locale_of(locale)), all_marks
+    return frame, line, render_step(frame.view, names, line, locale=locale_of(locale), theme=theme), all_marks
 
 
-async def step_payload(hand: StoredHand, index: int, seat: int, locale: Any) -> Payload:
+async def step_payload(hand: StoredHand, index: int, seat: int, locale: Any, theme: str = DEFAULT_THEME) -> Payload:
     try:
-        frame, line, png, all_marks = await asyncio.to_thread(draw_step, hand, index, seat, locale)
+        frame, line, png, all_marks = await asyncio.to_thread(draw_step, hand, index, seat, locale, theme)
     except (LogError, ValueError) as error:
         log.warning("hand %s does not replay: %s", hand.id, error)
         raise TableError("replay.broken") from None
@@ -158,7 +167,7 @@ async def open_replay(store: Store, interaction: discord.Interaction, table: int
 
     async def build() -> Payload:  # a query and a picture: within 3 s, or after a deferral (answers.py)
         hand = check_replayable(await stored_hand(store, guild_id, table_id=table, hand_no=hand_no), user)
-        return await step_payload(hand, 0, default_seat(hand, user), interaction.locale)
+        return await step_payload(hand, 0, default_seat(hand, user), interaction.locale, await reader_theme(store, user))
 
     await respond(interaction, build, update=False)
 
@@ -188,7 +197,7 @@ async def step_replay(
                 log.warning("hand %s does not replay: %s", hand.id, error)
                 raise TableError("replay.broken") from None
             index = target_step(op, index, all_marks)
-        return await step_payload(hand, index, at.seat, interaction.locale)
+        return await step_payload(hand, index, at.seat, interaction.locale, await reader_theme(store, user))
 
     await respond(interaction, build, update=True)
 
@@ -214,12 +223,12 @@ def history_view(matches: list[MatchSummary], locale: Any) -> discord.ui.View | 
     return view
 
 
-def animation(hand: StoredHand, locale: Any = None) -> bytes:
-    """The whole hand as one GIF, its lines and labels in the reader's language."""
+def animation(hand: StoredHand, locale: Any = None, theme: str = DEFAULT_THEME) -> bytes:
+    """The whole hand as one GIF, its lines and labels in the reader's language, in their theme."""
     names = list(hand.names)
     steps = frames(hand.header, hand.moves, seat=default_seat(hand, -1))
     lines = ((f.view, step_line(locale, f.number, f.events, names)) for f in steps)
-    return render_animation(lines, names, locale=locale_of(locale))
+    return render_animation(lines, names, locale=locale_of(locale), theme=theme)
 
 
 def match_log(store_match: StoredMatch, *, sealed: bool) -> bytes:
@@ -279,7 +288,7 @@ class ReplayCommands(MahjongCog):
 
             async def build() -> Payload:  # a query and a picture: within 3 s, or after a deferral (answers.py)
                 found = check_replayable(await stored_hand(self.store, guild_id, hand_id=hand), user)
-                return await step_payload(found, 0, default_seat(found, user), interaction.locale)
+                return await step_payload(found, 0, default_seat(found, user), interaction.locale, await reader_theme(self.store, user))
 
             await respond(interaction, build, update=False)
             return
@@ -289,7 +298,7 @@ class ReplayCommands(MahjongCog):
         private = not sight(PUBLIC, over=found.match_over).finished_hands
         await interaction.response.defer(thinking=True, ephemeral=private)  # a whole hand takes longer than a click
         try:
-            gif = await asyncio.to_thread(animation, found, interaction.locale)
+            gif = await asyncio.to_thread(animation, found, interaction.locale, await reader_theme(self.store, user))
         except (LogError, ValueError) as error:
             log.warning("hand %s does not replay: %s", found.id, error)
             raise TableError("replay.broken") from None

@@ -35,7 +35,7 @@ from discord.app_commands import locale_str as _
 from data import StoreError
 from engine.replay import Frame, frames
 from render.replay import render_animation
-from table.lobby import TableError, TablePhase
+from table.lobby import DEFAULT_THEME, TableError, TablePhase
 from table.screens import SPECTATOR, RevealedHand, SpectatorScreen
 
 from ..i18n import locale_of, t
@@ -73,13 +73,14 @@ def reveal_frames(hand: RevealedHand) -> list[Frame]:
     return list(frames(hand.header, hand.moves, seat=hand.dealer))
 
 
-def hand_reveal(screen: SpectatorScreen, number: int, locale: str | None = None) -> bytes:
+def hand_reveal(screen: SpectatorScreen, number: int, locale: str | None = None, theme: str = DEFAULT_THEME) -> bytes:
     """Hand ``number`` of the spectators' ``screen`` (one it may show face up) as the animated replay, every
-    hand face up, its lines and labels in ``locale``'s language (the table's, as the thread it is posted in)."""
+    hand face up, its lines and labels in ``locale``'s language and in ``theme`` (the table's, as the thread
+    it is posted in)."""
     names = list(screen.names)
     shown = reveal_frames(screen.hands[number - 1])
     steps = ((f.view, step_line(locale, f.number, f.events, names)) for f in shown)
-    return render_animation(steps, names, locale=locale)
+    return render_animation(steps, names, locale=locale, theme=theme)
 
 
 def table_link(runner: TableRunner) -> str:
@@ -157,7 +158,7 @@ class Watchers:
         async with runner.lock:
             screen = runner.session.screen(SPECTATOR)
         try:
-            gif = await asyncio.to_thread(hand_reveal, screen, number, runner.state.locale)
+            gif = await asyncio.to_thread(hand_reveal, screen, number, runner.state.locale, runner.state.settings.theme)
         except Exception:  # a hand that does not replay is not shown; watching goes on
             log.exception("hand %s of table %s could not be shown face up", number, runner.session.table_id)
         else:

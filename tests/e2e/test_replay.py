@@ -5,20 +5,29 @@ animated hand, /mahjong export's match log checking clean, and what a match in p
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+import math
 
 import pytest
+from PIL import Image
 
 from cogs.i18n.steps import step_line
 from devserver.config import RateLimits
 from devserver.people import Person
 from engine.log import Sealed, check_log, read_log
 from engine.replay import frames
+from render.theme import FELT, OCEAN
 from tests.chinese import wrong_script
 
 from .tablebot import PrivacyWatch, build_bot, play_match, table_runner
 
 QUICK = RateLimits(time_scale=0.02)
+
+
+def _top_middle(png: bytes) -> tuple[int, int, int]:
+    im = Image.open(io.BytesIO(png)).convert("RGB")
+    return im.getpixel((im.width // 2, 3))
 
 
 def last_line(message) -> str:
@@ -39,9 +48,12 @@ async def test_a_finished_match_replays_step_by_step_from_each_seat_after_a_rest
     names = runner.session.seating.names()
     alice, bob = devserver.member("alice"), devserver.member("bob")
 
+    await bot.get_cog("Mahjong").store.set_player_prefs(alice.id, theme="ocean")  # /mahjong settings theme
     opened = await alice.slash("mahjong replay", hand=hand_id)
     message = await opened.message()
     assert message.ephemeral_to == alice.id and message.attachments[0].filename == "replay.png"
+    panel = _top_middle(message.attachments[0].data)  # her replays come in her theme
+    assert math.dist(panel, OCEAN.panel) < math.dist(panel, FELT.panel)
     seat = runner.session.seating.seat_of_user(alice.id)
     assert f"seen from {names[seat]}" in message.content
     assert last_line(message).startswith("Deal · ")  # in the reader's language (issue 37)

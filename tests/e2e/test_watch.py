@@ -50,9 +50,9 @@ async def test_delayed_spectators_watch_in_one_private_thread_that_a_restart_kee
     reveals: list[tuple[int, int]] = []  # (hand shown, hands over by then)
     reveal = live.hand_reveal
 
-    def recorded(screen, number, locale=None):
+    def recorded(screen, number, locale=None, theme="felt"):
         reveals.append((number, screen.revealable))
-        return reveal(screen, number, locale)
+        return reveal(screen, number, locale, theme)
 
     monkeypatch.setattr(live, "hand_reveal", recorded)
     alice, runner = await start_table(devserver, bot, rules="hongkong", spectators="delayed")
