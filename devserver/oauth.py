@@ -82,10 +82,16 @@ class OAuth:
         """What ``LAUNCH_ACTIVITY`` does; raises the refusal where the app has no Activity."""
         if self.server.config.activity_url is None:
             raise form_error("type", NO_ACTIVITY)
-        channel = self.server.world.channel(interaction.channel_id)
+        return self.start(interaction.user_id, interaction.channel_id, interaction.id)
+
+    def start(self, user_id: int, channel_id: int, interaction_id: int | None = None) -> Launch:
+        """An Activity instance for ``user_id`` in a channel: from a launch response, or (no interaction) the
+        person opening the app from Discord's App Launcher, which never asks the bot."""
+        channel = self.server.world.channel(channel_id)
+        number = self.server.ids.next()
         launch = Launch(
-            f"i-{self.server.ids.next()}-gc-{channel.guild_id or 0}-{channel.id}",
-            interaction.user_id, channel.id, channel.guild_id, interaction.id,
+            f"i-{number}-gc-{channel.guild_id or 0}-{channel.id}",
+            user_id, channel.id, channel.guild_id, interaction_id or number,
         )
         self.launches[launch.instance_id] = launch
         return launch
