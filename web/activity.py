@@ -15,8 +15,9 @@ table's application:
   page's relative address, ``{"token", "play": "play/<token>", "table", "seat"}``; the page goes there and
   plays as from the DM's link. Refusals are JSON ``{"error", "message"}`` and nothing else: a missing code
   400 ``bad_request``; a code Discord refuses (unknown, used, expired) 401 ``invalid_code``; a person not
-  seated at a table running here 403 ``not_seated``; Discord refusing the app's own credentials, or out of
-  reach, 502 ``unavailable`` (logged: the operator's to fix). ``message`` is in the person's language.
+  seated at a table running here 403 ``not_seated``; more exchanges than ``exchanges`` a ``window`` 429
+  ``busy`` (not sent on to Discord); Discord refusing the app's own credentials, or out of reach, 502
+  ``unavailable`` (logged: the operator's to fix). ``message`` is in the person's language.
 
 No discord import: the API base is asked of ``api`` at each exchange (the bot passes discord.py's own,
 which the stand-in points at itself), the words of ``say`` (the catalogue's, cogs/i18n).
@@ -27,6 +28,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -61,6 +63,10 @@ class ActivitySettings:
     client_secret: str
     api: Callable[[], str]  # Discord's REST base, e.g. https://discord.com/api/v10
     origins: tuple[str, ...] = DISCORD_ORIGINS
+    # exchanges asked of Discord per window, all pages together: a flood of made-up codes (or a wrong secret,
+    # each refusal a 401 that Discord counts against the host) is answered 429 here, never sent on
+    exchanges: int = 30
+    window: float = 10.0
 
 
 class Refused(Exception):
@@ -77,6 +83,7 @@ class Activity:
         self.seats = seats
         self.say = say  # (locale, key under "activity.") → the words
         self.exchanges: list[str] = []  # each token request's outcome, in order (tests, the log)
+        self._asked: deque[float] = deque()  # when the exchanges of the current window were asked
         table.app.add_routes([web.get("/", self._page), web.post("/activity/token", self._token)])
 
     # ------------------------------------------------------------------ the page
@@ -104,6 +111,7 @@ class Activity:
                 raise Refused(400, "bad_request") from None
             if not code or len(code) > 200:
                 raise Refused(400, "bad_request")
+            self._admit()
             user, locale = await self.identify(code, locale)
             seat = self.seats.seat_of(user, channel)
             if seat is None:
@@ -116,6 +124,14 @@ class Activity:
         token = self.table.signer.make(Grant(table, number, user, expiry(self.table.clock())))
         self.exchanges.append("ok")
         return web.json_response({"token": token, "play": f"play/{token}", "table": table, "seat": number})
+
+    def _admit(self) -> None:
+        now = self.table.clock()
+        while self._asked and self._asked[0] <= now - self.settings.window:
+            self._asked.popleft()
+        if len(self._asked) >= self.settings.exchanges:
+            raise Refused(429, "busy")
+        self._asked.append(now)
 
     async def identify(self, code: str, locale: str) -> tuple[int, str]:
         """The person a code stands for, and their Discord language: Discord's token endpoint, then /users/@me."""

@@ -160,3 +160,23 @@ async def test_a_wrong_client_secret_is_refused_by_discord_and_the_page_told_it_
         assert code in server.oauth.codes  # Discord refused the client before it looked at the code
     finally:
         await wrong.stop()
+
+
+async def test_a_flood_of_exchanges_is_answered_busy_and_not_sent_on_to_discord(table):
+    harness, mahjong, alice = table
+    server, web = harness.server, cog(mahjong).web
+    capped = WebTable(web.tables, Signer(b"s" * 32), base="http://127.0.0.1")
+    settings = ActivitySettings(str(server.world.application_id), server.config.client_secret,
+                                api=lambda: server.api_url, exchanges=2, window=3600.0)
+    Activity(capped, settings, cog(mahjong).activity.seats, lambda locale, key: key)
+    await capped.start("127.0.0.1", 0)
+    try:
+        base = f"http://127.0.0.1:{capped.port}"
+        asked = len(server.oauth.exchanges)
+        statuses = [(await exchange(base, {"code": f"flood-{n}"}))[0] for n in range(4)]
+        assert statuses == [401, 401, 429, 429]
+        assert len(server.oauth.exchanges) == asked + 2  # the busy ones never reached Discord
+        status, body, _ = await exchange(base, {"code": server.oauth.issue(alice.id)})
+        assert (status, body["error"]) == (429, "busy")
+    finally:
+        await capped.stop()
