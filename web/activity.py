@@ -10,8 +10,8 @@ table's application:
   the code here.
 * ``POST /activity/token`` ``{"code", "channel_id"?}`` — the code exchanged at Discord's OAuth2 token
   endpoint (``POST {api}/oauth2/token``, ``grant_type=authorization_code``, the app's client id and secret),
-  then ``GET {api}/users/@me`` with the access token: who this is. Their seat (the table in the Activity's
-  channel first, else their latest) is answered with a normal signed seat token (web/tokens.py) and the
+  then ``GET {api}/users/@me`` with the access token: who this is. Their seat (the table whose button
+  launched it first, then the one in the Activity's channel, else their latest) is answered with a normal signed seat token (web/tokens.py) and the
   page's relative address, ``{"token", "play": "play/<token>", "table", "seat"}``; the page goes there and
   plays as from the DM's link. Refusals are JSON ``{"error", "message"}`` and nothing else: a missing code
   400 ``bad_request``; a code Discord refuses (unknown, used, expired) 401 ``invalid_code``; a person not
@@ -48,13 +48,15 @@ DISCORD_ORIGINS = (
 )
 SCOPES = ("identify",)  # who the person is: nothing more is asked of them
 EXCHANGE_TIMEOUT = aiohttp.ClientTimeout(total=10.0)
+WANT_FOR = 600.0  # seconds a launch's table is remembered for its exchange
 PAGE_WORDS = ("connecting", "outside", "authorizing", "denied")
 
 
 class Seats(Protocol):
     """Where a person sits (the cog's side: cogs/mahjong/webtables.py)."""
 
-    def seat_of(self, user: int, channel: int | None) -> tuple[int, int] | None: ...  # (table, seat) or None
+    # (table, seat) or None; ``table`` and then ``channel`` preferred where they sit at several
+    def seat_of(self, user: int, channel: int | None, table: int | None = None) -> tuple[int, int] | None: ...
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class Activity:
         self.say = say  # (locale, key under "activity.") → the words
         self.exchanges: list[str] = []  # each token request's outcome, in order (tests, the log)
         self._asked: deque[float] = deque()  # when the exchanges of the current window were asked
+        self._wanted: dict[int, tuple[int, float]] = {}  # person → (the table they launched it for, when)
         table.app.add_routes([web.get("/", self._page), web.post("/activity/token", self._token)])
 
     # ------------------------------------------------------------------ the page
@@ -113,7 +116,7 @@ class Activity:
                 raise Refused(400, "bad_request")
             self._admit()
             user, locale = await self.identify(code, locale)
-            seat = self.seats.seat_of(user, channel)
+            seat = self.seats.seat_of(user, channel, self.wanted(user))
             if seat is None:
                 raise Refused(403, "not_seated")
         except Refused as refused:
@@ -124,6 +127,17 @@ class Activity:
         token = self.table.signer.make(Grant(table, number, user, expiry(self.table.clock())))
         self.exchanges.append("ok")
         return web.json_response({"token": token, "play": f"play/{token}", "table": table, "seat": number})
+
+    def want(self, user: int, table: int) -> None:
+        """``user`` launched the Activity from ``table``'s button: the exchange that follows seats them there
+        (a launch carries nothing of the bot's to the page, so the bot remembers, for a few minutes)."""
+        now = self.table.clock()
+        self._wanted = {who: at for who, at in self._wanted.items() if at[1] > now - WANT_FOR}
+        self._wanted[user] = (table, now)
+
+    def wanted(self, user: int) -> int | None:
+        table, at = self._wanted.get(user, (None, 0.0))
+        return table if at > self.table.clock() - WANT_FOR else None
 
     def _admit(self) -> None:
         now = self.table.clock()

@@ -49,14 +49,16 @@ class PlayInDiscordButton(TableIdButton, key=ids.PlayInDiscord):
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = mahjong_cog(interaction)
         if cog is not None:
-            await guarded(interaction, launch, interaction, getattr(cog, "activity", None))
+            await guarded(interaction, launch, interaction, getattr(cog, "activity", None), self.table)
 
 
-async def launch(interaction: discord.Interaction, activity: Activity | None) -> None:
-    """Launch the Activity; where it is not set up (here, or in the Developer Portal) say so, politely."""
+async def launch(interaction: discord.Interaction, activity: Activity | None, table: int) -> None:
+    """Launch the Activity for ``table``; where it is not set up (here, or in the Developer Portal) say so,
+    politely."""
     if activity is None:
         await answer(interaction, t(interaction.locale, "activity.off"))
         return
+    activity.want(interaction.user.id, table)
     try:
         await interaction.response.launch_activity()
     except discord.HTTPException as refused:  # the app has no Activity in the Developer Portal

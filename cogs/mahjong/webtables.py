@@ -45,15 +45,17 @@ class RunningTables:
         seats = runner.session.screen(SEATS)
         return 0 <= grant.seat < len(seats.seats) and seats.seats[grant.seat].user_id == grant.user
 
-    def seat_of(self, user: int, channel: int | None) -> tuple[int, int] | None:
-        """``user``'s (table, seat) at a table running here: the one in ``channel`` first, else their latest."""
+    def seat_of(self, user: int, channel: int | None, table: int | None = None) -> tuple[int, int] | None:
+        """``user``'s (table, seat) at a table running here (one a server: they may sit in several servers):
+        ``table`` first (the one whose "Play in Discord" they clicked), then the one in ``channel`` (where the
+        Activity runs), else their latest."""
         found = []
         for runner in self.registry:
             seats = runner.session.screen(SEATS)
             seat = seats.seat_of_user(user)
             if seat is not None and user not in seats.left and not runner.session.phase.closed:
-                found.append((runner.state.channel_id == channel, seats.table_id, seat))
-        return max(found)[1:] if found else None
+                found.append((seats.table_id == table, runner.state.channel_id == channel, seats.table_id, seat))
+        return max(found)[2:] if found else None
 
     def screen(self, grant: Grant, now: float) -> dict[str, Any] | None:
         runner = self.registry.get(grant.table)

@@ -71,6 +71,8 @@ async def test_play_in_discord_answers_with_the_launch_of_the_activity(table):
     (launch,) = server.oauth.launches_for(alice.id)
     assert launch.channel_id == alice.dm_channel.id and launch.instance_id == response.activity_instance
     assert alice.ephemerals() == [] and alice.failures() == []
+    runner = next(iter(cog(mahjong).registry))
+    assert cog(mahjong).activity.wanted(alice.id) == runner.session.table_id  # her exchange seats her there
 
 
 async def test_an_app_without_an_activity_is_refused_the_launch_and_the_person_told(table):
