@@ -7,8 +7,11 @@ App SDK, and the OAuth2 code exchange an Activity's server makes to learn who is
   may not use; the interaction stays unanswered, so the bot can still answer it another way.
 * A launch (:class:`Launch`) is an Activity instance in the interaction's channel for its user; the callback's
   ``?with_response`` body says ``resource: {type: 12, activity_instance: {id}}``.
+* ``discordsays_url`` is Discord's proxy in front of the Activity (``https://<app id>.discordsays.com``, here
+  a port of its own, so the Activity's origin is not the client's): ``/.proxy/<path>`` and any other
+  ``/<path>`` go to ``activity_url`` + ``/<path>``, WebSockets included.
 * ``GET /activity/{instance}`` is the Discord client's frame around the Activity: a page that embeds
-  ``activity_url`` in an iframe with the query Discord gives it (``frame_id``, ``instance_id``, ``platform``,
+  the proxy's root in an iframe with the query Discord gives it (``frame_id``, ``instance_id``, ``platform``,
   ``channel_id``, ``guild_id``) and speaks the SDK's postMessage protocol to it: ``[0, handshake]`` →
   ``[1, DISPATCH READY]``; ``[1, {cmd: AUTHORIZE, args, nonce}]`` → ``[1, {cmd: AUTHORIZE, data: {code},
   nonce}]`` (the person approves at once), or ``evt: ERROR`` (4007 for another app's client id). Its codes
@@ -25,13 +28,15 @@ Codes and tokens are counted on the server clock (``DevServer.clock``: tests ``a
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+import aiohttp
+from aiohttp import WSMsgType, web
 
 from .errors import form_error
 from .replies import json_response
@@ -71,6 +76,66 @@ class OAuth:
         self.tokens: dict[str, Grant] = {}
         self.launches: dict[str, Launch] = {}
         self.exchanges: list[tuple[str, int]] = []  # (code's outcome, status) per token request, in order
+        self._proxy: web.AppRunner | None = None
+        self._http: aiohttp.ClientSession | None = None
+        self.proxy_port = 0
+
+    # Discord's proxy (discordsays.com) ------------------------------------------
+    async def open_proxy(self) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/{path:.*}", self.forward)
+        self._proxy = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._proxy.setup()
+        await web.TCPSite(self._proxy, "127.0.0.1", 0).start()
+        self.proxy_port = self._proxy.addresses[0][1]
+        self._http = aiohttp.ClientSession()
+
+    async def close_proxy(self) -> None:
+        if self._http is not None:
+            await self._http.close()
+        if self._proxy is not None:
+            await self._proxy.cleanup()
+        self._proxy = self._http = None
+
+    @property
+    def discordsays_url(self) -> str:
+        return f"http://127.0.0.1:{self.proxy_port}"
+
+    async def forward(self, request: web.Request) -> web.StreamResponse:
+        """The URL mapping ``/`` → ``activity_url``: ``/.proxy/x`` and ``/x`` both reach ``activity_url/x``."""
+        target = self.server.config.activity_url
+        if target is None or self._http is None:
+            raise web.HTTPNotFound()
+        path = request.path[len("/.proxy") :] if request.path.startswith("/.proxy/") else request.path
+        url = target.rstrip("/") + path + (f"?{request.query_string}" if request.query_string else "")
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            return await self._socket(request, "ws" + url[len("http") :])
+        headers = {k: v for k, v in request.headers.items() if k in ("Content-Type", "Accept-Language")}
+        async with self._http.request(request.method, url, data=await request.read(), headers=headers) as answer:
+            body = await answer.read()
+            kept = {k: v for k, v in answer.headers.items() if k in ("Content-Type", "Cache-Control")}
+            return web.Response(status=answer.status, body=body, headers=kept)
+
+    async def _socket(self, request: web.Request, url: str) -> web.StreamResponse:
+        assert self._http is not None
+        try:
+            upstream = await self._http.ws_connect(url)
+        except aiohttp.WSServerHandshakeError as refused:
+            return web.Response(status=refused.status)
+        down = web.WebSocketResponse()
+        await down.prepare(request)
+
+        async def pump(source: Any, sink: Any) -> None:
+            async for message in source:
+                if message.type is WSMsgType.TEXT:
+                    await sink.send_str(message.data)
+                elif message.type is WSMsgType.BINARY:
+                    await sink.send_bytes(message.data)
+            await sink.close()
+
+        await asyncio.gather(pump(upstream, down), pump(down, upstream), return_exceptions=True)
+        await upstream.close()
+        return down
 
     def register(self, router: web.UrlDispatcher, api: str) -> None:
         router.add_post(f"{api}/oauth2/token", self.token)
@@ -171,8 +236,7 @@ class OAuth:
 
     async def frame(self, request: web.Request) -> web.Response:
         launch = self.launches.get(request.match_info["instance"])
-        target = self.server.config.activity_url
-        if launch is None or target is None:
+        if launch is None or self.server.config.activity_url is None:
             raise web.HTTPNotFound()
         query = {
             "instance_id": launch.instance_id, "frame_id": f"f{launch.interaction_id}", "platform": "desktop",
@@ -181,7 +245,7 @@ class OAuth:
         if launch.guild_id is not None:
             query["guild_id"] = str(launch.guild_id)
         page = _FRAME.replace("$CONFIG", json.dumps({
-            "target": target.rstrip("/") + "/", "query": query, "client_id": str(self.server.world.application_id),
+            "target": self.discordsays_url + "/", "query": query, "client_id": str(self.server.world.application_id),
             "instance": launch.instance_id, "user": str(launch.user_id),
         }))
         return web.Response(text=page, content_type="text/html")

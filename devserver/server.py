@@ -70,11 +70,13 @@ class DevServer:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = self._runner.addresses[0][1]
+        await self.oauth.open_proxy()  # Discord's proxy in front of the app's Activity
         return self
 
     async def close(self) -> None:
         self.interactions.close()
         await self.gateway.close()
+        await self.oauth.close_proxy()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

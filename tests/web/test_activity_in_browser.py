@@ -1,5 +1,6 @@
 """The Activity in a real headless Chromium (issue 43, item 4): the stand-in's Discord client frame
-(devserver/oauth.py) embeds the bot's Activity page as Discord does, with the launch's query, and speaks the
+(devserver/oauth.py) embeds the bot's Activity page as Discord does, through its proxy (the URL mapping, on
+an origin of its own) with the launch's query, and speaks the
 Embedded App SDK's postMessage protocol to it. Alice launches it from her DM's "Play in Discord": the page
 handshakes, is READY, authorizes, posts the code, and plays her seat inside the frame by tapping, a whole
 hand. Bob, at no table, launches it too and is told so; opened outside Discord the page says where to open
@@ -74,6 +75,7 @@ async def test_she_launches_the_activity_authorizes_and_plays_a_whole_hand_insid
     assert (await page.goto(await launched(server, alice, dm))).status == 200
     frame = await activity_frame(page)
     await frame.wait_for_url("**/play/**", timeout=10_000)  # authorized, exchanged, then the play page
+    assert frame.url.startswith(server.oauth.discordsays_url + "/.proxy/play/")  # through Discord's proxy
     await frame.wait_for_function("() => !!window.mahjong && !!mahjong.screen", timeout=10_000)
     heard = await page.evaluate("window.activity.heard")
     assert [opcode for opcode, _ in heard] == [0, 1]  # the handshake, then AUTHORIZE

@@ -13,6 +13,10 @@
     document.body.dataset.step = step;
   };
 
+  // Inside Discord the page is served through Discord's proxy, and its requests go through /.proxy/ (the
+  // URL mapping "/" → this server): the same relative addresses, one folder down.
+  const proxy = location.pathname.startsWith("/.proxy/") ? "" : ".proxy/";
+
   async function run() {
     const frame = new DiscordFrame(root.dataset.clientId, JSON.parse(root.dataset.origins), location.search);
     if (!frame.query) { say(words.outside, "outside"); return; }
@@ -27,7 +31,7 @@
       say(words.denied, "denied");
       return;
     }
-    const answer = await fetch("activity/token", {
+    const answer = await fetch(proxy + "activity/token", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ code: code, channel_id: frame.query.get("channel_id") }),
@@ -35,7 +39,7 @@
     const body = await answer.json();
     if (!answer.ok) { state.error = body.error; say(body.message, "refused"); return; }
     state.step = "playing";
-    location.replace(body.play + location.search);  // the play page, in this same frame
+    location.replace(proxy + body.play + location.search);  // the play page, in this same frame
   }
 
   run().catch((error) => { state.error = String(error); say(words.denied, "failed"); });
