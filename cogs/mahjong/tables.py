@@ -105,16 +105,21 @@ class Mahjong(MahjongCog):
         self.web = await start_web(
             getattr(config, "web", None), self.registry,
             base=getattr(config, "web_url", None), secret=getattr(config, "web_secret", None),
-            before=lambda server, seats: setattr(self, "activity", start_activity(
-                server, seats, client_id=getattr(config, "client_id", None),
-                client_secret=getattr(config, "client_secret", None), origins=getattr(config, "activity_origins", ()),
-            )),
+            before=self._activity_on,
         )
         self.cluster = await open_cluster(self.registry, self)  # cluster hook (issue 29): which tables run here
         for saved in await self.store.unfinished_tables():
             await self.cluster.adopt(saved)  # cluster hook: claims it, restores it (open_stored), resumes it
         await self.queues.load()  # the quick-play queues (quickplay.py)
         self.cluster.start(self.bot)  # cluster hook: route clicks, renew leases, take over dead processes' tables
+
+    def _activity_on(self, server: WebTable, seats: Any) -> None:
+        """The Activity's routes on the web table, before it serves; off without the app's OAuth2 client."""
+        config = getattr(self.bot, "config", None)
+        self.activity = start_activity(
+            server, seats, client_id=getattr(config, "client_id", None),
+            client_secret=getattr(config, "client_secret", None), origins=getattr(config, "activity_origins", ()),
+        )
 
     def open_stored(self, saved: SavedTable) -> TableRunner | None:
         """Rebuild a stored table and play it on; one that cannot be rebuilt is closed, its reason kept."""
