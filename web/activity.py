@@ -41,10 +41,12 @@ from .tokens import Grant, expiry
 
 log = logging.getLogger(__name__)
 
-# where Discord's client runs: the frames the page accepts protocol messages from (as the SDK does)
+# where Discord's client runs: the parent frames the page accepts protocol messages from, as the SDK does;
+# "null" is the mobile apps' web view. Whoever frames the page can at most hand it a code of their own: the
+# code is worth a seat only once the bot has exchanged it with Discord under the app's secret
 DISCORD_ORIGINS = (
     "https://discord.com", "https://ptb.discord.com", "https://canary.discord.com",
-    "https://discordapp.com", "https://ptb.discordapp.com", "https://canary.discordapp.com",
+    "https://discordapp.com", "https://ptb.discordapp.com", "https://canary.discordapp.com", "null",
 )
 SCOPES = ("identify",)  # who the person is: nothing more is asked of them
 EXCHANGE_TIMEOUT = aiohttp.ClientTimeout(total=10.0)
