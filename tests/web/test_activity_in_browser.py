@@ -116,3 +116,18 @@ async def test_outside_discord_the_page_says_where_to_open_it(browser, table):
     await page.wait_for_function("() => window.activity && window.activity.step === 'outside'", timeout=10_000)
     assert "Play in Discord" in await page.inner_text("#status")
     await page.close()
+
+
+async def test_the_page_hears_no_frame_but_discords(browser, table):
+    """Opened with a launch's query by a frame that is not Discord's (here: none, the page is its own parent),
+    the page's handshake gets no answer and a READY it did not get from Discord is ignored."""
+    harness, mahjong, alice = table
+    page = await browser.new_page()
+    await page.goto(mahjong.get_cog("Mahjong").web.base + "/?frame_id=f1&instance_id=i1&platform=desktop")
+    await page.wait_for_function("() => window.activity && window.activity.step === 'connecting'", timeout=10_000)
+    await page.evaluate("""() => new Promise((done) => {
+        window.addEventListener('message', (e) => { if (e.data[0] === 1) setTimeout(done, 0); });
+        window.postMessage([1, { cmd: 'DISPATCH', evt: 'READY', nonce: null, data: { v: 1 } }], '*');
+    })""")  # delivered (the listener above heard it) and then ignored: still waiting for Discord
+    assert await page.evaluate("window.activity.step") == "connecting"
+    await page.close()
