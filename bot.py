@@ -95,6 +95,11 @@ class Config:
     web: str | None = None
     web_url: str | None = None
     web_secret: str | None = None
+    # the web table as a Discord Activity (web/activity.py): the app's OAuth2 client (MAHJONG_CLIENT_ID,
+    # MAHJONG_CLIENT_SECRET), and frames besides Discord's the page may be run in (MAHJONG_ACTIVITY_ORIGINS)
+    client_id: str | None = None
+    client_secret: str | None = None
+    activity_origins: tuple[str, ...] = ()
     # also run a standby session of shard 0 (it hears every DM click): DM play outlives shard 0's process
     shard0_standby: bool = False
 
@@ -127,6 +132,9 @@ class Config:
             web=web or None,
             web_url=os.environ.get("MAHJONG_WEB_URL", "").strip() or None,
             web_secret=os.environ.get("MAHJONG_WEB_SECRET", "").strip() or None,
+            client_id=os.environ.get("MAHJONG_CLIENT_ID", "").strip() or None,
+            client_secret=os.environ.get("MAHJONG_CLIENT_SECRET", "").strip() or None,
+            activity_origins=tuple(o.strip() for o in os.environ.get("MAHJONG_ACTIVITY_ORIGINS", "").split(",") if o.strip()),
         )
         standby = os.environ.get("MAHJONG_SHARD0_STANDBY", "").strip().lower() in ("1", "yes", "true", "on")
         return replace(config, shard0_standby=standby).sharded(

@@ -81,6 +81,7 @@ class Api:
         r.add_delete(f"{API}/channels/{{channel_id}}/messages/{{message_id}}", self.delete_message)
         InteractionRoutes(self.server).register(r, API)
         ThreadRoutes(self.server).register(r, API)
+        self.server.oauth.register(r, API)
         r.add_get("/gateway", self.server.gateway.handle)
         r.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.get_attachment)
         r.add_route("*", API + "/{tail:.*}", self.unsupported)
@@ -117,7 +118,12 @@ class Api:
                 if isinstance(fault, ErrorFault):
                     return fault.response(request.path, request)
                 return fault.response(request.path)
-        unauthenticated = route.startswith(("/interactions/", "/webhooks/"))
+        unauthenticated = route.startswith(("/interactions/", "/webhooks/")) or route == "/oauth2/token"
+        if route == "/users/@me" and request.headers.get("Authorization", "").startswith("Bearer "):
+            grant = self.server.oauth.bearer(request)  # a person's OAuth2 token (oauth.py), not the bot's
+            if grant is None:
+                return json_response({"message": "401: Unauthorized", "code": 0}, 401)
+            return self.server.oauth.me(grant)
         if not unauthenticated and request.headers.get("Authorization") != f"Bot {self.server.config.token}":
             return json_response({"message": "401: Unauthorized", "code": 0}, 401)
         admission = self.server.limiter.admit(request.method, route, request.match_info)

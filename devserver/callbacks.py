@@ -12,6 +12,7 @@ from .interactions import (
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE,
+    LAUNCH_ACTIVITY,
     MODAL,
     UPDATE_MESSAGE,
     Interaction,
@@ -105,6 +106,8 @@ class InteractionRoutes:
             if kind == UPDATE_MESSAGE:
                 server.messages.edit(source, data, uploads, by_request=False)
             return Response(kind, source)
+        if kind == LAUNCH_ACTIVITY:  # refused (50035) for an app without an Activity: devserver/oauth.py
+            return Response(kind, None, activity_instance=server.oauth.launch(interaction).instance_id)
         assert kind == MODAL
         check_modal(data)
         return Response(kind, None, modal=data)
@@ -119,6 +122,8 @@ class InteractionRoutes:
             "response_message_ephemeral": bool(message and message.ephemeral),
         }
         resource: dict[str, Any] = {"type": response.type}
+        if response.activity_instance is not None:
+            resource["activity_instance"] = {"id": response.activity_instance}
         if message is not None:
             info["response_message_id"] = str(message.id)
             if response.type != DEFERRED_UPDATE:

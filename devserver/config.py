@@ -83,3 +83,8 @@ class Config:
     identify_limit: int = 1000
     # request bodies checked against Discord's OpenAPI description (devserver/openapi): `openapi` violations
     openapi: bool = True
+    # the app's Activity (devserver/oauth.py): its URL mapping's root (None: no Activity, LAUNCH_ACTIVITY is
+    # refused), the app's OAuth2 client secret, and how long an authorization code may be exchanged
+    activity_url: str | None = None
+    client_secret: str = "devserver-client-secret"
+    code_lifetime: float = 600.0

@@ -16,6 +16,7 @@ from .gateway import Gateway
 from .interactions import Interaction, InteractionBook
 from .latency import Delays, InvalidRequests
 from .messages import Messages
+from .oauth import OAuth
 from .permissions import bits
 from .ratelimits import RateLimiter
 from .recorder import Message, Recorder, Violation
@@ -47,6 +48,7 @@ class DevServer:
         self.commands = CommandRegistry(self.ids.next, self.world.application_id)
         self.interactions = InteractionBook(self)
         self.messages = Messages(self)
+        self.oauth = OAuth(self)  # the Activity: launches, OAuth2 codes and tokens (oauth.py)
         self.gateway = Gateway(self)
         self.faults: list[RateLimitFault | ErrorFault] = []
         self.bot_removed = False
@@ -68,11 +70,13 @@ class DevServer:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = self._runner.addresses[0][1]
+        await self.oauth.open_proxy()  # Discord's proxy in front of the app's Activity
         return self
 
     async def close(self) -> None:
         self.interactions.close()
         await self.gateway.close()
+        await self.oauth.close_proxy()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

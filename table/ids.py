@@ -282,6 +282,13 @@ class Rematch(OfTable, shape=Shape("mj:r:{table}", table=NUMBER)):
 
 
 @dataclass(frozen=True)
+class PlayInDiscord(OfTable, shape=Shape("mj:pd:{table}", table=NUMBER)):
+    """Play the table inside Discord: the Activity (web/activity.py) launched from the seat's DM."""
+
+    table: int
+
+
+@dataclass(frozen=True)
 class ReplayStep(CustomId, shape=Shape("mj:r:{frame}:{op}", frame=nested(ReplayFrame), op=choice(StepOp))):
     """A replay's step-through button."""
 
@@ -398,7 +405,7 @@ TABLE_CLICKS: tuple[type[LobbyClick | Act | SwitchMode | TableClick | Exchange],
     Exchange,
 )
 KINDS: tuple[type[CustomId], ...] = (
-    *TABLE_CLICKS, Watch, Rematch, ReplayStep, ReplaySeat, ReplayOpen,
+    *TABLE_CLICKS, Watch, Rematch, PlayInDiscord, ReplayStep, ReplaySeat, ReplayOpen,
     ReviewStep, ReviewShare, ReviewOpen, LeaveQueue, JoinListed, TablePage, HelpPage, TournamentEntry,
 )  # fmt: skip
 

@@ -42,6 +42,7 @@ from table.toggles import Toggles
 
 from ..i18n import t
 from . import texts
+from .activity import play_in_discord_button
 from .announce import seat_draw_text, standings_payload
 from .channel import ChannelMessages
 from .clickhandlers import toggles_of
@@ -293,6 +294,8 @@ class TableRunner:
         payload = await dm_payload(screen, self.hands.marks, mode, self.cog.painter, theme)
         link = open_table_button(getattr(self.cog, "web", None), screen.table_id, seat, screen.seats[seat].user_id, screen.locale)
         payload.view = add_open_table(payload.view, link)  # the same table in a browser (webtables.py)
+        inside = play_in_discord_button(getattr(self.cog, "activity", None), screen.table_id, screen.seats[seat].user_id, screen.locale)
+        payload.view = add_open_table(payload.view, inside)  # and in Discord's own frame (activity.py)
         return payload
 
     async def clicks_reach(self, reach: bool) -> None:

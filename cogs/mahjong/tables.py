@@ -24,6 +24,7 @@ from table.lobby import TableError, TablePhase, TableState
 from table.session import Deal
 
 from ..i18n import t
+from .activity import Activity, PlayInDiscordButton, start_activity
 from .buttons import TABLE_ITEMS
 from .cluster import SoleProcess, open_cluster
 from .hallbuttons import HALL_ITEMS
@@ -50,6 +51,7 @@ log = logging.getLogger(__name__)
 
 DYNAMIC_ITEMS = (
     *TABLE_ITEMS, *REPLAY_ITEMS, *REVIEW_ITEMS, *HALL_ITEMS, *HELP_ITEMS, RematchButton, *REGISTRATION_ITEMS,
+    PlayInDiscordButton,
 )
 """Every button and select that survives a restart, registered with the cog (custom ids: table/ids.py)."""
 
@@ -79,6 +81,7 @@ class Mahjong(MahjongCog):
         self.dm_opens = WindowLimit(limit=10, seconds=11.0)
         self.queues = Queues(self)  # the quick-play queues of 系統桌 (quickplay.py)
         self.web: WebTable | None = None  # the web table (webtables.py), once started in cog_load
+        self.activity: Activity | None = None  # the web table as a Discord Activity (activity.py), with it
         # the gateway sessions that carry the tables' clicks, down or back: the clocks stop meanwhile (outages.py)
         self.outages = Outages(lambda: self.registry, lambda: getattr(self.bot, "shard_count", None) or 1)
 
@@ -102,12 +105,21 @@ class Mahjong(MahjongCog):
         self.web = await start_web(
             getattr(config, "web", None), self.registry,
             base=getattr(config, "web_url", None), secret=getattr(config, "web_secret", None),
+            before=self._activity_on,
         )
         self.cluster = await open_cluster(self.registry, self)  # cluster hook (issue 29): which tables run here
         for saved in await self.store.unfinished_tables():
             await self.cluster.adopt(saved)  # cluster hook: claims it, restores it (open_stored), resumes it
         await self.queues.load()  # the quick-play queues (quickplay.py)
         self.cluster.start(self.bot)  # cluster hook: route clicks, renew leases, take over dead processes' tables
+
+    def _activity_on(self, server: WebTable, seats: Any) -> None:
+        """The Activity's routes on the web table, before it serves; off without the app's OAuth2 client."""
+        config = getattr(self.bot, "config", None)
+        self.activity = start_activity(
+            server, seats, client_id=getattr(config, "client_id", None),
+            client_secret=getattr(config, "client_secret", None), origins=getattr(config, "activity_origins", ()),
+        )
 
     def open_stored(self, saved: SavedTable) -> TableRunner | None:
         """Rebuild a stored table and play it on; one that cannot be rebuilt is closed, its reason kept."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import discord
@@ -26,6 +27,7 @@ class TableRegistry(Protocol):
     """The one thing asked of the registry (registry.py; not imported: the runner imports this module)."""
 
     def get(self, table_id: int) -> Any: ...  # the table's runner (runner.py), or None
+    def __iter__(self) -> Any: ...  # every runner here
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,18 @@ class RunningTables:
             return False
         seats = runner.session.screen(SEATS)
         return 0 <= grant.seat < len(seats.seats) and seats.seats[grant.seat].user_id == grant.user
+
+    def seat_of(self, user: int, channel: int | None, table: int | None = None) -> tuple[int, int] | None:
+        """``user``'s (table, seat) at a table running here (one a server: they may sit in several servers):
+        ``table`` first (the one whose "Play in Discord" they clicked), then the one in ``channel`` (where the
+        Activity runs), else their latest."""
+        found = []
+        for runner in self.registry:
+            seats = runner.session.screen(SEATS)
+            seat = seats.seat_of_user(user)
+            if seat is not None and user not in seats.left and not runner.session.phase.closed:
+                found.append((seats.table_id == table, runner.state.channel_id == channel, seats.table_id, seat))
+        return max(found)[2:] if found else None
 
     def screen(self, grant: Grant, now: float) -> dict[str, Any] | None:
         runner = self.registry.get(grant.table)
@@ -104,15 +118,22 @@ def add_open_table(view: discord.ui.View | None, button: discord.ui.Button[Any] 
     return view
 
 
-async def start_web(spec: str | None, registry: TableRegistry, *, base: str | None, secret: str | None) -> WebTable | None:
-    """The web table on ``spec`` (``host:port``), or None when it is off."""
+async def start_web(
+    spec: str | None, registry: TableRegistry, *, base: str | None, secret: str | None,
+    before: Callable[[WebTable, RunningTables], object] | None = None,
+) -> WebTable | None:
+    """The web table on ``spec`` (``host:port``), or None when it is off; ``before`` adds routes (the
+    Activity's, activity.py) before it serves."""
     if not spec:
         return None
     host, _, port = spec.rpartition(":")
     key = secret.encode() if secret else secrets.token_bytes(32)
     if not secret:
         log.info("MAHJONG_WEB_SECRET is not set: links last until the bot restarts")
-    server = WebTable(RunningTables(registry), Signer(key), base=base or f"http://{spec}")
+    tables = RunningTables(registry)
+    server = WebTable(tables, Signer(key), base=base or f"http://{spec}")
+    if before is not None:
+        before(server, tables)
     await server.start(host or "127.0.0.1", int(port))
     if not base:
         server.base = f"http://{host or '127.0.0.1'}:{server.port}"

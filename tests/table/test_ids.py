@@ -23,6 +23,7 @@ from table.ids import (
     LobbyClick,
     LobbyOp,
     Mode,
+    PlayInDiscord,
     PromptPoint,
     Rematch,
     ReplayFrame,
@@ -53,6 +54,7 @@ POSTED: list[tuple[str, ids.CustomId]] = [
     ("mj:e:7:3:0:1", Exchange(PromptPoint(7, 3, 0, 1))),
     ("mj:w:5", Watch(5)),
     ("mj:r:12", Rematch(12)),
+    ("mj:pd:12", PlayInDiscord(12)),
     ("mj:r:17:2:35:next", ReplayStep(ReplayFrame(17, 2, 35), StepOp.NEXT)),
     ("mj:r:9:3:12:nh", ReplayStep(ReplayFrame(9, 3, 12), StepOp.NEXT_HAND)),
     ("mj:rs:17:35", ReplaySeat(17, 35)),
@@ -89,7 +91,7 @@ def test_a_posted_id_is_printed_and_read_as_before(custom_id: str, value: ids.Cu
 @pytest.mark.parametrize(
     ("custom_id", "table"),
     [("mj:l:7:join", 7), ("mj:a:17:2:0:41:d5m", 17), ("mj:m:3:1:1:4:main", 3), ("mj:t:8:show", 8),
-     ("mj:e:9:1:2:3", 9), ("mj:w:5", None), ("mj:r:12", None), ("mj:vo:5", None), ("mj:a:17:2:0:41:", None)],
+     ("mj:e:9:1:2:3", 9), ("mj:w:5", None), ("mj:r:12", None), ("mj:pd:12", None), ("mj:vo:5", None), ("mj:a:17:2:0:41:", None)],
 )  # fmt: skip
 def test_the_router_reads_the_table_of_a_running_tables_own_clicks(custom_id: str, table: int | None) -> None:
     assert ids.table_of(custom_id) == table
