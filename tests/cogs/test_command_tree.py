@@ -13,7 +13,7 @@ import bot as entry
 from data import Store
 
 # sha256 of the translated payload of every command, as bot.command_fingerprint reads it (without the application)
-PINNED = "b0228a26f32dbbd439b8ab8e88c6e31fb83d60efdd5188f953972633309f43b8"  # + /mahjong create theme; + tournament create turn_seconds, claim_seconds, preset, house_rules, threads; tournament replace; setup organisers; + /mahjong settings, create bank=, the group offered in DMs (issue 39); + setup web_board (issue 43)
+PINNED = "98718be6bd3e824cdcfb2147647142cb817957d102009fe79e4a12ed6440d884"  # + /mahjong create theme; + tournament create turn_seconds, claim_seconds, preset, house_rules, threads; tournament replace; setup organisers; + /mahjong settings, create bank=, the group offered in DMs (issue 39); + setup web_board (issue 43)
 
 
 async def command_payload(database: Path) -> list[dict]:
