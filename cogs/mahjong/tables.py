@@ -41,6 +41,7 @@ from .review import REVIEW_ITEMS
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .system import SYSTEM
 from .watch import restore_watchers
+from .webpages import WebPages, attach_pages
 from .webtables import WebTable, start_web
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ class Mahjong(MahjongCog):
         self.dm_opens = WindowLimit(limit=10, seconds=11.0)
         self.queues = Queues(self)  # the quick-play queues of 系統桌 (quickplay.py)
         self.web: WebTable | None = None  # the web table (webtables.py), once started in cog_load
+        self.web_pages: WebPages | None = None  # its watch, replay and board pages (webpages.py)
         # the gateway sessions that carry the tables' clicks, down or back: the clocks stop meanwhile (outages.py)
         self.outages = Outages(lambda: self.registry, lambda: getattr(self.bot, "shard_count", None) or 1)
 
@@ -99,9 +101,12 @@ class Mahjong(MahjongCog):
         runners exist before the first click can arrive, their messages go out once we are connected."""
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
         config = getattr(self.bot, "config", None)
+        def pages(server: WebTable) -> None:
+            self.web_pages = attach_pages(server, self.registry, self.store)
+
         self.web = await start_web(
             getattr(config, "web", None), self.registry,
-            base=getattr(config, "web_url", None), secret=getattr(config, "web_secret", None),
+            base=getattr(config, "web_url", None), secret=getattr(config, "web_secret", None), before_start=pages,
         )
         self.cluster = await open_cluster(self.registry, self)  # cluster hook (issue 29): which tables run here
         for saved in await self.store.unfinished_tables():
@@ -300,6 +305,8 @@ class Mahjong(MahjongCog):
         self.cluster.release(runner.session.table_id)  # cluster hook: no process runs it any more
         if self.web is not None:
             self.web.ended(runner.session.table_id)  # its open pages show the end, then close
+        if self.web_pages is not None:
+            self.web_pages.watch.ended(runner.session.table_id)  # and its watchers' pages
         self.registry.remove(runner)
         self.bot.dispatch("mahjong_table_finished", runner)  # a tournament's round may be over (tournament.py)
 

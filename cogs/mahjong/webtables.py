@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import discord
@@ -104,8 +105,12 @@ def add_open_table(view: discord.ui.View | None, button: discord.ui.Button[Any] 
     return view
 
 
-async def start_web(spec: str | None, registry: TableRegistry, *, base: str | None, secret: str | None) -> WebTable | None:
-    """The web table on ``spec`` (``host:port``), or None when it is off."""
+async def start_web(
+    spec: str | None, registry: TableRegistry, *, base: str | None, secret: str | None,
+    before_start: Callable[[WebTable], None] | None = None,
+) -> WebTable | None:
+    """The web table on ``spec`` (``host:port``), or None when it is off; ``before_start`` adds its other
+    pages' routes (webpages.py) while the application still takes them."""
     if not spec:
         return None
     host, _, port = spec.rpartition(":")
@@ -113,6 +118,8 @@ async def start_web(spec: str | None, registry: TableRegistry, *, base: str | No
     if not secret:
         log.info("MAHJONG_WEB_SECRET is not set: links last until the bot restarts")
     server = WebTable(RunningTables(registry), Signer(key), base=base or f"http://{spec}")
+    if before_start is not None:
+        before_start(server)
     await server.start(host or "127.0.0.1", int(port))
     if not base:
         server.base = f"http://{host or '127.0.0.1'}:{server.port}"
