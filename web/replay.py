@@ -107,7 +107,7 @@ class ReplayPages:
         """The hand the address names, if it may be replayed here; else the page (or 403) that says why not."""
         found = check_link(self.signer, KIND, request.match_info["token"])
         if found is None or len(found) != 2:
-            raise web.HTTPForbidden(body=b"")
+            raise web.HTTPForbidden(text="")
         guild, table = found
         locale = locale_of(request)
         title = self.texts(locale, "web.replay_title", table=table)

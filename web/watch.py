@@ -100,7 +100,7 @@ class WatchPages:
     def _table(self, request: web.Request) -> int:
         found = check_link(self.signer, KIND, request.match_info["token"])
         if found is None or len(found) != 2 or self.clock() >= found[1]:
-            raise web.HTTPForbidden(body=b"")  # forged, altered, another kind's or expired: nothing about why
+            raise web.HTTPForbidden(text="")  # forged, altered, another kind's or expired: nothing about why
         return found[0]
 
     def _screen(self, request: web.Request, table: int) -> SpectatorScreen:
