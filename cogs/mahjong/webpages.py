@@ -6,7 +6,7 @@ and the catalogue's words (cogs/i18n) for the pages in web/watch.py, web/replay.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -94,3 +94,26 @@ def attach_pages(server: WebTable, registry: TableRegistry, store: Any) -> WebPa
     )
     server.app.add_routes([*pages.watch.routes(), *pages.replay.routes(), *pages.board.routes()])
     return pages
+
+
+def web_replay(interaction: Any) -> Callable[[StoredHand, int, int], str | None] | None:
+    """The web replay's address for a hand at a step and seat, for the Discord replay's link button: only for
+    a finished hand of a match that is over (web/replay.py refuses the others), where the web table is on."""
+    cog = interaction.client.get_cog("Mahjong") if hasattr(interaction.client, "get_cog") else None
+    pages: WebPages | None = getattr(cog, "web_pages", None)
+    guild = interaction.guild_id
+    if pages is None or guild is None:
+        return None
+
+    def link(hand: StoredHand, step: int, seat: int) -> str | None:
+        if not (hand.match_over and hand.finished):
+            return None
+        return pages.replay.link(guild, hand.table_id, hand=hand.hand_no, step=step, seat=seat)
+
+    return link
+
+
+def watch_line(cog: Any, table: int, locale: Any) -> str:
+    """The spectate answer's line with the web watch page's link (nothing where the web table is off)."""
+    pages: WebPages | None = getattr(cog, "web_pages", None)
+    return "" if pages is None else "\n" + t(locale, "web.watch_link", link=pages.watch.link(table))
