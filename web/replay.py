@@ -38,6 +38,10 @@ WORDS = {
 }
 
 
+# the Discord replay's ⏮ ⏭ are missing from many a browser's fonts: the page draws them from ◀ ▶, which are not
+FIRST_LAST = {"first": "|◀", "last": "▶|"}
+
+
 class Replays(Protocol):
     """A stored hand of a server's match (data/replays.stored_hand), as the cog side reads it."""
 
@@ -139,7 +143,7 @@ class ReplayPages:
         except (LogError, ValueError):
             raise notice(404, self.texts(locale, "web.replay_title", table=hand.table_id), self.texts(locale, "replay.broken"), locale) from None
         shown["title"] = self.texts(locale, "web.replay_title", table=hand.table_id)
-        shown["words"] = words(self.texts, locale, WORDS)
+        shown["words"] = words(self.texts, locale, WORDS) | FIRST_LAST
         shown["locale"] = locale
         body = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
         return web.Response(text=body, content_type="application/json", headers={"Cache-Control": "no-store"})

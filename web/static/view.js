@@ -50,12 +50,7 @@ window.MahjongView = (function () {
       hand.appendChild(g);
     });
     if (seat.hand) seat.hand.forEach((t) => hand.appendChild(tileEl(t)));
-    else {
-      const count = document.createElement("span");
-      count.className = "count";
-      count.textContent = "🀫 × " + seat.count;
-      hand.appendChild(count);
-    }
+    else for (let i = 0; i < seat.count; i++) hand.appendChild(tileEl("??", "back"));  // face down: only how many
     section.appendChild(hand);
   }
 
