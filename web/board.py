@@ -60,7 +60,7 @@ def board_html(board: Board, guild: int, locale: str, texts: Texts) -> str:
     return (
         f'<!doctype html><html lang="{locale}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{e(board.title)}</title><link rel="stylesheet" href="../static/pages.css"></head>'
+        f'<title>{e(board.title)}</title><link rel="stylesheet" href="../static/play.css"><link rel="stylesheet" href="../static/pages.css"></head>'
         f'<body class="board"><main><h1>{e(board.title)}</h1><p class="filters">{e(board.filters)}</p>{body}'
         f'<nav>{"".join(nav)}</nav></main></body></html>'
     )

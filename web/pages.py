@@ -92,7 +92,7 @@ def notice(status: int, title: str, text: str, locale: str) -> web.HTTPException
     body = (
         f'<!doctype html><html lang="{locale}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{html.escape(title)}</title><link rel="stylesheet" href="../static/pages.css"></head>'
+        f'<title>{html.escape(title)}</title><link rel="stylesheet" href="../static/play.css"><link rel="stylesheet" href="../static/pages.css"></head>'
         f'<body class="notice"><main><h1>{html.escape(title)}</h1><p id="notice">{html.escape(text)}</p></main></body></html>'
     )
     kind = {403: web.HTTPForbidden, 404: web.HTTPNotFound}.get(status, web.HTTPBadRequest)

@@ -6,6 +6,7 @@ and the catalogue's words (cogs/i18n) for the pages in web/watch.py, web/replay.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -26,8 +27,13 @@ class TableRegistry(Protocol):
     def get(self, table_id: int) -> Any: ...  # the table's runner (runner.py), or None
 
 
+MENTION = re.compile(r"</([^:>]+):\d+>")
+
+
 def texts(locale: str, key: str, **values: Any) -> str:
-    return t(locale, key, **values)
+    """The catalogue's text for a web page: a command it names stays the command's name (a mention is
+    Discord's, a browser shows its markup)."""
+    return MENTION.sub(r"/\1", t(locale, key, **values))
 
 
 def step_text(locale: str, number: int, events: Sequence[Mapping[str, Any]], names: list[str]) -> str:
@@ -63,7 +69,8 @@ class StoredBoards:
         shown = []
         for row in rows:
             points, (tier_text, rates), counts = leader_lines(row, tr)
-            shown.append(BoardRow(MEDALS.get(row.rank, f"{row.rank}."), row.name, (points + tier_text, rates, counts)))
+            rank = f"{MEDALS[row.rank]} {row.rank}" if row.rank in MEDALS else f"{row.rank}."  # the number too: not every font has 🥇
+            shown.append(BoardRow(rank, row.name, (points + tier_text, rates, counts)))
         filters = tr("lb.filters", rules=tr("lb.all_rules"), period=tr("lb.all_time"))
         return Board(tr("lb.title"), filters, tuple(shown), page, pages_for(count), tr("lb.empty"))
 

@@ -156,3 +156,23 @@ async def test_a_replay_link_opens_at_its_step(browser, bot, size):
     assert await other.evaluate("[mahjong.frame.hand, mahjong.frame.step, mahjong.frame.seat]") == [2, 6, 3]
     await other.close()
     await page.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+async def test_a_servers_board_shows_once_turned_on(browser, bot, size):
+    harness, mahjong, server = bot
+    cog = mahjong.get_cog("Mahjong")
+    guild = server.world.guild_id
+    table, match = await store_a_match(cog.store, hands=2, guild_id=guild)
+    await cog.store.finish_match(table, match.scores)
+    page = await browser.new_page()
+    await page.set_viewport_size(SIZES[size])
+    address = f"{cog.web.base}/board/{guild}"
+    off = await page.goto(address)
+    assert off.status == 404 and "/mahjong setup web_board" in await page.inner_text("#notice")
+    await cog.store.set_guild_settings(guild, web_board=True)
+    assert (await page.goto(address)).status == 200
+    rows, _, _ = await cog.store.leaderboard_page(guild, page=1, size=10, min_matches=1)
+    assert await page.locator("#board li.player .name").all_inner_texts() == [row.name for row in rows]
+    await shoot(page, f"board-{size}")
+    await page.close()
