@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from data import StoreError
 from data.replays import StoredHand, stored_hand
 from table.screens import SPECTATOR, SpectatorScreen
 from web.board import Board, BoardPages, BoardRow
@@ -124,3 +125,18 @@ def watch_line(cog: Any, table: int, locale: Any) -> str:
     """The spectate answer's line with the web watch page's link (nothing where the web table is off)."""
     pages: WebPages | None = getattr(cog, "web_pages", None)
     return "" if pages is None else "\n" + t(locale, "web.watch_link", link=pages.watch.link(table))
+
+
+async def web_board_link(client: Any, store: Any, guild: int) -> str | None:
+    """The server's web board, for /mahjong leaderboard's answer: only where the web table is on and the server
+    turned its board on (/mahjong setup web_board)."""
+    cog = client.get_cog("Mahjong") if hasattr(client, "get_cog") else None
+    pages: WebPages | None = getattr(cog, "web_pages", None)
+    web: WebTable | None = getattr(cog, "web", None)
+    if pages is None or web is None:
+        return None
+    try:
+        shown = (await store.guild_settings(guild)).web_board
+    except StoreError:
+        return None  # the answer goes without the link
+    return pages.board_link(web.base, guild) if shown else None
