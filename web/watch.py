@@ -114,6 +114,12 @@ class WatchPages:
             raise notice(403, title, self.texts(locale, "watch.off"), locale)
         return screen
 
+    async def close(self) -> None:
+        """Every watcher's socket closed (the bot stops: the pages reconnect to the next one)."""
+        for pages in list(self.pages.values()):
+            for page in list(pages):
+                await page.socket.close()
+
     # ------------------------------------------------------------------ pushing changes
 
     def changed(self, table: int) -> None:

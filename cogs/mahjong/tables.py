@@ -179,6 +179,8 @@ class Mahjong(MahjongCog):
             await runner.close()
         await self.budget.settle()  # a finished table's last edits land before the HTTP session closes
         await self.cluster.stop()  # cluster hook: the leases run out now, for another process to take over
+        if self.web_pages is not None:
+            await self.web_pages.watch.close()  # watchers' sockets first: the server's stop waits for none
         if self.web is not None:
             await self.web.stop()
         for task in list(self._tasks):

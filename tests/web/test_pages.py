@@ -7,6 +7,7 @@ language; a server's board shows the leaderboard's ranking only once the server 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -162,6 +163,28 @@ async def test_a_delayed_watcher_gets_nothing_of_the_hand_in_play_and_each_finis
     assert seen["board"] is None and seen["last"]["number"] == 1
     assert all(seat["hand"] is not None for seat in seen["last"]["seats"])
     assert seen["last"] == last_hand_json(screen)
+
+
+async def test_a_watchers_page_is_told_when_the_table_ends_and_its_socket_closes(watching):
+    client, pages, sessions = watching
+    async with client.ws_connect(f"/watch/{token_of(pages, 1)}/ws") as socket:
+        assert json.loads((await socket.receive()).data)["type"] == "watch"
+        pages.ended(1)  # the table's match ended (its last screen was sent already)
+        assert json.loads((await socket.receive(timeout=5)).data) == {"type": "closed"}
+        assert (await socket.receive(timeout=5)).type is aiohttp.WSMsgType.CLOSE
+    for _ in range(100):  # the server's side lets go of the page once its handler returns
+        if not pages.pages:
+            break
+        await asyncio.sleep(0)
+    assert pages.pages == {} and pages.locales == {}
+
+
+async def test_closing_the_pages_closes_every_watchers_socket(watching):
+    client, pages, _ = watching
+    async with client.ws_connect(f"/watch/{token_of(pages, 2)}/ws") as socket:
+        await socket.receive()
+        await pages.close()
+        assert (await socket.receive(timeout=5)).type is aiohttp.WSMsgType.CLOSE
 
 
 # ---------------------------------------------------------------------- replay
