@@ -291,3 +291,12 @@ async def test_a_servers_board_is_shown_only_once_the_server_turns_it_on(tmp_pat
         assert f"{rows[0].points:+,}" in page
     finally:
         await store.close()
+
+
+def test_a_players_name_on_the_board_is_text_never_markup():
+    from web.board import Board, BoardRow, board_html
+
+    board = Board("Board", "all", (BoardRow("1.", "<script>alert(1)</script>", ("+1,000",)),), 1, 2, "none")
+    page = board_html(board, 5, "en", texts)
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert 'href="5?page=2"' in page and 'rel="prev"' not in page  # page 1 of 2: only a way on
