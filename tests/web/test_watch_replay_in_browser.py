@@ -111,6 +111,36 @@ async def test_a_watcher_follows_the_table_and_never_sees_a_hand_in_play(browser
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
+async def test_a_delayed_watcher_sees_each_hand_only_once_it_is_over(browser, bot, size):
+    harness, mahjong, server = bot
+    alice, bob = server.member("alice"), server.member("bob")
+    lobby = await (await alice.slash("mahjong create", spectators="delayed")).message()
+    await (await alice.click(lobby, "Start")).response()
+    answer = await (await bob.slash("mahjong watch")).message()
+    link = re.search(r"(http://\S+/watch/\S+)", answer.content)
+    assert link is not None, answer.content
+    page = await browser.new_page()
+    await page.set_viewport_size(SIZES[size])
+    await page.goto(link.group(1))
+    await page.wait_for_function("() => !!mahjong.screen && mahjong.connects >= 1", timeout=10_000)
+    await page.evaluate(COLLECT)
+    assert await page.evaluate("[mahjong.screen.mode, mahjong.screen.board, mahjong.screen.last]") == ["delayed", None, None]
+    assert await page.locator("main.view").is_hidden()  # nothing of the hand in play is drawn
+    done = asyncio.Event()
+    play = asyncio.create_task(Person(alice).play(done, timeout=30))
+    await page.wait_for_function("() => !!mahjong.screen.last", timeout=60_000)
+    done.set()
+    await play
+    got = await page.evaluate("mahjong.got")
+    assert all(m.get("board") is None for m in got)  # never the hand in play, move after move
+    last = await page.evaluate("mahjong.screen.last")
+    assert last["number"] == 1 and all(s["hand"] is not None for s in last["seats"])  # face up, once over
+    assert await page.inner_text("#line") == t("en", "web.watch_finished", n=1)
+    await shoot(page, f"watch-delayed-{size}")
+    await page.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
 async def test_a_replay_link_opens_at_its_step(browser, bot, size):
     harness, mahjong, server = bot
     cog = mahjong.get_cog("Mahjong")
