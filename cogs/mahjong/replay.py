@@ -98,7 +98,7 @@ def draw_step(
 WebLink = Callable[[StoredHand, int, int], "str | None"]  # the web replay's address at a step and seat (webpages.py)
 
 
-async def step_payload(hand: StoredHand, index: int, seat: int, locale: Any, web: WebLink | None = None) -> Payload:
+async def step_payload(hand: StoredHand, index: int, seat: int, locale: Any, *, web: WebLink | None = None) -> Payload:
     try:
         frame, line, png, all_marks = await asyncio.to_thread(draw_step, hand, index, seat, locale)
     except (LogError, ValueError) as error:
@@ -165,7 +165,7 @@ async def open_replay(store: Store, interaction: discord.Interaction, table: int
 
     async def build() -> Payload:  # a query and a picture: within 3 s, or after a deferral (answers.py)
         hand = check_replayable(await stored_hand(store, guild_id, table_id=table, hand_no=hand_no), user)
-        return await step_payload(hand, 0, default_seat(hand, user), interaction.locale, web_replay(interaction))
+        return await step_payload(hand, 0, default_seat(hand, user), interaction.locale, web=web_replay(interaction))
 
     await respond(interaction, build, update=False)
 
@@ -195,7 +195,7 @@ async def step_replay(
                 log.warning("hand %s does not replay: %s", hand.id, error)
                 raise TableError("replay.broken") from None
             index = target_step(op, index, all_marks)
-        return await step_payload(hand, index, at.seat, interaction.locale, web_replay(interaction))
+        return await step_payload(hand, index, at.seat, interaction.locale, web=web_replay(interaction))
 
     await respond(interaction, build, update=True)
 
@@ -286,7 +286,7 @@ class ReplayCommands(MahjongCog):
 
             async def build() -> Payload:  # a query and a picture: within 3 s, or after a deferral (answers.py)
                 found = check_replayable(await stored_hand(self.store, guild_id, hand_id=hand), user)
-                return await step_payload(found, 0, default_seat(found, user), interaction.locale, web_replay(interaction))
+                return await step_payload(found, 0, default_seat(found, user), interaction.locale, web=web_replay(interaction))
 
             await respond(interaction, build, update=False)
             return
