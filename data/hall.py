@@ -47,6 +47,7 @@ class GuildSettings:
     ai_fill_seconds: int | None = None  # None: AI never fill a 系統桌
     require_password: bool = False  # 玩家桌必須設密碼, when the server asks for it
     organiser_role_id: int | None = None  # besides Manage Server, this role runs tournaments (migration 0012)
+    web_board: bool = False  # the leaderboard at the web table's /board/<guild> (migration 0014)
 
     @classmethod
     def from_row(cls, row: Row) -> GuildSettings:
@@ -57,6 +58,7 @@ class GuildSettings:
             row["ai_fill_seconds"],
             bool(row["require_password"]),
             row["organiser_role_id"],
+            bool(row["web_board"]),
         )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,7 @@ from .answers import respond
 from .arguments import accepted
 from .live import Payload
 from .refusals import MahjongCog
+from .webpages import web_board_link
 
 if TYPE_CHECKING:
     from data import Store
@@ -79,7 +81,9 @@ class RankedCommands(MahjongCog):
         guild_id = interaction.guild_id
 
         async def build() -> Payload:  # queries: within Discord's 3 s, or after a deferral (answers.py)
-            return await self._board(guild_id, sort, rules, period, minimum, page, tr)
+            shown = await self._board(guild_id, sort, rules, period, minimum, page, tr)
+            link = await web_board_link(interaction.client, self.store, guild_id)
+            return replace(shown, content=tr("web.board_link", link=link)) if link else shown
 
         await respond(interaction, build, update=False, ephemeral=False)
 

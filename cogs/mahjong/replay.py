@@ -15,6 +15,7 @@ import asyncio
 import io
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,7 @@ from .answers import respond
 from .live import Payload
 from .refusals import MahjongCog
 from .replay_buttons import ReplayOpenButton, ReplaySeatSelect, ReplayStepButton
+from .webpages import web_replay
 
 if TYPE_CHECKING:
     from data import Store
@@ -102,7 +104,12 @@ def draw_step(
     return frame, line, render_step(frame.view, names, line, locale=locale_of(locale), theme=theme), all_marks
 
 
-async def step_payload(hand: StoredHand, index: int, seat: int, locale: Any, theme: str = DEFAULT_THEME) -> Payload:
+WebLink = Callable[[StoredHand, int, int], "str | None"]  # the web replay's address at a step and seat (webpages.py)
+
+
+async def step_payload(
+    hand: StoredHand, index: int, seat: int, locale: Any, theme: str = DEFAULT_THEME, *, web: WebLink | None = None
+) -> Payload:
     try:
         frame, line, png, all_marks = await asyncio.to_thread(draw_step, hand, index, seat, locale, theme)
     except (LogError, ValueError) as error:
@@ -115,12 +122,12 @@ async def step_payload(hand: StoredHand, index: int, seat: int, locale: Any, the
         content=f"{title}\n**{line}**",
         png=png,
         filename="replay.png",
-        view=step_view(hand, frame.index, seat, all_marks, locale),
+        view=step_view(hand, frame.index, seat, all_marks, locale, web(hand, frame.index, seat) if web else None),
     )
 
 
 def step_view(
-    hand: StoredHand, index: int, seat: int, all_marks: list[frozenset[str]], locale: Any
+    hand: StoredHand, index: int, seat: int, all_marks: list[frozenset[str]], locale: Any, link: str | None = None
 ) -> discord.ui.View:
     last = len(all_marks) - 1
     view = discord.ui.View(timeout=None)
@@ -141,6 +148,8 @@ def step_view(
         )
     )
     view.add_item(ReplaySeatSelect.make(hand.id, index, seat, list(hand.names), t(locale, "replay.seat")))
+    if link is not None:  # the same step on the web table's replay page (a finished match, MAHJONG_WEB on)
+        view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=t(locale, "web.replay_open"), url=link, row=3))
     return view
 
 
@@ -167,7 +176,7 @@ async def open_replay(store: Store, interaction: discord.Interaction, table: int
 
     async def build() -> Payload:  # a query and a picture: within 3 s, or after a deferral (answers.py)
         hand = check_replayable(await stored_hand(store, guild_id, table_id=table, hand_no=hand_no), user)
-        return await step_payload(hand, 0, default_seat(hand, user), interaction.locale, await reader_theme(store, user))
+        return await step_payload(hand, 0, default_seat(hand, user), interaction.locale, await reader_theme(store, user), web=web_replay(interaction))
 
     await respond(interaction, build, update=False)
 
@@ -197,7 +206,7 @@ async def step_replay(
                 log.warning("hand %s does not replay: %s", hand.id, error)
                 raise TableError("replay.broken") from None
             index = target_step(op, index, all_marks)
-        return await step_payload(hand, index, at.seat, interaction.locale, await reader_theme(store, user))
+        return await step_payload(hand, index, at.seat, interaction.locale, await reader_theme(store, user), web=web_replay(interaction))
 
     await respond(interaction, build, update=True)
 
@@ -288,7 +297,7 @@ class ReplayCommands(MahjongCog):
 
             async def build() -> Payload:  # a query and a picture: within 3 s, or after a deferral (answers.py)
                 found = check_replayable(await stored_hand(self.store, guild_id, hand_id=hand), user)
-                return await step_payload(found, 0, default_seat(found, user), interaction.locale, await reader_theme(self.store, user))
+                return await step_payload(found, 0, default_seat(found, user), interaction.locale, await reader_theme(self.store, user), web=web_replay(interaction))
 
             await respond(interaction, build, update=False)
             return

@@ -137,6 +137,9 @@ class TableRunner:
         web = getattr(self.cog, "web", None)
         if web is not None and effects:
             web.changed(self.session.table_id)  # every open page of this table (web/server.py)
+            pages = getattr(self.cog, "web_pages", None)
+            if pages is not None:
+                pages.watch.changed(self.session.table_id)  # and every watcher's (web/watch.py)
         return jobs
 
     def feed(self, event: ins.Input) -> list[Job]:

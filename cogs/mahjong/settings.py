@@ -1,5 +1,6 @@
 """/mahjong setup ...: a server's mahjong settings (where 系統桌 open, their turn time, the AI-fill wait,
-whether player tables need a password, which role runs tournaments besides Manage Server), for members
+whether player tables need a password, which role runs tournaments besides Manage Server, whether the
+leaderboard is on the web table's /board page), for members
 with Manage Server. Stored in data/hall.py; a change re-arms the quick-play queues' AI fill (quickplay.py).
 """
 
@@ -41,7 +42,7 @@ async def _reply(interaction: discord.Interaction, text: str) -> None:
 
 
 class ServerSettings(MahjongCog):
-    """/mahjong setup channel, turn, ai_fill, password and show."""
+    """/mahjong setup channel, turn, ai_fill, password, organisers, web_board and show."""
 
     setup_group = app_commands.Group(
         name=_("setup"), description=_("This server's mahjong settings (Manage Server)")
@@ -132,6 +133,12 @@ class ServerSettings(MahjongCog):
             raise TableError("err.bad_option", name="role", accepted="@role")
         await self._settings_changed(interaction, organiser_role_id=None if role is None else role.id)
 
+    @setup_group.command(name=_("web_board"), description=_("Whether this server's leaderboard is on the web table"))
+    @app_commands.describe(shown=_("Shown on the web"))
+    async def setup_web_board(self, interaction: discord.Interaction, shown: bool) -> None:
+        _manager(interaction)
+        await self._settings_changed(interaction, web_board=shown)
+
     @setup_group.command(name=_("show"), description=_("This server's mahjong settings"))
     async def setup_show(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
@@ -152,4 +159,5 @@ def settings_text(settings: GuildSettings, locale: Any) -> str:
         fill=t(locale, "setup.fill_after", minutes=minutes) if settings.ai_fill_seconds else t(locale, "setup.fill_off"),
         password=t(locale, "setup.required" if settings.require_password else "setup.optional"),
     )
-    return f"{shown}\n{organisers}"
+    board = t(locale, "setup.web_board_on" if settings.web_board else "setup.web_board_off")
+    return f"{shown}\n{organisers}\n{board}"

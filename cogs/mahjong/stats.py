@@ -96,6 +96,15 @@ def rules_label(rules: str, t: Translate) -> str:
         return rules
 
 
+def leader_lines(row: LeaderRow, t: Translate) -> tuple[str, tuple[str, str], str]:
+    """One player's figures as the leaderboard writes them (the embed, and the web board, web/board.py):
+    their points, (the tier after them or "", the rates line), the counts line."""
+    tier_text = "" if row.rating is None else " · " + t("lb.tier", tier=tier_label(row.rating, row.rated_matches, t), rating=row.rating)
+    rates = t("lb.rates", win=_percent(row.win_rate), self_draw=_percent(row.self_draw_rate), deal_in=_percent(row.deal_in_rate))
+    counts = t("lb.counts", matches=row.matches, hands=row.hands, best=_best(row, t))
+    return f"{row.points:+,}", (tier_text, rates), counts
+
+
 def leaderboard_embed(
     rows: Sequence[LeaderRow],
     *,
@@ -117,26 +126,9 @@ def leaderboard_embed(
         filters += " · " + t("lb.min", n=min_matches)
     blocks = []
     for row in rows:
+        points, rates, counts = leader_lines(row, t)
         rank = MEDALS.get(row.rank, f"{row.rank}.")
-        blocks.append(
-            "\n".join(
-                (
-                    t("lb.player", rank=rank, name=_name(row.name), points=f"{row.points:+,}")
-                    + (
-                        ""
-                        if row.rating is None
-                        else " · " + t("lb.tier", tier=tier_label(row.rating, row.rated_matches, t), rating=row.rating)
-                    ),
-                    t(
-                        "lb.rates",
-                        win=_percent(row.win_rate),
-                        self_draw=_percent(row.self_draw_rate),
-                        deal_in=_percent(row.deal_in_rate),
-                    ),
-                    t("lb.counts", matches=row.matches, hands=row.hands, best=_best(row, t)),
-                )
-            )
-        )
+        blocks.append("\n".join((t("lb.player", rank=rank, name=_name(row.name), points=points) + rates[0], rates[1], counts)))
     body = "\n\n".join(blocks) if blocks else t("lb.empty")
     embed.description = f"*{filters}*\n\n{body}"
     embed.set_footer(text=t("lb.page", page=page, pages=pages))

@@ -42,6 +42,7 @@ from .review import REVIEW_ITEMS
 from .runner import NETWORK_ERRORS, TableRunner, Timing
 from .system import SYSTEM
 from .watch import restore_watchers
+from .webpages import WebPages, attach_pages
 from .webtables import WebTable, start_web
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ class Mahjong(MahjongCog):
         self.queues = Queues(self)  # the quick-play queues of 系統桌 (quickplay.py)
         self.web: WebTable | None = None  # the web table (webtables.py), once started in cog_load
         self.activity: Activity | None = None  # the web table as a Discord Activity (activity.py), with it
+        self.web_pages: WebPages | None = None  # its watch, replay and board pages (webpages.py)
         # the gateway sessions that carry the tables' clicks, down or back: the clocks stop meanwhile (outages.py)
         self.outages = Outages(lambda: self.registry, lambda: getattr(self.bot, "shard_count", None) or 1)
 
@@ -105,7 +107,7 @@ class Mahjong(MahjongCog):
         self.web = await start_web(
             getattr(config, "web", None), self.registry,
             base=getattr(config, "web_url", None), secret=getattr(config, "web_secret", None),
-            before=self._activity_on,
+            before=self._more_pages,
         )
         self.cluster = await open_cluster(self.registry, self)  # cluster hook (issue 29): which tables run here
         for saved in await self.store.unfinished_tables():
@@ -113,8 +115,10 @@ class Mahjong(MahjongCog):
         await self.queues.load()  # the quick-play queues (quickplay.py)
         self.cluster.start(self.bot)  # cluster hook: route clicks, renew leases, take over dead processes' tables
 
-    def _activity_on(self, server: WebTable, seats: Any) -> None:
-        """The Activity's routes on the web table, before it serves; off without the app's OAuth2 client."""
+    def _more_pages(self, server: WebTable, seats: Any) -> None:
+        """The web table's other routes, before it serves: the watch, replay and board pages (webpages.py),
+        and the Activity's, off without the app's OAuth2 client (activity.py)."""
+        self.web_pages = attach_pages(server, self.registry, self.store)
         config = getattr(self.bot, "config", None)
         self.activity = start_activity(
             server, seats, client_id=getattr(config, "client_id", None),
@@ -186,6 +190,8 @@ class Mahjong(MahjongCog):
             await runner.close()
         await self.budget.settle()  # a finished table's last edits land before the HTTP session closes
         await self.cluster.stop()  # cluster hook: the leases run out now, for another process to take over
+        if self.web_pages is not None:
+            await self.web_pages.watch.close()  # watchers' sockets first: the server's stop waits for none
         if self.web is not None:
             await self.web.stop()
         for task in list(self._tasks):
@@ -312,6 +318,8 @@ class Mahjong(MahjongCog):
         self.cluster.release(runner.session.table_id)  # cluster hook: no process runs it any more
         if self.web is not None:
             self.web.ended(runner.session.table_id)  # its open pages show the end, then close
+        if self.web_pages is not None:
+            self.web_pages.watch.ended(runner.session.table_id)  # and its watchers' pages
         self.registry.remove(runner)
         self.bot.dispatch("mahjong_table_finished", runner)  # a tournament's round may be over (tournament.py)
 

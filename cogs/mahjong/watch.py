@@ -44,6 +44,7 @@ from .answers import acknowledge_if_slow, respond
 from .live import Payload
 from .refusals import MahjongCog
 from .runner import NETWORK_ERRORS
+from .webpages import watch_line
 
 if TYPE_CHECKING:
     from . import Mahjong
@@ -263,6 +264,7 @@ async def toggle_watching(cog: Any, interaction: discord.Interaction, runner: Ta
         raise TableError("watch.not_playing")
     if screen.mode == "public":  # what the channel shows: the table message itself, nothing per spectator
         text = t(interaction.locale, "watch.public", link=table_link(runner), channel=runner.state.channel_id)
+        text += watch_line(cog, runner.session.table_id, interaction.locale)
         await interaction.response.send_message(text, ephemeral=True)
         return
     async with acknowledge_if_slow(interaction, update=False):  # a thread to open, a member to add, a row
@@ -308,4 +310,5 @@ async def _toggle_delayed(cog: Any, interaction: discord.Interaction, runner: Ta
     watchers.spectators[user] = locale_of(locale)
     await watchers._store(cog.store.add_spectator(runner.session.table_id, user, locale_of(locale)))  # noqa: SLF001
     watchers.start()
-    return t(locale, "watch.started_delayed", thread=watchers.thread_id, cap=WATCHER_CAP)
+    started = t(locale, "watch.started_delayed", thread=watchers.thread_id, cap=WATCHER_CAP)
+    return started + watch_line(cog, runner.session.table_id, locale)

@@ -13,7 +13,7 @@ import bot as entry
 from data import Store
 
 # sha256 of the translated payload of every command, as bot.command_fingerprint reads it (without the application)
-PINNED = "3f2bdc39cd139134f2e7782d1a73379234aef6a4429e692d2cf9fa7026c7412b"  # + /mahjong create theme; + tournament create turn_seconds, claim_seconds, preset, house_rules, threads; tournament replace; setup organisers; + /mahjong settings, create bank=, the group offered in DMs (issue 39)
+PINNED = "98718be6bd3e824cdcfb2147647142cb817957d102009fe79e4a12ed6440d884"  # + /mahjong create theme; + tournament create turn_seconds, claim_seconds, preset, house_rules, threads; tournament replace; setup organisers; + /mahjong settings, create bank=, the group offered in DMs (issue 39); + setup web_board (issue 43)
 
 
 async def command_payload(database: Path) -> list[dict]:
