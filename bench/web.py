@@ -21,6 +21,7 @@ import asyncio
 import json
 import time
 import tracemalloc
+from collections.abc import Hashable
 from typing import Any
 
 import aiohttp
@@ -32,7 +33,7 @@ from table.session import TableSession
 from table.timing import Timing
 from web.server import WebTable
 from web.tokens import Grant, Signer
-from web.wire import hand_json
+from web.wire import hand_json, stamp
 
 TIMING = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, timer_scale=100.0)
 
@@ -65,6 +66,10 @@ class BenchTables:
             return False
         seats = session.screen(SEATS).seats
         return 0 <= grant.seat < len(seats) and seats[grant.seat].user_id == grant.user
+
+    def stamp(self, table: int) -> Hashable | None:
+        session = self.sessions.get(table)
+        return None if session is None else stamp(session)
 
     def screen(self, grant: Grant, now: float) -> dict[str, Any] | None:
         return hand_json(self.sessions[grant.table].screen(grant.seat), now=now)

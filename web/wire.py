@@ -9,11 +9,15 @@ the button codes the DM buttons carry (table/codes.py), so a tap and a DM click 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Hashable, Iterable
+from typing import TYPE_CHECKING, Any
 
-from engine.tiles import HIDDEN, tile_to_str
+from engine.tiles import HIDDEN, NUM_TILE_KINDS, tile_to_str
 from table.codes import code_of
 from table.screens import Action, HandScreen, Kind, Showing
+
+if TYPE_CHECKING:
+    from table.session import TableSession
 
 # what each kind of action is called on its button (the page adds the tile it names)
 _KINDS = {
@@ -29,12 +33,29 @@ _KINDS = {
 }
 
 
+_NAMES = {HIDDEN: "??", **{value: tile_to_str(value) for value in range(NUM_TILE_KINDS)}}  # each tile's, once
+
+
 def tile(value: int) -> str:
-    return "??" if value == HIDDEN else tile_to_str(value)
+    name = _NAMES.get(value)
+    return name if name is not None else tile_to_str(value)
 
 
-def tiles(values: Any) -> list[str]:
-    return [tile(v) for v in values]
+def tiles(values: Iterable[int]) -> list[str]:
+    try:
+        return [_NAMES[v] for v in values]
+    except KeyError:
+        return [tile(v) for v in values]
+
+
+def stamp(session: TableSession) -> Hashable:
+    """Changes whenever any seat's screen of ``session`` may: the session's version (bumped by every move,
+    deadline, toggle and change of seat) and what changes without a new version (a deal, a table shut)."""
+    game = session.game
+    return (
+        id(session), session.version, session.decision, session.state.phase, session.closed,
+        game.hand_number if game is not None else 0, len(game.events) if game is not None else 0,
+    )
 
 
 def _action(action: Action) -> dict[str, Any] | None:

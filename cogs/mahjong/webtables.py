@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Hashable
 from typing import Any, Protocol
 
 import discord
@@ -17,7 +18,7 @@ from table.lobby import TableError
 from table.screens import SEATS
 from web.server import WebTable
 from web.tokens import Grant, Signer
-from web.wire import hand_json
+from web.wire import hand_json, stamp
 
 from ..i18n import t
 
@@ -35,6 +36,7 @@ class RunningTables:
 
     def __init__(self, registry: TableRegistry) -> None:
         self.registry = registry
+        self._words: dict[str, dict[str, str]] = {}  # each locale's page words, looked up once
 
     def seated(self, grant: Grant) -> bool:
         runner = self.registry.get(grant.table)
@@ -43,6 +45,10 @@ class RunningTables:
         seats = runner.session.screen(SEATS)
         return 0 <= grant.seat < len(seats.seats) and seats.seats[grant.seat].user_id == grant.user
 
+    def stamp(self, table: int) -> Hashable | None:
+        runner = self.registry.get(table)
+        return None if runner is None else stamp(runner.session)
+
     def screen(self, grant: Grant, now: float) -> dict[str, Any] | None:
         runner = self.registry.get(grant.table)
         if runner is None or runner.session.screen(SEATS).hand_number == 0:
@@ -50,7 +56,7 @@ class RunningTables:
         screen = runner.session.screen(grant.seat)
         shown = hand_json(screen, now=now)
         shown["locale"] = screen.locale
-        shown["words"] = words(screen.locale)
+        shown["words"] = self._words.get(screen.locale) or self._words.setdefault(screen.locale, words(screen.locale))
         return shown
 
     async def play(self, grant: Grant, code: str, hand: int, move: int) -> str | None:
