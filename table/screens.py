@@ -470,7 +470,8 @@ class HandReads:
         ([(1, True), (3, False)], 2)
     """
 
-    __slots__ = ("_events", "_last", "_read", "_drawn", "_fed", "_moves", "_rivers", "_taken", "_came", "_done", "_moved")
+    __slots__ = ("_events", "_last", "_read", "_drawn", "_fed", "_moves", "_rivers", "_taken", "_came", "_done", "_moved",
+                 "_rivers_key", "_rivers_shown")
 
     def __init__(self) -> None:
         self._events: Sequence[Event] | None = None
@@ -485,6 +486,8 @@ class HandReads:
         self._moves: dict[int, list[Move]] = {}  # the feeds asked for so far, kept up as events come
         self._rivers: list[list[list[Any]]] = [[] for _ in range(4)]  # [tile, claimed] as discarded
         self._taken: list[Any] | None = None  # the last discard, until the next one or a claim of it
+        self._rivers_key: tuple[int, list[Any]] | None = None  # what the last rivers were read at
+        self._rivers_shown: tuple[tuple[tuple[int, bool], ...], ...] = ()
         self._came: dict[int, tuple[int, ...]] = {}  # 換牌: what came back to each seat
         self._done = False  # 換牌 is over
         self._moved: set[int] = set()  # seats that have played since 換牌
@@ -540,8 +543,11 @@ class HandReads:
         return tuple(feed)
 
     def rivers(self, events: Sequence[Event], view: GameView) -> tuple[tuple[tuple[int, bool], ...], ...]:
-        """``rivers_as_discarded(events, view)``."""
+        """``rivers_as_discarded(events, view)``: public, so every seat's screen of one moment shares it."""
         self._catch_up(events)
+        key = (self._read, [seat.discards for seat in view.seats])
+        if key == self._rivers_key:
+            return self._rivers_shown
         made = self._rivers
         if len(made) < len(view.seats):
             made += [[] for _ in range(len(view.seats) - len(made))]
@@ -560,7 +566,8 @@ class HandReads:
                         claimed = True  # not on the table any more: taken without a claim event (a win on it)
                 shown.append((tile, claimed))
             out.append(tuple(shown))
-        return tuple(out)
+        self._rivers_key, self._rivers_shown = key, tuple(out)
+        return self._rivers_shown
 
     def exchanged(self, events: Sequence[Event], viewer: int) -> tuple[int, ...] | None:
         """``exchanged_tiles(events, viewer)``."""

@@ -58,7 +58,7 @@ class Text:
     clocked: bool = False
 
     def at(self, now: float) -> str:
-        return f'{{"now":{json.dumps(now)},{self.body[1:]}' if self.clocked else self.body
+        return f'{{"now":{float(now)!r},{self.body[1:]}' if self.clocked else self.body
 
 
 def text_of(message: dict[str, Any]) -> Text:
