@@ -75,7 +75,8 @@ class BenchTables:
         return None if session is None else stamp(session)
 
     def screen(self, grant: Grant, now: float) -> dict[str, Any] | None:
-        return hand_json(self.sessions[grant.table].screen(grant.seat), now=now)
+        screen = self.sessions[grant.table].screen(grant.seat)
+        return hand_json(screen, now=now) if screen.seats[grant.seat].user_id == grant.user else None
 
     async def play(self, grant: Grant, code: str, hand: int, move: int) -> str | None:
         session = self.sessions[grant.table]

@@ -46,7 +46,8 @@ class Tables(Protocol):
 
     def seated(self, grant: Grant) -> bool: ...  # the person sits at that seat of that table, running here
     def stamp(self, table: int) -> Hashable | None: ...  # changes whenever a seat's screen may (wire.stamp); None: not here
-    def screen(self, grant: Grant, now: float) -> dict[str, Any] | None: ...  # the seat's page JSON; None: no hand yet
+    # the seat's page JSON; None: no hand yet, or the grant's person no longer sits there
+    def screen(self, grant: Grant, now: float) -> dict[str, Any] | None: ...
     async def play(self, grant: Grant, code: str, hand: int, move: int) -> str | None: ...  # None, or the refusal
 
 
@@ -178,7 +179,7 @@ class WebTable:
             built = self._built[grant.table] = (stamp, {})
         if built is not None and grant.seat in built[1]:
             return built[1][grant.seat]
-        screen = self.tables.screen(grant, self.clock()) if self.tables.seated(grant) else None
+        screen = self.tables.screen(grant, self.clock())
         text = text_of({"type": "waiting", "table": grant.table, "seat": grant.seat} if screen is None else screen)
         if built is not None:
             built[1][grant.seat] = text

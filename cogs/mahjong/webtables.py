@@ -51,9 +51,11 @@ class RunningTables:
 
     def screen(self, grant: Grant, now: float) -> dict[str, Any] | None:
         runner = self.registry.get(grant.table)
-        if runner is None or runner.session.screen(SEATS).hand_number == 0:
+        if runner is None or not runner.session.has_hand():
             return None
         screen = runner.session.screen(grant.seat)
+        if screen.seats[grant.seat].user_id != grant.user:
+            return None  # another person sits there now
         shown = hand_json(screen, now=now)
         shown["locale"] = screen.locale
         shown["words"] = self._words.get(screen.locale) or self._words.setdefault(screen.locale, words(screen.locale))

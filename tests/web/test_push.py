@@ -46,7 +46,8 @@ class OneTable:
 
     def screen(self, grant: Grant, now: float) -> dict[str, Any] | None:
         self.built.append(grant.seat)
-        return hand_json(self.session.screen(grant.seat), now=now)
+        screen = self.session.screen(grant.seat)
+        return hand_json(screen, now=now) if screen.seats[grant.seat].user_id == grant.user else None
 
     async def play(self, grant: Grant, code: str, hand: int, move: int) -> str | None:
         self.session.handle(ins.Click(grant.user, grant.seat, code, hand, move), 1.0)
@@ -163,3 +164,23 @@ def test_the_stamp_changes_with_a_move_and_with_what_no_new_version_follows():
     version = session.version
     session.handle(ins.Shut(), 2.0)  # the host closed the table: no new version, every screen says match over
     assert session.version == version and stamp(session) not in seen
+
+
+def test_the_bots_tables_show_a_seat_only_to_the_person_sitting_there_and_nothing_before_the_deal():
+    from types import SimpleNamespace
+
+    from cogs.mahjong.webtables import RunningTables
+    from table.lobby import TableSettings, TableState
+    from table.timing import Timing
+
+    session = dealt_table()
+    runners = {session.table_id: SimpleNamespace(session=session)}
+    tables = RunningTables(SimpleNamespace(get=runners.get))
+    user = session.screen(SEATS).seats[1].user_id or 0
+    shown = tables.screen(Grant(session.table_id, 1, user, 0), 0.0)
+    assert shown is not None and shown["seat"] == 1 and shown["words"]["btn.pass"]
+    assert tables.screen(Grant(session.table_id, 1, user + 1, 0), 0.0) is None  # not (or no longer) theirs
+    assert tables.screen(Grant(session.table_id + 1, 1, user, 0), 0.0) is None  # not run here
+    lobby = TableSession(TableState(8, guild_id=1, channel_id=2, host_id=10, settings=TableSettings()), Timing())
+    runners[8] = SimpleNamespace(session=lobby)
+    assert tables.screen(Grant(8, 0, 10, 0), 0.0) is None
