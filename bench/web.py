@@ -36,7 +36,7 @@ from table.session import TableSession
 from table.timing import Timing
 from web.server import WebTable
 from web.tokens import Grant, Signer
-from web.wire import hand_json, stamp
+from web.wire import hand_json
 
 TIMING = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, timer_scale=100.0)
 
@@ -72,11 +72,13 @@ class BenchTables:
 
     def stamp(self, table: int) -> Hashable | None:
         session = self.sessions.get(table)
-        return None if session is None else stamp(session)
+        return None if session is None else session.screen(SEATS)
 
     def screen(self, grant: Grant, now: float) -> dict[str, Any] | None:
-        screen = self.sessions[grant.table].screen(grant.seat)
-        return hand_json(screen, now=now) if screen.seats[grant.seat].user_id == grant.user else None
+        session = self.sessions[grant.table]  # as the bot's (cogs/mahjong/webtables.py): who sits there, then the screen
+        if session.screen(SEATS).seats[grant.seat].user_id != grant.user:
+            return None
+        return hand_json(session.screen(grant.seat), now=now)
 
     async def play(self, grant: Grant, code: str, hand: int, move: int) -> str | None:
         session = self.sessions[grant.table]

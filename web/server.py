@@ -45,7 +45,9 @@ class Tables(Protocol):
     """What the web table needs of the bot's running tables (the cog's side: cogs/mahjong/webtables.py)."""
 
     def seated(self, grant: Grant) -> bool: ...  # the person sits at that seat of that table, running here
-    def stamp(self, table: int) -> Hashable | None: ...  # changes whenever a seat's screen may (wire.stamp); None: not here
+    # a value that changes whenever any seat's screen may: the table's SEATS screen (its version is bumped by every
+    # change, and it holds what changes without a new one: a deal, a table shut); None: not run here
+    def stamp(self, table: int) -> Hashable | None: ...
     # the seat's page JSON; None: no hand yet, or the grant's person no longer sits there
     def screen(self, grant: Grant, now: float) -> dict[str, Any] | None: ...
     async def play(self, grant: Grant, code: str, hand: int, move: int) -> str | None: ...  # None, or the refusal

@@ -9,15 +9,12 @@ the button codes the DM buttons carry (table/codes.py), so a tap and a DM click 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any
 
 from engine.tiles import HIDDEN, NUM_TILE_KINDS, tile_to_str
 from table.codes import code_of
 from table.screens import Action, HandScreen, Kind, Showing
-
-if TYPE_CHECKING:
-    from table.session import TableSession
 
 # what each kind of action is called on its button (the page adds the tile it names)
 _KINDS = {
@@ -46,16 +43,6 @@ def tiles(values: Iterable[int]) -> list[str]:
         return [_NAMES[v] for v in values]
     except KeyError:
         return [tile(v) for v in values]
-
-
-def stamp(session: TableSession) -> Hashable:
-    """Changes whenever any seat's screen of ``session`` may: the session's version (bumped by every move,
-    deadline, toggle and change of seat) and what changes without a new version (a deal, a table shut)."""
-    game = session.game
-    return (
-        id(session), session.version, session.decision, session.state.phase, session.closed,
-        game.hand_number if game is not None else 0, len(game.events) if game is not None else 0,
-    )
 
 
 def _action(action: Action) -> dict[str, Any] | None:

@@ -18,7 +18,7 @@ from table.lobby import TableError
 from table.screens import SEATS
 from web.server import WebTable
 from web.tokens import Grant, Signer
-from web.wire import hand_json, stamp
+from web.wire import hand_json
 
 from ..i18n import t
 
@@ -47,15 +47,16 @@ class RunningTables:
 
     def stamp(self, table: int) -> Hashable | None:
         runner = self.registry.get(table)
-        return None if runner is None else stamp(runner.session)
+        return None if runner is None else runner.session.screen(SEATS)
 
     def screen(self, grant: Grant, now: float) -> dict[str, Any] | None:
         runner = self.registry.get(grant.table)
-        if runner is None or not runner.session.has_hand():
+        if runner is None:
             return None
+        seats = runner.session.screen(SEATS)
+        if seats.hand_number == 0 or not (0 <= grant.seat < len(seats.seats)) or seats.seats[grant.seat].user_id != grant.user:
+            return None  # no hand dealt yet, or another person sits there now
         screen = runner.session.screen(grant.seat)
-        if screen.seats[grant.seat].user_id != grant.user:
-            return None  # another person sits there now
         shown = hand_json(screen, now=now)
         shown["locale"] = screen.locale
         shown["words"] = self._words.get(screen.locale) or self._words.setdefault(screen.locale, words(screen.locale))

@@ -17,7 +17,7 @@ from table.screens import SEATS
 from table.session import TableSession
 from web.server import Page, Text, WebTable, text_of
 from web.tokens import Grant, Signer
-from web.wire import hand_json, stamp, tiles
+from web.wire import hand_json, tiles
 
 from .test_wire import dealt_table
 
@@ -42,7 +42,7 @@ class OneTable:
         return grant.table == self.session.table_id and seats[grant.seat].user_id == grant.user
 
     def stamp(self, table: int) -> Hashable | None:
-        return stamp(self.session) if table == self.session.table_id else None
+        return self.session.screen(SEATS) if table == self.session.table_id else None
 
     def screen(self, grant: Grant, now: float) -> dict[str, Any] | None:
         self.built.append(grant.seat)
@@ -155,15 +155,16 @@ def test_a_screens_clock_goes_in_as_it_is_sent_and_other_messages_are_kept_as_th
 
 
 def test_the_stamp_changes_with_a_move_and_with_what_no_new_version_follows():
-    session = dealt_table()
-    seen = {stamp(session)}
-    assert stamp(session) in seen  # asked again, nothing changed: the same
-    move(OneTable(session))
-    assert stamp(session) not in seen
-    seen.add(stamp(session))
+    tables = OneTable(dealt_table())
+    session = tables.session
+    seen = [tables.stamp(session.table_id)]
+    assert tables.stamp(session.table_id) == seen[0]  # asked again, nothing changed: the same
+    move(tables)
+    assert tables.stamp(session.table_id) not in seen
+    seen.append(tables.stamp(session.table_id))
     version = session.version
     session.handle(ins.Shut(), 2.0)  # the host closed the table: no new version, every screen says match over
-    assert session.version == version and stamp(session) not in seen
+    assert session.version == version and tables.stamp(session.table_id) not in seen
 
 
 def test_the_bots_tables_show_a_seat_only_to_the_person_sitting_there_and_nothing_before_the_deal():
