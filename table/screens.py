@@ -312,11 +312,11 @@ def hand_screen(session: TableSession, seat: int) -> HandScreen:
         ready_discards=hints,
         declarations=declarations,
         take_back=take_back,
-        moves=feed_moves(game.events, seat),
+        moves=session.reads.moves(game.events, seat),
         event_count=len(game.events),
-        exchanged=exchanged_tiles(game.events, seat),
+        exchanged=session.reads.exchanged(game.events, seat),
         result=session.result if game.is_over else None,
-        rivers=rivers_as_discarded(game.events, view),
+        rivers=session.reads.rivers(game.events, view),
         base_seconds=session.seconds() / scale if not game.is_over else None,
         bank_left=session.bank_left(seat) / scale if settings.bank else None,
         toggles=session.toggles.get(seat, OFF),
@@ -422,32 +422,13 @@ _FED = frozenset({
 })
 _MELDED = (EventKind.CHI, EventKind.PON, EventKind.KONG, EventKind.ANKONG, EventKind.ADDKONG)
 _OWN_MOVES = frozenset({*_MELDED, EventKind.DISCARD})
+_CLAIMS = (EventKind.CHI, EventKind.PON, EventKind.KONG)  # the melds that take the discard on the table
 
 
 def feed_moves(events: Sequence[Event], viewer: int) -> tuple[Move, ...]:
     """The others' public moves in ``events``, each discard with its 摸切 flag. The draws are walked from the
     hand's first event so the flag is right from any start; a concealed kong keeps its tiles hidden."""
-    drawn: list[int | None] = [None] * 4
-    out: list[Move] = []
-    for i, event in enumerate(events):
-        seat = event.seat
-        if seat is None:
-            continue
-        tsumogiri = False
-        if event.kind is EventKind.DRAW:
-            drawn[seat] = event.tile
-        elif event.kind is EventKind.DISCARD:
-            tsumogiri = drawn[seat] is not None and drawn[seat] == event.tile
-            drawn[seat] = None
-        elif event.kind in _MELDED:
-            drawn[seat] = None
-        if seat != viewer and event.kind in _FED:
-            shown = Event(EventKind.ANKONG, seat) if event.kind is EventKind.ANKONG else event
-            out.append(Move(i, shown, tsumogiri))
-    return tuple(out)
-
-
-_CLAIMS = (EventKind.CHI, EventKind.PON, EventKind.KONG)  # the melds that take the discard on the table
+    return HandReads().moves(events, viewer)
 
 
 def rivers_as_discarded(events: Sequence[Event], view: GameView) -> tuple[tuple[tuple[int, bool], ...], ...]:
@@ -464,43 +445,136 @@ def rivers_as_discarded(events: Sequence[Event], view: GameView) -> tuple[tuple[
         >>> rivers_as_discarded(taken, view)[0]
         ((3, True), (4, False))
     """
-    made: list[list[list]] = [[] for _ in view.seats]
-    last: list | None = None
-    for event in events:
-        if event.kind is EventKind.DISCARD and event.seat is not None and event.tile is not None:
-            last = [event.tile, False]
-            made[event.seat].append(last)
-        elif event.kind in _CLAIMS and last is not None:
-            last[1], last = True, None
-    for seat, river in zip(view.seats, made, strict=True):
-        left = iter(seat.discards)
-        want = next(left, None)
-        for item in river:
-            if item[1]:
-                continue
-            if item[0] == want:
-                want = next(left, None)
-            else:
-                item[1] = True  # not on the table any more: taken without a claim event (a win on it)
-    return tuple(tuple((tile, claimed) for tile, claimed in river) for river in made)
+    return HandReads().rivers(events, view)
 
 
 def exchanged_tiles(events: Sequence[Event], viewer: int) -> tuple[int, ...] | None:
     """What 換牌 brought ``viewer``, from the exchange until the viewer's own first move after it: the tiles that
     came back from the wall (the engine's private DRAW "換牌" event), () when the hand was kept; None before the
     exchange, after that first move, and at a table without 換牌."""
-    drawn: tuple[int, ...] | None = None
-    done = False
-    for event in events:
-        if event.kind is EventKind.DRAW and event.detail == "換牌" and event.seat == viewer:
-            drawn = event.tiles
-        elif event.kind is EventKind.EXCHANGED:
-            done = True
-        elif done and event.seat == viewer and event.kind in _OWN_MOVES:
-            return None  # the viewer has played since: the hand in the picture says the rest
-    if not done:
-        return None
-    return drawn or ()
+    return HandReads().exchanged(events, viewer)
+
+
+class HandReads:
+    """``feed_moves``, ``rivers_as_discarded`` and ``exchanged_tiles`` of one hand's event list as it grows,
+    each event walked once: a session keeps one, so a screen asked after every move costs the new events, not
+    the hand's whole history (issue 43: the web table builds every open seat's screen after each move).
+    Another list, or one that is not the same list grown (a new hand, a restored game), starts the walk afresh.
+
+        >>> from engine.events import DISCARD_EVENTS, DRAW_EVENTS
+        >>> reads, events = HandReads(), [DRAW_EVENTS[1][7], DISCARD_EVENTS[1][7]]
+        >>> [(m.index, m.tsumogiri) for m in reads.moves(events, 0)]
+        [(1, True)]
+        >>> events += [DRAW_EVENTS[2][3], DISCARD_EVENTS[2][5]]
+        >>> [(m.index, m.tsumogiri) for m in reads.moves(events, 0)], reads.moves(events, 1)[0].event.seat
+        ([(1, True), (3, False)], 2)
+    """
+
+    __slots__ = ("_events", "_last", "_read", "_drawn", "_fed", "_moves", "_rivers", "_taken", "_came", "_done", "_moved",
+                 "_rivers_key", "_rivers_shown")
+
+    def __init__(self) -> None:
+        self._events: Sequence[Event] | None = None
+        self._read = 0
+
+    def _start(self, events: Sequence[Event]) -> None:
+        self._events = events
+        self._last: Event | None = None
+        self._read = 0
+        self._drawn: dict[int, int | None] = {}  # each seat's tile just drawn (摸切), until it plays
+        self._fed: list[Move] = []  # every seat's public moves (a viewer's feed leaves out its own)
+        self._moves: dict[int, list[Move]] = {}  # the feeds asked for so far, kept up as events come
+        self._rivers: list[list[list[Any]]] = [[] for _ in range(4)]  # [tile, claimed] as discarded
+        self._taken: list[Any] | None = None  # the last discard, until the next one or a claim of it
+        self._rivers_key: tuple[int, list[Any]] | None = None  # what the last rivers were read at
+        self._rivers_shown: tuple[tuple[tuple[int, bool], ...], ...] = ()
+        self._came: dict[int, tuple[int, ...]] = {}  # 換牌: what came back to each seat
+        self._done = False  # 換牌 is over
+        self._moved: set[int] = set()  # seats that have played since 換牌
+
+    def _catch_up(self, events: Sequence[Event]) -> None:
+        read = self._read
+        if events is not self._events or len(events) < read or (read and events[read - 1] is not self._last):
+            self._start(events)
+            read = 0
+        for i in range(read, len(events)):
+            self._walk(i, events[i])
+        if len(events) > read:
+            self._read = len(events)
+            self._last = events[-1]
+
+    def _walk(self, i: int, event: Event) -> None:
+        kind, seat = event.kind, event.seat
+        if kind is EventKind.DRAW and event.detail == "換牌" and seat is not None:
+            self._came[seat] = event.tiles
+        elif kind is EventKind.EXCHANGED:
+            self._done = True
+        elif self._done and seat is not None and kind in _OWN_MOVES:
+            self._moved.add(seat)
+        if kind is EventKind.DISCARD and seat is not None and event.tile is not None:
+            self._taken = [event.tile, False]
+            self._rivers[seat].append(self._taken)
+        elif kind in _CLAIMS and self._taken is not None:
+            self._taken[1], self._taken = True, None
+        if seat is None:
+            return
+        tsumogiri = False
+        if kind is EventKind.DRAW:
+            self._drawn[seat] = event.tile
+        elif kind is EventKind.DISCARD:
+            drawn = self._drawn.get(seat)
+            tsumogiri = drawn is not None and drawn == event.tile
+            self._drawn[seat] = None
+        elif kind in _MELDED:
+            self._drawn[seat] = None
+        if kind in _FED:
+            move = Move(i, Event(EventKind.ANKONG, seat) if kind is EventKind.ANKONG else event, tsumogiri)
+            self._fed.append(move)
+            for viewer, feed in self._moves.items():
+                if viewer != seat:
+                    feed.append(move)
+
+    def moves(self, events: Sequence[Event], viewer: int) -> tuple[Move, ...]:
+        """``feed_moves(events, viewer)``."""
+        self._catch_up(events)
+        feed = self._moves.get(viewer)
+        if feed is None:
+            feed = self._moves[viewer] = [m for m in self._fed if m.event.seat != viewer]
+        return tuple(feed)
+
+    def rivers(self, events: Sequence[Event], view: GameView) -> tuple[tuple[tuple[int, bool], ...], ...]:
+        """``rivers_as_discarded(events, view)``: public, so every seat's screen of one moment shares it."""
+        self._catch_up(events)
+        key = (self._read, [seat.discards for seat in view.seats])
+        if key == self._rivers_key:
+            return self._rivers_shown
+        made = self._rivers
+        if len(made) < len(view.seats):
+            made += [[] for _ in range(len(view.seats) - len(made))]
+        if any(made[n] for n in range(len(view.seats), len(made))):
+            raise ValueError("a discard by a seat the view does not have")
+        out = []
+        for seat, river in zip(view.seats, made, strict=False):
+            left = iter(seat.discards)
+            want = next(left, None)
+            shown = []
+            for tile, claimed in river:
+                if not claimed:
+                    if tile == want:
+                        want = next(left, None)
+                    else:
+                        claimed = True  # not on the table any more: taken without a claim event (a win on it)
+                shown.append((tile, claimed))
+            out.append(tuple(shown))
+        self._rivers_key, self._rivers_shown = key, tuple(out)
+        return self._rivers_shown
+
+    def exchanged(self, events: Sequence[Event], viewer: int) -> tuple[int, ...] | None:
+        """``exchanged_tiles(events, viewer)``."""
+        self._catch_up(events)
+        if not self._done or viewer in self._moved:
+            return None
+        return self._came.get(viewer) or ()
 
 
 # ---------------------------------------------------------------------- finished hands, face up

@@ -51,6 +51,7 @@ from .records import options_row
 from .screens import (
     SEATS,
     Board,
+    HandReads,
     HandScreen,
     LobbyScreen,
     RevealedHand,
@@ -158,6 +159,7 @@ class TableSession:
         # people who left the match in play (/mahjong leave): their seat is auto-played and they are free
         # to sit elsewhere, until they take it back; stored with the table's options (StoreOptions)
         self.left: set[int] = set()
+        self.reads = HandReads()  # the hand's events as the screens read them, each walked once (table/screens.py)
         self.blocked: str | None = None  # a channel permission the table lost: nothing moves
         self.next_probe_at = 0.0
         self.clicks_lost_at: float | None = None  # the gateway carrying the clicks is down since then

@@ -9,7 +9,10 @@ Routes (``base`` is the public address, e.g. behind a reverse proxy that ends HT
 
 A page's socket receives the seat's whole screen (web/wire.py) at once (a reconnect is a catch-up) and
 again after every change of its table (``changed``, which the table's host calls with each batch of
-effects it carried out: one push for a burst). A page sends ``{"code", "hand", "move"}``, the same input
+effects it carried out: one push for a burst). A seat's screen is built and serialised once per version
+of its table (``Tables.stamp``) however many of its pages are open and however often the host says
+"changed"; the page's clock (``now``) is written into it as it is sent, and a page is sent nothing when
+its screen has not changed. A page sends ``{"code", "hand", "move"}``, the same input
 as the DM button of that decision point; the session takes whichever comes first, and the other is
 answered ``{"type": "refused", "text": …}`` (stale). Sends are latest-wins per socket: a slow page never
 holds up the table or the other pages.
@@ -21,7 +24,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -42,8 +45,29 @@ class Tables(Protocol):
     """What the web table needs of the bot's running tables (the cog's side: cogs/mahjong/webtables.py)."""
 
     def seated(self, grant: Grant) -> bool: ...  # the person sits at that seat of that table, running here
-    def screen(self, grant: Grant, now: float) -> dict[str, Any] | None: ...  # the seat's page JSON; None: no hand yet
+    # a value that changes whenever any seat's screen may: the table's SEATS screen (its version is bumped by every
+    # change, and it holds what changes without a new one: a deal, a table shut); None: not run here
+    def stamp(self, table: int) -> Hashable | None: ...
+    # the seat's page JSON; None: no hand yet, or the grant's person no longer sits there
+    def screen(self, grant: Grant, now: float) -> dict[str, Any] | None: ...
     async def play(self, grant: Grant, code: str, hand: int, move: int) -> str | None: ...  # None, or the refusal
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A message for a page, serialised once: a screen gets the page's clock (``now``) as it is sent."""
+
+    body: str
+    clocked: bool = False
+
+    def at(self, now: float) -> str:
+        return f'{{"now":{float(now)!r},{self.body[1:]}' if self.clocked else self.body
+
+
+def text_of(message: dict[str, Any]) -> Text:
+    """``message`` as a page reads it; its ``now``, if any, is left for the moment it is sent."""
+    clocked = message.pop("now", None) is not None
+    return Text(json.dumps(message, ensure_ascii=False, separators=(",", ":")), clocked)
 
 
 @dataclass(eq=False)
@@ -52,13 +76,17 @@ class Page:
 
     grant: Grant
     socket: web.WebSocketResponse
-    pending: str | None = None
-    last: str | None = None
+    pending: Text | None = None
+    last: str | None = None  # the body of the last message sent
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     ending: bool = False  # told the table ended: nothing after that (a push already scheduled included)
 
-    def offer(self, text: str) -> None:
-        if text != self.last and not self.ending:
+    def offer(self, text: Text) -> None:
+        if self.ending:
+            return
+        if text.body == self.last:
+            self.pending = None  # the page shows it already: anything older still pending is not sent
+        else:
             self.pending = text
             self.ready.set()
 
@@ -76,6 +104,7 @@ class WebTable:
         self.clock = clock
         self.pages: dict[int, set[Page]] = {}  # table id → its open pages
         self._due: set[int] = set()  # tables with a push scheduled
+        self._built: dict[int, tuple[Hashable, dict[int, Text]]] = {}  # table → its stamp and each seat's screen then
         self._runner: web.AppRunner | None = None
         self.app = web.Application()
         self.app.add_routes([
@@ -132,25 +161,31 @@ class WebTable:
 
     def ended(self, table_id: int) -> None:
         """The table is no longer run here: its pages get their last screen, then are told and closed."""
+        self._built.pop(table_id, None)  # built afresh: whatever ended it, the last screen says so
         self._push(table_id)
         for page in self.pages.get(table_id, ()):
             page.end()
 
     def _push(self, table_id: int) -> None:
         self._due.discard(table_id)
-        now = self.clock()
-        built: dict[int, str] = {}
         for page in self.pages.get(table_id, ()):
-            text = built.get(page.grant.seat)
-            if text is None:
-                text = built[page.grant.seat] = self._screen_text(page.grant, now)
-            page.offer(text)
+            page.offer(self._screen_text(page.grant))
 
-    def _screen_text(self, grant: Grant, now: float) -> str:
-        screen = self.tables.screen(grant, now) if self.tables.seated(grant) else None
-        if screen is None:
-            return json.dumps({"type": "waiting", "table": grant.table, "seat": grant.seat})
-        return json.dumps(screen, ensure_ascii=False, separators=(",", ":"))
+    def _screen_text(self, grant: Grant) -> Text:
+        """The seat's screen now: built once per stamp of its table (every open page of the seat shares it)."""
+        stamp = self.tables.stamp(grant.table)
+        built = self._built.get(grant.table)
+        if stamp is None:
+            built = None
+        elif built is None or built[0] != stamp:
+            built = self._built[grant.table] = (stamp, {})
+        if built is not None and grant.seat in built[1]:
+            return built[1][grant.seat]
+        screen = self.tables.screen(grant, self.clock())
+        text = text_of({"type": "waiting", "table": grant.table, "seat": grant.seat} if screen is None else screen)
+        if built is not None:
+            built[1][grant.seat] = text
+        return text
 
     # ------------------------------------------------------------------ handlers
 
@@ -181,7 +216,7 @@ class WebTable:
         self.pages.setdefault(grant.table, set()).add(page)
         writer = asyncio.create_task(self._write(page), name=f"web-page-{grant.table}-{grant.seat}")
         try:
-            page.offer(self._screen_text(grant, self.clock()))  # at once: a reconnect catches up here
+            page.offer(self._screen_text(grant))  # at once: a reconnect catches up here
             async for message in socket:
                 if message.type is not WSMsgType.TEXT:
                     continue
@@ -196,6 +231,7 @@ class WebTable:
                 pages.discard(page)
                 if not pages:
                     del self.pages[grant.table]
+                    self._built.pop(grant.table, None)
         return socket
 
     async def _write(self, page: Page) -> None:
@@ -204,9 +240,9 @@ class WebTable:
             page.ready.clear()
             text, page.pending = page.pending, None
             try:
-                if text is not None and text != page.last:
-                    page.last = text
-                    await page.socket.send_str(text)
+                if text is not None and text.body != page.last:
+                    page.last = text.body
+                    await page.socket.send_str(text.at(self.clock()))
                 if page.ending and page.pending is None:
                     await page.socket.send_str(json.dumps({"type": "closed"}))
                     await page.socket.close()

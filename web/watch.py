@@ -29,7 +29,7 @@ from engine.replay import frame_at
 from table.screens import SpectatorScreen
 
 from .pages import Texts, board_json, locale_of, notice, words
-from .server import HEARTBEAT, Page
+from .server import HEARTBEAT, Page, Text
 from .tokens import Grant, Signer, check_link, expiry, make_link
 
 STATIC = Path(__file__).with_name("static")
@@ -135,7 +135,7 @@ class WatchPages:
 
     def _push(self, table: int) -> None:
         self._due.discard(table)
-        built: dict[str, str] = {}
+        built: dict[str, Text] = {}
         for page in self.pages.get(table, ()):
             locale = self.locales.get(page, "en")
             text = built.get(locale)
@@ -143,10 +143,10 @@ class WatchPages:
                 text = built[locale] = self._text(table, locale)
             page.offer(text)
 
-    def _text(self, table: int, locale: str) -> str:
+    def _text(self, table: int, locale: str) -> Text:
         screen = self.tables.spectating(table)
         if screen is None or screen.viewer is None:  # gone, or turned off meanwhile: nothing more is shown
-            return json.dumps({"type": "closed"})
+            return Text(json.dumps({"type": "closed"}))
         finished, last = self._last.get(table, (-1, None))
         if finished != screen.revealable:
             last = last_hand_json(screen)
@@ -156,7 +156,7 @@ class WatchPages:
         shown["words"]["title"] = self.texts(locale, "web.watch_title", table=table)
         if last is not None:
             shown["words"]["finished"] = self.texts(locale, "web.watch_finished", n=last["number"])
-        return json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
+        return Text(json.dumps(shown, ensure_ascii=False, separators=(",", ":")))  # its clock is in it
 
     # ------------------------------------------------------------------ handlers
 
@@ -196,9 +196,9 @@ async def write(page: Page) -> None:
         page.ready.clear()
         text, page.pending = page.pending, None
         try:
-            if text is not None and text != page.last:
-                page.last = text
-                await page.socket.send_str(text)
+            if text is not None and text.body != page.last:
+                page.last = text.body
+                await page.socket.send_str(text.body)
             if page.ending and page.pending is None:
                 await page.socket.send_str(json.dumps({"type": "closed"}))
                 await page.socket.close()

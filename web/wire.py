@@ -9,9 +9,10 @@ the button codes the DM buttons carry (table/codes.py), so a tap and a DM click 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from engine.tiles import HIDDEN, tile_to_str
+from engine.tiles import HIDDEN, NUM_TILE_KINDS, tile_to_str
 from table.codes import code_of
 from table.screens import Action, HandScreen, Kind, Showing
 
@@ -29,12 +30,19 @@ _KINDS = {
 }
 
 
+_NAMES = {HIDDEN: "??", **{value: tile_to_str(value) for value in range(NUM_TILE_KINDS)}}  # each tile's, once
+
+
 def tile(value: int) -> str:
-    return "??" if value == HIDDEN else tile_to_str(value)
+    name = _NAMES.get(value)
+    return name if name is not None else tile_to_str(value)
 
 
-def tiles(values: Any) -> list[str]:
-    return [tile(v) for v in values]
+def tiles(values: Iterable[int]) -> list[str]:
+    try:
+        return [_NAMES[v] for v in values]
+    except KeyError:
+        return [tile(v) for v in values]
 
 
 def _action(action: Action) -> dict[str, Any] | None:

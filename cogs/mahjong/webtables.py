@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
 import discord
@@ -37,6 +37,7 @@ class RunningTables:
 
     def __init__(self, registry: TableRegistry) -> None:
         self.registry = registry
+        self._words: dict[str, dict[str, str]] = {}  # each locale's page words, looked up once
 
     def seated(self, grant: Grant) -> bool:
         runner = self.registry.get(grant.table)
@@ -57,14 +58,21 @@ class RunningTables:
                 found.append((seats.table_id == table, runner.state.channel_id == channel, seats.table_id, seat))
         return max(found)[2:] if found else None
 
+    def stamp(self, table: int) -> Hashable | None:
+        runner = self.registry.get(table)
+        return None if runner is None else runner.session.screen(SEATS)
+
     def screen(self, grant: Grant, now: float) -> dict[str, Any] | None:
         runner = self.registry.get(grant.table)
-        if runner is None or runner.session.screen(SEATS).hand_number == 0:
+        if runner is None:
             return None
+        seats = runner.session.screen(SEATS)
+        if seats.hand_number == 0 or not (0 <= grant.seat < len(seats.seats)) or seats.seats[grant.seat].user_id != grant.user:
+            return None  # no hand dealt yet, or another person sits there now
         screen = runner.session.screen(grant.seat)
         shown = hand_json(screen, now=now)
         shown["locale"] = screen.locale
-        shown["words"] = words(screen.locale)
+        shown["words"] = self._words.get(screen.locale) or self._words.setdefault(screen.locale, words(screen.locale))
         return shown
 
     async def play(self, grant: Grant, code: str, hand: int, move: int) -> str | None:
