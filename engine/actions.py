@@ -13,6 +13,7 @@ the kind takes one), so a log line means one action and prints back to itself.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -207,3 +208,14 @@ _LISTED_IDS = frozenset(
     for a in row
 )
 _LISTED_TEXT: dict[int, str] = {}
+
+
+def notations(actions: Iterable[Action]) -> tuple[str, ...]:
+    """``str`` of each action, the shared instances' read straight from their table (a hand's
+    whole log is printed when it is settled: this costs less than ``__str__`` called per action).
+
+    >>> notations([DISCARDS[2][4], Action(1, Kind.PON)])
+    ('2 discard 5m', '1 pon')
+    """
+    text = _LISTED_TEXT.get
+    return tuple([text(id(a)) or str(a) for a in actions])
