@@ -274,12 +274,10 @@ def turn_shape(counts: list[int]) -> tuple[bool, bool]:
     both: may the hand win, and which discards leave it ready). The second is False when three
     suits or more are neither sets nor sets plus a pair: then no discard leaves the hand ready, as
     :func:`ready_discards` says too; when True, :func:`ready_by_shanten` lists the discards."""
-    keys = []
     broken = pairs = 0
     hand = bytes(counts)
     for lo, n in _SUIT_STARTS:
         key = hand[lo : lo + n]
-        keys.append(key)
         v = (_HONOR_WIN if n == 7 else _SUIT_WIN).get(key)
         if v is None:
             v = _win_value(key, n == 7)
