@@ -1056,8 +1056,9 @@ class Game:
             self.claim = None
             self._after_no_claim(discarder, tile, rob_kong)
             return
+        # nobody has answered yet, so nothing resolves now: _run_forced, which follows every move,
+        # takes the forced wins and resolves the window once it may
         self.claim = _ClaimState(tile, discarder, offered, {}, rob_kong)
-        self._resolve_claims_if_ready()
 
     def _resolve_claims_if_ready(self) -> None:
         claim = self.claim
