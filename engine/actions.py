@@ -217,5 +217,8 @@ def notations(actions: Iterable[Action]) -> tuple[str, ...]:
     >>> notations([DISCARDS[2][4], Action(1, Kind.PON)])
     ('2 discard 5m', '1 pon')
     """
-    text = _LISTED_TEXT.get
-    return tuple([text(id(a)) or str(a) for a in actions])
+    actions = list(actions)
+    texts = list(map(_LISTED_TEXT.get, map(id, actions)))  # (None: not a shared instance, or not printed yet)
+    if None in texts:
+        texts = [t or str(a) for t, a in zip(texts, actions, strict=True)]
+    return tuple(texts)

@@ -30,6 +30,7 @@ from .events import EventKind
 from .game import Game, InvariantError
 from .house_rules import HouseRules
 from .match import Match
+from .meld import MeldKind
 from .policy import Policy, make_policy, reads_view
 from .rules import TableOptions, get_profile
 
@@ -101,7 +102,10 @@ def run(
         out = game.outcome
         assert out is not None  # play_hand plays the hand to its end
         stats["hands"] += 1
-        stats["claims"] += sum(1 for e in game.events if e.kind in CLAIM_EVENTS)
+        # 吃, 碰 and 明槓 (CLAIM_EVENTS): each left one meld (an added kong grows a 碰's, a robbed one
+        # shrinks back) and a 暗槓 is the only meld no claim made, so the melds are counted instead of
+        # every event (comparing each event's kind cost more than the rest of the bookkeeping)
+        stats["claims"] += sum(m.kind is not MeldKind.ANKONG for melds in game.melds for m in melds)
         if out.winner is None:
             stats["draw_games"] += 1
         else:
