@@ -270,7 +270,10 @@ class Game:
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it is not their decision)."""
         if self.phase is _TURN:
-            return list(self._turn_actions(seat)) if seat == self.turn else []
+            if seat != self.turn:
+                return []
+            listed = self._turn_cache  # (_turn_actions, inline: every decision asks)
+            return list(listed if listed is not None else self._turn_actions(seat))
         if self.phase is _EXCHANGE_PHASE:
             return self._exchange_actions(seat) if seat not in self.exchanges else []
         if self.phase is _FLOWER_WIN_PHASE:  # 胡 the flower win, or 過 and play on
@@ -706,7 +709,9 @@ class Game:
                 tiles = [t for t in held if t != claimed] or held
                 actions.extend(map(discard.__getitem__, tiles))
             return actions
-        kong_ok = claimed is None and self.drawable >= 2
+        wall = self.wall  # (self.drawable, inline: every turn asks)
+        drawable = wall.back - wall.front - profile.reserve - profile.reserve_per_kong * self.kongs
+        kong_ok = claimed is None and drawable >= 2
         if self.ready[seat]:
             drawn = self.drawn[seat]
             if kong_ok:
