@@ -1362,7 +1362,11 @@ class Game:
         self._finish(Outcome(None))
 
     def _finish(self, outcome: Outcome) -> None:
-        self.outcome = replace(outcome, horses=self._horses, flower_bonuses=tuple(self.flower_bonuses))
+        bonuses = tuple(self.flower_bonuses)
+        # (dataclasses.replace is slow, and most hands have neither horses nor flower bonuses)
+        if outcome.horses != self._horses or outcome.flower_bonuses != bonuses:
+            outcome = replace(outcome, horses=self._horses, flower_bonuses=bonuses)
+        self.outcome = outcome
         self.phase = Phase.OVER
         self.claim = None
         if outcome.winner is None:
