@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 from .frozen import maker
 from .tiles import NUM_KINDS, NotationError, format_tiles, parse_tiles, tile_from_str, tile_to_str
@@ -220,5 +220,5 @@ def notations(actions: Iterable[Action]) -> tuple[str, ...]:
     actions = list(actions)
     texts = list(map(_LISTED_TEXT.get, map(id, actions)))  # (None: not a shared instance, or not printed yet)
     if None in texts:
-        texts = [t or str(a) for t, a in zip(texts, actions, strict=True)]
-    return tuple(texts)
+        return tuple([t or str(a) for t, a in zip(texts, actions, strict=True)])
+    return tuple(cast("list[str]", texts))
