@@ -1388,8 +1388,8 @@ class Game:
                 return
             if self.phase is _TURN:
                 actions = self._turn_cache
-                if actions is None:
-                    actions = self._turn_actions(self.turn)
+                if actions is None:  # (_turn_actions, inline: every turn's listing is made here)
+                    actions = self._turn_cache = self._compute_turn_actions(self.turn)
                 fixed = self.ready[self.turn] or self.eye[self.turn]  # 聽 or 眼牌: the engine discards
                 if len(actions) == 1 and (actions[0].kind is _WIN or fixed):
                     self._play(actions[0])
