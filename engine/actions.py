@@ -13,9 +13,10 @@ the kind takes one), so a log line means one action and prints back to itself.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 from .frozen import maker
 from .tiles import NUM_KINDS, NotationError, format_tiles, parse_tiles, tile_from_str, tile_to_str
@@ -207,3 +208,17 @@ _LISTED_IDS = frozenset(
     for a in row
 )
 _LISTED_TEXT: dict[int, str] = {}
+
+
+def notations(actions: Iterable[Action]) -> tuple[str, ...]:
+    """``str`` of each action, the shared instances' read straight from their table (a hand's
+    whole log is printed when it is settled: this costs less than ``__str__`` called per action).
+
+    >>> notations([DISCARDS[2][4], Action(1, Kind.PON)])
+    ('2 discard 5m', '1 pon')
+    """
+    actions = list(actions)
+    texts = list(map(_LISTED_TEXT.get, map(id, actions)))  # (None: not a shared instance, or not printed yet)
+    if None in texts:
+        return tuple([t or str(a) for t, a in zip(texts, actions, strict=True)])
+    return tuple(cast("list[str]", texts))

@@ -15,32 +15,35 @@ fixed before the first tile was drawn.
     >>> 0 <= hand_seed(key, 1) < 2**63
     True
 
-Pure: ``hashlib`` and ``hmac`` only.
+Pure: ``hashlib`` and ``hmac`` only, loaded on first use (a match dealt from a plain seed, as
+self-play's are, never hashes, and loading OpenSSL's hashes is a good part of a short process's
+start-up).
 """
 
 from __future__ import annotations
-
-import hashlib
-import hmac
 
 KEY_BYTES = 32  # 256 bits: as long as the hash, so the commitment hides the key as well as it can
 
 
 def commitment(key: bytes) -> str:
     """The SHA-256 of the key, in hex: shown when the match starts, checked against the key at its end."""
+    import hashlib
+
     return hashlib.sha256(key).hexdigest()
 
 
 def derive(key: bytes, label: str) -> int:
     """A 63-bit seed for ``label`` ("seats", "hand 3", "ai 2"): the first 8 bytes of
     HMAC-SHA-256(key, label), big-endian, with the top bit dropped."""
-    digest = hmac.new(key, label.encode("ascii"), hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return int.from_bytes(derive_key(key, label)[:8], "big") >> 1
 
 
 def derive_key(key: bytes, label: str) -> bytes:
     """A whole key for ``label`` (a tournament's table: "round 2 table 3"), HMAC-SHA-256(key, label): knowing
     it tells nothing of the key it came from nor of its siblings."""
+    import hashlib
+    import hmac
+
     return hmac.new(key, label.encode("ascii"), hashlib.sha256).digest()
 
 

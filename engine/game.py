@@ -66,6 +66,19 @@ MIJI_DISCARDS = 8  # Miji: 眼牌 declared while the rivers hold at most eight d
 DECLARATIONS = (Kind.EYE, Kind.MIJI)
 _KINDS = range(NUM_KINDS)
 
+# The members the turn loop compares with at every step, as plain globals: Python 3.11 reads
+# ``Phase.TURN`` through EnumType's __getattr__ hook (dropped in 3.12), several times the cost of a
+# global, and random self-play spent an eighth of its instructions there.
+_TURN, _CLAIM, _ROB_KONG, _OVER = Phase.TURN, Phase.CLAIM, Phase.ROB_KONG, Phase.OVER
+_EXCHANGE_PHASE, _FLOWER_WIN_PHASE = Phase.EXCHANGE, Phase.FLOWER_WIN
+_DISCARD, _READY, _PON, _KONG, _ANKONG, _ADDKONG = (
+    Kind.DISCARD, Kind.READY, Kind.PON, Kind.KONG, Kind.ANKONG, Kind.ADDKONG
+)  # fmt: skip
+_WIN, _PASS, _EXCHANGE, _TIMEOUT, _AWAY, _BACK, _MIJI = (
+    Kind.WIN, Kind.PASS, Kind.EXCHANGE, Kind.TIMEOUT, Kind.AWAY, Kind.BACK, Kind.MIJI
+)  # fmt: skip
+_MELD_PON, _MELD_CHI = MeldKind.PON, MeldKind.CHI
+
 
 class IllegalActionError(ValueError):
     """The action is not legal now; the game state is unchanged.
@@ -118,6 +131,11 @@ class _TurnState:
     after_flower: bool = False  # ... for a flower, not for a kong (house rule 槓上開花限槓)
     last_tile: bool = False  # the tile in hand was the last live tile (海底撈月)
     kong_from: int | None = None  # the replacement follows a 明槓 of this seat's discard
+
+    def reset(self) -> None:
+        """Back to a new turn's flags, in place (every discard does this: cheaper than a new object)."""
+        self.claimed = self.kong_from = None
+        self.no_tsumo = self.replacement = self.after_flower = self.last_tile = False
 
 
 @dataclass(slots=True)
@@ -226,7 +244,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def drawable(self) -> int:
@@ -236,11 +254,11 @@ class Game:
 
     def to_act(self) -> list[int]:
         """Seats that owe a decision now."""
-        if self.phase is Phase.TURN:
+        if self.phase is _TURN:
             return [self.turn]
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE_PHASE:
             return [s for s in range(4) if s not in self.exchanges]
-        if self.phase is Phase.FLOWER_WIN:
+        if self.phase is _FLOWER_WIN_PHASE:
             assert self.flower_offer is not None and self.flower_offer.winner is not None
             return [self.flower_offer.winner]
         claim = self.claim
@@ -251,11 +269,14 @@ class Game:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it is not their decision)."""
-        if self.phase is Phase.TURN:
-            return list(self._turn_actions(seat)) if seat == self.turn else []
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _TURN:
+            if seat != self.turn:
+                return []
+            listed = self._turn_cache  # (_turn_actions, inline: every decision asks)
+            return list(listed if listed is not None else self._turn_actions(seat))
+        if self.phase is _EXCHANGE_PHASE:
             return self._exchange_actions(seat) if seat not in self.exchanges else []
-        if self.phase is Phase.FLOWER_WIN:  # 胡 the flower win, or 過 and play on
+        if self.phase is _FLOWER_WIN_PHASE:  # 胡 the flower win, or 過 and play on
             return [WINS[seat], PASSES[seat]] if seat in self.to_act() else []
         if self.claim is not None and seat in self.claim.options and seat not in self.claim.responses:
             return list(self.claim.options[seat])
@@ -317,7 +338,7 @@ class Game:
         problem = shape_problem(action)
         if problem:
             raise IllegalActionError(f"malformed action: {problem}")
-        if self.phase is Phase.OVER and action.kind not in (Kind.AWAY, Kind.BACK):
+        if self.phase is _OVER and action.kind not in (_AWAY, _BACK):
             raise IllegalActionError("the hand is over", "hand_over")
         action = self._normalize(action)
         if not self.is_legal(action):
@@ -328,26 +349,26 @@ class Game:
         start = len(self.events)
         self.log.append(action)
         seat = action.seat
-        if action.kind in (Kind.AWAY, Kind.BACK):
-            self._set_auto(seat, action.kind is Kind.AWAY)
+        if action.kind in (_AWAY, _BACK):
+            self._set_auto(seat, action.kind is _AWAY)
             return self.events[start:]
         if action.kind in DECLARATIONS:
             self.timeouts[seat] = 0
-            self._declare_eye(seat, miji=action.kind is Kind.MIJI)
+            self._declare_eye(seat, miji=action.kind is _MIJI)
             self._run_forced()
             return self.events[start:]
-        if action.kind is Kind.TIMEOUT:
-            if self.phase is Phase.EXCHANGE:  # 換牌時間結束沒有點選確定交換將不會換牌
-                action = Action(seat, Kind.EXCHANGE)
-            elif self.phase is Phase.FLOWER_WIN:  # unanswered, the system declares it (document 000)
+        if action.kind is _TIMEOUT:
+            if self.phase is _EXCHANGE_PHASE:  # 換牌時間結束沒有點選確定交換將不會換牌
+                action = Action(seat, _EXCHANGE)
+            elif self.phase is _FLOWER_WIN_PHASE:  # unanswered, the system declares it (document 000)
                 action = self.auto_action(seat)
-            elif self.phase is Phase.TURN:  # 無動作: an own turn that timed out counts toward 代打
+            elif self.phase is _TURN:  # 無動作: an own turn that timed out counts toward 代打
                 self.timeouts[seat] += 1
                 if self.timeouts[seat] >= AUTO_AFTER_TIMEOUTS:
                     self._set_auto(seat, True)
                 action = self.auto_action(seat)
             else:  # an unanswered claim window is 過 (a 可過水 win not taken is 過水) and no absence
-                action = Action(seat, Kind.PASS)
+                action = Action(seat, _PASS)
         else:
             self.timeouts[seat] = 0
         self._play(action)
@@ -358,7 +379,7 @@ class Game:
         """``action`` is one of the very objects :meth:`legal_actions` lists for a decision owed now,
         so it is well-formed and legal as it is. Identity, not equality: an equal value built
         elsewhere (a ``True`` seat equals seat 1) still gets the full check."""
-        if self.phase is Phase.TURN:
+        if self.phase is _TURN:
             listed = self._turn_cache
             return listed is not None and any(map(is_, listed, repeat(action))) and action.seat == self.turn
         claim = self.claim
@@ -688,7 +709,9 @@ class Game:
                 tiles = [t for t in held if t != claimed] or held
                 actions.extend(map(discard.__getitem__, tiles))
             return actions
-        kong_ok = claimed is None and self.drawable >= 2
+        wall = self.wall  # (self.drawable, inline: every turn asks)
+        drawable = wall.back - wall.front - profile.reserve - profile.reserve_per_kong * self.kongs
+        kong_ok = claimed is None and drawable >= 2
         if self.ready[seat]:
             drawn = self.drawn[seat]
             if kong_ok:
@@ -706,7 +729,7 @@ class Game:
             melds = self.melds[seat]
             if melds:
                 for meld in melds:
-                    if meld.kind is MeldKind.PON and hand[meld.first]:
+                    if meld.kind is _MELD_PON and hand[meld.first]:
                         actions.append(ADDKONGS[seat][meld.first])
         discards: list[int] | None = None  # None: every kind held (the usual case)
         if claimed is None or not hand[claimed] or hand.count(0) == NUM_KINDS - 1:
@@ -931,34 +954,34 @@ class Game:
     def _play(self, action: Action) -> None:
         kind = action.kind
         seat = action.seat
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE_PHASE:
             self.exchanges[seat] = action.tiles
             self._emit(Event(EventKind.EXCHANGE, seat, tiles=action.tiles, private=True))
             if len(self.exchanges) == 4:
                 self._exchange()
             return
-        if self.phase is Phase.FLOWER_WIN:
-            self._answer_flower_win(kind is Kind.WIN)
+        if self.phase is _FLOWER_WIN_PHASE:
+            self._answer_flower_win(kind is _WIN)
             return
-        if self.phase is Phase.TURN:
+        if self.phase is _TURN:
             # the turn's legal actions (cached) already say whether a self-drawn win was on offer:
             # a win is listed first
             listed = self._turn_cache or self._turn_actions(seat)
             far = self._turn_far  # what that listing read of these tiles
-            win_offered = bool(listed) and listed[0].kind is Kind.WIN
+            win_offered = bool(listed) and listed[0].kind is _WIN
             self._turn_cache = None
-            if kind is Kind.WIN:
+            if kind is _WIN:
                 self._win(seat, None, self_drawn=True)
                 return
             if win_offered:
                 self._pass_win(seat)  # declined a self-drawn win (only possible with 可過水)
             tile = action.tile
             assert tile is not None  # a turn's other actions name their tile (TILE_REQUIRED)
-            if kind in (Kind.DISCARD, Kind.READY):
-                self._discard(seat, tile, declare=kind is Kind.READY, far=far)
-            elif kind is Kind.ANKONG:
+            if kind in (_DISCARD, _READY):
+                self._discard(seat, tile, declare=kind is _READY, far=far)
+            elif kind is _ANKONG:
                 self._concealed_kong(seat, tile)
-            elif kind is Kind.ADDKONG:
+            elif kind is _ADDKONG:
                 self._added_kong(seat, tile)
             return
         self._turn_cache = None
@@ -966,7 +989,7 @@ class Game:
         claim = self.claim
         assert claim is not None
         claim.responses[seat] = action
-        if kind is not Kind.WIN and any(a.kind is Kind.WIN for a in claim.options[seat]):
+        if kind is not _WIN and any(a.kind is _WIN for a in claim.options[seat]):
             self._pass_win(seat)  # 過, or 吃/碰/槓 instead of 胡: the win was declined
         self._resolve_claims_if_ready()
 
@@ -1003,7 +1026,7 @@ class Game:
             self.ready_dealt[seat] = on_deal and seat != self.dealer and tile == drawn
             self.ready_waits[seat] = self.winning_tiles(hand)
             self._emit(Event(EventKind.READY, seat, tile, detail="聽"))
-        self.ts = _TurnState()
+        self.ts.reset()
         self._open_claims(tile, seat)
 
     def _open_claims(self, tile: int, discarder: int, rob_kong: bool = False) -> None:
@@ -1033,13 +1056,14 @@ class Game:
                 options = self._claim_options(seat, tile, discarder, ron)
             if options:
                 offered[seat] = options
-        self.phase = Phase.ROB_KONG if rob_kong else Phase.CLAIM
+        self.phase = _ROB_KONG if rob_kong else _CLAIM
         if not offered:  # nobody may claim (the usual case): play on at once
             self.claim = None
             self._after_no_claim(discarder, tile, rob_kong)
             return
+        # nobody has answered yet, so nothing resolves now: _run_forced, which follows every move,
+        # takes the forced wins and resolves the window once it may
         self.claim = _ClaimState(tile, discarder, offered, {}, rob_kong)
-        self._resolve_claims_if_ready()
 
     def _resolve_claims_if_ready(self) -> None:
         claim = self.claim
@@ -1055,7 +1079,7 @@ class Game:
         best = None  # the first of the highest-ranked claims answered
         best_rank = (-1, 0)
         for a in responses.values():
-            if a.kind is not Kind.PASS:
+            if a.kind is not _PASS:
                 ranked = _claim_rank(a, discarder)
                 if best is None or ranked > best_rank:
                     best, best_rank = a, ranked
@@ -1064,15 +1088,15 @@ class Game:
                 continue
             if best is None:
                 return  # an answer is still owed and nothing claims yet
-            could = max((_claim_rank(a, discarder) for a in options if a.kind is not Kind.PASS), default=(-1, 0))
+            could = max((_claim_rank(a, discarder) for a in options if a.kind is not _PASS), default=(-1, 0))
             if could > best_rank:
                 return  # someone who could still outrank the best claim has not answered
         self.claim = None
         if best is None:
             self._after_no_claim(claim.discarder, claim.tile, claim.rob_kong)
-        elif best.kind is Kind.WIN:
+        elif best.kind is _WIN:
             self._win(best.seat, claim.tile, self_drawn=False, loser=claim.discarder, robbing=claim.rob_kong)
-        elif best.kind is Kind.KONG:
+        elif best.kind is _KONG:
             self._exposed_kong(best.seat, claim)
         else:
             self._pon_or_chi(best, claim)
@@ -1080,7 +1104,7 @@ class Game:
     def _after_no_claim(self, discarder: int, tile: int, rob_kong: bool) -> None:
         if rob_kong:
             self._emit(Event(EventKind.KONG_STANDS, discarder, tile))
-            self.phase = Phase.TURN
+            self.phase = _TURN
             self.turn = discarder
             self._draw(discarder, back=True)
             return
@@ -1089,7 +1113,7 @@ class Game:
         if wall.back - wall.front - self.profile.reserve - self.profile.reserve_per_kong * self.kongs <= 0:
             self._end_draw_game()
             return
-        self.phase = Phase.TURN
+        self.phase = _TURN
         self.turn = nxt
         self._draw(nxt)
 
@@ -1102,19 +1126,19 @@ class Game:
         seat, tile = action.seat, claim.tile
         hand = self.hands[seat]
         self._take_from_river(claim)
-        if action.kind is Kind.PON:
+        if action.kind is _PON:
             hand[tile] -= 2
-            meld = Meld(MeldKind.PON, (tile,) * 3, tile, claim.discarder)
+            meld = Meld(_MELD_PON, (tile,) * 3, tile, claim.discarder)
         else:
             lo = action.tile
             assert lo is not None  # a 吃 names its lowest tile (TILE_REQUIRED)
             for t in (lo, lo + 1, lo + 2):
                 if t != tile:
                     hand[t] -= 1
-            meld = Meld(MeldKind.CHI, (lo, lo + 1, lo + 2), tile, claim.discarder)
+            meld = Meld(_MELD_CHI, (lo, lo + 1, lo + 2), tile, claim.discarder)
         self.melds[seat].append(meld)
         self._emit(Event(_CLAIM_EVENTS[action.kind], seat, tile, tiles=meld.tiles))
-        self.phase = Phase.TURN
+        self.phase = _TURN
         self.turn = seat
         self.ts = _TurnState(claimed=tile)
 
@@ -1214,6 +1238,8 @@ class Game:
         if self.flower_offer is not None or self.flower_declined is not None:
             return
         counts = [len(f) for f in self.flowers]
+        if max(counts) < 7:  # neither win is near (every flower set aside asks)
+            return
         eight, seven = self.profile.flower_wins
         if counts[seat] == 8 and eight:
             self._flower_win(Outcome(seat, None, None, self_drawn=True, flower_win=eight))
@@ -1336,7 +1362,11 @@ class Game:
         self._finish(Outcome(None))
 
     def _finish(self, outcome: Outcome) -> None:
-        self.outcome = replace(outcome, horses=self._horses, flower_bonuses=tuple(self.flower_bonuses))
+        bonuses = tuple(self.flower_bonuses)
+        # (dataclasses.replace is slow, and most hands have neither horses nor flower bonuses)
+        if outcome.horses != self._horses or outcome.flower_bonuses != bonuses:
+            outcome = replace(outcome, horses=self._horses, flower_bonuses=bonuses)
+        self.outcome = outcome
         self.phase = Phase.OVER
         self.claim = None
         if outcome.winner is None:
@@ -1353,15 +1383,15 @@ class Game:
 
     def _run_forced(self) -> None:
         """Make the moves that leave no choice: forced wins, a 聽 hand's auto-discard."""
-        while self.phase is not Phase.OVER:
-            if self.phase is Phase.EXCHANGE or self.phase is Phase.FLOWER_WIN:
+        while self.phase is not _OVER:
+            if self.phase is _EXCHANGE_PHASE or self.phase is _FLOWER_WIN_PHASE:
                 return
-            if self.phase is Phase.TURN:
+            if self.phase is _TURN:
                 actions = self._turn_cache
-                if actions is None:
-                    actions = self._turn_actions(self.turn)
+                if actions is None:  # (_turn_actions, inline: every turn's listing is made here)
+                    actions = self._turn_cache = self._compute_turn_actions(self.turn)
                 fixed = self.ready[self.turn] or self.eye[self.turn]  # 聽 or 眼牌: the engine discards
-                if len(actions) == 1 and (actions[0].kind is Kind.WIN or fixed):
+                if len(actions) == 1 and (actions[0].kind is _WIN or fixed):
                     self._play(actions[0])
                     continue
                 return
@@ -1370,7 +1400,7 @@ class Game:
             forced = [
                 s
                 for s, opts in claim.options.items()
-                if s not in claim.responses and len(opts) == 1 and opts[0].kind is Kind.WIN
+                if s not in claim.responses and len(opts) == 1 and opts[0].kind is _WIN
             ]
             if not forced:
                 self._resolve_claims_if_ready()

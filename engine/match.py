@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import fairness
-from .actions import Action, Kind
+from .actions import Action, Kind, notations
 from .events import Event
 from .game import Game
 from .rules import TableOptions, get_profile, next_dealer
@@ -283,7 +283,7 @@ class Match:
             game.round_wind,
             game.dealer_streak,
             result,
-            tuple(map(str, game.log)),
+            notations(game.log),
             game.seed,
         )
         self.history.append(record)
@@ -340,7 +340,7 @@ class Match:
                 game.round_wind,
                 game.dealer_streak,
                 result,
-                tuple(map(str, game.log)),
+                notations(game.log),
                 game.seed,
             )
         )

@@ -17,6 +17,7 @@ Exit code 1 on any invariant violation.
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import sys
@@ -30,6 +31,7 @@ from .events import EventKind
 from .game import Game, InvariantError
 from .house_rules import HouseRules
 from .match import Match
+from .meld import MeldKind
 from .policy import Policy, make_policy, reads_view
 from .rules import TableOptions, get_profile
 
@@ -101,7 +103,10 @@ def run(
         out = game.outcome
         assert out is not None  # play_hand plays the hand to its end
         stats["hands"] += 1
-        stats["claims"] += sum(1 for e in game.events if e.kind in CLAIM_EVENTS)
+        # 吃, 碰 and 明槓 (CLAIM_EVENTS): each left one meld (an added kong grows a 碰's, a robbed one
+        # shrinks back) and a 暗槓 is the only meld no claim made, so the melds are counted instead of
+        # every event (comparing each event's kind cost more than the rest of the bookkeeping)
+        stats["claims"] += sum(m.kind is not MeldKind.ANKONG for melds in game.melds for m in melds)
         if out.winner is None:
             stats["draw_games"] += 1
         else:
@@ -203,4 +208,7 @@ def selfplay_log(matches: Sequence[Match], policy: str) -> dict:
 
 
 if __name__ == "__main__":
+    # a process of its own: what start-up made (modules, classes, shared tables) lives to the end,
+    # so no garbage collection need walk it again
+    gc.freeze()
     sys.exit(main())

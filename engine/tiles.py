@@ -183,10 +183,10 @@ def from_counts(counts: list[int]) -> list[int]:
 
 def full_set(flowers: bool = True) -> list[int]:
     """The 144 (or 136 without flowers) physical tiles, in kind order."""
-    tiles = [t for t in range(NUM_KINDS) for _ in range(4)]
-    if flowers:
-        tiles.extend(FLOWERS)
-    return tiles
+    return list(_FULL_SET if flowers else _FULL_SET[: 4 * NUM_KINDS])  # (a copy: every hand shuffles one)
+
+
+_FULL_SET = (*(t for t in range(NUM_KINDS) for _ in range(4)), *FLOWERS)
 
 
 def wind_index(letter: str) -> int:
