@@ -61,6 +61,12 @@ class SoleProcess:
     def release(self, table_id: int) -> None:
         return None
 
+    def lost(self, table_id: int) -> None:
+        """A write of the table was refused: another process holds its lease (journal.py). Stop running
+        it now, before another click is answered here; its clicks go to the new owner from now on."""
+        self.registry.leased.discard(table_id)
+        self.registry.drop(table_id, "another process holds its lease and stores its moves")
+
     async def adopt(self, saved: SavedTable) -> TableRunner | None:
         return self.registry.open_stored(saved)
 
