@@ -44,6 +44,15 @@ TTL = 8.0  # seconds a lease lasts unless renewed (every ttl / 4)
 _NOW = "extract(epoch FROM clock_timestamp())"
 _UNFINISHED = "('lobby', 'playing')"
 MAILBOX_SUFFIX = application_name("")  # what the owner's listening connection adds to its name
+# a lease that may be claimed ($2: the claimer, $3: the ttl, $4: MAILBOX_SUFFIX): one's own, or one run out
+# whose owner is gone (its mailbox connection closed), or run out a ttl ago though its owner is alive (a
+# process renewing late, its event loop starved, keeps its tables meanwhile: see expired()). A process
+# starting again claims the stored tables with this too, so it never takes one a live process still plays.
+_TAKEABLE = (
+    "table_leases.owner = EXCLUDED.owner OR table_leases.expires_at < " + _NOW + " - $3"
+    " OR (table_leases.expires_at < " + _NOW + " AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a"
+    " WHERE a.application_name = table_leases.owner || $4 AND a.datname = current_database()))"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,17 +71,18 @@ class Leases:
         self.ttl = ttl
 
     async def claim(self, table_id: int) -> bool:
-        """Own the table unless another process holds an unexpired lease on it (taking an expired one
-        over counts a new generation); claiming one's own table again renews it."""
+        """Own the table unless another process holds its lease: unexpired, or expired less than a ttl ago
+        while that process still listens (``_TAKEABLE``). Taking one over counts a new generation;
+        claiming one's own table again renews it."""
         row = await self._fetchval(
             "INSERT INTO table_leases (table_id, owner, expires_at) VALUES ($1, $2, " + _NOW + " + $3)"
             " ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,"
             " generation = table_leases.generation + (table_leases.owner <> EXCLUDED.owner)::int"
-            " WHERE table_leases.owner = EXCLUDED.owner OR table_leases.expires_at < " + _NOW +
-            " RETURNING table_id",
+            " WHERE " + _TAKEABLE + " RETURNING table_id",
             table_id,
             self.owner,
             self.ttl,
+            MAILBOX_SUFFIX,
         )
         return row is not None
 
@@ -87,11 +97,11 @@ class Leases:
             " FROM unnest($1::bigint[]) AS t"
             " ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,"
             " generation = table_leases.generation + (table_leases.owner <> EXCLUDED.owner)::int"
-            " WHERE table_leases.owner = EXCLUDED.owner OR table_leases.expires_at < " + _NOW +
-            " RETURNING table_id",
+            " WHERE " + _TAKEABLE + " RETURNING table_id",
             wanted,
             self.owner,
             self.ttl,
+            MAILBOX_SUFFIX,
         )
         return {int(row[0]) for row in rows}
 

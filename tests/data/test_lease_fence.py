@@ -18,6 +18,7 @@ import pytest
 from cogs.mahjong.journal import Journal
 from data import Store, StoreFenced
 from data.leases import Leases
+from data.mailbox import Mailbox
 from table.lobby import TableError
 
 HEADER = {"rules": "taiwan16", "seed": "x"}
@@ -165,5 +166,32 @@ async def test_a_journal_whose_hand_was_refused_refuses_that_hands_writes_withou
         assert not [r for r in caplog.records if r.exc_info and r.exc_info[0] is KeyError]
         assert (await store.table(table)).phase == "playing", "the writes after them were stored"
         await journal.close()
+    finally:
+        await store.close()
+
+
+async def test_a_live_owners_lease_that_ran_out_a_moment_ago_is_not_claimed_by_a_process_starting(
+    pg_target: str,
+) -> None:
+    """The loaded run's double owner: a process started again claims every stored table (``claim`` at
+    start-up), and took those of the survivor, alive but renewing late, whose leases had run out a moment
+    before. A live owner (its mailbox connection up) keeps them a ttl longer, as ``expired()`` says; a
+    dead owner's run-out lease is taken at once."""
+    store = await Store.open(pg_target)
+    try:
+        pool = store.driver.pool  # type: ignore[attr-defined]
+        late, dead, starting = Leases(pool, "late", ttl=0.0), Leases(pool, "dead", ttl=0.0), Leases(pool, "new", ttl=60)
+        one, two = await a_table(store), await a_table(store)
+        assert await late.claim(one) and await dead.claim(two)  # a ttl of 0: both ran out at once
+        mailbox = await Mailbox.open(pg_target, name="late", on_message=lambda message: None)
+        try:
+            assert not await starting.claim(one), "the late owner still plays it"
+            assert await starting.claim_many([one, two]) == {two}
+            assert await late.renew({one}) == {one}, "its late renewal finds the table still its own"
+            lease = await starting.owner_of(one)
+            assert lease is not None and (lease.owner, lease.generation) == ("late", 1)
+        finally:
+            await mailbox.close()
+        assert await late.claim(one) and await late.claim(one), "one's own lease is claimed again at any time"
     finally:
         await store.close()
