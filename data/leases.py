@@ -6,6 +6,7 @@
     await leases.renew(owned)              # the tables still ours (every few seconds while alive)
     await leases.owner_of(table_id)        # Lease(owner, expired, generation, listening) or None
     await leases.expired()                 # unfinished tables whose owner stopped renewing: take them over
+    await leases.silent()                  # (table, owner) whose owner stopped listening: dead, most likely
     await leases.release(table_id)         # finished or closed
     await leases.let_go(owned)             # shutting down: others may take them at once
     await leases.hand_over(tables, to)     # theirs now: a clean shutdown, a guild's tables sent home
@@ -53,6 +54,11 @@ _TAKEABLE = (
     " OR (table_leases.expires_at < " + _NOW + " AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a"
     " WHERE a.application_name = table_leases.owner || $4 AND a.datname = current_database()))"
 )
+# and a lease whose owner no longer listens, run out or not (a takeover of a process seen gone a while)
+_TAKEABLE_SILENT = (
+    _TAKEABLE + " OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a"
+    " WHERE a.application_name = table_leases.owner || $4 AND a.datname = current_database())"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +92,11 @@ class Leases:
         )
         return row is not None
 
-    async def claim_many(self, tables: Iterable[int]) -> set[int]:
+    async def claim_many(self, tables: Iterable[int], *, silent: bool = False) -> set[int]:
         """:meth:`claim` for many tables in one statement (a takeover claims a dead process's tables at
-        once, rather than one round trip each); returns those now this process's."""
+        once, rather than one round trip each); returns those now this process's. ``silent``: a lease
+        whose owner no longer listens is taken before it runs out (the caller saw that owner silent for a
+        while: :meth:`silent`)."""
         wanted = sorted(set(tables))
         if not wanted:
             return set()
@@ -97,7 +105,7 @@ class Leases:
             " FROM unnest($1::bigint[]) AS t"
             " ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,"
             " generation = table_leases.generation + (table_leases.owner <> EXCLUDED.owner)::int"
-            " WHERE " + _TAKEABLE + " RETURNING table_id",
+            " WHERE " + (_TAKEABLE_SILENT if silent else _TAKEABLE) + " RETURNING table_id",
             wanted,
             self.owner,
             self.ttl,
@@ -181,6 +189,21 @@ class Leases:
             MAILBOX_SUFFIX,
         )
         return [int(row[0]) for row in rows]
+
+    async def silent(self) -> list[tuple[int, str]]:
+        """(table, owner) of the unfinished tables whose lease, not yet run out, is held by another process
+        that no longer listens (its mailbox connection is gone: SIGKILLed, most likely, a moment ago). Safe
+        to take before the lease runs out: a process that is in fact alive (its mailbox connection broke)
+        stores nothing more of a table another claimed (migration 0014's fence) and stops running it."""
+        rows = await self._fetch(
+            "SELECT l.table_id, l.owner FROM table_leases l JOIN tables t ON t.id = l.table_id"
+            " WHERE l.owner <> $1 AND l.expires_at >= " + _NOW + " AND t.phase IN " + _UNFINISHED +
+            " AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = l.owner || $2"
+            " AND a.datname = current_database()) ORDER BY l.table_id",
+            self.owner,
+            MAILBOX_SUFFIX,
+        )
+        return [(int(r[0]), str(r[1])) for r in rows]
 
     async def held_elsewhere(self) -> list[tuple[int, int, str]]:
         """(table, guild, owner) of every unfinished table another live process runs: a process asks for

@@ -195,3 +195,32 @@ async def test_a_live_owners_lease_that_ran_out_a_moment_ago_is_not_claimed_by_a
         assert await late.claim(one) and await late.claim(one), "one's own lease is claimed again at any time"
     finally:
         await store.close()
+
+
+async def test_a_silent_owners_tables_are_taken_before_their_leases_run_out_a_listening_owners_never(
+    pg_target: str,
+) -> None:
+    """The takeover's slowest step was waiting out a SIGKILLed owner's lease (8 s): its mailbox connection
+    closes at once, so its tables are listed as ``silent`` and claimed at once when asked (the fence
+    makes that safe should it be alive after all); a listening owner's unexpired lease is never taken."""
+    store = await Store.open(pg_target)
+    try:
+        pool = store.driver.pool  # type: ignore[attr-defined]
+        dead, alive, taker = Leases(pool, "dead", ttl=60), Leases(pool, "alive", ttl=60), Leases(pool, "c", ttl=60)
+        one, two = await a_table(store), await a_table(store)
+        for table in (one, two):
+            await store.set_phase(table, "playing")
+        assert await dead.claim(one) and await alive.claim(two)
+        mailbox = await Mailbox.open(pg_target, name="alive", on_message=lambda message: None)
+        try:
+            assert await taker.silent() == [(one, "dead")]
+            assert await taker.claim_many([one, two]) == set(), "unexpired: not taken unless asked"
+            assert await taker.claim_many([one, two], silent=True) == {one}
+            assert await taker.silent() == []
+            lease = await taker.owner_of(one)
+            assert lease is not None and (lease.owner, lease.generation) == ("c", 2)
+            assert await dead.renew({one}) == set(), "the owner, were it alive, learns it at its renewal"
+        finally:
+            await mailbox.close()
+    finally:
+        await store.close()
