@@ -23,11 +23,13 @@ advisory locks (an earlier ``data.ownership`` held those) because:
   operator reads it with ``SELECT * FROM table_leases``;
 * advisory locks do not survive transaction-mode poolers (pgbouncer), which most hosted PostgreSQL uses.
 
-The price is the wait: a dead process's tables are taken over when their lease runs out (``ttl``, 8 s
-by default, renewed every ``ttl / 4``), not the moment it dies. A process that cannot renew in time
-must stop running its tables itself (the caller's renew loop does): by then another may own them.
-Two owners can never both store a move: moves are keyed by (hand, move number), so the second write of
-a move number is refused.
+The price is the wait: a process that may be alive keeps its tables until their lease runs out (``ttl``,
+8 s by default, renewed every ``ttl / 4``); one whose mailbox connection is gone (:meth:`silent`: killed,
+most likely) is taken over at once. A process that cannot renew in time must stop running its tables
+itself (the caller's renew loop does): by then another may own them. The lease also fences the writes:
+a process names itself on its store's connections (``PgDriver.fence``) and a hand's write from one that
+no longer holds the table's lease is refused (migration 0014, ``StoreFenced``), so nothing is stored
+behind a new owner's back, whatever the clocks and the event loops did.
 """
 
 from __future__ import annotations
