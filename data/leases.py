@@ -47,6 +47,9 @@ TTL = 8.0  # seconds a lease lasts unless renewed (every ttl / 4)
 _NOW = "extract(epoch FROM clock_timestamp())"
 _UNFINISHED = "('lobby', 'playing')"
 MAILBOX_SUFFIX = application_name("")  # what the owner's listening connection adds to its name
+# a claim holds the table's fence lock (migration 0014) until it commits: it waits for the old owner's write
+# under way, and the old owner's writes after it find the lease another's and are refused
+_FENCE = "pg_advisory_xact_lock(27498, (t % 2147483648)::integer) AS fenced"
 # a lease that may be claimed ($2: the claimer, $3: the ttl, $4: MAILBOX_SUFFIX): one's own, or one run out
 # whose owner is gone (its mailbox connection closed), or run out a ttl ago though its owner is alive (a
 # process renewing late, its event loop starved, keeps its tables meanwhile: see expired()). A process
@@ -83,7 +86,8 @@ class Leases:
         while that process still listens (``_TAKEABLE``). Taking one over counts a new generation;
         claiming one's own table again renews it."""
         row = await self._fetchval(
-            "INSERT INTO table_leases (table_id, owner, expires_at) VALUES ($1, $2, " + _NOW + " + $3)"
+            "WITH fenced AS (SELECT t, " + _FENCE + " FROM (SELECT $1::bigint AS t) AS one)"
+            " INSERT INTO table_leases (table_id, owner, expires_at) SELECT t, $2, " + _NOW + " + $3 FROM fenced"
             " ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,"
             " generation = table_leases.generation + (table_leases.owner <> EXCLUDED.owner)::int"
             " WHERE " + _TAKEABLE + " RETURNING table_id",
@@ -103,8 +107,8 @@ class Leases:
         if not wanted:
             return set()
         rows = await self._fetch(
-            "INSERT INTO table_leases (table_id, owner, expires_at) SELECT t, $2, " + _NOW + " + $3"
-            " FROM unnest($1::bigint[]) AS t"
+            "WITH fenced AS (SELECT t, " + _FENCE + " FROM unnest($1::bigint[]) AS t ORDER BY t)"
+            " INSERT INTO table_leases (table_id, owner, expires_at) SELECT t, $2, " + _NOW + " + $3 FROM fenced"
             " ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,"
             " generation = table_leases.generation + (table_leases.owner <> EXCLUDED.owner)::int"
             " WHERE " + (_TAKEABLE_SILENT if silent else _TAKEABLE) + " RETURNING table_id",

@@ -13,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import asyncpg
 import pytest
 
 from cogs.mahjong.journal import Journal
 from data import Store, StoreFenced
 from data.leases import Leases
 from data.mailbox import Mailbox
+from data.postgres import FENCED
 from table.lobby import TableError
 
 HEADER = {"rules": "taiwan16", "seed": "x"}
@@ -224,3 +226,39 @@ async def test_a_silent_owners_tables_are_taken_before_their_leases_run_out_a_li
             await mailbox.close()
     finally:
         await store.close()
+
+
+async def test_a_claim_waits_for_the_old_owners_write_under_way_which_the_new_owner_then_reads(
+    pg_target: str,
+) -> None:
+    """The race the fence's lock closes: a's move is being stored (its transaction open) when b claims the
+    table. b's claim waits until a's write commits, so b's replay holds that move; a's next write, after the
+    claim, is refused. (Without the lock, b could read the table before a's write committed, and a's
+    answered move would be missing from b's game.)"""
+    (a, a_leases), (b, b_leases) = await fenced(pg_target, "a"), await fenced(pg_target, "b")
+    writer = await asyncpg.connect(pg_target, server_settings={"mahjong.owner": "a"})
+    try:
+        table = await a_table(a)
+        assert await a_leases.claim(table)
+        hand = await a.start_hand(table, 1, HEADER)
+        under_way = writer.transaction()
+        await under_way.start()
+        await writer.execute("INSERT INTO moves (hand_id, move_no, action) VALUES ($1, 0, '0 discard 5m')", hand)
+        claim = asyncio.ensure_future(b_leases.claim_many([table]))
+        for _ in range(2000):  # until b's claim is seen waiting for the lock (each look is a round trip)
+            waiting = await b.driver.pool.fetchval(  # type: ignore[attr-defined]
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            )
+            if waiting:
+                break
+        assert waiting == 1 and not claim.done(), "the claim waits for the write under way"
+        await under_way.commit()
+        assert await claim == {table}
+        assert await stored_moves(b, table) == [["0 discard 5m"]]
+        with pytest.raises(asyncpg.PostgresError, match="run by b") as refused:
+            await writer.execute("INSERT INTO moves (hand_id, move_no, action) VALUES ($1, 1, '1 discard 9p')", hand)
+        assert refused.value.sqlstate == FENCED
+    finally:
+        await writer.close()
+        await a.close()
+        await b.close()
