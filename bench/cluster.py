@@ -66,6 +66,7 @@ from cogs.i18n import t
 from devserver import Config, DevServer, Latency, RateLimits
 from devserver.fixtures import Harness
 from devserver.gateway import shard_of
+from devserver.interactions import Interaction
 from devserver.people import Person, code_of, move_of, prompt_buttons
 from devserver.process import BotProcess
 from devserver.recorder import Message
@@ -151,9 +152,11 @@ class Player(Person):
             self.answered.discard(move)
             return
         elapsed = time.perf_counter() - started
-        self.outcomes.append((clicked_at, "made" if response.type in MADE else "private"))
-        if response.type not in MADE:  # a private word instead of the updated hand: no move was made
-            words = (await interaction.message(timeout)).content
+        # acknowledged in time, then told privately that the table moved: no move was made (journal.py)
+        told = await _after_deferral(interaction, timeout) if response.type == MADE[0] else None
+        self.outcomes.append((clicked_at, "made" if response.type in MADE and told is None else "private"))
+        if response.type not in MADE or told is not None:  # a private word instead of the updated hand: no move
+            words = told if told is not None else (await interaction.message(timeout)).content
             if MOVING_WORDS in words:
                 self.moving += 1
                 await asyncio.sleep(2.0)  # and pressed again, as it says, "in a few seconds"
@@ -203,6 +206,22 @@ class Player(Person):
                 self.channel_latencies.append(elapsed)
                 self.latencies.append(elapsed)
                 self.timed.append((clicked_at, elapsed))
+
+
+async def _after_deferral(interaction: Interaction, timeout: float) -> str | None:
+    """What a deferred update (a click acknowledged while its move was being stored) came to: None when
+    the DM was edited in place (the move made), else the words of the private follow-up sent instead."""
+    edited = asyncio.ensure_future(interaction.message(timeout))
+    followed = asyncio.ensure_future(interaction.followup(0, timeout))
+    done, pending = await asyncio.wait({edited, followed}, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    if followed in done and followed.exception() is None:
+        return str(followed.result().content)
+    if edited in done:
+        edited.exception()  # retrieved: a DM never edited counts as made, as before
+    return None
 
 
 @dataclass

@@ -123,6 +123,15 @@ class Violation(StoreConflict):
         super().__init__(path, f"refused a write that contradicts what is stored ({cause})", cause)
 
 
+class StoreFenced(StoreConflict):
+    """A table's write refused because another process holds its lease now (a takeover while this one
+    still ran it: PostgreSQL migration 0014). The table is the other process's: this one stops running it,
+    and the click whose move this was is told to press again (the new owner answers it)."""
+
+    def __init__(self, path: str, cause: str = "") -> None:
+        super().__init__(path, f"refused a write: another process runs the table now ({cause})", cause)
+
+
 class DuplicateMove(StoreConflict):
     def __init__(self, path: str, hand_id: int, move_no: int) -> None:
         self.hand_id = hand_id

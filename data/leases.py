@@ -6,6 +6,7 @@
     await leases.renew(owned)              # the tables still ours (every few seconds while alive)
     await leases.owner_of(table_id)        # Lease(owner, expired, generation, listening) or None
     await leases.expired()                 # unfinished tables whose owner stopped renewing: take them over
+    await leases.silent()                  # (table, owner) whose owner stopped listening: dead, most likely
     await leases.release(table_id)         # finished or closed
     await leases.let_go(owned)             # shutting down: others may take them at once
     await leases.hand_over(tables, to)     # theirs now: a clean shutdown, a guild's tables sent home
@@ -22,11 +23,13 @@ advisory locks (an earlier ``data.ownership`` held those) because:
   operator reads it with ``SELECT * FROM table_leases``;
 * advisory locks do not survive transaction-mode poolers (pgbouncer), which most hosted PostgreSQL uses.
 
-The price is the wait: a dead process's tables are taken over when their lease runs out (``ttl``, 8 s
-by default, renewed every ``ttl / 4``), not the moment it dies. A process that cannot renew in time
-must stop running its tables itself (the caller's renew loop does): by then another may own them.
-Two owners can never both store a move: moves are keyed by (hand, move number), so the second write of
-a move number is refused.
+The price is the wait: a process that may be alive keeps its tables until their lease runs out (``ttl``,
+8 s by default, renewed every ``ttl / 4``); one whose mailbox connection is gone (:meth:`silent`: killed,
+most likely) is taken over at once. A process that cannot renew in time must stop running its tables
+itself (the caller's renew loop does): by then another may own them. The lease also fences the writes:
+a process names itself on its store's connections (``PgDriver.fence``) and a hand's write from one that
+no longer holds the table's lease is refused (migration 0014, ``StoreFenced``), so nothing is stored
+behind a new owner's back, whatever the clocks and the event loops did.
 """
 
 from __future__ import annotations
@@ -44,6 +47,23 @@ TTL = 8.0  # seconds a lease lasts unless renewed (every ttl / 4)
 _NOW = "extract(epoch FROM clock_timestamp())"
 _UNFINISHED = "('lobby', 'playing')"
 MAILBOX_SUFFIX = application_name("")  # what the owner's listening connection adds to its name
+# a claim holds the table's fence lock (migration 0014) until it commits: it waits for the old owner's write
+# under way, and the old owner's writes after it find the lease another's and are refused
+_FENCE = "pg_advisory_xact_lock(27498, (t % 2147483648)::integer) AS fenced"
+# a lease that may be claimed ($2: the claimer, $3: the ttl, $4: MAILBOX_SUFFIX): one's own, or one run out
+# whose owner is gone (its mailbox connection closed), or run out a ttl ago though its owner is alive (a
+# process renewing late, its event loop starved, keeps its tables meanwhile: see expired()). A process
+# starting again claims the stored tables with this too, so it never takes one a live process still plays.
+_TAKEABLE = (
+    "table_leases.owner = EXCLUDED.owner OR table_leases.expires_at < " + _NOW + " - $3"
+    " OR (table_leases.expires_at < " + _NOW + " AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a"
+    " WHERE a.application_name = table_leases.owner || $4 AND a.datname = current_database()))"
+)
+# and a lease whose owner no longer listens, run out or not (a takeover of a process seen gone a while)
+_TAKEABLE_SILENT = (
+    _TAKEABLE + " OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a"
+    " WHERE a.application_name = table_leases.owner || $4 AND a.datname = current_database())"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,36 +82,40 @@ class Leases:
         self.ttl = ttl
 
     async def claim(self, table_id: int) -> bool:
-        """Own the table unless another process holds an unexpired lease on it (taking an expired one
-        over counts a new generation); claiming one's own table again renews it."""
+        """Own the table unless another process holds its lease: unexpired, or expired less than a ttl ago
+        while that process still listens (``_TAKEABLE``). Taking one over counts a new generation;
+        claiming one's own table again renews it."""
         row = await self._fetchval(
-            "INSERT INTO table_leases (table_id, owner, expires_at) VALUES ($1, $2, " + _NOW + " + $3)"
+            "WITH fenced AS (SELECT t, " + _FENCE + " FROM (SELECT $1::bigint AS t) AS one)"
+            " INSERT INTO table_leases (table_id, owner, expires_at) SELECT t, $2, " + _NOW + " + $3 FROM fenced"
             " ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,"
             " generation = table_leases.generation + (table_leases.owner <> EXCLUDED.owner)::int"
-            " WHERE table_leases.owner = EXCLUDED.owner OR table_leases.expires_at < " + _NOW +
-            " RETURNING table_id",
+            " WHERE " + _TAKEABLE + " RETURNING table_id",
             table_id,
             self.owner,
             self.ttl,
+            MAILBOX_SUFFIX,
         )
         return row is not None
 
-    async def claim_many(self, tables: Iterable[int]) -> set[int]:
+    async def claim_many(self, tables: Iterable[int], *, silent: bool = False) -> set[int]:
         """:meth:`claim` for many tables in one statement (a takeover claims a dead process's tables at
-        once, rather than one round trip each); returns those now this process's."""
+        once, rather than one round trip each); returns those now this process's. ``silent``: a lease
+        whose owner no longer listens is taken before it runs out (the caller saw that owner silent for a
+        while: :meth:`silent`)."""
         wanted = sorted(set(tables))
         if not wanted:
             return set()
         rows = await self._fetch(
-            "INSERT INTO table_leases (table_id, owner, expires_at) SELECT t, $2, " + _NOW + " + $3"
-            " FROM unnest($1::bigint[]) AS t"
+            "WITH fenced AS (SELECT t, " + _FENCE + " FROM unnest($1::bigint[]) AS t ORDER BY t)"
+            " INSERT INTO table_leases (table_id, owner, expires_at) SELECT t, $2, " + _NOW + " + $3 FROM fenced"
             " ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,"
             " generation = table_leases.generation + (table_leases.owner <> EXCLUDED.owner)::int"
-            " WHERE table_leases.owner = EXCLUDED.owner OR table_leases.expires_at < " + _NOW +
-            " RETURNING table_id",
+            " WHERE " + (_TAKEABLE_SILENT if silent else _TAKEABLE) + " RETURNING table_id",
             wanted,
             self.owner,
             self.ttl,
+            MAILBOX_SUFFIX,
         )
         return {int(row[0]) for row in rows}
 
@@ -171,6 +195,21 @@ class Leases:
             MAILBOX_SUFFIX,
         )
         return [int(row[0]) for row in rows]
+
+    async def silent(self) -> list[tuple[int, str]]:
+        """(table, owner) of the unfinished tables whose lease, not yet run out, is held by another process
+        that no longer listens (its mailbox connection is gone: SIGKILLed, most likely, a moment ago). Safe
+        to take before the lease runs out: a process that is in fact alive (its mailbox connection broke)
+        stores nothing more of a table another claimed (migration 0014's fence) and stops running it."""
+        rows = await self._fetch(
+            "SELECT l.table_id, l.owner FROM table_leases l JOIN tables t ON t.id = l.table_id"
+            " WHERE l.owner <> $1 AND l.expires_at >= " + _NOW + " AND t.phase IN " + _UNFINISHED +
+            " AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = l.owner || $2"
+            " AND a.datname = current_database()) ORDER BY l.table_id",
+            self.owner,
+            MAILBOX_SUFFIX,
+        )
+        return [(int(r[0]), str(r[1])) for r in rows]
 
     async def held_elsewhere(self) -> list[tuple[int, int, str]]:
         """(table, guild, owner) of every unfinished table another live process runs: a process asks for

@@ -26,6 +26,7 @@ from data.errors import (
     StoreConflict,
     StoreCorrupt,
     StoreError,
+    StoreFenced,
     StoreFull,
     StoreLocked,
     StoreReadOnly,
@@ -65,6 +66,7 @@ _LOCKED = {"55P03", "40P01", "40001", "55006"}  # lock_not_available, deadlock, 
 _UNREACHABLE = {"57P01", "57P02", "57P03"}  # admin/crash shutdown, cannot connect now (starting)
 _CORRUPT = {"XX001", "XX002"}  # data_corrupted, index_corrupted
 _CONSTRAINT = {"23505": "duplicate", "23503": "missing"}
+FENCED = "MJ409"  # migration 0014: a hand's write from a process whose table's lease another holds now
 
 
 def is_server_url(target: str) -> bool:
@@ -91,6 +93,8 @@ def translate(error: BaseException, path: str) -> StoreError:
     state = getattr(error, "sqlstate", None) or ""
     if isinstance(error, asyncpg.DataError):  # a value the column's type refuses: a bug in the caller
         return StoreConflict(path, f"refused a value of the wrong type ({text})", text)
+    if state == FENCED:
+        return StoreFenced(path, text)
     if state in _CONSTRAINT or state.startswith("23"):
         return Violation(path, _CONSTRAINT.get(state, "other"), text)
     if state in _LOCKED:
@@ -184,23 +188,19 @@ class PgDriver:
     def __init__(self, pool: asyncpg.Pool, path: str) -> None:
         self.pool = pool  # for tests and tools that reach the server directly
         self.path = path
+        self.owner: str | None = None  # the process whose leases fence this store's writes (fence)
+        self._url, self._settings = path, dict[str, str]()  # how the pool connects (open)
         self._closed = False
 
     @classmethod
     async def open(cls, url: str, *, busy_timeout: float, migrations: Sequence[Migration]) -> PgDriver:
         """Connect, check, migrate; a database newer than ``migrations`` is refused before any write."""
         path = shown(url)
+        settings = {"lock_timeout": f"{max(1, int(busy_timeout * 1000))}ms", "application_name": "mahjong"}
         try:
             pool = await asyncpg.create_pool(
-                url,
-                min_size=1,
-                max_size=POOL_SIZE,
-                timeout=CONNECT_TIMEOUT,
-                reset=_keep_session,
-                server_settings={
-                    "lock_timeout": f"{max(1, int(busy_timeout * 1000))}ms",
-                    "application_name": "mahjong",
-                },
+                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT, reset=_keep_session,
+                server_settings=settings,
             )
         except _DRIVER_ERRORS as error:
             raise translate(error, path) from error
@@ -221,7 +221,23 @@ class PgDriver:
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, path)
+        driver = cls(pool, path)
+        driver._url, driver._settings = url, settings
+        return driver
+
+    async def fence(self, owner: str) -> None:
+        """Name this process in every connection from now on (the session setting ``mahjong.owner``), so
+        that a hand's write on a table whose lease another process holds is refused with
+        :class:`StoreFenced` (migration 0014) instead of stored behind the new owner's back. The
+        connections open now are replaced as they come back to the pool."""
+        self.owner = owner
+        self.pool.set_connect_args(
+            self._url, timeout=CONNECT_TIMEOUT, server_settings={**self._settings, "mahjong.owner": owner}
+        )
+        try:
+            await self.pool.expire_connections()
+        except _DRIVER_ERRORS as error:
+            raise translate(error, self.path) from error
 
     async def close(self) -> None:
         if self._closed:

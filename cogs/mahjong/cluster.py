@@ -118,6 +118,7 @@ class PgCluster(LeasedTables):
     ) -> PgCluster:
         driver = cog.store.driver
         assert isinstance(driver, PgDriver)
+        await driver.fence(name)  # a hand's write from here is refused once another process holds its lease
         cluster = cls(registry, cog, Leases(driver.pool, name, path=driver.path, ttl=ttl), name, shards, count)
         cluster.mailbox = await Mailbox.open(url, name=name, on_message=cluster._received)
         if count is not None:

@@ -4,6 +4,13 @@ The runner records each change as it applies it (``record`` never waits), and a 
 after ``flush()``: the move is stored before the person sees its effect. When storage fails,
 ``data.PendingWrites`` keeps the writes in order and retries; the table goes on in memory and the
 channel is told (``on_failure``/``on_recovered``).
+
+With several processes (ownership.py), a table's lease may pass to another process while this one still
+runs the table (its renewal came late, the other took the table over): its next write is refused
+(``StoreFenced``, PostgreSQL migration 0014) and the journal is *lost*, as it is when the table is dropped
+with writes not yet stored (``discard``). A lost journal writes nothing more, ``on_lost`` tells the
+runner to stop running the table, and ``flush`` refuses with "the table is moving, press again": a click
+is answered as made only when its move is stored, and the new owner answers the press again.
 """
 
 from __future__ import annotations
@@ -14,11 +21,11 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from data import SeatRecord, Store, StoreError
+from data import SeatRecord, Store, StoreConflict, StoreError, StoreFenced
 from data.pending import PendingWrites
 from table import effects as fx
 from table.effects import Effect
-from table.lobby import Seat
+from table.lobby import Seat, TableError
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +40,7 @@ class Journal:
         *,
         on_failure: Callable[[StoreError], Any] | None = None,
         on_recovered: Callable[[], Any] | None = None,
+        on_lost: Callable[[], Any] | None = None,
         enabled: bool = True,
     ) -> None:
         self.store = store
@@ -44,12 +52,14 @@ class Journal:
         self._idle = asyncio.Event()
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
+        self.on_lost = on_lost  # another process runs the table now: stop running it here (runner)
+        self.lost = False  # a write was refused for the lease, or writes were discarded: nothing more is stored
 
     # ------------------------------------------------------------------ ordering
 
     def record(self, write: Write) -> None:
         """Queue one transaction; it runs after every write recorded before it."""
-        if not self.enabled:
+        if not self.enabled or self.lost:
             return
         self._queue.append(write)
         self._idle.clear()
@@ -65,21 +75,39 @@ class Journal:
                     write.moves.extend(after.moves)
             try:
                 await self.pending.write(write)
+            except StoreFenced as error:  # another process holds the lease: it runs the table from now on
+                log.warning("table %s: %s; no longer run here", self.table_id, error)
+                self._lose()
             except StoreError as error:  # not retryable: a conflict means a bug, the table goes on
                 log.error("table %s: a write was refused: %s", self.table_id, error)
         self._idle.set()
 
+    def _lose(self) -> None:
+        if self.lost:
+            return
+        self.lost = True
+        self._queue.clear()
+        if self.on_lost is not None:
+            self.on_lost()
+
     def discard(self) -> None:
         """Drop what is not yet written: the table is another process's now, which writes from the
-        stored moves on (cluster.py); the write under way, if any, still finishes."""
+        stored moves on (cluster.py); the write under way, if any, still finishes. A click waiting for
+        its move to be stored is told to press again (``flush``)."""
+        if self._queue:
+            self.lost = True
         self._queue.clear()
 
     async def flush(self) -> None:
-        """Wait until everything recorded so far has been stored (or queued for retry while storage fails)."""
+        """Wait until everything recorded so far has been stored (or queued for retry while storage
+        fails). Raises ``TableError("err.table_moving")`` if the journal is lost: what was recorded may
+        not be stored, and the table is another process's (the person presses again, and it answers)."""
         await self._idle.wait()
+        if self.lost:
+            raise TableError("err.table_moving")
 
     async def close(self, timeout: float = 5.0) -> None:
-        await asyncio.wait_for(self.flush(), timeout)
+        await asyncio.wait_for(self._idle.wait(), timeout)
         await self.pending.drain(timeout)
         await self.pending.close()
 
@@ -143,13 +171,13 @@ class Journal:
 
     def deadline(self, hand_no: int, deadline: float | None) -> None:
         """The hand's clock moved without a move (a prompt delivered late restarts it)."""
-        self.record(lambda: self.store.set_deadline(self.hand_ids[hand_no], deadline))
+        self.record(lambda: self.store.set_deadline(self.hand_id(hand_no), deadline))
 
     def hand_over(self, hand_no: int, result: dict, *, winner: int | None, loser: int | None,
                   self_drawn: bool, total: int, deltas: list[int]) -> None:
         self.record(
             lambda: self.store.finish_hand(
-                self.hand_ids[hand_no],
+                self.hand_id(hand_no),
                 result=result,
                 deltas=deltas,
                 winner=winner,
@@ -158,6 +186,14 @@ class Journal:
                 total=total,
             )
         )
+
+    def hand_id(self, hand_no: int) -> int:
+        """The stored id of a hand whose start was written; a refusal (not a KeyError that would end the
+        writer) when that write was refused: the hand's later writes are refused and logged alike."""
+        try:
+            return self.hand_ids[hand_no]
+        except KeyError:
+            raise StoreConflict(self.store.path, f"has no hand {hand_no} of table {self.table_id}") from None
 
     def match_over(self, scores: list[int], *, leaver: int | None = None) -> None:
         self.record(lambda: self.store.finish_match(self.table_id, scores, leaver=leaver))
@@ -173,7 +209,7 @@ class _Moves:
 
     def __call__(self) -> Awaitable[None]:
         journal = self.journal
-        return journal.store.append_actions(journal.hand_ids[self.hand_no], self.moves)
+        return journal.store.append_actions(journal.hand_id(self.hand_no), self.moves)
 
 
 def seat_records(seats: Sequence[Seat]) -> list[SeatRecord]:

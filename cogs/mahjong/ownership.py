@@ -36,6 +36,11 @@ SCAN_EVERY = 1.0  # seconds between looks for tables whose owner stopped renewin
 HOME_EVERY = 2.0  # seconds between looks for this process's guilds' tables run elsewhere
 HAND_BACK_QUIET = 5.5  # seconds between stopping a table handed back and giving its lease to its home
 LET_GO_GRACE = 5.0  # a table handed back is this process's to take again only after this long
+# seconds an owner must be seen not listening (its mailbox connection gone) before its tables are taken
+# without waiting out their leases: a SIGKILLed process's connections close at once, and a live process
+# whose mailbox connection broke opens it again after its next renewal (every ttl / 4 = 2 s). Taking a
+# live process's table is safe (the fence, migration 0014): it only moves the table.
+SILENT_FOR = 2.0
 
 
 class SoleProcess:
@@ -60,6 +65,12 @@ class SoleProcess:
 
     def release(self, table_id: int) -> None:
         return None
+
+    def lost(self, table_id: int) -> None:
+        """A write of the table was refused: another process holds its lease (journal.py). Stop running
+        it now, before another click is answered here; its clicks go to the new owner from now on."""
+        self.registry.leased.discard(table_id)
+        self.registry.drop(table_id, "another process holds its lease and stores its moves")
 
     async def adopt(self, saved: SavedTable) -> TableRunner | None:
         return self.registry.open_stored(saved)
@@ -104,6 +115,7 @@ class LeasedTables(SoleProcess):
         self._taking = asyncio.Lock()  # one takeover at a time: a table is claimed and rebuilt once
         self.stopping = False
         self._look = asyncio.Event()  # a click found a table whose lease ran out: look now, not at the next scan
+        self._silent_since: dict[str, float] = {}  # owner → when it was first seen not listening (monotonic)
         # the bench's timeline of a takeover: (table, claimed at, replayed at), wall seconds
         self.on_taken: Callable[[int, float, float], None] | None = None
         # the one-process request budget (the cog's), shared among the live processes (_share_the_token)
@@ -255,11 +267,22 @@ class LeasedTables(SoleProcess):
             self._look.clear()
             try:
                 await self.take_over(await self.leases.expired(grace=LET_GO_GRACE))
+                await self._take_silent()
                 if time.monotonic() - last_home >= HOME_EVERY:
                     last_home = time.monotonic()
                     await self._call_home()
             except StoreError as error:
                 log.info("could not look for tables to take over: %s", error)
+
+    async def _take_silent(self) -> None:
+        """The tables of a process not listening for ``SILENT_FOR`` seconds: taken before their leases
+        run out (a SIGKILLed owner's would otherwise wait out the lease, the slowest step of a takeover)."""
+        silent = await self.leases.silent()
+        now = time.monotonic()
+        self._silent_since = {owner: self._silent_since.get(owner, now) for _, owner in silent}
+        gone = [table for table, owner in silent if now - self._silent_since[owner] >= SILENT_FOR]
+        if gone:
+            await self.take_over(gone, silent=True)
 
     async def _call_home(self) -> None:
         """Ask for this process's guilds' tables back from the processes that took them over while it was
@@ -299,7 +322,7 @@ class LeasedTables(SoleProcess):
         self.registry.leaving -= set(given)
         log.info("handed %d tables back to their guild's process", len(given))
 
-    async def take_over(self, tables: list[int]) -> int:
+    async def take_over(self, tables: list[int], *, silent: bool = False) -> int:
         """Claim the tables whose owner stopped renewing (or handed them here), replay them from their
         stored moves and play on: the deadlines re-armed, the channel told, each person's hand sent
         afresh, old buttons working.
@@ -307,13 +330,17 @@ class LeasedTables(SoleProcess):
         One takeover runs at a time and claims its tables in one statement, then reads only those from
         the store: a hundred clicks on a dead process's tables make one takeover, not a hundred reads of
         every table. Each table plays on as soon as it is rebuilt, and the loop answers clicks between
-        two rebuilds (a replay is CPU work on the event loop)."""
+        two rebuilds (a replay is CPU work on the event loop). ``silent``: tables of an owner seen not listening
+        for a while, claimed before their leases run out (``_take_silent``)."""
         async with self._taking:
             fresh = [t for t in dict.fromkeys(tables) if t not in self.registry.leased and t not in self.registry]
-            claimed = await self.leases.claim_many(fresh) if fresh else set()
+            claimed = await self.leases.claim_many(fresh, silent=silent) if fresh else set()
             if not claimed:
                 return 0
             started, claimed_at = time.monotonic(), time.time()
+            # the dead process's share of the bot token's request rate is this one's from now (not from the
+            # next renewal, which a loaded loop delays): the takeover's hundred prompts go at the full rate
+            await self._share_the_token()
             self.registry.restoring |= claimed  # a click meanwhile waits for its table (_settled)
             taken = 0
             try:

@@ -73,3 +73,34 @@ def test_a_table_moving_between_processes_is_neither_here_nor_over():
     registry.restoring.add(5)
     registry.leaving.add(6)
     assert registry.moving(5) and registry.moving(6) and not registry.moving(7)
+
+
+def test_a_table_whose_write_was_refused_for_its_lease_stops_here_at_once():
+    """journal.py's ``on_lost``: another process holds the lease now. The table is closed, forgotten and its
+    lease no longer counted as this process's (nor released: it is the other's), before another click."""
+    from cogs.mahjong.ownership import SoleProcess
+
+    registry = TableRegistry()
+    runner = table(7, 100, 11, 12)
+    discarded, finished, closing = [], [], []
+    runner.journal = SimpleNamespace(discard=lambda: discarded.append(7))
+    runner.close = lambda: "closing"
+
+    class Host:
+        def open_stored(self, saved):  # pragma: no cover - not asked here
+            raise AssertionError
+
+        def table_finished(self, runner):
+            finished.append(runner)
+            registry.remove(runner)
+
+        def background(self, coro):
+            closing.append(coro)
+
+    registry.host = Host()  # type: ignore[assignment]
+    registry.add(runner)  # type: ignore[arg-type]
+    registry.leased.add(7)
+    SoleProcess(registry, cog=None).lost(7)  # type: ignore[arg-type]
+    assert 7 not in registry and 7 not in registry.leased and registry.where_seated(GUILD, 11) is None
+    assert discarded == [7] and finished == [runner] and closing == ["closing"]
+    assert runner.session.phase.closed, "its session takes no more clicks"
