@@ -125,7 +125,7 @@ class Violation(StoreConflict):
 
 class StoreFenced(StoreConflict):
     """A table's write refused because another process holds its lease now (a takeover while this one
-    still ran it: PostgreSQL migration 0014). The table is the other process's: this one stops running it,
+    still ran it: PostgreSQL migration 0015). The table is the other process's: this one stops running it,
     and the click whose move this was is told to press again (the new owner answers it)."""
 
     def __init__(self, path: str, cause: str = "") -> None:

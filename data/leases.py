@@ -28,7 +28,7 @@ The price is the wait: a process that may be alive keeps its tables until their 
 most likely) is taken over at once. A process that cannot renew in time must stop running its tables
 itself (the caller's renew loop does): by then another may own them. The lease also fences the writes:
 a process names itself on its store's connections (``PgDriver.fence``) and a hand's write from one that
-no longer holds the table's lease is refused (migration 0014, ``StoreFenced``), so nothing is stored
+no longer holds the table's lease is refused (migration 0015, ``StoreFenced``), so nothing is stored
 behind a new owner's back, whatever the clocks and the event loops did.
 """
 
@@ -47,7 +47,7 @@ TTL = 8.0  # seconds a lease lasts unless renewed (every ttl / 4)
 _NOW = "extract(epoch FROM clock_timestamp())"
 _UNFINISHED = "('lobby', 'playing')"
 MAILBOX_SUFFIX = application_name("")  # what the owner's listening connection adds to its name
-# a claim holds the table's fence lock (migration 0014) until it commits: it waits for the old owner's write
+# a claim holds the table's fence lock (migration 0015) until it commits: it waits for the old owner's write
 # under way, and the old owner's writes after it find the lease another's and are refused
 _FENCE = "pg_advisory_xact_lock(27498, (t % 2147483648)::integer) AS fenced"
 # a lease that may be claimed ($2: the claimer, $3: the ttl, $4: MAILBOX_SUFFIX): one's own, or one run out
@@ -200,7 +200,7 @@ class Leases:
         """(table, owner) of the unfinished tables whose lease, not yet run out, is held by another process
         that no longer listens (its mailbox connection is gone: SIGKILLed, most likely, a moment ago). Safe
         to take before the lease runs out: a process that is in fact alive (its mailbox connection broke)
-        stores nothing more of a table another claimed (migration 0014's fence) and stops running it."""
+        stores nothing more of a table another claimed (migration 0015's fence) and stops running it."""
         rows = await self._fetch(
             "SELECT l.table_id, l.owner FROM table_leases l JOIN tables t ON t.id = l.table_id"
             " WHERE l.owner <> $1 AND l.expires_at >= " + _NOW + " AND t.phase IN " + _UNFINISHED +

@@ -66,7 +66,7 @@ _LOCKED = {"55P03", "40P01", "40001", "55006"}  # lock_not_available, deadlock, 
 _UNREACHABLE = {"57P01", "57P02", "57P03"}  # admin/crash shutdown, cannot connect now (starting)
 _CORRUPT = {"XX001", "XX002"}  # data_corrupted, index_corrupted
 _CONSTRAINT = {"23505": "duplicate", "23503": "missing"}
-FENCED = "MJ409"  # migration 0014: a hand's write from a process whose table's lease another holds now
+FENCED = "MJ409"  # migration 0015: a hand's write from a process whose table's lease another holds now
 
 
 def is_server_url(target: str) -> bool:
@@ -228,7 +228,7 @@ class PgDriver:
     async def fence(self, owner: str) -> None:
         """Name this process in every connection from now on (the session setting ``mahjong.owner``), so
         that a hand's write on a table whose lease another process holds is refused with
-        :class:`StoreFenced` (migration 0014) instead of stored behind the new owner's back. The
+        :class:`StoreFenced` (migration 0015) instead of stored behind the new owner's back. The
         connections open now are replaced as they come back to the pool."""
         self.owner = owner
         self.pool.set_connect_args(

@@ -7,7 +7,7 @@ channel is told (``on_failure``/``on_recovered``).
 
 With several processes (ownership.py), a table's lease may pass to another process while this one still
 runs the table (its renewal came late, the other took the table over): its next write is refused
-(``StoreFenced``, PostgreSQL migration 0014) and the journal is *lost*, as it is when the table is dropped
+(``StoreFenced``, PostgreSQL migration 0015) and the journal is *lost*, as it is when the table is dropped
 with writes not yet stored (``discard``). A lost journal writes nothing more, ``on_lost`` tells the
 runner to stop running the table, and ``flush`` refuses with "the table is moving, press again": a click
 is answered as made only when its move is stored, and the new owner answers the press again.

@@ -39,7 +39,7 @@ LET_GO_GRACE = 5.0  # a table handed back is this process's to take again only a
 # seconds an owner must be seen not listening (its mailbox connection gone) before its tables are taken
 # without waiting out their leases: a SIGKILLed process's connections close at once, and a live process
 # whose mailbox connection broke opens it again after its next renewal (every ttl / 4 = 2 s). Taking a
-# live process's table is safe (the fence, migration 0014): it only moves the table.
+# live process's table is safe (the fence, migration 0015): it only moves the table.
 SILENT_FOR = 2.0
 
 

@@ -1,4 +1,4 @@
-"""The lease fences a table's writes (PostgreSQL migration 0014, PgDriver.fence): once another process
+"""The lease fences a table's writes (PostgreSQL migration 0015, PgDriver.fence): once another process
 has claimed a table, the process that ran it before stores no more of its hand — no move, no deadline, no
 new hand, no result — so the new owner's replay (read right after its claim) holds every stored move and
 nothing is stored behind its back. And the journal of the process that lost the lease answers the click

@@ -1,4 +1,4 @@
--- 0014 for PostgreSQL: a fence on the lease (data/leases.py). A process that lost its table's lease
+-- 0015 for PostgreSQL: a fence on the lease (data/leases.py). A process that lost its table's lease
 -- without knowing it yet (its renewal came late, another process took the table over) must not store
 -- another move: the new owner replays the table from what was stored when it claimed it, and a move
 -- stored after that would be missing from its game (and refused when it stores its own move of that
