@@ -235,20 +235,7 @@ class WebTable:
         return socket
 
     async def _write(self, page: Page) -> None:
-        while True:
-            await page.ready.wait()
-            page.ready.clear()
-            text, page.pending = page.pending, None
-            try:
-                if text is not None and text.body != page.last:
-                    page.last = text.body
-                    await page.socket.send_str(text.at(self.clock()))
-                if page.ending and page.pending is None:
-                    await page.socket.send_str(json.dumps({"type": "closed"}))
-                    await page.socket.close()
-                    return
-            except (ConnectionError, RuntimeError):
-                return
+        await write(page, self.clock)
 
     async def _move(self, grant: Grant, data: str) -> dict[str, Any] | None:
         """A tap: ``{"code", "hand", "move", "id"}``; answered only when refused (the screen push says the rest)."""
@@ -263,3 +250,22 @@ class WebTable:
         if refusal is None:
             return None
         return {"type": "refused", "text": refusal, "id": move.get("id")}
+
+
+async def write(page: Page, clock: Callable[[], float]) -> None:
+    """A page's socket: the latest text offered (a screen clocked as it is sent), then "closed" once told its
+    table ended; the play and watch pages both write this way."""
+    while True:
+        await page.ready.wait()
+        page.ready.clear()
+        text, page.pending = page.pending, None
+        try:
+            if text is not None and text.body != page.last:
+                page.last = text.body
+                await page.socket.send_str(text.at(clock()))
+            if page.ending and page.pending is None:
+                await page.socket.send_str(json.dumps({"type": "closed"}))
+                await page.socket.close()
+                return
+        except (ConnectionError, RuntimeError):
+            return

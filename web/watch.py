@@ -29,7 +29,7 @@ from engine.replay import frame_at
 from table.screens import SpectatorScreen
 
 from .pages import Texts, board_json, locale_of, notice, words
-from .server import HEARTBEAT, Page, Text
+from .server import HEARTBEAT, Page, Text, write
 from .tokens import Grant, Signer, check_link, expiry, make_link
 
 STATIC = Path(__file__).with_name("static")
@@ -172,7 +172,7 @@ class WatchPages:
         page = Page(Grant(table, 0, 0, 0), socket)  # a watcher: the table only (no seat, no person)
         self.pages.setdefault(table, set()).add(page)
         self.locales[page] = locale_of(request)
-        writer = asyncio.create_task(write(page), name=f"web-watch-{table}")
+        writer = asyncio.create_task(write(page, self.clock), name=f"web-watch-{table}")
         try:
             page.offer(self._text(table, self.locales[page]))
             async for _ in socket:  # a watcher sends nothing that counts
@@ -187,21 +187,3 @@ class WatchPages:
                 if not pages:
                     del self.pages[table]
         return socket
-
-
-async def write(page: Page) -> None:
-    """A watcher's socket: the latest text offered, then "closed" once told the table ended (the play page's way)."""
-    while True:
-        await page.ready.wait()
-        page.ready.clear()
-        text, page.pending = page.pending, None
-        try:
-            if text is not None and text.body != page.last:
-                page.last = text.body
-                await page.socket.send_str(text.body)
-            if page.ending and page.pending is None:
-                await page.socket.send_str(json.dumps({"type": "closed"}))
-                await page.socket.close()
-                return
-        except (ConnectionError, RuntimeError):
-            return
