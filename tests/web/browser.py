@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from table.timing import Timing
+
 CHROMIUM = os.environ.get("MAHJONG_CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -23,6 +25,9 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 SHOTS = Path(os.environ.get("MAHJONG_SCREENSHOTS", tempfile.gettempdir())) / "mahjong-web-shots"
 
+
+# one hand, no waits: a page test plays a whole hand in moments
+ONE_HAND = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, timer_scale=1.0, hands=1)
 
 def need_browser() -> None:
     """Skip (or, with MAHJONG_REQUIRE_BROWSER, fail) where there is no chromium or no Playwright."""

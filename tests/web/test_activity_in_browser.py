@@ -18,15 +18,11 @@ import bot as entry
 from devserver import Config, DevServer
 from devserver.fixtures import Harness
 from devserver.oauth import LAUNCH_ACTIVITY
-from table.timing import Timing
 
-from .browser import chromium, need_browser, shoot
+from .browser import ONE_HAND, chromium, need_browser, shoot
 from .test_play_in_browser import play_hand
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-ONE_HAND = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, timer_scale=1.0, hands=1)
-
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def browser() -> AsyncIterator[Any]:

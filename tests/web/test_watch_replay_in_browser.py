@@ -28,15 +28,13 @@ from devserver.fixtures import Harness
 from devserver.people import Person
 from engine.replay import frame_at, frame_marks
 from table.screens import SPECTATOR
-from table.timing import Timing
 from web.watch import watch_json
 
 from ..data.test_replays import store_a_match
-from .browser import DESKTOP, PHONE, chromium, need_browser
+from .browser import DESKTOP, ONE_HAND, PHONE, chromium, need_browser
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-ONE_HAND = Timing(ai_delay=0.0, hand_pause=0.0, edit_interval=0.0, timer_scale=1.0, hands=1)
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 SHOTS = "/tmp/shots-webpages"
 
