@@ -44,7 +44,6 @@ class ChannelHost(Protocol):
     state: TableState
     session: TableSession  # asked only its phase (table/phase.py): whether a table message is wanted, gone, waits
     lock: asyncio.Lock
-    hands_first: bool  # resuming a table taken over: its people's prompts go before its posts (runner.resume)
 
     def fresh_version(self) -> int: ...  # a version for a message posted on the host's own
     def version(self) -> int: ...
@@ -78,10 +77,7 @@ class ChannelMessages:
 
     async def post(self, **kwargs: Any) -> discord.Message | None:
         try:
-            # new messages count toward the global limit too. A table taken over posts behind the prompts:
-            # a hundred tables resumed at once send every person's hand before their table posts and
-            # "resumes at hand" words, which wait while the prompts keep the budget below its reserve
-            await self.host.cog.budget.take(urgent=not self.host.hands_first)
+            await self.host.cog.budget.take(urgent=True)  # new messages count toward the global limit too
             return await self.messageable().send(**kwargs)
         except NETWORK_ERRORS as error:
             log.warning("table %s could not post in its channel: %s", self.table_id, error)
