@@ -346,6 +346,7 @@ async def run(
     graceful: bool = False,
     think: float = 0.0,
     kill_which: str = "home",
+    picture_workers: int = 0,
 ) -> dict:
     names = [f"player{i}" for i in range(tables)]
     channels = tuple(f"table-{i}" for i in range(tables))
@@ -365,6 +366,7 @@ async def run(
                 shard_count=count if sharded else None, name=f"bench-{index}",
                 lease_seconds=lease_seconds, edit_interval=1.0, seed=1,
                 shard0_standby=sharded and index != 0,  # DM clicks reach it too: shard 0 may die
+                picture_workers=picture_workers,
             )  # fmt: skip
 
         bots = [process(i) for i in range(processes)]
@@ -551,7 +553,7 @@ async def cluster_run(args: argparse.Namespace) -> dict:
         return await run(
             args.processes, args.tables, args.hands, database=database, kill=not args.no_kill, kill_which=args.kill,
             latency=args.latency, lease_seconds=args.lease_seconds, graceful=args.graceful, peek_every=args.peek_every,
-            think=args.think,
+            think=args.think, picture_workers=args.render_processes,
         )  # fmt: skip
     finally:
         cluster.destroy()
@@ -573,7 +575,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peek-every", type=float, default=15.0, help="seconds between a person's channel clicks")
     parser.add_argument("--think", type=float, default=0.0, help="each person's mean seconds before a DM click")
     parser.add_argument("--no-baseline", action="store_true", help="skip the one-process SQLite run")
+    parser.add_argument(
+        "--render-processes", type=int, default=None,
+        help="each bot's picture_workers: its pictures drawn in N worker processes (default: as the bot, 1 on 2+ cores)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.render_processes is None:  # as bot.py starts (Config.from_env), not the test processes' threads
+        from cogs.mahjong.pictures import default_workers
+
+        args.render_processes = default_workers()
     if args.processes < 1 or args.tables < 1 or args.hands < 1:
         parser.error("--processes, --tables and --hands are at least 1")
     logging.basicConfig(level=logging.WARNING)
@@ -582,7 +592,8 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as folder:
             baseline = asyncio.run(
                 run(1, args.tables, args.hands, database=str(Path(folder) / "one.sqlite3"), kill=False,
-                    latency=args.latency, peek_every=args.peek_every, think=args.think)
+                    latency=args.latency, peek_every=args.peek_every, think=args.think,
+                    picture_workers=args.render_processes)
             )  # fmt: skip
         print("one process on SQLite:", json.dumps(baseline), file=sys.stderr)
         result["baseline_p50_ms"] = baseline["p50_ms"]

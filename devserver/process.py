@@ -48,6 +48,7 @@ class BotProcess:
         edit_interval: float = 1.0,
         identify_hold: float | None = None,  # seconds a turn to IDENTIFY is held (None: the bot's 5.5)
         shard0_standby: bool = False,
+        picture_workers: int = 0,  # the bot's picture_workers (bot.py: 1 on 2+ cores); 0 draws in threads
     ) -> None:
         self.args = [
             "--api", api_url, "--gateway", gateway_url, "--token", token, "--db", database, "--name", name,
@@ -59,6 +60,8 @@ class BotProcess:
             self.args += ["--shard-count", str(shard_count), "--shards", ",".join(map(str, shards or ()))]
         if shard0_standby:  # a second session of shard 0 (bot.py --shard0-standby)
             self.args.append("--shard0-standby")
+        if picture_workers:
+            self.args += ["--picture-workers", str(picture_workers)]
         self.name = name
         self.errors: list[str] = []
         self.log: list[str] = []  # everything it logged (MAHJONG_LOG=INFO for more than warnings)
@@ -153,7 +156,7 @@ async def _serve(args: argparse.Namespace) -> int:
     config = entry.Config(
         token=args.token, database=args.db, timing=timing, seed=args.seed, lease_seconds=args.lease_seconds,
         identify_hold=args.identify_hold,
-        shard0_standby=args.shard0_standby,
+        shard0_standby=args.shard0_standby, picture_workers=args.picture_workers,
     ).sharded(args.shards, args.shard_count, args.name)
     bot = entry.build_bot(config, guild_ready_timeout=0.05, member_cache_flags=discord.MemberCacheFlags.none())
 
@@ -187,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edit-interval", type=float, default=1.0)
     parser.add_argument("--identify-hold", type=float, default=IDENTIFY_HOLD)
     parser.add_argument("--shard0-standby", action="store_true")
+    parser.add_argument("--picture-workers", type=int, default=0)
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=getattr(logging, os.environ.get("MAHJONG_LOG", "WARNING")),
