@@ -17,7 +17,7 @@ Entry points the tables call (a few marked lines in ``tables.py``, one in ``runn
 * ``cluster.release(table_id)`` — a table that finished or closed;
 * ``cluster.mine(table_id)`` — is this table run here?
 * ``await cluster.stop()`` — shutting down: this process's tables go to a live process at once;
-* ``cluster.resume_order(effects)`` — a table rebuilt here shows its people their hands first (runner.py).
+* ``cluster.hands_first`` — a table rebuilt here shows its people their hands, then plays on (runner.py).
 
 The cluster reaches the tables only through the ``TableRegistry`` (registry.py): it looks them up, has a
 stored table rebuilt here (``registry.open_stored``), and stops one another process runs now

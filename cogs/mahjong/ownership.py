@@ -21,8 +21,6 @@ import discord
 from data import SavedTable, StoreError
 from data.leases import Leases
 from data.mailbox import Mailbox
-from table import effects as fx
-from table.effects import Effect
 
 from .runner import TableRunner
 
@@ -47,7 +45,7 @@ class SoleProcess:
     """One process owns every table (SQLite, or a PostgreSQL database without other processes)."""
 
     name = "sole"
-    hands_first = False  # a restored table posts its table message, then each person's hand (the session's order)
+    hands_first = False  # a restored table posts its table message, then each person's hand, then plays on
 
     def __init__(self, registry: TableRegistry, cog: Services) -> None:
         self.registry = registry
@@ -81,18 +79,14 @@ class SoleProcess:
     async def stop(self) -> None:
         return None
 
-    def resume_order(self, effects: list[Effect]) -> list[Effect]:
-        """The order a restored table carries out its first effects in: one process restarting keeps
-        the session's (the channel told, then the table and the hands)."""
-        return effects
-
 
 class LeasedTables(SoleProcess):
     """The tables this process holds a lease on, among processes sharing one PostgreSQL database."""
 
     # taken over by the hundred, every table's table post (its picture drawn last of all, behind the hands)
-    # went before its person's prompt, so the last prompt waited for a hundred table posts under the
-    # global limit: a table rebuilt here sends each person's hand first (runner.resume)
+    # went before its person's prompt, and its clock waited for its posts, so the last table played again
+    # after 300 posts under the global limit (20-27 s at 100 tables): a table rebuilt here sends each
+    # person's hand and plays on; its table post and "resumes at hand" follow (runner.resume)
     hands_first = True
 
     def __init__(
@@ -247,13 +241,6 @@ class LeasedTables(SoleProcess):
         for table_id in tables:
             self.registry.leased.discard(table_id)
             self.registry.drop(table_id, why)
-
-    def resume_order(self, effects: list[Effect]) -> list[Effect]:
-        """A table rebuilt here (taken over, or at start-up) plays again when its people see their prompts:
-        the hand (its table post, then each person's DM) goes before the channel's "resumes at hand"
-        word. Taken over by the hundred, each table's requests wait their turn under Discord's global
-        limit, and the word would put a hundred posts before the first prompt."""
-        return sorted(effects, key=lambda effect: not isinstance(effect, fx.Deal))
 
     def home(self, guild_id: int) -> bool:
         """The guild's events come to this process: its commands, modals and channel clicks arrive here."""

@@ -4,7 +4,8 @@ answers back as inputs; what it needs to know it asks ``session.screen(who)`` an
 nothing else of the session (tests/test_game_reads.py). It decides no rule. A click on its messages is
 ``clickhandlers.py``'s. Its outlets do the talking: ``channel.py`` (posts, the table
 and lobby messages, refusals and probes), ``dms.py`` (each person's hand message and a click's answer),
-``journal.py`` (the stores), ``clock.py`` (the driver), ``announce.py`` (the seat draw, the standings);
+``journal.py`` (the stores), ``clock.py`` (the driver), ``announce.py`` (the seat draw, the standings),
+``endings.py`` (what a hand's and a match's end post);
 the bot's ``observer`` (observer.py) may watch every effect and delivery.
 
 One lock per table: every call into the session (clicks, the clock, a DM that failed) holds it, and
@@ -28,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-import render
 from data import PlayerPrefs, SavedTable, StoreError
 from table import effects as fx
 from table import inputs as ins
@@ -41,9 +41,9 @@ from table.timing import Timing
 from table.toggles import Toggles
 
 from ..i18n import t
-from . import texts
+from . import endings
 from .activity import play_in_discord_button
-from .announce import seat_draw_text, standings_payload
+from .announce import seat_draw_text
 from .channel import ChannelMessages
 from .clickhandlers import toggles_of
 from .clock import Clock
@@ -53,11 +53,8 @@ from .live import Payload
 from .markdown import shown_name
 from .nudges import Nudges
 from .observer import observer_of
-from .payloads import dm_payload, result_text, table_payload
+from .payloads import dm_payload, table_payload
 from .prompts import resume_view
-from .rematch import rematch_view
-from .replay import replay_view
-from .review import standings_view
 from .webtables import add_open_table, open_table_button
 
 if TYPE_CHECKING:
@@ -77,13 +74,12 @@ class TableRunner:
         self.state = state  # the lobby's seats and settings (the session's own; the cog reads them)
         self.session = TableSession(state, cog.timing)  # its table_id is the table's
         self.lock = asyncio.Lock()
-        self.hands_first = False  # resuming a table taken over: each person's hand before the table post
         self.channel = ChannelMessages(self, cog.timing)  # the table's posts and its table message (channel.py)
         self.hands = HandMessages(self)  # each person's DM (dms.py)
         self.clock = Clock()  # the table's driver (clock.py)
         self.themes: dict[int, str] = {}  # each person's pictures' theme (data/prefs.py), by user id
         self.nudges = Nudges(self)  # a new DM for a person slow to act on an edited prompt (nudges.py)
-        self.journal = Journal(
+        self.journal: Journal = Journal(
             cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back,
             on_lost=lambda: self.cog.cluster.lost(self.state.table_id),  # cluster hook: another process runs it now
             enabled=observer_of(cog.bot).stores,
@@ -111,7 +107,7 @@ class TableRunner:
                 case fx.WakeAt(at):
                     self.clock.want(at)
                 case fx.NewHand():
-                    self._close_hand_messages()  # now: the last hand's messages never show the new one
+                    self.close_hand_messages()  # now: the last hand's messages never show the new one
                     self.hands.new_hand()
                 case fx.Deal():
                     jobs.append(partial(self._show_hand, effect))
@@ -121,7 +117,7 @@ class TableRunner:
                     named = {} if name is None else {"name": shown_name(name)}
                     jobs.append(partial(self.channel.say, t(self.state.locale, key, **named, **values)))
                 case fx.ShowScore():
-                    jobs.append(self._score_job(effect))
+                    jobs.append(endings.score_job(self, effect))
                 case fx.Paused(until):
                     jobs.append(partial(self.channel.post_pause, until, resume_view(self.session.table_id, self.state.locale)))
                 case fx.Unpaused():
@@ -129,7 +125,7 @@ class TableRunner:
                 case fx.PauseEnded():
                     jobs.append(partial(self.channel.end_pause, "play.pause_ended"))
                 case fx.MatchOver():
-                    jobs.append(partial(self._finish_match, effect))
+                    jobs.append(partial(endings.finish_match, self, effect))
                 case fx.Probe():
                     jobs.append(self.channel.probe)
         if self.nudges.open:
@@ -186,17 +182,41 @@ class TableRunner:
         return runner
 
     async def resume(self) -> None:
-        """Tell the channel, show the table and each person's hand afresh, and start the clock again."""
+        """Tell the channel, show the table and each person's hand afresh, and start the clock again.
+
+        Taken over by the hundred (cluster hook ``hands_first``), the table plays on as soon as its people
+        have their hands: its table post and the channel's "resumes at hand" follow from a task of their
+        own, in that order. Its clock waiting for them put the last of a hundred tables 300 posts behind
+        the first under Discord's global limit."""
         async with self.lock:
-            jobs = self.carry_out(self.cog.cluster.resume_order(self.session.handle(ins.Resume(), time.time())))  # cluster hook
-        self.hands_first = self.cog.cluster.hands_first  # cluster hook: taken over, the prompts go before the post
-        try:
+            effects = self.session.handle(ins.Resume(), time.time())
+            deal = next((e for e in effects if isinstance(e, fx.Deal)), None) if self.cog.cluster.hands_first else None
+            jobs = self.carry_out([e for e in effects if e is not deal])
+        if deal is not None:
+            await self.hands.send(deal)
+            async with self.lock:
+                self.feed(ins.Dealt())
+            self.cog.background(self._posts_after_prompts(jobs))
+        elif self.cog.cluster.hands_first:
+            self.cog.background(_in_order(jobs))
+        else:
             await _in_order(jobs)
-        finally:
-            self.hands_first = False
         await self.load_prefs()
         if self.state.phase is not TablePhase.LOBBY and not self.session.phase.closed:
             self._start_driver()
+
+    async def _posts_after_prompts(self, jobs: Sequence[Job]) -> None:
+        """A taken-over table's channel posts, once its people have their hands: the table, then the rest
+        (none once the table stopped, nor a table message once the next hand posted its own)."""
+        if self.session.phase.closed:
+            return
+        if self.channel.table is None:
+            version = self.fresh_version()  # no lock: the payload reads its facts before the render's await
+            table = await self.channel.post_payload(await self.table_payload())
+            async with self.lock:
+                if table is not None and self.channel.table is None:
+                    self.channel.follow_table(table, version)
+        await _in_order(jobs)
 
     # ------------------------------------------------------------------ lobby
 
@@ -259,15 +279,12 @@ class TableRunner:
     async def _show_hand(self, deal: fx.Deal) -> None:
         """Post the hand's table message and send each person their hand (outside the lock)."""
         version = self.fresh_version()  # no lock: the payload reads its facts before the render's await
-        if self.hands_first:  # a hundred tables taken over at once: each person's prompt before any table post
-            await self.hands.send(deal)
         payload = await self.table_payload()
         table = await self.channel.post_payload(payload)
         async with self.lock:
             if table is not None:
                 self.channel.follow_table(table, version)
-        if not self.hands_first:
-            await self.hands.send(deal)
+        await self.hands.send(deal)
         async with self.lock:
             self.feed(ins.Dealt())
 
@@ -346,56 +363,7 @@ class TableRunner:
             if not self.session.phase.closed:
                 log.exception("table %s stopped on an unexpected error", self.session.table_id)
 
-    def _score_job(self, score: fx.ShowScore) -> Job:
-        """The score sheet, from the moment the hand was settled (read now, drawn and posted later)."""
-        number, result, locale = score.number, score.result, self.state.locale
-        theme = self.state.settings.theme  # the channel's pictures are in the table's theme
-        text = result_text(self.session.screen(TABLE), result, number, locale)
-        house = texts.house_rules_text(score.house_rules, locale)
-
-        async def show() -> None:
-            png = await self.cog.painter.draw(
-                render.render_score,
-                result,
-                list(score.names),
-                score.table,
-                house_rules=house,
-                locale=locale,
-                theme=theme,
-            )
-            buttons = replay_view(self.session.table_id, number, locale)  # issue 24: a Replay button
-            await self.channel.post_payload(Payload(content=text, png=png, filename="score.png", view=buttons))
-            await self._settle_messages()
-
-        return show
-
-    async def _finish_match(self, over: fx.MatchOver) -> None:
-        """The standings with the summary picture and the revealed key, Review my play and Rematch; then
-        the table is forgotten."""
-        buttons = standings_view(self.session.table_id, self.state.locale)  # Review my play (issue 26)
-        if over.rematch:  # and Rematch: a new table with the same seats
-            for item in rematch_view(self.session.table_id, self.state.locale).children:
-                buttons.add_item(item)
-        payload = await standings_payload(over, self.session.table_id, self.state.locale, buttons)
-        self.cog.offer_rematch(self)  # before the button can be clicked
-        await self.journal.flush()  # the match is stored before anyone is told it is over (a /leaderboard at once shows it)
-        await self.channel.post_payload(payload)
-        await self._settle_messages()
-        self._close_hand_messages()
-        # stored before the table is forgotten (and before a shutdown closes storage)
-        await self.journal.close()
-        self.cog.table_finished(self)
-
-    async def _settle_messages(self) -> None:
-        """Let the last edits of a finished hand land before its messages are dropped."""
-        lives = self.hands.lives()
-        if self.channel.table is not None:
-            lives.append(self.channel.table)
-        pending = [task for live in lives if (task := live.pending()) is not None]
-        if pending:
-            await asyncio.wait(pending, timeout=10)
-
-    def _close_hand_messages(self, *, abort: bool = False) -> None:
+    def close_hand_messages(self, *, abort: bool = False) -> None:
         """The hand's messages take no more edits (an edit already under way still lands, live.py);
         ``abort``: the table stops here (a shutdown), nothing more is sent."""
         if self.channel.table is not None:
@@ -442,7 +410,7 @@ class TableRunner:
         self.session.handle(ins.Close(), time.time())
         self.channel.close()
         self.nudges.close()
-        self._close_hand_messages(abort=True)
+        self.close_hand_messages(abort=True)
         await self.clock.stop()
         with contextlib.suppress(Exception):
             await self.journal.close()
