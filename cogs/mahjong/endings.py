@@ -4,7 +4,8 @@ standings with Review my play and Rematch; each waits for the hand's last edits 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 import render
 from table import effects as fx
@@ -18,13 +19,21 @@ from .rematch import rematch_view
 from .replay import replay_view
 from .review import standings_view
 
-if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
 
-    from .runner import TableRunner
+class EndingHost(Protocol):
+    """What the endings need of their table's host (the runner)."""
+
+    cog: Any  # the cog: painter, offer_rematch, table_finished
+    state: Any  # the table's TableState: its locale and theme
+    session: Any  # the table's TableSession: its table_id and screen(TABLE)
+    channel: Any  # the channel outlet (channel.py): post_payload, its table message
+    hands: Any  # the hand messages (dms.py): their live slots
+    journal: Any  # the stores (journal.py): flushed and closed before the table is forgotten
+
+    def close_hand_messages(self, *, abort: bool = False) -> None: ...
 
 
-def score_job(runner: TableRunner, score: fx.ShowScore) -> Callable[[], Awaitable[None]]:
+def score_job(runner: EndingHost, score: fx.ShowScore) -> Callable[[], Awaitable[None]]:
     """The score sheet, from the moment the hand was settled (read now, drawn and posted later)."""
     number, result, locale = score.number, score.result, runner.state.locale
     theme = runner.state.settings.theme  # the channel's pictures are in the table's theme
@@ -48,7 +57,7 @@ def score_job(runner: TableRunner, score: fx.ShowScore) -> Callable[[], Awaitabl
     return show
 
 
-async def finish_match(runner: TableRunner, over: fx.MatchOver) -> None:
+async def finish_match(runner: EndingHost, over: fx.MatchOver) -> None:
     """The standings with the summary picture and the revealed key, Review my play and Rematch; then
     the table is forgotten."""
     table_id, locale = runner.session.table_id, runner.state.locale
@@ -69,7 +78,7 @@ async def finish_match(runner: TableRunner, over: fx.MatchOver) -> None:
     runner.cog.table_finished(runner)
 
 
-async def settle_messages(runner: TableRunner) -> None:
+async def settle_messages(runner: EndingHost) -> None:
     """Let the last edits of a finished hand land before its messages are dropped."""
     lives = runner.hands.lives()
     if runner.channel.table is not None:

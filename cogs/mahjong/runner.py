@@ -79,7 +79,7 @@ class TableRunner:
         self.clock = Clock()  # the table's driver (clock.py)
         self.themes: dict[int, str] = {}  # each person's pictures' theme (data/prefs.py), by user id
         self.nudges = Nudges(self)  # a new DM for a person slow to act on an edited prompt (nudges.py)
-        self.journal: Journal = Journal(
+        self.journal = Journal(
             cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back,
             on_lost=lambda: self.cog.cluster.lost(self.state.table_id),  # cluster hook: another process runs it now
             enabled=observer_of(cog.bot).stores,
