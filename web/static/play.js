@@ -9,29 +9,14 @@
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     return url.href;
   };
-  const state = { screen: null, places: null, offset: 0, sent: null, ready: false, socket: null,
+  const state = { screen: null, offset: 0, sent: null, ready: false, socket: null,
                   connects: 0, closed: false, retry: 250, refusals: [] };
   window.mahjong = state;  // for the browser tests: what the page knows
 
   const $ = (id) => document.getElementById(id);
   const word = (key, fallback) => (state.screen && state.screen.words && state.screen.words[key]) || fallback;
 
-  function tileEl(name, cls) {
-    const el = document.createElement("i");
-    el.className = "t" + (cls ? " " + cls : "");
-    const place = state.places && state.places[name];
-    el.style.setProperty("--i", place ? place[0] / place[2] : 42);
-    el.dataset.tile = name;
-    el.title = name;
-    return el;
-  }
-
-  function row(names, cls) {
-    const el = document.createElement("div");
-    el.className = "row" + (cls ? " " + cls : "");
-    names.forEach((n) => el.appendChild(tileEl(n)));
-    return el;
-  }
+  const { tileEl, row } = window.MahjongView;  // view.js: one tile picture for every page
 
   function meldsEl(melds) {
     const el = document.createElement("div");
@@ -216,6 +201,6 @@
     };
   }
 
-  fetch("../tiles.json").then((r) => r.json()).then((places) => { state.places = places; draw(); connect(); });
+  window.MahjongView.ready.then(() => { draw(); connect(); });  // the tile sheet's places first
   setInterval(tick, 250);
 })();

@@ -1,5 +1,5 @@
 // A table seen from above, every seat's tiles as the bot sent them (web/pages.board_json): the watch and replay
-// pages draw with it. The JSON holds only what the viewer may see; this draws it and nothing else.
+// pages draw with it, and the play page draws its tiles with its tileEl and row. The JSON holds only what the viewer may see; this draws it and nothing else.
 "use strict";
 window.MahjongView = (function () {
   const WINDS = "ESWN";
@@ -60,5 +60,5 @@ window.MahjongView = (function () {
     Object.entries(at).forEach(([place, k]) => seatEl(root.querySelector("." + place), board, (bottom + k) % 4, words || {}));
   }
 
-  return { draw: draw, ready: ready, WINDS: WINDS };
+  return { draw: draw, ready: ready, tileEl: tileEl, row: row, WINDS: WINDS };
 })();
