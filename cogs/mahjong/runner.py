@@ -211,11 +211,7 @@ class TableRunner:
         if self.session.phase.closed:
             return
         if self.channel.table is None:
-            version = self.fresh_version()  # no lock: the payload reads its facts before the render's await
-            table = await self.channel.post_payload(await self.table_payload())
-            async with self.lock:
-                if table is not None and self.channel.table is None:
-                    self.channel.follow_table(table, version)
+            await self._post_table(replace=False)
         await _in_order(jobs)
 
     # ------------------------------------------------------------------ lobby
@@ -278,15 +274,19 @@ class TableRunner:
 
     async def _show_hand(self, deal: fx.Deal) -> None:
         """Post the hand's table message and send each person their hand (outside the lock)."""
-        version = self.fresh_version()  # no lock: the payload reads its facts before the render's await
-        payload = await self.table_payload()
-        table = await self.channel.post_payload(payload)
-        async with self.lock:
-            if table is not None:
-                self.channel.follow_table(table, version)
+        await self._post_table()
         await self.hands.send(deal)
         async with self.lock:
             self.feed(ins.Dealt())
+
+    async def _post_table(self, *, replace: bool = True) -> None:
+        """A fresh table message, kept up to date from now on; without ``replace``, not over the one a newer
+        hand posted meanwhile."""
+        version = self.fresh_version()  # no lock: the payload reads its facts before the render's await
+        table = await self.channel.post_payload(await self.table_payload())
+        async with self.lock:
+            if table is not None and (replace or self.channel.table is None):
+                self.channel.follow_table(table, version)
 
     # ------------------------------------------------------------------ what the hand messages ask (dms.DmHost)
 
