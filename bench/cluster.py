@@ -57,6 +57,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,6 +83,8 @@ RUN_LIMIT = 900.0  # seconds of play: tables still short of their hands by then 
 TAKEOVER_LIMIT = 60.0  # seconds: a table not playing again by then is reported, and the run goes on
 END_GRACE = 20.0  # seconds the people get to finish their last click once the run is over
 STEPS = ("claimed", "replayed", "channel_told", "table_posted", "prompt_sent", "first_move")
+NEVER_TOLD = "\0never told"  # _after_deferral: no answer after the acknowledgement
+DEFERRED_PATIENCE = 10.0  # seconds a person looks at an acknowledged click that changed nothing
 PATIENCE = 3.5  # seconds a person waits for a DM click's answer: Discord has said "did not respond" by then
 KILL_AFTER_MOVES = 3  # every person has made this many moves: every table is in a hand
 
@@ -153,7 +156,11 @@ class Player(Person):
             return
         elapsed = time.perf_counter() - started
         # acknowledged in time, then told privately that the table moved: no move was made (journal.py)
-        told = await _after_deferral(interaction, timeout) if response.type == MADE[0] else None
+        told = await _after_deferral(interaction, timeout, self._newer_prompt(message)) if response.type == MADE[0] else None
+        if told is NEVER_TOLD:  # its process died between the acknowledgement and the answer: they look again
+            self.outcomes.append((clicked_at, "deferred, never told"))
+            self.answered.discard(move)
+            return
         self.outcomes.append((clicked_at, "made" if response.type in MADE and told is None else "private"))
         if response.type not in MADE or told is not None:  # a private word instead of the updated hand: no move
             words = told if told is not None else (await interaction.message(timeout)).content
@@ -174,6 +181,17 @@ class Player(Person):
         if code:
             _, _, table, hand, seat, _, _ = custom_id.split(":")
             self.moves.append((int(table), int(hand), str(to_action(int(seat), code)), clicked_at))
+
+    async def _newer_prompt(self, clicked: Message) -> None:
+        """Until a prompt newer than the one clicked is in their DMs (Discord notifies a new message): a
+        table taken over after its dead process acknowledged a click sends its hand afresh."""
+        def newer() -> bool:
+            return any(
+                m.created_seq > clicked.created_seq and not m.deleted and prompt_buttons(m)
+                for m in self.user.server.recorder.private_to(self.user.id)
+                if m.dm_with == self.user.id
+            )
+        await self.user.server.recorder.wait_private(self.user.id, newer, DEFERRED_PATIENCE, lambda: "a newer prompt")
 
     async def peek(self, channel: str, stop: asyncio.Event, every: float, paused: asyncio.Event) -> None:
         """Show my hand on the table message now and then: a click in the guild's channel."""
@@ -208,12 +226,21 @@ class Player(Person):
                 self.timed.append((clicked_at, elapsed))
 
 
-async def _after_deferral(interaction: Interaction, timeout: float) -> str | None:
+async def _after_deferral(interaction: Interaction, timeout: float, elsewhere: Awaitable[None]) -> str | None:
     """What a deferred update (a click acknowledged while its move was being stored) came to: None when
-    the DM was edited in place (the move made), else the words of the private follow-up sent instead."""
+    the DM was edited in place (the move made), else the words of the private follow-up sent instead;
+    NEVER_TOLD when neither came before a newer prompt did, or before ``DEFERRED_PATIENCE`` (a person
+    does not look at an unchanged message for ever: its process may have died under the click)."""
     edited = asyncio.ensure_future(interaction.message(timeout))
     followed = asyncio.ensure_future(interaction.followup(0, timeout))
-    done, pending = await asyncio.wait({edited, followed}, return_when=asyncio.FIRST_COMPLETED)
+    moved = asyncio.ensure_future(elsewhere)
+    done, pending = await asyncio.wait({edited, followed, moved}, return_when=asyncio.FIRST_COMPLETED)
+    if moved in done and not (edited.done() or followed.done()):
+        for task in (edited, followed):
+            task.cancel()
+        await asyncio.gather(edited, followed, return_exceptions=True)
+        moved.exception()  # retrieved: a patience that ran out says the same as a newer prompt
+        return NEVER_TOLD
     for task in pending:
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
