@@ -24,7 +24,7 @@ from table.timing import Timing
 
 from ..i18n import t
 from .dms import NETWORK_ERRORS
-from .live import LiveMessage, Payload
+from .live import POST, LiveMessage, Payload
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ class ChannelMessages:
 
     async def post(self, **kwargs: Any) -> discord.Message | None:
         try:
-            await self.host.cog.budget.take(urgent=True)  # new messages count toward the global limit too
+            await self.host.cog.budget.take(POST)  # new messages count toward the global limit too
             return await self.messageable().send(**kwargs)
         except NETWORK_ERRORS as error:
             log.warning("table %s could not post in its channel: %s", self.table_id, error)
@@ -182,7 +182,7 @@ class ChannelMessages:
         version = host.fresh_version()  # no lock: the payload reads its facts before the render's await
         payload = await host.table_payload()
         try:
-            await host.cog.budget.take(urgent=True)
+            await host.cog.budget.take(POST)
             message = await self.messageable().send(**payload.send_kwargs())
         except NETWORK_ERRORS as error:
             log.info("table %s still cannot post: %s", self.table_id, error)

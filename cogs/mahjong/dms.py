@@ -25,7 +25,7 @@ from table.session import TableSession
 from ..i18n import t
 from .answers import respond
 from .feed import FeedMarks
-from .live import LiveMessage, Payload
+from .live import PICTURE, PROMPT, LiveMessage, Payload
 from .markdown import shown_name
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,7 @@ class DmHost(Protocol):
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload: ...
     def delivered(self, seat: int, version: int) -> None: ...
     def dms_closed(self, seat: int) -> None: ...  # 50007: fed to the table (the lock held)
+    def owes(self, seat: int) -> bool: ...  # the seat's person has a decision to make
     async def post(self, **kwargs: Any) -> discord.Message | None: ...
 
 
@@ -179,7 +180,7 @@ class HandMessages:
                 # no lock: a payload reads every fact before its render's await, at this version
                 version = host.version()
                 payload = await host.dm_payload(seat)
-                await cog.budget.take(urgent=True)
+                await cog.budget.take(PROMPT)
                 message = await channel.send(**payload.send_kwargs())
                 break
             except discord.Forbidden as error:
@@ -207,12 +208,18 @@ class HandMessages:
                 message,
                 lambda: host.dm_payload(seat),
                 budget=cog.budget,
-                urgent=True,
+                rank=partial(self._rank, seat),
                 on_shown=partial(host.delivered, seat),
             )
             slot.live.mark_shown(version)
             host.delivered(seat, version)
             slot.live.want(host.version())
+
+    def _rank(self, seat: int) -> int:
+        """An edit of a hand's DM goes before the channels' posts while its person owes a decision; else it
+        waits with the table pictures (after a takeover, a hundred DMs were edited through the channel
+        route at every AI move, ahead of the prompts people were waiting for)."""
+        return PROMPT if self.host.owes(seat) else PICTURE
 
     async def _failed(self, seat: int, who: Seat) -> None:
         """DMs closed (50007): the seat is auto-played, the channel tells them how to play on."""
@@ -258,7 +265,7 @@ class HandMessages:
             message,
             lambda: host.dm_payload(seat),
             budget=host.cog.budget,
-            urgent=True,
+            rank=PROMPT,
             on_shown=partial(host.delivered, seat),
             via=interaction,
             token_only=True,

@@ -30,6 +30,7 @@ from table.tournament import Tournament
 
 from ..i18n import t
 from .forming import Sitter, open_system
+from .live import PICTURE, POST
 from .runner import NETWORK_ERRORS
 from .system import system_settings
 
@@ -260,7 +261,7 @@ class League:
         round still in play, and the thread stays readable (a post would reopen it). Refused, it archives
         itself after a day without messages."""
         try:
-            await self.tables.budget.take(urgent=False)
+            await self.tables.budget.take(PICTURE)
             await self.tables.bot.http.edit_channel(thread_id, archived=True)
         except NETWORK_ERRORS as error:
             log.info("tournament %s: thread %s not archived: %s", record.id, thread_id, error)
@@ -295,7 +296,7 @@ class League:
         name = t(record.locale, "tn.thread_name", round=rt.round, table=rt.table_no + 1)
         http = self.tables.bot.http
         try:
-            await self.tables.budget.take(urgent=True)
+            await self.tables.budget.take(POST)
             thread = await http.start_thread_without_message(
                 record.channel_id, name=name, auto_archive_duration=1440, type=discord.ChannelType.public_thread.value
             )  # fmt: skip
@@ -307,7 +308,7 @@ class League:
         await self.store.set_table_thread(record.id, rt.round, rt.table_no, thread_id)
         for user_id in (u for u in rt.seats if u is not None):
             try:
-                await self.tables.budget.take(urgent=False)
+                await self.tables.budget.take(PICTURE)
                 await http.add_user_to_thread(thread_id, user_id)
             except NETWORK_ERRORS as error:  # the table's post mentions them in the thread all the same
                 log.info("tournament %s: %s not added to thread %s: %s", record.id, user_id, thread_id, error)
@@ -342,7 +343,7 @@ class League:
         channel = self.tables.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         files = [] if picture is None else [discord.File(io.BytesIO(picture[1]), picture[0])]
         try:
-            await self.tables.budget.take(urgent=True)
+            await self.tables.budget.take(POST)
             await channel.send(content=content[:2000], allowed_mentions=NO_PINGS, files=files)
         except NETWORK_ERRORS as error:
             log.warning("tournament %s could not post: %s", record.id, error)

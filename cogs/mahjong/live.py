@@ -79,12 +79,24 @@ class Payload:
 Build = Callable[[], Awaitable[Payload]]
 
 
+# What a request is for, in the order the budget serves them when it cannot serve all: a prompt a person
+# owes a decision on (their hand's DM, sent or edited), a new message in a channel (a table post, a notice),
+# a picture nobody waits for (a table picture, a hand's DM while its person owes nothing)
+PROMPT, POST, PICTURE = 0, 1, 2
+Rank = int | Callable[[], int]  # a rank, or how to tell it when the token is taken (a DM's person may come to owe)
+
+
+LOOK_EVERY = 0.1  # seconds between a waiting request's looks at the budget, at most (its rank may change)
+
+
 class EditBudget:
     """A bot-wide pace for message edits, under Discord's global limit (50 requests a second).
 
     discord.py waits out per-route buckets by itself, but not the global limit: with many tables at
-    once, edits would run into it. Edits take a token first; ``reserve`` tokens are kept for the
-    prompts people are waiting for, so the table pictures are the ones that wait.
+    once, edits would run into it. Requests take a token first. ``reserve`` tokens are kept from the
+    pictures, and half of them from the channel posts too, so under load prompts go first, posts next:
+    taken over by the hundred, a process's 300 new messages once put every person's prompt behind the
+    channels' posts (issue 41).
     """
 
     def __init__(
@@ -114,22 +126,28 @@ class EditBudget:
         if late:
             await asyncio.wait(late)
 
-    async def take(self, *, urgent: bool) -> None:
+    async def take(self, rank: Rank) -> None:
         """One request's token, taken just before the request is sent: a token taken earlier (before a
         picture is drawn) would let requests bunch up past the global limit behind a slow render."""
-        await self.ready(urgent=urgent)
+        await self.ready(rank)
         self.tokens -= 1
 
-    async def ready(self, *, urgent: bool) -> None:
-        """Wait until a token is there, without taking it (what is wanted meanwhile joins the edit)."""
-        floor = 0 if urgent else self.reserve
+    def floor(self, rank: Rank) -> float:
+        """Tokens a request of ``rank`` leaves for the ranks above it."""
+        value = rank() if callable(rank) else rank
+        return (0, self.reserve // 2, self.reserve)[value]
+
+    async def ready(self, rank: Rank) -> None:
+        """Wait until a token is there, without taking it (what is wanted meanwhile joins the edit); a
+        rank told by a callable is asked again at each look."""
         while True:
+            floor = self.floor(rank)
             now = time.monotonic()
             self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
             self.stamp = now
             if self.tokens >= floor + 1:
                 return
-            await asyncio.sleep((floor + 1 - self.tokens) / self.rate)
+            await asyncio.sleep(min(LOOK_EVERY, (floor + 1 - self.tokens) / self.rate))
 
 
 class WindowLimit:
@@ -185,7 +203,7 @@ class LiveMessage:
         min_interval: float = 0.0,
         on_error: Callable[[Exception], Awaitable[None]] | None = None,
         budget: EditBudget = UNLIMITED,
-        urgent: bool = False,
+        rank: Rank = PICTURE,
         on_shown: Callable[[int], None] | None = None,
         on_replaced: Callable[[discord.Message], None] | None = None,
         born: float | None = None,
@@ -198,7 +216,7 @@ class LiveMessage:
         self.born = time.monotonic() if born is None else born
         self._on_replaced = on_replaced  # told the fresh message that replaces an hour-old one
         self.budget = budget
-        self.urgent = urgent  # a prompt someone waits for (a DM), not a picture to refresh
+        self.rank = rank  # what its edits are for (PROMPT: a DM whose person owes a decision)
         self._build = build
         self.min_interval = min_interval
         self._on_error = on_error
@@ -275,11 +293,11 @@ class LiveMessage:
                 self.closed, self._finishing = True, False
                 return
             if self._token() is None:  # the interaction route is outside the global limit
-                await self.budget.ready(urgent=self.urgent)
+                await self.budget.ready(self.rank)
             target = max(target, self.wanted)  # whatever was asked while we waited goes in this edit
             self._editing = True
             try:
-                if self.urgent or self.budget.pictures is None:
+                if self.rank != PICTURE or self.budget.pictures is None:  # a DM's picture is drawn at once
                     payload = await self._build()
                 else:
                     async with self.budget.pictures:
@@ -330,7 +348,7 @@ class LiveMessage:
             self.closed, self._finishing = True, False
             return
         if via is None:
-            await self.budget.take(urgent=self.urgent)
+            await self.budget.take(self.rank)
         if via is not None:
             try:
                 edited = await via.edit_original_response(**kwargs)
@@ -346,7 +364,7 @@ class LiveMessage:
                 if self.token_only:  # an ephemeral: nothing else can edit it
                     self.closed, self._finishing = True, False
                     return
-                await self.budget.take(urgent=self.urgent)
+                await self.budget.take(self.rank)
                 kwargs = payload.edit_kwargs()  # a fresh upload: the kept attachment may be what failed
         if self._via is None and time.monotonic() - self.born > FRESH_AFTER:  # Discord caps its edits now
             await self._post_afresh(payload)
@@ -366,7 +384,7 @@ class LiveMessage:
     async def _post_afresh(self, payload: Payload) -> None:
         """This version as a new message in the same channel, which the slot keeps up to date from now on
         (the old one stays as it was: its buttons answer as stale)."""
-        await self.budget.take(urgent=self.urgent)
+        await self.budget.take(self.rank)
         message = await self.message.channel.send(**payload.send_kwargs())
         self.message, self.born, self._via = message, time.monotonic(), None
         attachments = message.attachments

@@ -23,6 +23,7 @@ from table.nudge import nudge_at, seconds_left
 from table.screens import HandScreen, Showing
 
 from ..i18n import t
+from .live import PICTURE, PROMPT
 
 
 class NudgeHost(Protocol):
@@ -115,7 +116,7 @@ class Nudges:
         nudge.sending = True
         try:
             channel = await cog.dm_channel(nudge.user_id)
-            await cog.budget.take(urgent=True)
+            await cog.budget.take(PROMPT)
             nudge.message = await channel.send(content=text, allowed_mentions=discord.AllowedMentions.none())
         # a nudge is a courtesy: the prompt itself is on the DM (RuntimeError: the bot stopped meanwhile, its
         # HTTP session closed under a nudge on its way; found at the end of a bench.cluster run)
@@ -131,6 +132,6 @@ class Nudges:
 async def _delete(message: discord.Message, budget: Any) -> None:
     """A delete counts toward Discord's global limit like any message request: it takes a token of the
     bot's request budget, and nobody waits for it (found as 429s when a takeover nudged a hundred people)."""
-    await budget.take(urgent=False)
+    await budget.take(PICTURE)
     with contextlib.suppress(discord.HTTPException, RuntimeError):
         await message.delete()

@@ -297,6 +297,10 @@ class TableRunner:
         self.feed(ins.DmsClosed(seat))  # the seat is auto-played
         self.clock.poke()
 
+    def owes(self, seat: int) -> bool:
+        """Whether the seat's person has a decision to make now: their DM's edits then rank as prompts."""
+        return seat in self.session.needs_buttons()
+
     def delivered(self, seat: int, version: int) -> None:
         """Discord acknowledged a message showing ``seat`` its prompt at ``version``: the session may
         restart that decision's clock from now (the clock starts when the person can act)."""

@@ -29,7 +29,7 @@ from .buttons import TABLE_ITEMS
 from .cluster import SoleProcess, open_cluster
 from .hallbuttons import HALL_ITEMS
 from .help import HELP_ITEMS
-from .live import EditBudget, LiveMessage, WindowLimit
+from .live import POST, PROMPT, EditBudget, LiveMessage, WindowLimit
 from .outages import Outages
 from .pictures import THREADS, Painter
 from .quickplay import Queues
@@ -169,7 +169,7 @@ class Mahjong(MahjongCog):
         await self.bot.wait_until_ready()
         channel = self.bot.get_partial_messageable(channel_id)
         try:
-            await self.budget.take(urgent=True)
+            await self.budget.take(POST)
             await channel.send(t(locale, "play.restore_failed", table=table_id, reason=reason))
         except NETWORK_ERRORS as send_error:
             log.info("could not tell channel %s about table %s: %s", channel_id, table_id, send_error)
@@ -268,7 +268,7 @@ class Mahjong(MahjongCog):
         if self.left_guild(guild_id):
             return False
         try:
-            await self.budget.take(urgent=True)
+            await self.budget.take(POST)
             await self.bot.fetch_guild(guild_id, with_counts=False)
         except (discord.Forbidden, discord.NotFound):
             return False
@@ -352,7 +352,7 @@ class Mahjong(MahjongCog):
             self.dm_channels[user_id] = known
             return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
         await self.dm_opens.take()
-        await self.budget.take(urgent=True)
+        await self.budget.take(PROMPT)
         channel = await self.bot.create_dm(discord.Object(user_id))
         self.dm_channels[user_id] = channel.id
         self.skip_stored_dm.discard(user_id)

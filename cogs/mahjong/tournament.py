@@ -32,6 +32,7 @@ from .arguments import accepted
 from .guards import check_bot_permissions
 from .league import League, standings_picture, standings_text
 from .league_export import results_json, standings_csv
+from .live import PICTURE
 from .options import CLAIM_CHOICES, PRESET_CHOICES
 from .organisers import check_organiser, table_choices
 from .refusals import MahjongCog
@@ -334,7 +335,7 @@ class Tournaments(MahjongCog):
             embed, view = registration_payload(record, await self.store.entrants(tournament_id))
             channel = self.tables.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
             try:
-                await self.tables.budget.take(urgent=False)
+                await self.tables.budget.take(PICTURE)
                 await channel.get_partial_message(record.message_id).edit(embed=embed, view=view)
             except discord.HTTPException as error:
                 log.info("tournament %s: the registration message was not edited: %s", tournament_id, error)

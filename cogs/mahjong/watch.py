@@ -41,7 +41,7 @@ from table.screens import SPECTATOR, RevealedHand, SpectatorScreen
 from ..i18n import locale_of, t
 from ..i18n.steps import step_line
 from .answers import acknowledge_if_slow, respond
-from .live import Payload
+from .live import PICTURE, POST, Payload
 from .refusals import MahjongCog
 from .runner import NETWORK_ERRORS
 from .webpages import watch_line
@@ -169,7 +169,7 @@ class Watchers:
 
     async def _post(self, content: str, file: discord.File | None = None) -> None:
         try:
-            await self.cog.budget.take(urgent=False)
+            await self.cog.budget.take(PICTURE)
             if file is None:
                 await self.thread.send(content=content)
             else:
@@ -188,7 +188,7 @@ async def open_thread(cog: Any, runner: TableRunner) -> Watchers:
     """The delayed table's spectator thread, opened off its channel now (a private thread: its members
     alone read it); hands already over when it opens are not posted (watching shows hands from now on)."""
     state = runner.state
-    await cog.budget.take(urgent=True)
+    await cog.budget.take(POST)
     data = await cog.bot.http.start_thread_without_message(
         state.channel_id,
         name=t(runner.state.locale, "watch.thread_name", table=runner.session.table_id)[:100],
@@ -302,7 +302,7 @@ async def _toggle_delayed(cog: Any, interaction: discord.Interaction, runner: Ta
         if watchers is None:
             watchers = await open_thread(cog, runner)
             cog.registry.watchers[runner.session.table_id] = watchers
-        await cog.budget.take(urgent=True)
+        await cog.budget.take(POST)
         await cog.bot.http.add_user_to_thread(watchers.thread_id, user)
     except NETWORK_ERRORS as error:
         log.info("table %s: could not seat spectator %s in its thread: %s", runner.session.table_id, user, error)

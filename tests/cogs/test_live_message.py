@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import discord
 
-from cogs.mahjong.live import EditBudget, LiveMessage, Payload, WindowLimit
+from cogs.mahjong.live import PICTURE, POST, PROMPT, EditBudget, LiveMessage, Payload, Rank, WindowLimit
 
 
 class FakeMessage:
@@ -58,11 +58,48 @@ async def test_the_budget_keeps_a_reserve_for_prompts():
     budget = EditBudget(per_second=20, reserve=5)
     start = time.monotonic()
     for _ in range(20):  # pictures may use what is above the reserve, then wait for refills
-        await budget.take(urgent=False)
+        await budget.take(PICTURE)
     waited_pictures = time.monotonic() - start
     start = time.monotonic()
-    await budget.take(urgent=True)  # a prompt still finds a token at once
+    await budget.take(PROMPT)  # a prompt still finds a token at once
     assert time.monotonic() - start < 0.05 and waited_pictures > 0.1
+
+
+async def _waits(ready) -> bool:
+    """Still waiting for a token after the loop ran everything it could (no refill to speak of)."""
+    task = asyncio.ensure_future(ready)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    waiting = not task.done()
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    return waiting
+
+
+async def test_under_load_prompts_go_first_then_channel_posts_then_pictures():
+    """Taken over by the hundred, a process's table posts went before the prompts people waited for."""
+    budget = EditBudget(per_second=1e-6, reserve=4, capacity=10)  # no refill to speak of
+    budget.tokens = 3.0
+    assert not await _waits(budget.ready(PROMPT))
+    assert not await _waits(budget.ready(POST))  # 3 tokens leave the prompts their 2
+    assert await _waits(budget.ready(PICTURE))  # the pictures leave them 4
+    budget.tokens = 2.0
+    assert await _waits(budget.ready(POST)) and not await _waits(budget.ready(PROMPT))
+
+
+async def test_a_hand_message_waits_with_the_pictures_until_its_person_owes_a_decision():
+    budget = EditBudget(per_second=1e-6, reserve=4, capacity=10)
+    budget.tokens = 2.0
+    owes = {"now": False}
+    message = Recording()
+    live = LiveMessage(message, lambda: _payload("your turn"), budget=budget, rank=lambda: PROMPT if owes["now"] else PICTURE)
+    live.want(1)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert message.calls == []  # an AI's discard shown in a DM whose person owes nothing: it waits
+    owes["now"] = True  # asked again at the budget's next look
+    await asyncio.wait_for(asyncio.wait([live.pending()]), 30.0)
+    assert [c[0] for c in message.calls] == ["your turn"]
 
 
 async def test_the_window_lets_a_burst_through_then_waits_for_the_oldest_call_to_leave():
@@ -107,7 +144,7 @@ class EmptyBudget(EditBudget):
         super().__init__(per_second=1.0, reserve=0)
         self.taken = 0
 
-    async def take(self, *, urgent: bool) -> None:
+    async def take(self, rank: Rank) -> None:
         self.taken += 1
 
 
@@ -219,7 +256,7 @@ async def test_pictures_nobody_waits_for_are_drawn_a_few_at_a_time_and_prompts_n
         return Payload(content="your turn")
 
     tables = [LiveMessage(Recording(), table_picture, budget=budget) for _ in range(6)]
-    dm = LiveMessage(Recording(), prompt, budget=budget, urgent=True)
+    dm = LiveMessage(Recording(), prompt, budget=budget, rank=PROMPT)
     for live in tables:
         live.want(1)
     await asyncio.sleep(0.01)
@@ -279,8 +316,8 @@ class StampedBudget(EditBudget):
         super().__init__(per_second=1000.0, reserve=0)
         self.taken: list[float] = []
 
-    async def take(self, *, urgent: bool) -> None:
-        await super().take(urgent=urgent)
+    async def take(self, rank: Rank) -> None:
+        await super().take(rank)
         self.taken.append(time.monotonic())
 
 
@@ -295,7 +332,7 @@ async def test_a_token_is_taken_when_the_edit_is_sent_not_before_its_picture_is_
         return Payload(content="same")
 
     message = Recording()
-    live = LiveMessage(message, build, budget=budget, urgent=True)
+    live = LiveMessage(message, build, budget=budget, rank=PROMPT)
     await _show(live, 1)
     await _show(live, 2)  # shows what the message already shows: skipped
     assert len(drawn) == 2 and len(message.calls) == 1

@@ -8,7 +8,7 @@ import asyncio
 from types import SimpleNamespace
 
 from cogs.mahjong.dms import DmSlot
-from cogs.mahjong.live import LiveMessage, Payload
+from cogs.mahjong.live import PROMPT, LiveMessage, Payload
 from devserver import DevServer
 from devserver.people import Person, move_of, prompt_buttons
 from devserver.recorder import Message
@@ -38,7 +38,7 @@ def hand_message(slow: SlowMessage) -> tuple[LiveMessage, SimpleNamespace]:
     async def build() -> Payload:
         return Payload(content="your turn")
 
-    live = LiveMessage(slow, build, urgent=True)  # type: ignore[arg-type]
+    live = LiveMessage(slow, build, rank=PROMPT)  # type: ignore[arg-type]
     return live, SimpleNamespace(hands=SimpleNamespace(slots={0: DmSlot(USER, live=live), 1: DmSlot(USER + 1)}))
 
 
