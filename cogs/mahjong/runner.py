@@ -78,6 +78,7 @@ class TableRunner:
         self.hands = HandMessages(self)  # each person's DM (dms.py)
         self.clock = Clock()  # the table's driver (clock.py)
         self.themes: dict[int, str] = {}  # each person's pictures' theme (data/prefs.py), by user id
+        self.hands_first_deal = False  # taken over between two hands: its next deal is as resume's (runner.resume)
         self.nudges = Nudges(self)  # a new DM for a person slow to act on an edited prompt (nudges.py)
         self.journal = Journal(
             cog.store, state.table_id, on_failure=self._storage_failing, on_recovered=self._storage_back,
@@ -197,7 +198,8 @@ class TableRunner:
             async with self.lock:
                 self.feed(ins.Dealt())
             self.cog.background(self._posts_after_prompts(jobs))
-        elif self.cog.cluster.hands_first:
+        elif self.cog.cluster.hands_first:  # between two hands: its next deal sends the hands first too
+            self.hands_first_deal = True
             self.cog.background(_in_order(jobs))
         else:
             await _in_order(jobs)
@@ -273,11 +275,16 @@ class TableRunner:
         self.clock.start(self._drive(), name=f"table-{self.session.table_id}")
 
     async def _show_hand(self, deal: fx.Deal) -> None:
-        """Post the hand's table message and send each person their hand (outside the lock)."""
-        await self._post_table()
+        """Post the hand's table message and send each person their hand (outside the lock); the first deal
+        of a table taken over between two hands sends the hands first, as ``resume`` does."""
+        hands_first, self.hands_first_deal = self.hands_first_deal, False
+        if not hands_first:
+            await self._post_table()
         await self.hands.send(deal)
         async with self.lock:
             self.feed(ins.Dealt())
+        if hands_first:
+            self.cog.background(self._posts_after_prompts(()))
 
     async def _post_table(self, *, replace: bool = True) -> None:
         """A fresh table message, kept up to date from now on; without ``replace``, not over the one a newer
