@@ -135,7 +135,10 @@ class Player(Person):
         back = self._take_back(message)
         if back is not None:
             self.taken_back.add((message.id, message.updated_seq))
-            await (await self.user.click(message, back)).response(timeout)
+            try:
+                await (await self.user.click(message, back)).response(min(timeout, PATIENCE))
+            except AssertionError:  # "did not respond" (its process died under it): they press again
+                self.taken_back.discard((message.id, message.updated_seq))
             return
         buttons = prompt_buttons(message)
         move = move_of(buttons[0])
@@ -163,7 +166,11 @@ class Player(Person):
             return
         self.outcomes.append((clicked_at, "made" if response.type in MADE and told is None else "private"))
         if response.type not in MADE or told is not None:  # a private word instead of the updated hand: no move
-            words = told if told is not None else (await interaction.message(timeout)).content
+            words = told if told is not None else await self._words(interaction, message, timeout)
+            if words is NEVER_TOLD:  # "thinking…" from a process that died before its words: they look again
+                self.outcomes[-1] = (clicked_at, "deferred, never told")
+                self.answered.discard(move)
+                return
             if MOVING_WORDS in words:
                 self.moving += 1
                 await asyncio.sleep(2.0)  # and pressed again, as it says, "in a few seconds"
@@ -181,6 +188,26 @@ class Player(Person):
         if code:
             _, _, table, hand, seat, _, _ = custom_id.split(":")
             self.moves.append((int(table), int(hand), str(to_action(int(seat), code)), clicked_at))
+
+    def dm_summary(self) -> list[tuple[int, bool, str, bool]]:
+        """Their last DMs, for a table that stopped: (id, deleted, first prompt button's move, answered?)."""
+        dms = [m for m in self.user.server.recorder.private_to(self.user.id) if m.dm_with == self.user.id][-3:]
+        moves = [next((move_of(b) for b in prompt_buttons(m)), "") for m in dms]
+        return [(m.id, m.deleted, move, move in self.answered) for m, move in zip(dms, moves, strict=True)]
+
+    async def _words(self, interaction: Interaction, clicked: Message, timeout: float) -> str:
+        """The private answer's words, or NEVER_TOLD when a newer prompt or ``DEFERRED_PATIENCE`` comes first
+        (a deferred message, type 5, that its process never filled in)."""
+        words = asyncio.ensure_future(interaction.message(timeout))
+        moved = asyncio.ensure_future(self._newer_prompt(clicked))
+        done, pending = await asyncio.wait({words, moved}, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        if words in done:
+            return str(words.result().content)
+        moved.exception()  # retrieved: a patience that ran out says the same as a newer prompt
+        return NEVER_TOLD
 
     async def _newer_prompt(self, clicked: Message) -> None:
         """Until a prompt newer than the one clicked is in their DMs (Discord notifies a new message): a
@@ -459,6 +486,8 @@ async def run(
                         if person.user.name in idle[:2]:
                             print("their failures:", person.failures[-3:], file=sys.stderr)
                             print("they saw:", [m.content[:80] for m in person.user.seen()[-4:]], file=sys.stderr)
+                            print("what came of their clicks:", person.outcomes[-3:], file=sys.stderr)
+                            print("their DMs:", person.dm_summary(), file=sys.stderr)
                     print("\n".join(bots[0].log[-30:]), file=sys.stderr)
                     again = [a if a is not None else time.time() for a in again]
                 if all(a is not None for a in again):
