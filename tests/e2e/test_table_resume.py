@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
@@ -11,7 +12,7 @@ from devserver.config import RateLimits
 from devserver.people import Person, code_of, move_of, prompt_buttons
 from engine.match import Match
 
-from .tablebot import PrivacyWatch, build_bot, table_runner
+from .tablebot import FAST, PrivacyWatch, build_bot, table_runner
 
 QUICK = RateLimits(time_scale=0.02)
 
@@ -86,3 +87,38 @@ async def test_a_restarted_bot_resumes_mid_hand_old_buttons_work_and_the_result_
         )
     finally:
         await store.close()
+
+
+@pytest.mark.devserver(members=("alice",), rate_limits=QUICK)
+async def test_a_table_taken_over_between_two_hands_sends_the_next_hand_before_its_table_post(
+    pg_target, harness, devserver
+):
+    """On PostgreSQL a process rebuilds tables as a takeover does, by the hundred (``hands_first``): it
+    shows people their hands before the table picture nobody acts on, at its first deal too."""
+    database = pg_target
+    first = await harness.start(build_bot(replace(FAST, hands=1), database=database, seed=11))
+    alice = devserver.member("alice")
+    lobby = await (await alice.slash("mahjong create", rounds=1)).message()
+    await (await alice.click(lobby, "Start")).response()
+    person, stop = Person(alice), asyncio.Event()
+    play = asyncio.create_task(person.play(stop))
+    runner = table_runner(first, devserver)
+    await devserver.recorder.wait_until(
+        lambda: runner.session.match is not None and len(runner.session.match.history) == 1, 60, lambda: "a hand"
+    )
+    stop.set()
+    await play
+    await harness.stop(first)  # idle between its first and second hand (Timing.hands)
+
+    mark = devserver.mark()
+    second = await harness.start(build_bot(database=database, seed=11))
+    runner = table_runner(second, devserver)
+    await devserver.recorder.wait_until(
+        lambda: runner.session.game is not None and runner.session.game.hand_number == 2, 30, lambda: "hand 2"
+    )
+    posted = await devserver.wait_for_message(
+        channel="general", predicate=lambda m: m.created_seq > mark and "tiles left" in m.content
+    )
+    dealt = next(m for m in devserver.recorder.private_to(alice.id) if m.created_seq > mark and m.dm_with == alice.id)
+    assert dealt.created_seq < posted.created_seq, "the hand reached its person before the table was posted"
+    await harness.stop(second)
