@@ -189,11 +189,15 @@ class Player(Person):
             _, _, table, hand, seat, _, _ = custom_id.split(":")
             self.moves.append((int(table), int(hand), str(to_action(int(seat), code)), clicked_at))
 
-    def dm_summary(self) -> list[tuple[int, bool, str, bool]]:
-        """Their last DMs, for a table that stopped: (id, deleted, first prompt button's move, answered?)."""
+    def dm_summary(self) -> list[tuple[int, bool, str, bool, str, list[str]]]:
+        """Their last DMs, for a table that stopped: (id, deleted, first prompt button's move, answered?,
+        the words' start, the buttons)."""
         dms = [m for m in self.user.server.recorder.private_to(self.user.id) if m.dm_with == self.user.id][-3:]
         moves = [next((move_of(b) for b in prompt_buttons(m)), "") for m in dms]
-        return [(m.id, m.deleted, move, move in self.answered) for m, move in zip(dms, moves, strict=True)]
+        return [
+            (m.id, m.deleted, move, move in self.answered, m.content[:50], [b.custom_id or "" for b in m.buttons()][:4])
+            for m, move in zip(dms, moves, strict=True)
+        ]
 
     async def _words(self, interaction: Interaction, clicked: Message, timeout: float) -> str:
         """The private answer's words, or NEVER_TOLD when a newer prompt or ``DEFERRED_PATIENCE`` comes first

@@ -68,7 +68,7 @@ class DmHost(Protocol):
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload: ...
     def delivered(self, seat: int, version: int) -> None: ...
     def dms_closed(self, seat: int) -> None: ...  # 50007: fed to the table (the lock held)
-    def owes(self, seat: int) -> bool: ...  # the seat's person has a decision to make
+    def owes(self, seat: int) -> bool: ...  # the seat's person has something to press (a decision, Take back)
     async def post(self, **kwargs: Any) -> discord.Message | None: ...
 
 
@@ -216,7 +216,8 @@ class HandMessages:
             slot.live.want(host.version())
 
     def _rank(self, seat: int) -> int:
-        """An edit of a hand's DM goes before the channels' posts while its person owes a decision; else it
+        """An edit of a hand's DM goes before the channels' posts while its person has something to press (a
+        decision, or Take back: ranked a picture, it waits out every prompt and post under load); else it
         waits with the table pictures (after a takeover, a hundred DMs were edited through the channel
         route at every AI move, ahead of the prompts people were waiting for)."""
         return PROMPT if self.host.owes(seat) else PICTURE

@@ -305,8 +305,8 @@ class TableRunner:
         self.clock.poke()
 
     def owes(self, seat: int) -> bool:
-        """Whether the seat's person has a decision to make now: their DM's edits then rank as prompts."""
-        return seat in self.session.needs_buttons()
+        """Whether the seat's person has something to press now: their DM's edits then rank as prompts."""
+        return self.session.has_a_button_to_press(seat)
 
     def delivered(self, seat: int, version: int) -> None:
         """Discord acknowledged a message showing ``seat`` its prompt at ``version``: the session may

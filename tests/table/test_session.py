@@ -473,3 +473,16 @@ def test_take_back_after_the_last_hand_ended_is_answered_politely_and_changes_no
         now = max(now, min(waits)) if waits else now + 1
     assert seen == {False, True}  # refused before the settlement and after it
     assert session.closed and session.state.phase is TablePhase.OVER and sum(session.match.scores) == 0
+
+
+def test_a_person_has_a_button_to_press_while_deciding_and_while_the_table_plays_for_them():
+    """What ranks their DM's edits as prompts: a decision of theirs, or Take back under 代打 (an edit
+    offering it, ranked a picture, waits behind every prompt and post under a hundred tables' load)."""
+    session = started()
+    seat = session.seating.seat_of_user(ALICE)
+    assert seat is not None
+    others = [s for s in range(4) if s != seat]
+    assert session.has_a_button_to_press(seat) == (seat in session.game.to_act())
+    assert not any(session.has_a_button_to_press(s) for s in others), "an AI seat has no person to press"
+    session.dms_closed(seat, now=0.0)  # the table plays for them now
+    assert seat not in session.needs_buttons() and session.has_a_button_to_press(seat)
