@@ -106,6 +106,7 @@ class Player(Person):
     taken_back: set[tuple[int, int]] = field(default_factory=set)  # (message, version) whose Take back was pressed
     outcomes: list[tuple[float, str]] = field(default_factory=list)  # (clicked at, what came of it): DM prompts
     stale: set[tuple[int, int]] = field(default_factory=set)  # (message, version) refused as no longer current
+    doing: str = ""  # where they are in a click, for the report of a table that stopped
     think: float = 0.0  # mean seconds before answering a prompt (0.2–1.8 ×, as bench.tables's people)
     rng: random.Random = field(default_factory=random.Random)
 
@@ -129,7 +130,9 @@ class Player(Person):
             await asyncio.sleep(0.2)
 
     async def _act(self, timeout: float) -> None:
+        self.doing = "waiting for a prompt"
         message = await self.next_prompt(timeout)
+        self.doing = f"thinking about {message.id}"
         if self.think:
             await asyncio.sleep(self.think * self.rng.uniform(0.2, 1.8))
         back = self._take_back(message)
@@ -141,6 +144,8 @@ class Player(Person):
                 self.taken_back.discard((message.id, message.updated_seq))
             return
         buttons = prompt_buttons(message)
+        if not buttons:  # the prompt went while they thought (their clock ran out): they look again
+            return
         move = move_of(buttons[0])
         self.answered.add(move)
         answer = self.choose(message, buttons)
@@ -149,7 +154,9 @@ class Player(Person):
         custom_id = answer.custom_id or ""
         version = (message.id, message.updated_seq)
         clicked_at, started = time.time(), time.perf_counter()
+        self.doing = f"clicking {custom_id}"
         interaction = await self.user.click(message, custom_id)
+        self.doing = f"waiting for the answer to {custom_id}"
         try:  # Discord shows "did not respond" after 3 s, and a person presses again then, not after 10
             response = await interaction.response(min(timeout, PATIENCE))
         except AssertionError:  # no answer in Discord's 3 s (its process died under it)
@@ -158,6 +165,7 @@ class Player(Person):
             self.answered.discard(move)
             return
         elapsed = time.perf_counter() - started
+        self.doing = f"answered {custom_id} with type {response.type}"
         # acknowledged in time, then told privately that the table moved: no move was made (journal.py)
         told = await _after_deferral(interaction, timeout, self._newer_prompt(message)) if response.type == MADE[0] else None
         if told is NEVER_TOLD:  # its process died between the acknowledgement and the answer: they look again
@@ -189,10 +197,15 @@ class Player(Person):
             _, _, table, hand, seat, _, _ = custom_id.split(":")
             self.moves.append((int(table), int(hand), str(to_action(int(seat), code)), clicked_at))
 
+    def report(self) -> None:
+        """Where a person whose table stopped is, for the run's log."""
+        print(f"{self.user.name}: failures {self.failures[-3:]}, last clicks {self.outcomes[-3:]}", file=sys.stderr)
+        print(f"  now {self.doing!r}; their DMs: {self.dm_summary()}", file=sys.stderr)
+
     def dm_summary(self) -> list[tuple[int, bool, str, bool, str, list[str]]]:
         """Their last DMs, for a table that stopped: (id, deleted, first prompt button's move, answered?,
         the words' start, the buttons)."""
-        dms = [m for m in self.user.server.recorder.private_to(self.user.id) if m.dm_with == self.user.id][-3:]
+        dms = [m for m in self.user.server.recorder.private_to(self.user.id) if m.dm_with == self.user.id and m.attachments][-3:]
         moves = [next((move_of(b) for b in prompt_buttons(m)), "") for m in dms]
         return [
             (m.id, m.deleted, move, move in self.answered, m.content[:50], [b.custom_id or "" for b in m.buttons()][:4])
@@ -291,6 +304,7 @@ class Kill:
     clock: float
     problems_before: int
     ended: set[str] = field(default_factory=set)  # the people whose table's match was over at the kill
+    stuck: set[str] = field(default_factory=set)  # the people whose table made no move TAKEOVER_LIMIT after it
     takeover_s: float | None = None
     playing_at: float | None = None  # wall time every table played again
     dm_gap_s: float | None = None
@@ -460,15 +474,31 @@ async def run(
             await asyncio.sleep(0.5)
             current = kills[-1] if kills else None
             if len(kills) < len(victims) and (current is None or current.takeover_s is not None):
-                if all(len(p.moves) >= KILL_AFTER_MOVES and any(m[3] > since for m in p.moves) for p in people
-                       if current is None or p.user.name not in current.ended):  # fmt: skip
+                lagging = [(p, c) for p, c in zip(people, channels, strict=True)
+                           if not (len(p.moves) >= KILL_AFTER_MOVES and any(m[3] > since for m in p.moves))
+                           and (current is None or p.user.name not in current.ended | current.stuck)]  # fmt: skip
+                if current is not None and len(lagging) <= 3:  # a match over since the last kill plays no more
+                    current.ended |= {p.user.name for p, c in lagging if match_over(c)}
+                    lagging = [(p, c) for p, c in lagging if p.user.name not in current.ended]
+                if current is not None and lagging and time.time() - since > TAKEOVER_LIMIT:
+                    current.ended |= {p.user.name for p, c in lagging if match_over(c)}
+                    lagging = [(p, c) for p, c in lagging if p.user.name not in current.ended]
+                if current is not None and lagging and time.time() - since > TAKEOVER_LIMIT:
+                    print(f"no move since the restart for {len(lagging)} tables: killing all the same", file=sys.stderr)
+                    for person, _ in lagging[:2]:
+                        person.report()
+                    current.stuck |= {p.user.name for p, _ in lagging}
+                    lagging = []
+                if not lagging:
                     victim = victims[len(kills)]
                     if victim == 1:
                         paused.set()  # the guild's shard goes down with it: no channel clicks can arrive
                     before = len(harness.problems()) + sum(len(b.errors) for b in bots)
                     bots[victim].terminate() if graceful else bots[victim].kill()
-                    current = Kill(victim, time.time(), server.clock.now(), before)
+                    earlier = current.stuck if current is not None else set()
+                    current = Kill(victim, time.time(), server.clock.now(), before, stuck=earlier)
                     current.ended = {p.user.name for p, c in zip(people, channels, strict=True) if match_over(c)}
+                    current.ended |= earlier  # reported at the last kill: not measured again
                     kills.append(current)
                     print(f"killed bench-{victim} at {time.perf_counter() - started:.1f} s", file=sys.stderr)
             if current is not None and current.takeover_s is None:
@@ -486,12 +516,10 @@ async def run(
                     waiting = [p for p in people if p.user.name not in ended]
                     idle = [p.user.name for p, a in zip(waiting, again, strict=True) if a is None]
                     print(f"no move since the kill for {len(idle)} tables: {idle[:10]}", file=sys.stderr)
+                    current.stuck |= set(idle)  # reported: the next kill does not wait for them
                     for person in people:
                         if person.user.name in idle[:2]:
-                            print("their failures:", person.failures[-3:], file=sys.stderr)
-                            print("they saw:", [m.content[:80] for m in person.user.seen()[-4:]], file=sys.stderr)
-                            print("what came of their clicks:", person.outcomes[-3:], file=sys.stderr)
-                            print("their DMs:", person.dm_summary(), file=sys.stderr)
+                            person.report()
                     print("\n".join(bots[0].log[-30:]), file=sys.stderr)
                     again = [a if a is not None else time.time() for a in again]
                 if all(a is not None for a in again):
@@ -587,7 +615,10 @@ async def run(
         "kill": [("shard0" if k.victim == 0 else "home") for k in kills],
         "takeover_s": max((k.takeover_s for k in kills if k.takeover_s is not None), default=None),
         "dm_gap_s": max((k.dm_gap_s for k in kills if k.dm_gap_s is not None), default=None),
-        "kills": [{"victim": f"bench-{k.victim}", "takeover_s": k.takeover_s, "dm_gap_s": k.dm_gap_s} for k in kills],
+        "kills": [
+            {"victim": f"bench-{k.victim}", "takeover_s": k.takeover_s, "dm_gap_s": k.dm_gap_s, "stuck": len(k.stuck)}
+            for k in kills
+        ],
         "lost_moves": lost,
         "unanswered_at_kill": len(at_kill),
         "unanswered_other": len(unanswered) - len(at_kill),
