@@ -197,10 +197,11 @@ class Player(Person):
             _, _, table, hand, seat, _, _ = custom_id.split(":")
             self.moves.append((int(table), int(hand), str(to_action(int(seat), code)), clicked_at))
 
-    def report(self) -> None:
-        """Where a person whose table stopped is, for the run's log."""
+    def report(self, task: asyncio.Task[None]) -> None:
+        """Where a person whose table stopped is, for the run's log: down to the await their play is in."""
         print(f"{self.user.name}: failures {self.failures[-3:]}, last clicks {self.outcomes[-3:]}", file=sys.stderr)
         print(f"  now {self.doing!r}; their DMs: {self.dm_summary()}", file=sys.stderr)
+        task.print_stack(limit=12, file=sys.stderr)
 
     def dm_summary(self) -> list[tuple[int, bool, str, bool, str, list[str]]]:
         """Their last DMs, for a table that stopped: (id, deleted, first prompt button's move, answered?,
@@ -486,7 +487,7 @@ async def run(
                 if current is not None and lagging and time.time() - since > TAKEOVER_LIMIT:
                     print(f"no move since the restart for {len(lagging)} tables: killing all the same", file=sys.stderr)
                     for person, _ in lagging[:2]:
-                        person.report()
+                        person.report(playing[people.index(person)])
                     current.stuck |= {p.user.name for p, _ in lagging}
                     lagging = []
                 if not lagging:
@@ -519,7 +520,7 @@ async def run(
                     current.stuck |= set(idle)  # reported: the next kill does not wait for them
                     for person in people:
                         if person.user.name in idle[:2]:
-                            person.report()
+                            person.report(playing[people.index(person)])
                     print("\n".join(bots[0].log[-30:]), file=sys.stderr)
                     again = [a if a is not None else time.time() for a in again]
                 if all(a is not None for a in again):
