@@ -34,7 +34,8 @@ class Clock:
             await self.event.wait()
         else:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.event.wait(), left)
+                async with asyncio.timeout(left):  # not wait_for: in 3.11 it loses a cancel that meets a poke
+                    await self.event.wait()
         self.event.clear()
 
     async def stop(self) -> None:

@@ -250,7 +250,8 @@ class LeasedTables(SoleProcess):
         last_home = time.monotonic()
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._look.wait(), SCAN_EVERY)
+                async with asyncio.timeout(SCAN_EVERY):  # not wait_for: a cancel meeting a look is kept
+                    await self._look.wait()
             self._look.clear()
             try:
                 await self.take_over(await self.leases.expired(grace=LET_GO_GRACE))

@@ -140,7 +140,8 @@ class Watchers:
                 if screen.closed:  # a shutdown or a takeover, not the match's end: a restart goes on from here
                     break
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.stopping.wait(), poll)
+                    async with asyncio.timeout(poll):  # not wait_for: a cancel meeting the stop is kept
+                        await self.stopping.wait()
         except asyncio.CancelledError:
             raise
         except Exception:
