@@ -216,7 +216,7 @@ class Player(Person):
     async def _words(self, interaction: Interaction, clicked: Message, timeout: float) -> str:
         """The private answer's words, or NEVER_TOLD when a newer prompt or ``DEFERRED_PATIENCE`` comes first
         (a deferred message, type 5, that its process never filled in)."""
-        words = asyncio.ensure_future(interaction.message(timeout))
+        words = asyncio.ensure_future(interaction.message(min(timeout, DEFERRED_PATIENCE + 1)))  # as _after_deferral
         moved = asyncio.ensure_future(self._newer_prompt(clicked))
         done, pending = await asyncio.wait({words, moved}, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
@@ -276,8 +276,10 @@ async def _after_deferral(interaction: Interaction, timeout: float, elsewhere: A
     the DM was edited in place (the move made), else the words of the private follow-up sent instead;
     NEVER_TOLD when neither came before a newer prompt did, or before ``DEFERRED_PATIENCE`` (a person
     does not look at an unchanged message for ever: its process may have died under the click)."""
-    edited = asyncio.ensure_future(interaction.message(timeout))
-    followed = asyncio.ensure_future(interaction.followup(0, timeout))
+    # bounded as the person's patience is: Python 3.11's wait_for (the stand-in's waits) can lose the cancel
+    # below when a change lands in the same turn, and such a wait then ran its whole timeout
+    edited = asyncio.ensure_future(interaction.message(min(timeout, DEFERRED_PATIENCE + 1)))
+    followed = asyncio.ensure_future(interaction.followup(0, min(timeout, DEFERRED_PATIENCE + 1)))
     moved = asyncio.ensure_future(elsewhere)
     done, pending = await asyncio.wait({edited, followed, moved}, return_when=asyncio.FIRST_COMPLETED)
     if moved in done and not (edited.done() or followed.done()):

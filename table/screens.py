@@ -221,6 +221,13 @@ class SeatsScreen:
     to_act: tuple[int, ...] = ()
     auto: frozenset[int] = frozenset()  # the seats auto-played (代打)
 
+    def has_a_button_to_press(self, seat: int) -> bool:
+        """A person at ``seat`` has something to press on their DM now: a decision, or Take back while the
+        table plays for them (代打). An edit of that DM is a prompt, not a picture (cogs/mahjong/live.py)."""
+        if not self.playing or self.hand_over or seat >= len(self.seats) or self.seats[seat].is_ai:
+            return False
+        return seat in self.auto or seat in self.to_act
+
     def seat_of_user(self, user_id: int) -> int | None:
         """``user_id``'s seat in the match (None: not seated, or no match drawn yet)."""
         return next((n for n, who in enumerate(self.seats) if who.user_id == user_id), None)

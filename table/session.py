@@ -346,11 +346,6 @@ class TableSession:
             return set()
         return {s for s in game.to_act() if not self.robot(s)}
 
-    def has_a_button_to_press(self, seat: int) -> bool:
-        """A person at ``seat`` has something to press on their DM now: a decision, or Take back while the
-        table plays for them (代打). An edit of that DM is a prompt, not a picture (cogs/mahjong/live.py)."""
-        return seat in self.needs_buttons() or (not self.seating.by_seat[seat].is_ai and self.auto_played(seat))
-
     def seat_for(self, user_id: int) -> int:
         """The clicker's seat at a table in play, or the refusal they should read (table/screens.py)."""
         return self.screen(SEATS).seat_for(user_id)

@@ -306,7 +306,7 @@ class TableRunner:
 
     def owes(self, seat: int) -> bool:
         """Whether the seat's person has something to press now: their DM's edits then rank as prompts."""
-        return self.session.has_a_button_to_press(seat)
+        return self.session.screen(SEATS).has_a_button_to_press(seat)
 
     def delivered(self, seat: int, version: int) -> None:
         """Discord acknowledged a message showing ``seat`` its prompt at ``version``: the session may

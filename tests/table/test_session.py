@@ -13,6 +13,7 @@ import pytest
 from table import effects as fx
 from table.codes import code_of
 from table.lobby import TableError, TablePhase, TableSettings, TableState
+from table.screens import SEATS
 from table.session import TableSession
 from table.timing import Timing
 
@@ -482,7 +483,8 @@ def test_a_person_has_a_button_to_press_while_deciding_and_while_the_table_plays
     seat = session.seating.seat_of_user(ALICE)
     assert seat is not None
     others = [s for s in range(4) if s != seat]
-    assert session.has_a_button_to_press(seat) == (seat in session.game.to_act())
-    assert not any(session.has_a_button_to_press(s) for s in others), "an AI seat has no person to press"
+    seats = session.screen(SEATS)
+    assert seats.has_a_button_to_press(seat) == (seat in session.needs_buttons())
+    assert not any(seats.has_a_button_to_press(s) for s in others), "an AI seat has no person to press"
     session.dms_closed(seat, now=0.0)  # the table plays for them now
-    assert seat not in session.needs_buttons() and session.has_a_button_to_press(seat)
+    assert seat not in session.needs_buttons() and session.screen(SEATS).has_a_button_to_press(seat)
