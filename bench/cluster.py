@@ -60,6 +60,7 @@ from collections import Counter
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 
@@ -216,16 +217,10 @@ class Player(Person):
     async def _words(self, interaction: Interaction, clicked: Message, timeout: float) -> str:
         """The private answer's words, or NEVER_TOLD when a newer prompt or ``DEFERRED_PATIENCE`` comes first
         (a deferred message, type 5, that its process never filled in)."""
-        words = asyncio.ensure_future(interaction.message(min(timeout, DEFERRED_PATIENCE + 1)))  # as _after_deferral
-        moved = asyncio.ensure_future(self._newer_prompt(clicked))
-        done, pending = await asyncio.wait({words, moved}, return_when=asyncio.FIRST_COMPLETED)
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
-        if words in done:
-            return str(words.result().content)
-        moved.exception()  # retrieved: a patience that ran out says the same as a newer prompt
-        return NEVER_TOLD
+        words = asyncio.ensure_future(interaction.message(_patient(timeout)))
+        if await _unless_moved([words], self._newer_prompt(clicked)) is None:
+            return NEVER_TOLD
+        return str(words.result().content)
 
     async def _newer_prompt(self, clicked: Message) -> None:
         """Until a prompt newer than the one clicked is in their DMs (Discord notifies a new message): a
@@ -271,26 +266,37 @@ class Player(Person):
                 self.timed.append((clicked_at, elapsed))
 
 
+def _patient(timeout: float) -> float:
+    """A wait bounded as the person's patience is: Python 3.11's wait_for (the stand-in's waits) can lose a
+    cancel when a change lands in the same turn, and such a wait then ran its whole timeout."""
+    return min(timeout, DEFERRED_PATIENCE + 1)
+
+
+async def _unless_moved(waits: list[asyncio.Future[Any]], elsewhere: Awaitable[None]) -> set[asyncio.Future[Any]] | None:
+    """The first of ``waits`` to end (the rest cancelled), or None when ``elsewhere`` (a newer prompt, or the
+    person's patience) ended first and alone."""
+    moved = asyncio.ensure_future(elsewhere)
+    done, pending = await asyncio.wait({*waits, moved}, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    if moved in done:
+        moved.exception()  # retrieved: a patience that ran out says the same as a newer prompt
+        if not any(wait in done for wait in waits):
+            return None
+    return done
+
+
 async def _after_deferral(interaction: Interaction, timeout: float, elsewhere: Awaitable[None]) -> str | None:
     """What a deferred update (a click acknowledged while its move was being stored) came to: None when
     the DM was edited in place (the move made), else the words of the private follow-up sent instead;
     NEVER_TOLD when neither came before a newer prompt did, or before ``DEFERRED_PATIENCE`` (a person
     does not look at an unchanged message for ever: its process may have died under the click)."""
-    # bounded as the person's patience is: Python 3.11's wait_for (the stand-in's waits) can lose the cancel
-    # below when a change lands in the same turn, and such a wait then ran its whole timeout
-    edited = asyncio.ensure_future(interaction.message(min(timeout, DEFERRED_PATIENCE + 1)))
-    followed = asyncio.ensure_future(interaction.followup(0, min(timeout, DEFERRED_PATIENCE + 1)))
-    moved = asyncio.ensure_future(elsewhere)
-    done, pending = await asyncio.wait({edited, followed, moved}, return_when=asyncio.FIRST_COMPLETED)
-    if moved in done and not (edited.done() or followed.done()):
-        for task in (edited, followed):
-            task.cancel()
-        await asyncio.gather(edited, followed, return_exceptions=True)
-        moved.exception()  # retrieved: a patience that ran out says the same as a newer prompt
+    edited = asyncio.ensure_future(interaction.message(_patient(timeout)))
+    followed = asyncio.ensure_future(interaction.followup(0, _patient(timeout)))
+    done = await _unless_moved([edited, followed], elsewhere)
+    if done is None:
         return NEVER_TOLD
-    for task in pending:
-        task.cancel()
-    await asyncio.gather(*pending, return_exceptions=True)
     if followed in done and followed.exception() is None:
         return str(followed.result().content)
     if edited in done:

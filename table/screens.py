@@ -222,8 +222,9 @@ class SeatsScreen:
     auto: frozenset[int] = frozenset()  # the seats auto-played (代打)
 
     def has_a_button_to_press(self, seat: int) -> bool:
-        """A person at ``seat`` has something to press on their DM now: a decision, or Take back while the
-        table plays for them (代打). An edit of that DM is a prompt, not a picture (cogs/mahjong/live.py)."""
+        """A person at ``seat`` has something to press on their DM while the hand is played: a decision, or
+        Take back while the table plays for them (代打). An edit of that DM is a prompt, not a picture
+        (cogs/mahjong/live.py); between hands it is a picture."""
         if not self.playing or self.hand_over or seat >= len(self.seats) or self.seats[seat].is_ai:
             return False
         return seat in self.auto or seat in self.to_act

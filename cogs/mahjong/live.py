@@ -141,10 +141,12 @@ class EditBudget:
         """Wait until a token is there, without taking it (what is wanted meanwhile joins the edit); a
         rank told by a callable is asked again at each look."""
         while True:
-            floor = self.floor(rank)
             now = time.monotonic()
             self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
             self.stamp = now
+            if self.tokens >= self.reserve + 1:  # enough for any rank: a callable one need not be asked
+                return
+            floor = self.floor(rank)
             if self.tokens >= floor + 1:
                 return
             await asyncio.sleep(min(LOOK_EVERY, (floor + 1 - self.tokens) / self.rate))
@@ -297,7 +299,7 @@ class LiveMessage:
             target = max(target, self.wanted)  # whatever was asked while we waited goes in this edit
             self._editing = True
             try:
-                if self.rank != PICTURE or self.budget.pictures is None:  # a DM's picture is drawn at once
+                if callable(self.rank) or self.rank != PICTURE or self.budget.pictures is None:  # a DM's at once
                     payload = await self._build()
                 else:
                     async with self.budget.pictures:
