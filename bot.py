@@ -21,6 +21,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -89,6 +90,10 @@ class Config:
     process_name: str | None = None  # this process among several (leases, mailbox); default host + shards
     lease_seconds: float = 8.0  # a table's lease (data/leases.py): how soon another process takes it over
     picture_workers: int = 0  # processes that draw the table and hand pictures (cogs/mahjong/pictures.py)
+    # fill the picture caches at start (about 10 s of a core, each picture worker too): the first hands are
+    # drawn as fast as the rest; MAHJONG_WARM_UP=0 draws each sprite when first used (test runs, which start
+    # many short-lived bots, and small machines)
+    warm_up: bool = True
     identify_hold: float = IDENTIFY_HOLD  # seconds a turn to IDENTIFY is held across processes (cogs/identify.py)
     # the web table (web/, issue 43): off unless MAHJONG_WEB=host:port; its links' public address
     # (MAHJONG_WEB_URL, behind a reverse proxy) and the links' HMAC secret (MAHJONG_WEB_SECRET)
@@ -129,6 +134,7 @@ class Config:
             database=os.environ.get("MAHJONG_DB", "mahjong.sqlite3"),
             sync_guild=int(guild) if guild.isdigit() else None,
             picture_workers=int(workers) if workers else default_workers(),
+            warm_up=warm_up_wanted(),
             web=web or None,
             web_url=os.environ.get("MAHJONG_WEB_URL", "").strip() or None,
             web_secret=os.environ.get("MAHJONG_WEB_SECRET", "").strip() or None,
@@ -225,7 +231,8 @@ class MahjongBot(commands.Bot):
         self.table_observer = observer  # sees every table's effects (the benchmarks): cogs/mahjong/observer.py
         self.store: Store  # opened in setup_hook
         self.syncing: asyncio.Task[None] | None = None  # a command sync tried again after failing at start
-        self.painter = Painter(config.picture_workers)  # where the table and hand pictures are drawn
+        self.painter = Painter(config.picture_workers, warm=config.warm_up)  # where the pictures are drawn
+        self._cold = threading.Event()  # set at shutdown: a warm-up still drawing stops (nobody will see it)
         self.gate = Gate(self)  # interactions in flight, and none taken once shutting down (cogs/shutdown.py)
         self.identifies = Identifies(self, config.identify_hold)  # turns to IDENTIFY across processes
         self._shutting_down: asyncio.Task[None] | None = None
@@ -261,7 +268,8 @@ class MahjongBot(commands.Bot):
         return True
 
     async def _warm_up(self) -> None:
-        await asyncio.gather(asyncio.to_thread(render.warm_up), self.painter.warm_up())
+        if self.config.warm_up:
+            await asyncio.gather(asyncio.to_thread(render.warm_up, stop=self._cold), self.painter.warm_up())
 
     async def sync_commands(self) -> None:
         """To the test server at once when DISCORD_GUILD_ID is set. Globally only when the command
@@ -334,6 +342,7 @@ class MahjongBot(commands.Bot):
             except Exception:
                 log.warning("unloading %s failed", extension, exc_info=True)
         await self.gate.refused()  # what arrived while the tables stored their state was answered
+        self._cold.set()  # the warm-up's thread ends at its next sprite rather than after seconds of drawing
         for task in (getattr(self, "warming", None), self.syncing):  # start-up work still going
             if task is not None and not task.done():
                 task.cancel()
@@ -446,11 +455,16 @@ def run_with_retries(config: Config) -> int:
     return 3
 
 
+def warm_up_wanted() -> bool:
+    """``MAHJONG_WARM_UP`` (on unless 0/no/false/off): whether a start fills the picture caches."""
+    return os.environ.get("MAHJONG_WARM_UP", "").strip().lower() not in ("0", "no", "false", "off")
+
+
 def sandbox_bot(token: str, database: str | Path, seed: int) -> MahjongBot:
     """The bot as the sandbox runs it: quick pauses, seeded, and synced at every start (a fresh
     stand-in knows no commands, whatever the database remembers of the last sync)."""
     timing = Timing(ai_delay=0.0, hand_pause=0.2, edit_interval=0.05, timer_scale=1.0)
-    config = Config(token=token, database=database, timing=timing, seed=seed, force_sync=True)
+    config = Config(token=token, database=database, timing=timing, seed=seed, force_sync=True, warm_up=warm_up_wanted())
     return MahjongBot(config, guild_ready_timeout=0.05)
 
 

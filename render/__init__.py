@@ -4,6 +4,8 @@ safe to call from worker threads (``asyncio.to_thread``)."""
 
 from __future__ import annotations
 
+import threading
+
 from .dm import dm_image, render_dm
 from .hand import hand_image, render_hand
 from .scoresheet import render_score, score_image
@@ -29,9 +31,10 @@ def sprite_uses() -> list[tuple[float, str, int]]:
     return sorted(set(uses))
 
 
-def warm_up(themes: tuple[str, ...] = ("felt",)) -> None:
-    """Fill every cache a first hand, table and score render touches (about 1.5 s, once per process; call
-    it from the bot's ``setup_hook`` in a worker thread): the PNG palette of every theme, every sprite at
+def warm_up(themes: tuple[str, ...] = ("felt",), stop: threading.Event | None = None) -> None:
+    """Fill every cache a first hand, table and score render touches (about 10 s of one core, once per
+    process; call it from the bot's ``setup_hook`` in a worker thread, and set ``stop`` to end it early: a
+    bot shutting down does not wait for pictures nobody will see): the PNG palette of every theme, every sprite at
     every scale, variant and turn used in the skin of each of ``themes``, and the fonts at every text size,
     including each name face, by drawing the demo pictures once. Only felt's sprites by default: each
     other theme's cost 2 s and 45 MB more, and a theme's first picture builds the sprites it needs
@@ -48,13 +51,24 @@ def warm_up(themes: tuple[str, ...] = ("felt",)) -> None:
     from .table import compose_table
     from .theme import THEMES
 
+    def stopped() -> bool:
+        return stop is not None and stop.is_set()
+
     looks = [THEMES[name] for name in themes]
+    for look in looks:  # the themes warmed first: the others' palettes are the least likely to be needed soon
+        encode.palette(look)
     for look in THEMES.values():
+        if stopped():
+            return
         encode.palette(look)
     for look in looks:
         for scale, variant, rotation in sprite_uses():
+            if stopped():
+                return
             for tile in [*range(42), sprites.BACK]:
                 sprites.sprite(tile, scale, variant, rotation, look.tiles)
+    if stopped():
+        return
     state = synthetic()
     over = replace(state.public, phase=Phase.OVER, revealed={state.mine.me.seat: state.mine.concealed})
     capped = replace(state.result, capped_total=state.result.total // 2, limited=True)
@@ -62,6 +76,8 @@ def warm_up(themes: tuple[str, ...] = ("felt",)) -> None:
     offer = replace(state.mine, phase=Phase.CLAIM, drawn=None, offer=(1, 5), bonus_indicator=4)
     canvases = [compose_score(capped, state.names, state.public), compose_score(drawn, state.names)]
     for locale in (None, *labels.LOCALES):  # every label size in every language's words
+        if stopped():
+            return
         canvases += [
             compose_dm(hand_screen(state.mine, state.names, locale)),
             compose_dm(hand_screen(offer, state.names, locale)),
@@ -77,6 +93,8 @@ def warm_up(themes: tuple[str, ...] = ("felt",)) -> None:
     sizes |= set(table.NAME_SIZES) | set(range(12, 21))  # every size a plate may pick for a name or status
     fonts.warm(sizes)
     for cv in canvases:
+        if stopped():
+            return
         encode.to_png(cv.im)
     for look in THEMES.values():  # each theme's cloth at the table picture's size
         if look.decoration != "none":

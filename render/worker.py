@@ -1,7 +1,7 @@
 """The process end of the bot's picture workers (cogs/mahjong/pictures.py): drawing requests come in on
 stdin and the PNG bytes go back on stdout, one length-prefixed pickle each way, in order.
 
-    python -m render.worker
+    python -m render.worker [--cold]
 
 A plain pipe and no threads on either side: the stdlib's process pool feeds its workers from a thread of
 the bot's process, and every picture then cost the event loop a GIL hand-off of a few milliseconds.
@@ -51,8 +51,9 @@ def serve(requests: BinaryIO, answers: BinaryIO) -> None:
         answers.flush()
 
 
-def main() -> int:
-    warm_up()
+def main(argv: list[str] | None = None) -> int:
+    if "--cold" not in (sys.argv[1:] if argv is None else argv):  # the bot's MAHJONG_WARM_UP=0
+        warm_up()
     serve(sys.stdin.buffer, sys.stdout.buffer)
     return 0
 

@@ -47,7 +47,8 @@ DEPTH = 4
 class _Worker:
     """One ``render.worker`` process and the pictures asked of it, answered in order."""
 
-    def __init__(self) -> None:
+    def __init__(self, warm: bool = True) -> None:
+        self.warm = warm  # it fills its caches before its first picture (render.warm_up)
         self.process: asyncio.subprocess.Process | None = None
         self.waiting: dict[int, asyncio.Future[bytes]] = {}  # given to the process, not yet answered
         self.queue: list[tuple[int, int, bytes, asyncio.Future[bytes]]] = []  # (priority, number, frame, done)
@@ -67,6 +68,7 @@ class _Worker:
             sys.executable,
             "-m",
             "render.worker",
+            *(() if self.warm else ("--cold",)),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             cwd=PROJECT,  # wherever the bot was started from, ``-m render.worker`` finds this project
@@ -147,8 +149,8 @@ class _Worker:
 class Painter:
     """``await painter.draw(render.render_dm, screen)``: the drawing function's bytes."""
 
-    def __init__(self, workers: int = 0) -> None:
-        self.workers = [_Worker() for _ in range(workers)]
+    def __init__(self, workers: int = 0, *, warm: bool = True) -> None:
+        self.workers = [_Worker(warm) for _ in range(workers)]
 
     async def draw(self, draw: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         name = getattr(draw, "__name__", "")

@@ -65,3 +65,29 @@ def _long_names(view):
 def test_every_sprite_use_is_a_real_scale():
     for scale, variant, rotation in render.sprite_uses():
         assert variant in sprites.VARIANTS and rotation in (0, 90, 180, 270) and scale > 0
+
+
+def test_a_warm_up_told_to_stop_ends_at_once_and_builds_no_more_sprites():
+    """The bot sets ``stop`` at shutdown: a process ending does not wait seconds for pictures nobody sees."""
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    before = sprites.sprite.cache_info().misses
+    render.warm_up(("sakura",), stop=stop)  # a theme no test draws every sprite of
+    assert sprites.sprite.cache_info().misses == before
+
+
+def test_a_cold_picture_worker_reads_requests_without_warming_up(monkeypatch):
+    """``python -m render.worker --cold`` (the bot's MAHJONG_WARM_UP=0) draws each sprite when first used."""
+    import io
+
+    from render import worker
+
+    warmed = []
+    monkeypatch.setattr(worker, "warm_up", lambda: warmed.append(True))
+    monkeypatch.setattr(worker.sys, "stdin", io.TextIOWrapper(io.BytesIO(worker.frame((1, "ready", (), {})))))
+    answers = io.BytesIO()
+    monkeypatch.setattr(worker.sys, "stdout", io.TextIOWrapper(answers))
+    assert worker.main(["--cold"]) == 0 and warmed == []
+    assert worker.main([]) == 0 and warmed == [True]
