@@ -38,7 +38,7 @@ Printed as one JSON object on the last line:
 ``--kill home|shard0|all``: which process is SIGKILLed — ``home`` (process 1, the guild's shard: the
 owner of every table, the default), ``shard0`` (process 0, whose shard Discord sends every DM click to;
 every other process runs a standby session of shard 0, so DM play goes on), or ``all`` (home, then once
-every table plays again and it is back, shard 0's).
+it is back, every table has gone home to it and plays there again, shard 0's).
 ``--graceful`` stops the process with SIGTERM instead: a clean shutdown hands its tables to the others at once.
 ``--think S``: each person takes S seconds on average before a DM click (by default they click at once).
 """
@@ -168,7 +168,7 @@ class Player(Person):
         elapsed = time.perf_counter() - started
         self.doing = f"answered {custom_id} with type {response.type}"
         # acknowledged in time, then told privately that the table moved: no move was made (journal.py)
-        told = await _after_deferral(interaction, timeout, self._newer_prompt(message)) if response.type == MADE[0] else None
+        told = await _after_deferral(interaction, move, timeout, self._newer_prompt(message)) if response.type == MADE[0] else None
         if told is NEVER_TOLD:  # its process died between the acknowledgement and the answer: they look again
             self.outcomes.append((clicked_at, "deferred, never told"))
             self.answered.discard(move)
@@ -287,21 +287,29 @@ async def _unless_moved(waits: list[asyncio.Future[Any]], elsewhere: Awaitable[N
     return done
 
 
-async def _after_deferral(interaction: Interaction, timeout: float, elsewhere: Awaitable[None]) -> str | None:
+async def _after_deferral(interaction: Interaction, move: str, timeout: float, elsewhere: Awaitable[None]) -> str | None:
     """What a deferred update (a click acknowledged while its move was being stored) came to: None when
-    the DM was edited in place (the move made), else the words of the private follow-up sent instead;
-    NEVER_TOLD when neither came before a newer prompt did, or before ``DEFERRED_PATIENCE`` (a person
-    does not look at an unchanged message for ever: its process may have died under the click)."""
-    edited = asyncio.ensure_future(interaction.message(_patient(timeout)))
-    followed = asyncio.ensure_future(interaction.followup(0, _patient(timeout)))
-    done = await _unless_moved([edited, followed], elsewhere)
-    if done is None:
+    the DM was edited in place to a later decision than ``move`` (the move made), else the words of the
+    private follow-up sent instead; NEVER_TOLD when neither came before a newer prompt did, or before
+    ``DEFERRED_PATIENCE`` (a person does not look at an unchanged message for ever: its process may have
+    died under the click). An edit still asking ``move`` (a new owner's fresh picture of the same
+    decision) is not the answer: a person sees their prompt still there."""
+    recorder = interaction.server.recorder
+
+    def answered() -> tuple[str, Message] | None:
+        if interaction.followup_ids and (words := recorder.get(interaction.followup_ids[0])) is not None:
+            return "followed", words
+        shown = recorder.get(interaction.source_message_id) if interaction.source_message_id is not None else None
+        if shown is None or shown.loading or shown.updated_seq <= interaction.response_seq:
+            return None
+        still = next((move_of(b) for b in prompt_buttons(shown)), None) == move
+        return None if still else ("edited", shown)
+
+    came = asyncio.ensure_future(recorder.wait_until(answered, _patient(timeout), lambda: "the answer of a deferred click"))
+    if await _unless_moved([came], elsewhere) is None or came.exception() is not None:
         return NEVER_TOLD
-    if followed in done and followed.exception() is None:
-        return str(followed.result().content)
-    if edited in done:
-        edited.exception()  # retrieved: a DM never edited counts as made, as before
-    return None
+    how, message = came.result()
+    return str(message.content) if how == "followed" else None
 
 
 @dataclass
@@ -317,6 +325,19 @@ class Kill:
     takeover_s: float | None = None
     playing_at: float | None = None  # wall time every table played again
     dm_gap_s: float | None = None
+
+
+def settled(person: Player, since: float, homes: dict[int, tuple[float, float]] | None) -> bool:
+    """Playing as before the last kill: a move made since the restart, and after their table went home
+    when ``homes`` (the restarted process's takeovers) are given: each kill of ``--kill all`` is of a
+    cluster at rest, not of one still handing its tables back."""
+    after = since
+    if homes is not None and person.moves:
+        home = homes.get(person.moves[0][0])
+        if home is None:
+            return False
+        after = max(since, home[1])
+    return len(person.moves) >= KILL_AFTER_MOVES and any(m[3] > after for m in person.moves)
 
 
 def dm_gap(made: list[float], start: float, end: float) -> float:
@@ -483,9 +504,9 @@ async def run(
             await asyncio.sleep(0.5)
             current = kills[-1] if kills else None
             if len(kills) < len(victims) and (current is None or current.takeover_s is not None):
+                homes = bots[1].taken if current is not None and current.victim == 1 else None
                 lagging = [(p, c) for p, c in zip(people, channels, strict=True)
-                           if not (len(p.moves) >= KILL_AFTER_MOVES and any(m[3] > since for m in p.moves))
-                           and (current is None or p.user.name not in current.ended | current.stuck)]  # fmt: skip
+                           if not settled(p, since, homes) and (current is None or p.user.name not in current.ended | current.stuck)]  # fmt: skip
                 if current is not None and len(lagging) <= 3:  # a match over since the last kill plays no more
                     current.ended |= {p.user.name for p, c in lagging if match_over(c)}
                     lagging = [(p, c) for p, c in lagging if p.user.name not in current.ended]

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -28,6 +29,7 @@ from data.identify import HOLD as IDENTIFY_HOLD
 
 READY = "devserver-process ready"
 FORWARDED = "devserver-process forwarded"
+LOG_RECORD = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} [A-Z]+ ")  # a record's start (the format below)
 TAKEN = "devserver-process taken"  # a table taken over: its id, when it was claimed and replayed (wall s)
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,11 +106,25 @@ class BotProcess:
                 self.taken.setdefault(int(table), (float(claimed), float(replayed)))  # its first takeover here
 
     async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
+        """Each ERROR record is one entry of ``errors``, its traceback with it (one error, not two, and the
+        report shows where it came from); a traceback no record introduced is an entry of its own."""
+        tracing = False  # the lines after an error's "Traceback": its frames, up to the next record
         async for raw in stream:
             line = raw.decode(errors="replace").rstrip()
             self.log.append(line)
-            if " ERROR " in line or line.startswith("Traceback"):
+            if " ERROR " in line:
                 self.errors.append(line)
+                tracing = False
+            elif line.startswith("Traceback"):
+                if self.errors and self.log[-2:-1] == [self.errors[-1].splitlines()[-1]]:
+                    self.errors[-1] += "\n" + line
+                else:
+                    self.errors.append(line)
+                tracing = True
+            elif tracing and not LOG_RECORD.match(line):
+                self.errors[-1] += "\n" + line
+            else:
+                tracing = False
 
     @property
     def alive(self) -> bool:

@@ -55,9 +55,8 @@ def warm_up(themes: tuple[str, ...] = ("felt",), stop: threading.Event | None = 
         return stop is not None and stop.is_set()
 
     looks = [THEMES[name] for name in themes]
-    for look in looks:  # the themes warmed first: the others' palettes are the least likely to be needed soon
-        encode.palette(look)
-    for look in THEMES.values():
+    # the themes warmed first: the others' palettes are the least likely to be needed soon
+    for look in [*looks, *THEMES.values()]:
         if stopped():
             return
         encode.palette(look)

@@ -34,6 +34,10 @@ def test_the_environment_chooses_the_picture_workers(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("DISCORD_TOKEN", "t")
     monkeypatch.setenv("MAHJONG_PICTURE_WORKERS", "3")
     assert entry.Config.from_env().picture_workers == 3
+    monkeypatch.delenv("MAHJONG_WARM_UP", raising=False)  # the suite's own setting (tests/conftest.py)
+    assert entry.Config.from_env().warm_up is True
+    monkeypatch.setenv("MAHJONG_WARM_UP", "0")  # the caches filled as pictures need them
+    assert entry.Config.from_env().warm_up is False
     monkeypatch.setenv("MAHJONG_PICTURE_WORKERS", "some")
     with pytest.raises(SystemExit, match="MAHJONG_PICTURE_WORKERS"):
         entry.Config.from_env()
@@ -41,7 +45,7 @@ def test_the_environment_chooses_the_picture_workers(monkeypatch: pytest.MonkeyP
 
 async def test_a_worker_that_dies_costs_no_picture_and_is_started_again() -> None:
     demo = synthetic()
-    painter = Painter(1)
+    painter = Painter(1, warm=False)  # twice 10 s of warm-up would test nothing more
     try:
         first = await painter.draw(render.render_hand, demo.mine)
         [worker] = painter.workers
@@ -57,7 +61,7 @@ async def test_a_worker_that_dies_costs_no_picture_and_is_started_again() -> Non
 
 
 async def test_only_the_known_drawings_go_to_a_worker() -> None:
-    painter = Painter(1)
+    painter = Painter(1, warm=False)
     try:
         assert await painter.draw(sorted, [3, 1, 2]) == [1, 2, 3]  # not a drawing: a thread
         assert painter.workers[0].process is None  # no worker was started for it
