@@ -77,6 +77,11 @@ NO_TOKEN = (
 )
 
 
+def warm_up_wanted() -> bool:
+    """``MAHJONG_WARM_UP`` (on unless 0/no/false/off): whether a start fills the picture caches."""
+    return os.environ.get("MAHJONG_WARM_UP", "").strip().lower() not in ("0", "no", "false", "off")
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     token: str
@@ -93,7 +98,7 @@ class Config:
     # fill the picture caches at start (about 10 s of a core, each picture worker too): the first hands are
     # drawn as fast as the rest; MAHJONG_WARM_UP=0 draws each sprite when first used (test runs, which start
     # many short-lived bots, and small machines)
-    warm_up: bool = True
+    warm_up: bool = field(default_factory=warm_up_wanted)
     identify_hold: float = IDENTIFY_HOLD  # seconds a turn to IDENTIFY is held across processes (cogs/identify.py)
     # the web table (web/, issue 43): off unless MAHJONG_WEB=host:port; its links' public address
     # (MAHJONG_WEB_URL, behind a reverse proxy) and the links' HMAC secret (MAHJONG_WEB_SECRET)
@@ -134,7 +139,6 @@ class Config:
             database=os.environ.get("MAHJONG_DB", "mahjong.sqlite3"),
             sync_guild=int(guild) if guild.isdigit() else None,
             picture_workers=int(workers) if workers else default_workers(),
-            warm_up=warm_up_wanted(),
             web=web or None,
             web_url=os.environ.get("MAHJONG_WEB_URL", "").strip() or None,
             web_secret=os.environ.get("MAHJONG_WEB_SECRET", "").strip() or None,
@@ -455,16 +459,11 @@ def run_with_retries(config: Config) -> int:
     return 3
 
 
-def warm_up_wanted() -> bool:
-    """``MAHJONG_WARM_UP`` (on unless 0/no/false/off): whether a start fills the picture caches."""
-    return os.environ.get("MAHJONG_WARM_UP", "").strip().lower() not in ("0", "no", "false", "off")
-
-
 def sandbox_bot(token: str, database: str | Path, seed: int) -> MahjongBot:
     """The bot as the sandbox runs it: quick pauses, seeded, and synced at every start (a fresh
     stand-in knows no commands, whatever the database remembers of the last sync)."""
     timing = Timing(ai_delay=0.0, hand_pause=0.2, edit_interval=0.05, timer_scale=1.0)
-    config = Config(token=token, database=database, timing=timing, seed=seed, force_sync=True, warm_up=warm_up_wanted())
+    config = Config(token=token, database=database, timing=timing, seed=seed, force_sync=True)
     return MahjongBot(config, guild_ready_timeout=0.05)
 
 

@@ -172,7 +172,7 @@ async def _serve(args: argparse.Namespace) -> int:
     config = entry.Config(
         token=args.token, database=args.db, timing=timing, seed=args.seed, lease_seconds=args.lease_seconds,
         identify_hold=args.identify_hold,
-        shard0_standby=args.shard0_standby, picture_workers=args.picture_workers, warm_up=entry.warm_up_wanted(),
+        shard0_standby=args.shard0_standby, picture_workers=args.picture_workers,
     ).sharded(args.shards, args.shard_count, args.name)
     bot = entry.build_bot(config, guild_ready_timeout=0.05, member_cache_flags=discord.MemberCacheFlags.none())
 

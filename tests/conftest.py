@@ -12,7 +12,7 @@ import pytest
 
 from tests.pgcluster import Cluster, find_bindir
 
-# The bots the tests start as processes (the sandbox, the cluster, the benchmarks' smoke tests) draw each
+# The bots the tests start (in the test's process, and as processes: the sandbox, the cluster) draw each
 # sprite when first used instead of spending 10 s of a core filling every cache at start: on CI's two cores
 # that warm-up, in a few dozen processes, was minutes of the run. tests/render/test_warm_up.py tests it.
 os.environ.setdefault("MAHJONG_WARM_UP", "0")
