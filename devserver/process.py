@@ -108,23 +108,20 @@ class BotProcess:
     async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
         """Each ERROR record is one entry of ``errors``, its traceback with it (one error, not two, and the
         report shows where it came from); a traceback no record introduced is an entry of its own."""
-        tracing = False  # the lines after an error's "Traceback": its frames, up to the next record
+        joining = False  # this line may belong to the last error: its traceback, up to the next record
         async for raw in stream:
             line = raw.decode(errors="replace").rstrip()
             self.log.append(line)
             if " ERROR " in line:
                 self.errors.append(line)
-                tracing = False
-            elif line.startswith("Traceback"):
-                if self.errors and self.log[-2:-1] == [self.errors[-1].splitlines()[-1]]:
-                    self.errors[-1] += "\n" + line
-                else:
-                    self.errors.append(line)
-                tracing = True
-            elif tracing and not LOG_RECORD.match(line):
+                joining = True
+            elif line.startswith("Traceback") and not joining:
+                self.errors.append(line)
+                joining = True
+            elif joining and not LOG_RECORD.match(line):
                 self.errors[-1] += "\n" + line
             else:
-                tracing = False
+                joining = False
 
     @property
     def alive(self) -> bool:

@@ -18,7 +18,7 @@ import pytest
 
 from devserver.config import RateLimits
 from devserver.gateway import shard_of
-from devserver.interactions import Interaction
+from devserver.interactions import DEFERRED_UPDATE, UPDATE_MESSAGE, Interaction
 from devserver.people import Person, code_of, move_of, point_of, prompt_buttons
 from devserver.process import BotProcess
 from devserver.recorder import Button
@@ -42,15 +42,15 @@ def seat_of(button: Button) -> int:
 
 
 async def made_in_place(clicked: Interaction | None) -> bool:
-    """The click's move made and shown in its DM: updated at once (7), or acknowledged (6) and then edited,
+    """The click's move made and shown in its DM: updated at once, or acknowledged and then edited,
     as a loaded process does when storing the move outlasts Discord's 3 s (cogs/mahjong/journal.py)."""
     if clicked is None:
         return False
     response = await clicked.response()
-    if response.type == 6:
+    if response.type == DEFERRED_UPDATE:
         await clicked.message(30)  # the edit that shows the move made
         return not clicked.followup_ids  # not a private word sent instead
-    return response.type == 7
+    return response.type == UPDATE_MESSAGE
 
 
 async def lease_of(database: str) -> tuple[str, int]:
