@@ -107,6 +107,7 @@ class Player(Person):
     taken_back: set[tuple[int, int]] = field(default_factory=set)  # (message, version) whose Take back was pressed
     outcomes: list[tuple[float, str]] = field(default_factory=list)  # (clicked at, what came of it): DM prompts
     stale: set[tuple[int, int]] = field(default_factory=set)  # (message, version) refused as no longer current
+    prompted: list[tuple[float, str]] = field(default_factory=list)  # (wall time, move) each prompt was seen
     doing: str = ""  # where they are in a click, for the report of a table that stopped
     think: float = 0.0  # mean seconds before answering a prompt (0.2–1.8 ×, as bench.tables's people)
     rng: random.Random = field(default_factory=random.Random)
@@ -133,6 +134,7 @@ class Player(Person):
     async def _act(self, timeout: float) -> None:
         self.doing = "waiting for a prompt"
         message = await self.next_prompt(timeout)
+        self.prompted.append((time.time(), next((move_of(b) for b in prompt_buttons(message)), "take back?")))
         self.doing = f"thinking about {message.id}"
         if self.think:
             await asyncio.sleep(self.think * self.rng.uniform(0.2, 1.8))
@@ -327,6 +329,14 @@ class Kill:
     dm_gap_s: float | None = None
 
 
+def channel_tail(server: DevServer, channel: str, count: int = 5) -> list[tuple[float, str, bool]]:
+    """A table channel's last messages (stand-in clock, the words' start, edited since), for a table that stopped."""
+    return [
+        (round(m.created_at, 1), (m.content or next((e.get("title") or "" for e in m.embeds), ""))[:60], m.edited)
+        for m in server.channel_messages(channel)[-count:]
+    ]
+
+
 def settled(person: Player, since: float, homes: dict[int, tuple[float, float]] | None) -> bool:
     """Playing as before the last kill: a move made since the restart, and after their table went home
     when ``homes`` (the restarted process's takeovers) are given: each kill of ``--kill all`` is of a
@@ -515,8 +525,9 @@ async def run(
                     lagging = [(p, c) for p, c in lagging if p.user.name not in current.ended]
                 if current is not None and lagging and time.time() - since > TAKEOVER_LIMIT:
                     print(f"no move since the restart for {len(lagging)} tables: killing all the same", file=sys.stderr)
-                    for person, _ in lagging[:2]:
+                    for person, channel in lagging[:2]:
                         person.report(playing[people.index(person)])
+                        print(f"  their table's channel at {server.clock.now():.1f}: {channel_tail(server, channel)}", file=sys.stderr)
                     current.stuck |= {p.user.name for p, _ in lagging}
                     lagging = []
                 if not lagging:
@@ -554,6 +565,11 @@ async def run(
                     again = [a if a is not None else time.time() for a in again]
                 if all(a is not None for a in again):
                     current.takeover_s = round(max(again, default=killed_at) - killed_at, 2)  # type: ignore[type-var]
+                    waiting = [p for p in people if p.user.name not in ended]
+                    for gap, person in sorted(zip(again, waiting, strict=True), key=lambda g: -g[0])[:3]:
+                        clicks = [(round(at - killed_at, 2), what) for at, what in person.outcomes if at > killed_at - 5]
+                        seen = [(round(at - killed_at, 2), move) for at, move in person.prompted if at > killed_at - 5]
+                        print(f"  slowest: {person.user.name} after {gap - killed_at:.2f} s, clicks {clicks[:6]}, prompts seen {seen[:4]}", file=sys.stderr)
                     current.playing_at = time.time()
                     print(f"every table plays again after {current.takeover_s} s", file=sys.stderr)
                     victim = current.victim

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import aiohttp
 import discord
 
 from table.nudge import nudge_at, seconds_left
@@ -37,6 +38,9 @@ log = logging.getLogger(__name__)
 
 Key = tuple[int, int]  # (hand, decision point): one nudge at most per seat and decision
 WantsNudge = Callable[[int], Awaitable[bool]]
+# what a nudge's post or delete can meet besides Discord's refusals: the bot stopping under it (its HTTP
+# session closed: RuntimeError, or aiohttp's "Connector is closed"), or the network
+GONE_WITH_THE_BOT = (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError)
 
 
 async def everyone(user_id: int) -> bool:
@@ -118,9 +122,10 @@ class Nudges:
             channel = await cog.dm_channel(nudge.user_id)
             await cog.budget.take(PROMPT)
             nudge.message = await channel.send(content=text, allowed_mentions=discord.AllowedMentions.none())
-        # a nudge is a courtesy: the prompt itself is on the DM (RuntimeError: the bot stopped meanwhile, its
-        # HTTP session closed under a nudge on its way; found at the end of a bench.cluster run)
-        except (discord.HTTPException, RuntimeError) as error:
+        # a nudge is a courtesy: the prompt itself is on the DM (RuntimeError, aiohttp's "Connector is
+        # closed": the bot stopped meanwhile, its HTTP session closed under a nudge on its way; found at the
+        # end of bench.cluster runs)
+        except GONE_WITH_THE_BOT as error:
             log.info("nudge to seat %s of table %s failed: %s", seat, self.runner.session.table_id, error)
             return
         finally:
@@ -133,5 +138,5 @@ async def _delete(message: discord.Message, budget: Any) -> None:
     """A delete counts toward Discord's global limit like any message request: it takes a token of the
     bot's request budget, and nobody waits for it (found as 429s when a takeover nudged a hundred people)."""
     await budget.take(PICTURE)
-    with contextlib.suppress(discord.HTTPException, RuntimeError):
+    with contextlib.suppress(*GONE_WITH_THE_BOT):
         await message.delete()
