@@ -25,6 +25,10 @@ Printed as one JSON object on the last line:
 * ``dm_gap_s``: the longest time after a kill, until every table plays again, in which no DM click at any
   table was answered with its move made (the largest over the kills; ``kills`` has each kill's own);
 * ``lost_moves``: moves whose click was answered but that are not in the database afterwards (must be 0);
+* ``steady_idle_s``: before any kill, the longest a person went between two clicks (p99, max) — what a
+  table goes without a move anyway; ``hand_gap_s``: from a hand's last click to the next hand's first prompt;
+* ``unchanged_answers``: prompt clicks answered by an update still asking the same decision (the person
+  presses again; should be 0);
 * ``moving_answers``: clicks between the death and the takeover, answered with "press again";
 * ``baseline_p99_ms`` and ``p99_ratio``: the same tables and people on one bot process on SQLite, no kill
   (``--no-baseline`` skips it);
@@ -69,7 +73,7 @@ from devserver import Config, DevServer, Latency, RateLimits
 from devserver.fixtures import Harness
 from devserver.gateway import shard_of
 from devserver.interactions import Interaction
-from devserver.people import Person, code_of, move_of, prompt_buttons
+from devserver.people import Person, code_of, is_mode_switch, move_of, prompt_buttons
 from devserver.process import BotProcess
 from devserver.recorder import Message
 from table.codes import to_action
@@ -101,6 +105,7 @@ class Player(Person):
     channel_latencies: list[float] = field(default_factory=list)
     unanswered: list[float] = field(default_factory=list)  # when each click that got no answer was made
     moving: int = 0
+    unchanged: int = 0  # clicks answered by an update that still asked the same decision
     failures: list[str] = field(default_factory=list)  # what went wrong for the simulated person
     refused: Counter[str] = field(default_factory=Counter)  # private refusals of a prompt click, by words
     timed: list[tuple[float, float]] = field(default_factory=list)  # (clicked at, seconds) of every answer
@@ -175,6 +180,11 @@ class Player(Person):
             self.outcomes.append((clicked_at, "deferred, never told"))
             self.answered.discard(move)
             return
+        if response.type == MADE[1] and not is_mode_switch(answer) and self._still_asks(interaction, move):  # the same buttons, shown again
+            self.outcomes.append((clicked_at, "unchanged"))
+            self.unchanged += 1
+            self.answered.discard(move)  # a person sees their prompt still there and presses again
+            return
         self.outcomes.append((clicked_at, "made" if response.type in MADE and told is None else "private"))
         if response.type not in MADE or told is not None:  # a private word instead of the updated hand: no move
             words = told if told is not None else await self._words(interaction, message, timeout)
@@ -199,6 +209,12 @@ class Player(Person):
         if code:
             _, _, table, hand, seat, _, _ = custom_id.split(":")
             self.moves.append((int(table), int(hand), str(to_action(int(seat), code)), clicked_at))
+
+    def _still_asks(self, interaction: Interaction, move: str) -> bool:
+        """An update of the clicked DM (type 7) that still asks the decision clicked: no move was made,
+        whatever the answer's type says (counted: ``unchanged_answers``)."""
+        shown = self.user.server.recorder.get(interaction.source_message_id or 0)
+        return shown is not None and next((move_of(b) for b in prompt_buttons(shown)), None) == move
 
     def report(self, task: asyncio.Task[None]) -> None:
         """Where a person whose table stopped is, for the run's log: down to the await their play is in."""
@@ -327,6 +343,32 @@ class Kill:
     takeover_s: float | None = None
     playing_at: float | None = None  # wall time every table played again
     dm_gap_s: float | None = None
+
+
+def steady_gaps(people: list[Player], before: float | None) -> tuple[list[float], list[float]]:
+    """Before the first kill: the seconds between each person's consecutive clicks (what a table goes
+    without a move with nothing killed: ``takeover_s``'s yardstick), and from a hand's last click to the
+    first prompt of the next hand (a hand's end, its score sheet and the next deal)."""
+    idle: list[float] = []
+    hand_gaps: list[float] = []
+    for person in people:
+        clicks = [at for at, _ in person.outcomes if before is None or at < before]
+        idle += [b - a for a, b in zip(clicks, clicks[1:], strict=False)]
+        last_hand, last_click = None, None
+        for at, move in person.prompted:
+            if before is not None and at >= before:
+                break
+            hand = move.split(":")[1] if move.count(":") == 3 else None
+            if hand is not None and last_hand is not None and hand != last_hand:
+                last_click = max((c for c in clicks if c < at), default=None)
+                if last_click is not None:
+                    hand_gaps.append(at - last_click)
+            last_hand = hand or last_hand
+    return idle, hand_gaps
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
 
 
 def channel_tail(server: DevServer, channel: str, count: int = 5) -> list[tuple[float, str, bool]]:
@@ -641,6 +683,7 @@ async def run(
     channel = [x for p in people for x in p.channel_latencies]
     every = dm + channel
     steady = [x for p in people for at, x in p.timed if killed_at is None or at < killed_at]
+    idle, hand_gaps = steady_gaps(people, killed_at)
     return {
         "processes": processes,
         "tables": tables,
@@ -659,6 +702,8 @@ async def run(
         "forwarded_p99_ms": ms(forwarded, 0.99),
         "errors": errors,
         "kill": [("shard0" if k.victim == 0 else "home") for k in kills],
+        "steady_idle_s": {"p99": _round(percentile(idle, 0.99)), "max": _round(max(idle, default=None))},
+        "hand_gap_s": {"p50": _round(percentile(hand_gaps, 0.5)), "max": _round(max(hand_gaps, default=None))},
         "takeover_s": max((k.takeover_s for k in kills if k.takeover_s is not None), default=None),
         "dm_gap_s": max((k.dm_gap_s for k in kills if k.dm_gap_s is not None), default=None),
         "kills": [
@@ -666,6 +711,7 @@ async def run(
             for k in kills
         ],
         "lost_moves": lost,
+        "unchanged_answers": sum(p.unchanged for p in people),
         "unanswered_at_kill": len(at_kill),
         "unanswered_other": len(unanswered) - len(at_kill),
         "moving_answers": sum(p.moving for p in people),
