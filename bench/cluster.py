@@ -210,6 +210,10 @@ class Player(Person):
             _, _, table, hand, seat, _, _ = custom_id.split(":")
             self.moves.append((int(table), int(hand), str(to_action(int(seat), code)), clicked_at))
 
+    def prompted_or_clicked(self, before: float | None) -> list[float]:
+        """When they last had something happen, in order: each prompt seen and each click (before ``before``)."""
+        return sorted(at for at, _ in [*self.outcomes, *self.prompted] if before is None or at < before)
+
     def _still_asks(self, interaction: Interaction, move: str) -> bool:
         """An update of the clicked DM (type 7) that still asks the decision clicked: no move was made,
         whatever the answer's type says (counted: ``unchanged_answers``)."""
@@ -684,6 +688,16 @@ async def run(
     every = dm + channel
     steady = [x for p in people for at, x in p.timed if killed_at is None or at < killed_at]
     idle, hand_gaps = steady_gaps(people, killed_at)
+    longest = max(((b - a, p.user.name, a) for p in people
+                   for a, b in zip(p.prompted_or_clicked(killed_at), p.prompted_or_clicked(killed_at)[1:], strict=False)),
+                  default=None)  # fmt: skip
+    if longest is not None:
+        gap, name, since = longest
+        person = next(p for p in people if p.user.name == name)
+        print(f"longest steady wait: {name} {gap:.2f} s from {since - (killed_at or since):.1f} s after the first kill;"
+              f" clicks {[(round(a - since, 2), w) for a, w in person.outcomes if since - 5 < a < since + gap + 1][:8]},"
+              f" prompts {[(round(a - since, 2), m) for a, m in person.prompted if since - 5 < a < since + gap + 1][:8]}",
+              file=sys.stderr)  # fmt: skip
     return {
         "processes": processes,
         "tables": tables,
