@@ -79,10 +79,15 @@ async def finish_match(runner: EndingHost, over: fx.MatchOver) -> None:
 
 
 async def settle_messages(runner: EndingHost) -> None:
-    """Let the last edits of a finished hand land before its messages are dropped."""
+    """Let the last edits of a finished hand land before its messages are dropped: the next deal waits
+    for them, so they go ahead of the other tables' pictures (LiveMessage.hurry)."""
     lives = runner.hands.lives()
     if runner.channel.table is not None:
         lives.append(runner.channel.table)
-    pending = [task for live in lives if (task := live.pending()) is not None]
+    pending = []
+    for live in lives:
+        if (task := live.pending()) is not None:
+            live.hurry()
+            pending.append(task)
     if pending:
         await asyncio.wait(pending, timeout=10)

@@ -9,7 +9,17 @@ from types import SimpleNamespace
 
 import discord
 
-from cogs.mahjong.live import PICTURE, POST, PROMPT, EditBudget, LiveMessage, Payload, Rank, WindowLimit
+from cogs.mahjong.live import (
+    PICTURE,
+    POST,
+    PROMPT,
+    EditBudget,
+    LiveMessage,
+    Payload,
+    PictureTurns,
+    Rank,
+    WindowLimit,
+)
 
 
 class FakeMessage:
@@ -263,6 +273,77 @@ async def test_pictures_nobody_waits_for_are_drawn_a_few_at_a_time_and_prompts_n
     dm.want(1)
     await asyncio.wait([t for live in [*tables, dm] if (t := live.pending()) is not None])
     assert drawing["most"] == 2 and drawing["prompt_waited"] == 2
+
+
+async def test_a_promoted_turn_is_next_in_the_pictures_line_and_a_given_up_turn_is_passed_on():
+    turns = PictureTurns(1)
+    drawing = turns.ask()
+    assert drawing.done(), "a free turn is given at once"
+    first, second, third = turns.ask(), turns.ask(), turns.ask()
+    turns.promote(third)  # a finished hand's last table picture: the next deal waits for it
+    turns.give_back()
+    assert third.done() and not first.done() and not second.done()
+    turns.drop(third)  # given, then its asker gave up: the turn goes on to the line's head
+    assert first.done() and not second.done()
+    turns.drop(second)  # never given: it just leaves the line
+    turns.give_back()
+    assert turns.free == 1 and not turns.line and not turns.first
+
+
+async def test_a_finished_hands_table_picture_is_drawn_next_not_at_once():
+    """Hurried (endings.settle_messages), the last table picture of a hand goes to the head of the line of
+    pictures drawn a few at a time, bot-wide; it does not draw beside them (which gave bench.cluster a tail
+    of 26-41 s hand ends at 100 tables)."""
+    budget = EditBudget(per_second=1e6, reserve=0, pictures=1)
+    order: list[str] = []
+    release = asyncio.Event()
+
+    def table(name: str):
+        async def build() -> Payload:
+            order.append(name)
+            if name == "drawing":
+                await release.wait()
+            return Payload(content=name)
+        return LiveMessage(Recording(), build, budget=budget)
+
+    lives = [table(name) for name in ("drawing", "a", "b", "hand over")]
+    for live in lives:
+        live.want(1)
+        for _ in range(3):
+            await asyncio.sleep(0)
+    lives[-1].hurry()
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert order == ["drawing"], "the rest wait for their turn, the hurried one too"
+    release.set()
+    await asyncio.wait_for(asyncio.wait([t for live in lives if (t := live.pending()) is not None]), 30.0)
+    assert order == ["drawing", "hand over", "a", "b"]
+
+
+async def test_a_hurried_edit_goes_with_the_posts_and_the_hurry_lasts_for_the_edits_under_way_only():
+    """A private hand (DMs closed) lives on into the next hand: hurried at a hand's end, ahead of the
+    pictures; its later edits wait with the pictures again while its person owes nothing."""
+    budget = EditBudget(per_second=1e-6, reserve=4, capacity=10)
+    budget.tokens = 3.0  # enough for a post, not for a picture
+    shown = {"v": 0}
+
+    async def build() -> Payload:
+        shown["v"] += 1
+        return Payload(content=f"v{shown['v']}")
+
+    private = LiveMessage(Recording(), build, budget=budget, rank=lambda: PICTURE)
+    private.want(1)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert private.message.calls == [], "a picture nobody waits for"
+    private.hurry()
+    await asyncio.wait_for(asyncio.wait([private.pending()]), 30.0)
+    assert [c[0] for c in private.message.calls] == ["v1"]
+    budget.tokens = 3.0
+    private.want(2)  # the next hand's AI discard: nobody waits for it
+    assert await _waits(asyncio.wait_for(asyncio.shield(private.pending()), 30.0))
+    assert [c[0] for c in private.message.calls] == ["v1"]
+    private.close(abort=True)
 
 
 async def test_an_edit_waits_for_the_click_answer_that_replaces_the_message_then_shows_what_came_after():
