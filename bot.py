@@ -77,9 +77,19 @@ NO_TOKEN = (
 )
 
 
+def env_flag(name: str, default: bool) -> bool:
+    """A yes/no setting from the environment: 1/yes/true/on or 0/no/false/off; anything else, the default."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in ("1", "yes", "true", "on"):
+        return True
+    if value in ("0", "no", "false", "off"):
+        return False
+    return default
+
+
 def warm_up_wanted() -> bool:
-    """``MAHJONG_WARM_UP`` (on unless 0/no/false/off): whether a start fills the picture caches."""
-    return os.environ.get("MAHJONG_WARM_UP", "").strip().lower() not in ("0", "no", "false", "off")
+    """``MAHJONG_WARM_UP`` (on unless off): whether a start fills the picture caches."""
+    return env_flag("MAHJONG_WARM_UP", True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +156,7 @@ class Config:
             client_secret=os.environ.get("MAHJONG_CLIENT_SECRET", "").strip() or None,
             activity_origins=tuple(o.strip() for o in os.environ.get("MAHJONG_ACTIVITY_ORIGINS", "").split(",") if o.strip()),
         )
-        standby = os.environ.get("MAHJONG_SHARD0_STANDBY", "").strip().lower() in ("1", "yes", "true", "on")
+        standby = env_flag("MAHJONG_SHARD0_STANDBY", False)
         return replace(config, shard0_standby=standby).sharded(
             os.environ.get("MAHJONG_SHARDS", "").strip() or None,
             os.environ.get("MAHJONG_SHARD_COUNT", "").strip() or None,

@@ -139,7 +139,7 @@ class Player(Person):
     async def _act(self, timeout: float) -> None:
         self.doing = "waiting for a prompt"
         message = await self.next_prompt(timeout)
-        self.prompted.append((time.time(), next((move_of(b) for b in prompt_buttons(message)), "take back?")))
+        self.prompted.append((time.time(), asked(message) or "take back?"))
         self.doing = f"thinking about {message.id}"
         if self.think:
             await asyncio.sleep(self.think * self.rng.uniform(0.2, 1.8))
@@ -210,15 +210,22 @@ class Player(Person):
             _, _, table, hand, seat, _, _ = custom_id.split(":")
             self.moves.append((int(table), int(hand), str(to_action(int(seat), code)), clicked_at))
 
-    def prompted_or_clicked(self, before: float | None) -> list[float]:
-        """When they last had something happen, in order: each prompt seen and each click (before ``before``)."""
-        return sorted(at for at, _ in [*self.outcomes, *self.prompted] if before is None or at < before)
+    def waits(self, before: float | None) -> list[tuple[float, float]]:
+        """(from, seconds) between two things happening to them (a prompt seen, a click), before ``before``."""
+        times = sorted(at for at, _ in [*self.outcomes, *self.prompted] if before is None or at < before)
+        return [(a, b - a) for a, b in zip(times, times[1:], strict=False)]
+
+    def around(self, origin: float, start: float, end: float) -> str:
+        """Their clicks and the prompts they saw between ``start`` and ``end``, in seconds from ``origin``."""
+        clicks = [(round(at - origin, 2), what) for at, what in self.outcomes if start < at < end]
+        seen = [(round(at - origin, 2), move) for at, move in self.prompted if start < at < end]
+        return f"clicks {clicks[:8]}, prompts seen {seen[:8]}"
 
     def _still_asks(self, interaction: Interaction, move: str) -> bool:
         """An update of the clicked DM (type 7) that still asks the decision clicked: no move was made,
         whatever the answer's type says (counted: ``unchanged_answers``)."""
         shown = self.user.server.recorder.get(interaction.source_message_id or 0)
-        return shown is not None and next((move_of(b) for b in prompt_buttons(shown)), None) == move
+        return shown is not None and asked(shown) == move
 
     def report(self, task: asyncio.Task[None]) -> None:
         """Where a person whose table stopped is, for the run's log: down to the await their play is in."""
@@ -230,7 +237,7 @@ class Player(Person):
         """Their last DMs, for a table that stopped: (id, deleted, first prompt button's move, answered?,
         the words' start, the buttons)."""
         dms = [m for m in self.user.server.recorder.private_to(self.user.id) if m.dm_with == self.user.id and m.attachments][-3:]
-        moves = [next((move_of(b) for b in prompt_buttons(m)), "") for m in dms]
+        moves = [asked(m) or "" for m in dms]
         return [
             (m.id, m.deleted, move, move in self.answered, m.content[:50], [b.custom_id or "" for b in m.buttons()][:4])
             for m, move in zip(dms, moves, strict=True)
@@ -288,6 +295,11 @@ class Player(Person):
                 self.timed.append((clicked_at, elapsed))
 
 
+def asked(message: Message) -> str | None:
+    """The decision a DM's prompt asks (its first prompt button's move), or None: no prompt on it."""
+    return next((move_of(b) for b in prompt_buttons(message)), None)
+
+
 def _patient(timeout: float) -> float:
     """A wait bounded as the person's patience is: Python 3.11's wait_for (the stand-in's waits) can lose a
     cancel when a change lands in the same turn, and such a wait then ran its whole timeout."""
@@ -324,8 +336,7 @@ async def _after_deferral(interaction: Interaction, move: str, timeout: float, e
         shown = recorder.get(interaction.source_message_id) if interaction.source_message_id is not None else None
         if shown is None or shown.loading or shown.updated_seq <= interaction.response_seq:
             return None
-        still = next((move_of(b) for b in prompt_buttons(shown)), None) == move
-        return None if still else ("edited", shown)
+        return None if asked(shown) == move else ("edited", shown)
 
     came = asyncio.ensure_future(recorder.wait_until(answered, _patient(timeout), lambda: "the answer of a deferred click"))
     if await _unless_moved([came], elsewhere) is None or came.exception() is not None:
@@ -358,7 +369,7 @@ def steady_gaps(people: list[Player], before: float | None) -> tuple[list[float]
     for person in people:
         clicks = [at for at, _ in person.outcomes if before is None or at < before]
         idle += [b - a for a, b in zip(clicks, clicks[1:], strict=False)]
-        last_hand, last_click = None, None
+        last_hand = None
         for at, move in person.prompted:
             if before is not None and at >= before:
                 break
@@ -613,9 +624,8 @@ async def run(
                     current.takeover_s = round(max(again, default=killed_at) - killed_at, 2)  # type: ignore[type-var]
                     waiting = [p for p in people if p.user.name not in ended]
                     for gap, person in sorted(zip(again, waiting, strict=True), key=lambda g: -g[0])[:3]:
-                        clicks = [(round(at - killed_at, 2), what) for at, what in person.outcomes if at > killed_at - 5]
-                        seen = [(round(at - killed_at, 2), move) for at, move in person.prompted if at > killed_at - 5]
-                        print(f"  slowest: {person.user.name} after {gap - killed_at:.2f} s, clicks {clicks[:6]}, prompts seen {seen[:4]}", file=sys.stderr)
+                        seen = person.around(killed_at, killed_at - 5, gap + 1)
+                        print(f"  slowest: {person.user.name} after {gap - killed_at:.2f} s, {seen}", file=sys.stderr)
                     current.playing_at = time.time()
                     print(f"every table plays again after {current.takeover_s} s", file=sys.stderr)
                     victim = current.victim
@@ -688,16 +698,11 @@ async def run(
     every = dm + channel
     steady = [x for p in people for at, x in p.timed if killed_at is None or at < killed_at]
     idle, hand_gaps = steady_gaps(people, killed_at)
-    longest = max(((b - a, p.user.name, a) for p in people
-                   for a, b in zip(p.prompted_or_clicked(killed_at), p.prompted_or_clicked(killed_at)[1:], strict=False)),
-                  default=None)  # fmt: skip
+    longest = max(((gap, since, p) for p in people for since, gap in p.waits(killed_at)), key=lambda w: w[0], default=None)
     if longest is not None:
-        gap, name, since = longest
-        person = next(p for p in people if p.user.name == name)
-        print(f"longest steady wait: {name} {gap:.2f} s from {since - (killed_at or since):.1f} s after the first kill;"
-              f" clicks {[(round(a - since, 2), w) for a, w in person.outcomes if since - 5 < a < since + gap + 1][:8]},"
-              f" prompts {[(round(a - since, 2), m) for a, m in person.prompted if since - 5 < a < since + gap + 1][:8]}",
-              file=sys.stderr)  # fmt: skip
+        gap, since, person = longest
+        print(f"longest steady wait: {person.user.name} {gap:.2f} s from {since - (killed_at or since):.1f} s after the"
+              f" first kill; {person.around(since, since - 5, since + gap + 1)}", file=sys.stderr)  # fmt: skip
     return {
         "processes": processes,
         "tables": tables,
