@@ -321,8 +321,9 @@ async def test_a_deleted_table_message_is_posted_afresh_at_most_once_an_interval
         channel="general", predicate=lambda m: m.attachments and m.attachments[0].filename == "table.png"
     )
     assert fresh.id != first.id and "Show my hand" in [b.label for b in fresh.buttons()]
-    assert runner.session.game.hand_number == 1 and runner.channel.table.message.id == fresh.id
+    # the stand-in records the post before the bot reads its answer: the bot holds it once the repost is done
     await devserver.recorder.wait_until(lambda: runner.channel.reposting.done(), 10, lambda: "the repost stored")
+    assert runner.session.game.hand_number == 1 and runner.channel.table.message.id == fresh.id
     devserver.delete_message(fresh)  # deleted at once again (a cleanup bot): no post a move
     await person.act_once()
     await devserver.recorder.wait_until(
