@@ -230,8 +230,6 @@ class ChannelMessages:
         key = "play.blocked_thread_host" if thread_closed else "play.blocked_host"  # a moderator's doing, or a permission
         text = t(state.locale, key, table=self.table_id, channel=state.channel_id, what=what)
         try:
-            channel = await cog.dm_channel(state.host_id)
-            await channel.send(text)
+            await cog.send_dm(state.host_id, POST, content=text)
         except NETWORK_ERRORS as dm_error:
             log.info("table %s: could not tell the host: %s", self.table_id, dm_error)
-            cog.forget_dm(state.host_id)  # a kept channel id may be the failing part: open afresh

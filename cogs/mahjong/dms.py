@@ -176,12 +176,10 @@ class HandMessages:
         host, cog, table_id = self.host, self.host.cog, self.host.state.table_id
         for attempt, pause in enumerate((*DM_RETRY_PAUSES, None)):
             try:
-                channel = await cog.dm_channel(who.user_id)
                 # no lock: a payload reads every fact before its render's await, at this version
                 version = host.version()
                 payload = await host.dm_payload(seat)
-                await cog.budget.take(PROMPT)
-                message = await channel.send(**payload.send_kwargs())
+                message = await cog.send_dm(who.user_id, **payload.send_kwargs())
                 break
             except discord.Forbidden as error:
                 if error.code == DMS_CLOSED:
@@ -192,7 +190,6 @@ class HandMessages:
             except NETWORK_ERRORS as error:
                 failure = error
             log.info("DM to seat %s of table %s failed (try %d): %s", seat, table_id, attempt + 1, failure)
-            cog.forget_dm(who.user_id)  # a kept channel id may be the failing part: open afresh
             if pause is None:  # tried again after a back-off, while the hand lasts
                 later = DM_BACKOFF[min(slot.rounds, len(DM_BACKOFF) - 1)]
                 slot.rounds += 1

@@ -24,14 +24,14 @@ from table.nudge import nudge_at, seconds_left
 from table.screens import HandScreen, Showing
 
 from ..i18n import t
-from .live import PICTURE, PROMPT
+from .live import PICTURE
 
 
 class NudgeHost(Protocol):
     """What the nudges need of their table's host (the runner)."""
 
     session: Any  # the table's TableSession: its screen(seat) only
-    cog: Any  # the cog: timing, dm_channel, budget, background, the wants_nudge hook
+    cog: Any  # the cog: timing, send_dm, budget, background, the wants_nudge hook
     hands: Any  # the hand messages (dms.py): nudgeable(seat)
 
 log = logging.getLogger(__name__)
@@ -119,9 +119,9 @@ class Nudges:
         text = t(screen.locale, key, seconds=seconds_left(screen.deadline, time.time()))
         nudge.sending = True
         try:
-            channel = await cog.dm_channel(nudge.user_id)
-            await cog.budget.take(PROMPT)
-            nudge.message = await channel.send(content=text, allowed_mentions=discord.AllowedMentions.none())
+            nudge.message = await cog.send_dm(
+                nudge.user_id, content=text, allowed_mentions=discord.AllowedMentions.none()
+            )
         # a nudge is a courtesy: the prompt itself is on the DM (RuntimeError, aiohttp's "Connector is
         # closed": the bot stopped meanwhile, its HTTP session closed under a nudge on its way; found at the
         # end of bench.cluster runs)

@@ -362,6 +362,18 @@ class Mahjong(MahjongCog):
             log.info("could not store the DM channel of %s: %s", user_id, error)
         return channel
 
+    async def send_dm(self, user_id: int, rank: int = PROMPT, **kwargs: Any) -> discord.Message:
+        """Send a DM through the kept channel, at ``rank`` of the request budget. A send that fails forgets
+        the kept channel id (another bot token's, say, or one Discord no longer knows), so the next DM opens
+        one afresh instead of failing on the same id for good; the error is the caller's to answer."""
+        channel = await self.dm_channel(user_id)
+        await self.budget.take(rank)
+        try:
+            return await channel.send(**kwargs)
+        except (discord.HTTPException, OSError):
+            self.forget_dm(user_id)
+            raise
+
     def forget_dm(self, user_id: int) -> None:
         """A stored DM channel that failed (another bot token's, say): the next send opens one afresh."""
         self.dm_channels.pop(user_id, None)

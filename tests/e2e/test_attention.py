@@ -145,3 +145,25 @@ async def test_a_gateway_drop_freezes_the_clocks_and_gives_the_lost_time_back(ha
     interaction = await alice.click(again, prompt_buttons(again)[0].custom_id or "")
     await interaction.response()  # clicks reach the table again
     assert alice_timeouts(runner, alice.id) == 0, heard
+
+
+@pytest.mark.devserver(members=("alice",))
+async def test_a_nudge_through_a_dm_channel_that_failed_opens_a_fresh_one_next_time(harness, devserver):
+    """A nudge through a kept DM channel id that Discord does not know (another token's, say) fails once; the
+    id is forgotten, so the next nudge opens the DM afresh and reaches her, instead of every nudge failing."""
+    timing = replace(FAST, ai_delay=0.3, nudge_after=0.2)
+    bot, alice, runner = await started(harness, devserver, timing)
+    await alice.wait_for_dm(lambda m: bool(m.attachments), timeout=10)  # her hand is out: edits from here on
+    bot.get_cog("Mahjong").dm_channels[alice.id] = devserver.ids.next()
+    person = Person(alice, attention=Attention(look=NEVER_BACK))
+    stop = asyncio.Event()
+    play = asyncio.create_task(person.play(stop, timeout=60))
+    try:
+        await devserver.recorder.wait_until(
+            lambda: devserver.violations and nudges(devserver, alice), 60, lambda: "a failed nudge, then one delivered"
+        )
+    finally:
+        stop.set()
+        await play
+    assert len(devserver.take_violations("unknown_channel")) == 1, "the stale id was tried once, then forgotten"
+    assert all(m.dm_with == alice.id for m in nudges(devserver, alice))
