@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -310,10 +311,9 @@ class Recorder:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"gave up after {timeout}s waiting for {describe()}")
-            try:
-                await asyncio.wait_for(tick.wait(), remaining)
-            except TimeoutError:
-                pass
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(remaining):  # not wait_for: in 3.11 it loses a cancel that meets a tick
+                    await tick.wait()
 
     async def wait_private(
         self, user_id: int, check: Callable[[], Any], timeout: float, describe: Callable[[], str]
@@ -332,10 +332,9 @@ class Recorder:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"gave up after {timeout}s waiting for {describe()}")
-            try:
-                await asyncio.wait_for(tick.wait(), remaining)
-            except TimeoutError:
-                pass
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(remaining):  # not wait_for: in 3.11 it loses a cancel that meets a tick
+                    await tick.wait()
 
     def find(
         self,

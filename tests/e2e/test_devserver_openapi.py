@@ -107,8 +107,9 @@ async def test_the_bots_own_requests_validate(harness: Harness, devserver: DevSe
     follow-up): the harness fails the test on any openapi violation."""
     await harness.start(build_bot(devserver))
     alice, bob = devserver.members("alice", "bob")
-    await alice.slash("hand", player=bob)
+    sent = await alice.slash("hand", player=bob)
     await bob.wait_for_dm(lambda m: bool(m.attachments))
+    assert (await sent.message()).content == "sent"  # the follow-up too: the test ends with nothing in flight
     assert devserver.take_violations() == []
 
 
