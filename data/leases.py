@@ -234,15 +234,27 @@ class Leases:
         )
         return sorted(name for (name,) in rows if name != self.owner)
 
-    async def processes(self) -> int:
-        """How many bot processes listen on this database now (at least this one): they share the bot
-        token's global request limit."""
+    async def tables_by_process(self) -> dict[str, int]:
+        """Each bot process listening on this database now (this one always among them), with the number of
+        unfinished tables it holds a live lease of: they share the bot token's global request limit by it
+        (cogs/mahjong/tokenshare.py)."""
         rows = await self._fetch(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND application_name LIKE '%' || $1",
+            "SELECT p.name, (SELECT count(*) FROM table_leases l JOIN tables t ON t.id = l.table_id"
+            " WHERE l.owner = p.name AND l.expires_at >= " + _NOW + " AND t.phase IN " + _UNFINISHED + ")"
+            " FROM (SELECT DISTINCT left(application_name, length(application_name) - length($1)) AS name"
+            " FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '%' || $1) p",
             MAILBOX_SUFFIX,
         )
-        return max(1, int(rows[0][0]))
+        tables = {str(name): int(count) for name, count in rows}
+        if self.owner not in tables:  # not listening yet: it counts, with what it holds
+            tables[self.owner] = int(
+                await self._fetchval(
+                    "SELECT count(*) FROM table_leases l JOIN tables t ON t.id = l.table_id WHERE l.owner = $1"
+                    " AND l.expires_at >= " + _NOW + " AND t.phase IN " + _UNFINISHED,
+                    self.owner,
+                )
+            )
+        return tables
 
     async def _fetch(self, sql: str, *args: Any) -> list[Any]:
         return await fetch_rows(self.pool, self.path, sql, *args)

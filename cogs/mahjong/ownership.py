@@ -23,6 +23,7 @@ from data.leases import Leases
 from data.mailbox import Mailbox
 
 from .runner import TableRunner
+from .tokenshare import TokenShare
 
 if TYPE_CHECKING:
     from .registry import TableRegistry
@@ -115,6 +116,7 @@ class LeasedTables(SoleProcess):
         # the one-process request budget (the cog's), shared among the live processes (_share_the_token)
         self.full_rate, self.full_capacity = cog.budget.rate, cog.budget.capacity
         self.full_opens = cog.dm_opens.limit
+        self.token_share = TokenShare()  # this process's part of them, by the tables it runs
 
     # ------------------------------------------------------------------ ownership
 
@@ -220,17 +222,18 @@ class LeasedTables(SoleProcess):
 
     async def _share_the_token(self) -> None:
         """Discord's global limit (50 requests a second) is the bot token's, whichever process sends: each
-        live process paces its requests at its share of the one-process budget (a dead one's share goes
-        to the others at the next renewal)."""
+        live process paces its requests at its share of the one-process budget, by the tables it runs
+        (tokenshare.py; a dead one's share goes to the others at the next renewal)."""
         try:
-            processes = await self.leases.processes()
+            tables = await self.leases.tables_by_process()
         except StoreError:
             return
+        share = self.token_share.update(self.leases.owner, tables)
         budget, opens = self.cog.budget, self.cog.dm_opens
-        budget.rate = self.full_rate / processes
-        budget.capacity = max(budget.reserve + 1.0, self.full_capacity / processes)
+        budget.rate = self.full_rate * share
+        budget.capacity = max(budget.reserve + 1.0, self.full_capacity * share)
         budget.tokens = min(budget.tokens, budget.capacity)
-        opens.limit = max(1, self.full_opens // processes)
+        opens.limit = max(1, int(self.full_opens * share))
 
     async def _listen_again(self) -> None:
         """After each renewal: a mailbox that stopped listening listens again (cluster.py)."""

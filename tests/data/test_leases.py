@@ -103,22 +103,32 @@ async def test_a_table_deleted_takes_its_lease_along(pg_target: str) -> None:
         await store.close()
 
 
-async def test_the_live_processes_are_counted_by_their_mailboxes(pg_target: str) -> None:
-    """They share the bot token's global request limit between them."""
+async def test_the_live_processes_are_counted_by_their_mailboxes_with_the_tables_each_runs(pg_target: str) -> None:
+    """They share the bot token's global request limit between them, by the unfinished tables each runs."""
     store = await Store.open(pg_target)
     try:
-        leases = Leases(store.driver.pool, "a")  # type: ignore[attr-defined]
-        assert await leases.processes() == 1  # none listens yet: this one counts
+        pool = store.driver.pool  # type: ignore[attr-defined]
+        leases = Leases(pool, "a")
+        one, two = await two_tables(store)
+        assert await leases.claim(one) and await leases.claim(two)
+        assert await leases.tables_by_process() == {"a": 2}  # none listens yet: this one counts, with its tables
         boxes = [await Mailbox.open(pg_target, name=n, on_message=lambda m: None) for n in ("a", "b", "c")]
-        assert await leases.processes() == 3
+        assert await Leases(pool, "b").tables_by_process() == {"a": 2, "b": 0, "c": 0}
+        await store.set_phase(two, "over")  # a finished table's lease is no load
+        assert await leases.tables_by_process() == {"a": 1, "b": 0, "c": 0}
         await boxes[2].close()
         for _ in range(50):
-            if await leases.processes() == 2:
+            if len(await leases.tables_by_process()) == 2:
                 break
             await asyncio.sleep(0.05)
-        assert await leases.processes() == 2
-        for box in boxes[:2]:
-            await box.close()
+        assert await leases.tables_by_process() == {"a": 1, "b": 0}
+        await boxes[0].close()  # a's mailbox gone: its leases no longer count for a live process
+        for _ in range(50):
+            if "a" not in await Leases(pool, "b").tables_by_process():
+                break
+            await asyncio.sleep(0.05)
+        assert await Leases(pool, "b").tables_by_process() == {"b": 0}
+        await boxes[1].close()
     finally:
         await store.close()
 
