@@ -23,7 +23,7 @@ from data.leases import Leases
 from data.mailbox import Mailbox
 
 from .runner import TableRunner
-from .tokenshare import TokenShare
+from .tokenshare import token_share
 
 if TYPE_CHECKING:
     from .registry import TableRegistry
@@ -116,7 +116,6 @@ class LeasedTables(SoleProcess):
         # the one-process request budget (the cog's), shared among the live processes (_share_the_token)
         self.full_rate, self.full_capacity = cog.budget.rate, cog.budget.capacity
         self.full_opens = cog.dm_opens.limit
-        self.token_share = TokenShare()  # this process's part of them, by the tables it runs
 
     # ------------------------------------------------------------------ ownership
 
@@ -192,6 +191,7 @@ class LeasedTables(SoleProcess):
         try:
             given = await self.leases.hand_over(tables, peer)
             if self.mailbox is not None and given:
+                await self._share_the_token()  # lowered before the peer raises its own (tokenshare.py)
                 await self.mailbox.send(peer, {"yours": sorted(given)})
         except (StoreError, ValueError) as error:
             log.info("cluster: could not hand tables to %s: %s", peer, error)
@@ -228,7 +228,7 @@ class LeasedTables(SoleProcess):
             tables = await self.leases.tables_by_process()
         except StoreError:
             return
-        share = self.token_share.update(self.leases.owner, tables)
+        share = token_share(self.leases.owner, tables)
         budget, opens = self.cog.budget, self.cog.dm_opens
         budget.rate = self.full_rate * share
         budget.capacity = max(budget.reserve + 1.0, self.full_capacity * share)

@@ -8,20 +8,17 @@ picture, which the next deal waits for, up to 10 s (bench.cluster, issue 41). So
 follows the tables it runs, with ``BASE`` tables added to each so that an idle process can still open
 a table at once.
 
-The shares come from one snapshot of the leases, so they sum to one; but each process reads its own
-snapshot at its own renewal. When tables move from one process to another, the one gaining them may read
-the move before the one losing them, and both would send at the larger share for a moment, past the
-token's limit. A share that rises therefore rises one renewal late (by then the other process has read
-the move too) unless a process left, whose share nobody is using any more.
+The shares come from one snapshot of the leases, so they sum to one. Each process reads its own snapshot
+at its own renewal, so when tables move between two live processes the one gaining them could read the
+move before the one losing them has lowered its share: a process that hands tables over reads its share
+afresh before it tells the other (ownership.py), and one that takes a dead process's tables over reads it
+at once, that process's share being nobody's any more.
 
->>> share = TokenShare()
->>> share.update("a", {"a": 0, "b": 100})  # a runs nothing: a small share, not half
+>>> token_share("shard0", {"shard0": 0, "owner": 100})  # runs nothing: a small share, not half
 0.045
->>> round(share.update("a", {"a": 100, "b": 0}), 3)  # the tables moved here: not yet...
-0.045
->>> round(share.update("a", {"a": 100, "b": 0}), 3)  # ...one renewal later
+>>> token_share("owner", {"shard0": 0, "owner": 100})
 0.955
->>> round(share.update("a", {"a": 100}), 3)  # b died: its share is free at once
+>>> token_share("owner", {"owner": 100})  # alone
 1.0
 """
 
@@ -38,23 +35,3 @@ def token_share(me: str, tables: Mapping[str, int]) -> float:
     loads.setdefault(me, 0)
     total = sum(loads.values()) + BASE * len(loads)
     return round((loads[me] + BASE) / total, 3)
-
-
-class TokenShare:
-    """A process's share, renewal after renewal (see the module's docstring for why a rise waits one)."""
-
-    def __init__(self) -> None:
-        self.share = 1.0  # alone until the first look at the leases
-        self.wanted = 1.0  # the share the last snapshot gave
-        self.peers: frozenset[str] = frozenset()
-
-    def update(self, me: str, tables: Mapping[str, int]) -> float:
-        wanted = token_share(me, tables)
-        peers = frozenset(tables) - {me}
-        someone_left = bool(self.peers - peers)
-        if wanted <= self.share or someone_left:
-            self.share = wanted
-        else:
-            self.share = min(wanted, self.wanted)  # a rise, as the last snapshot too said it
-        self.wanted, self.peers = wanted, peers
-        return self.share
