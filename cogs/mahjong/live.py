@@ -152,12 +152,24 @@ class EditBudget:
         self.pictures = PictureTurns(pictures) if pictures is not None else None
         self.rate = per_second
         self.capacity = per_second if capacity is None else capacity
-        self.reserve = reserve
+        self.reserve: float = reserve
         self.tokens = self.capacity
         if reserve >= self.capacity:
             raise ValueError("the reserve must leave room under the capacity")
         self.stamp = time.monotonic()
         self.in_flight: set[asyncio.Task[None]] = set()  # every slot's edit task, for a shutdown to wait on
+        self._whole = (self.rate, self.capacity, self.reserve)  # the budget of a process alone on the token
+
+    def scale(self, share: float) -> None:
+        """This process's ``share`` of the bot token (several processes, cogs/mahjong/tokenshare.py): its
+        rate, its burst and its reserve alike, so that all the processes' bursts together are one
+        process's. A burst kept at the reserve's floor had let two processes' bursts and rates past
+        Discord's 50 requests in a second (429s on nudge deletes in bench.cluster --kill all)."""
+        rate, capacity, reserve = self._whole
+        self.rate = rate * share
+        self.capacity = max(1.0, capacity * share)  # a request needs one token
+        self.reserve = min(reserve * share, self.capacity - 1.0)
+        self.tokens = min(self.tokens, self.capacity)
 
     async def settle(self, timeout: float = 5.0) -> None:
         """Shutting down: let the edits under way land (a finished table's last picture among them) while
@@ -180,7 +192,7 @@ class EditBudget:
     def floor(self, rank: Rank) -> float:
         """Tokens a request of ``rank`` leaves for the ranks above it."""
         value = rank() if callable(rank) else rank
-        return (0, self.reserve // 2, self.reserve)[value]
+        return (0, self.reserve / 2, self.reserve)[value]
 
     async def ready(self, rank: Rank) -> None:
         """Wait until a token is there, without taking it (what is wanted meanwhile joins the edit); a

@@ -113,8 +113,8 @@ class LeasedTables(SoleProcess):
         self._silent_since: dict[str, float] = {}  # owner → when it was first seen not listening (monotonic)
         # the bench's timeline of a takeover: (table, claimed at, replayed at), wall seconds
         self.on_taken: Callable[[int, float, float], None] | None = None
-        # the one-process request budget (the cog's), shared among the live processes (_share_the_token)
-        self.full_rate, self.full_capacity = cog.budget.rate, cog.budget.capacity
+        # the DM opens a process alone may make, shared among the live processes (_share_the_token; the
+        # request budget scales itself: EditBudget.scale)
         self.full_opens = cog.dm_opens.limit
 
     # ------------------------------------------------------------------ ownership
@@ -229,11 +229,8 @@ class LeasedTables(SoleProcess):
         except StoreError:
             return
         share = token_share(self.leases.owner, tables)
-        budget, opens = self.cog.budget, self.cog.dm_opens
-        budget.rate = self.full_rate * share
-        budget.capacity = max(budget.reserve + 1.0, self.full_capacity * share)
-        budget.tokens = min(budget.tokens, budget.capacity)
-        opens.limit = max(1, int(self.full_opens * share))
+        self.cog.budget.scale(share)
+        self.cog.dm_opens.limit = max(1, int(self.full_opens * share))
 
     async def _listen_again(self) -> None:
         """After each renewal: a mailbox that stopped listening listens again (cluster.py)."""
