@@ -75,7 +75,7 @@ class Mahjong(MahjongCog):
         self.skip_stored_dm: set[int] = set()  # people whose stored DM channel failed: open a new one
         self._tasks: set[asyncio.Task[None]] = set()
         self.cluster: SoleProcess = SoleProcess(registry, self)  # cluster hook: replaced in cog_load (cluster.py)
-        self.budget = EditBudget(per_second=35, capacity=10, reserve=4)  # every request, under Discord's 50/s
+        self.budget = EditBudget(per_second=35, capacity=8, reserve=4)  # every request, under Discord's 50/s
         # opening DM channels fast is refused (40003): a gentle pace, and each channel is opened once.
         # A slot taken is not yet a request arrived (the request pace above may hold it back, and
         # Discord counts arrivals), so the window is a second longer than the one Discord keeps
