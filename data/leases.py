@@ -241,20 +241,13 @@ class Leases:
         rows = await self._fetch(
             "SELECT p.name, (SELECT count(*) FROM table_leases l JOIN tables t ON t.id = l.table_id"
             " WHERE l.owner = p.name AND l.expires_at >= " + _NOW + " AND t.phase IN " + _UNFINISHED + ")"
-            " FROM (SELECT DISTINCT left(application_name, length(application_name) - length($1)) AS name"
-            " FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '%' || $1) p",
+            " FROM (SELECT left(application_name, length(application_name) - length($1)) AS name"
+            " FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '%' || $1"
+            " UNION SELECT $2) p",  # this one counts even before its mailbox listens
             MAILBOX_SUFFIX,
+            self.owner,
         )
-        tables = {str(name): int(count) for name, count in rows}
-        if self.owner not in tables:  # not listening yet: it counts, with what it holds
-            tables[self.owner] = int(
-                await self._fetchval(
-                    "SELECT count(*) FROM table_leases l JOIN tables t ON t.id = l.table_id WHERE l.owner = $1"
-                    " AND l.expires_at >= " + _NOW + " AND t.phase IN " + _UNFINISHED,
-                    self.owner,
-                )
-            )
-        return tables
+        return {str(name): int(count) for name, count in rows}
 
     async def _fetch(self, sql: str, *args: Any) -> list[Any]:
         return await fetch_rows(self.pool, self.path, sql, *args)

@@ -311,9 +311,7 @@ class Recorder:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"gave up after {timeout}s waiting for {describe()}")
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(remaining):  # not wait_for: in 3.11 it loses a cancel that meets a tick
-                    await tick.wait()
+            await _tick_or_timeout(tick, remaining)
 
     async def wait_private(
         self, user_id: int, check: Callable[[], Any], timeout: float, describe: Callable[[], str]
@@ -332,9 +330,7 @@ class Recorder:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"gave up after {timeout}s waiting for {describe()}")
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(remaining):  # not wait_for: in 3.11 it loses a cancel that meets a tick
-                    await tick.wait()
+            await _tick_or_timeout(tick, remaining)
 
     def find(
         self,
@@ -356,6 +352,13 @@ class Recorder:
             if predicate is None or predicate(m):
                 return m
         return None
+
+
+async def _tick_or_timeout(tick: asyncio.Event, seconds: float) -> None:
+    """Until the next change or ``seconds``; not wait_for: in 3.11 it loses a cancel that meets a tick."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            await tick.wait()
 
 
 def _private_owner(message: Message) -> int | None:
