@@ -4,6 +4,7 @@ hand, a table and score sheets of other states adds no sprite and opens no font.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import render
 from engine.meld import Meld, MeldKind
@@ -91,3 +92,26 @@ def test_a_cold_picture_worker_reads_requests_without_warming_up(monkeypatch):
     monkeypatch.setattr(worker.sys, "stdout", io.TextIOWrapper(answers))
     assert worker.main(["--cold"]) == 0 and warmed == []
     assert worker.main([]) == 0 and warmed == [True]
+
+
+def test_a_picture_worker_whose_bot_died_ends_quietly():
+    """A SIGKILLed bot leaves its worker writing into a pipe nobody reads: it ends, exit 0, and says nothing
+    (its traceback was an error in every bench.cluster run that killed a process)."""
+    import subprocess
+    import sys
+
+    from render import worker
+
+    child = subprocess.Popen(
+        [sys.executable, "-m", "render.worker", "--cold"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=Path(worker.__file__).resolve().parents[1],
+    )
+    assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # the bot is gone: nobody reads the answers
+    child.stdin.write(worker.frame((1, "ready", (), {})))
+    child.stdin.close()
+    assert child.wait(timeout=60) == 0
+    assert child.stderr.read() == b""
