@@ -675,6 +675,10 @@ async def run(
         print("person:", failure, file=sys.stderr)
     for line in [*child_errors, *problems][:8]:
         print("problem:", line, file=sys.stderr)
+    for violation in server.violations[:8]:  # when, among the kills (a 429's cause is in what happened then)
+        nearest = min(kills, key=lambda k: abs(violation.at - k.at), default=None)
+        when = f"{violation.at - nearest.at:+.1f} s from killing bench-{nearest.victim}" if nearest else "no kill"
+        print(f"problem {violation.rule} at {when}", file=sys.stderr)
     errors = len(child_errors) + len(problems) - min(deadline_misses, len(at_kill))
     kinds = Counter(error_kind(line) for line in [*child_errors, *problems])
     timelines: list[dict] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -234,6 +235,7 @@ class Violation:
     code: int | None
     detail: str
     route: str = ""
+    at: float = 0.0  # wall time (time.time()) it was seen, for a benchmark to place it among its events
 
 
 class Recorder:
@@ -277,7 +279,7 @@ class Recorder:
             tick.set()
 
     def violation(self, rule: str, code: int | None, detail: str, route: str = "") -> None:
-        self.violations.append(Violation(rule, code, detail, route))
+        self.violations.append(Violation(rule, code, detail, route, time.time()))
         self.bump()
 
     # reading -------------------------------------------------------------
