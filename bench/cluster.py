@@ -221,6 +221,21 @@ class Player(Person):
         seen = [(round(at - origin, 2), move) for at, move in self.prompted if start < at < end]
         return f"clicks {clicks[:8]}, prompts seen {seen[:8]}"
 
+    def dm_versions(self, origin: float, start: float, end: float) -> list[tuple[float, str]]:
+        """Each version of their DMs that began to show between ``start`` and ``end`` (the stand-in's clock),
+        in seconds from ``origin``: what it said first, ▶ marking one with prompt buttons."""
+        shown = []
+        for message in self.user.server.recorder.private_to(self.user.id):
+            if message.dm_with != self.user.id:
+                continue
+            current = {**message.snapshot(), "components": message.components}
+            for version in [*message.history, current]:
+                if start < version["at"] < end:
+                    buttons = [c.get("custom_id", "") for row in version["components"] for c in row.get("components", [])]
+                    prompt = "▶" if any(b.startswith("mj:a:") for b in buttons) else " "
+                    shown.append((round(version["at"] - origin, 2), prompt + version["content"][:70].replace("\n", " | ")))
+        return sorted(shown)
+
     def _still_asks(self, interaction: Interaction, move: str) -> bool:
         """An update of the clicked DM (type 7) that still asks the decision clicked: no move was made,
         whatever the answer's type says (counted: ``unchanged_answers``)."""
@@ -626,6 +641,8 @@ async def run(
                     for gap, person in sorted(zip(again, waiting, strict=True), key=lambda g: -g[0])[:3]:
                         seen = person.around(killed_at, killed_at - 5, gap + 1)
                         print(f"  slowest: {person.user.name} after {gap - killed_at:.2f} s, {seen}", file=sys.stderr)
+                        for at, what in person.dm_versions(current.clock, current.clock - 1, current.clock + gap - killed_at + 1):
+                            print(f"    DM at {at:6.2f} {what}", file=sys.stderr)
                     current.playing_at = time.time()
                     print(f"every table plays again after {current.takeover_s} s", file=sys.stderr)
                     victim = current.victim

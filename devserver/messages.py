@@ -173,6 +173,7 @@ class Messages:
         if by_request:
             self._old_message_edit(message)
         message.history.append(message.snapshot())
+        message.edited_at = self.server.clock.now()
         message.content = content
         message.embeds = copy.deepcopy(embeds)
         message.components = copy.deepcopy(components)

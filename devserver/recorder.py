@@ -106,6 +106,7 @@ class Message:
         None  # "bot", or "user" (dismissed) / "moderator": then 10008 is not the bot's fault
     )
     created_at: float = 0.0  # on the server clock: how old the message is for Discord's edit limits
+    edited_at: float = 0.0  # on the server clock: when the latest edit landed (0: never edited)
     origin: dict[str, Any] = field(default_factory=dict)  # type, interaction_metadata, message_reference
     history: list[dict[str, Any]] = field(default_factory=list)
     created_seq: int = 0
@@ -189,6 +190,7 @@ class Message:
                 "components": self.components,
                 "attachments": [a.filename for a in self.attachments],
                 "flags": self.flags,
+                "at": self.edited_at or self.created_at,  # when this version began to show
             }
         )
 

@@ -66,7 +66,7 @@ class DmHost(Protocol):
 
     def version(self) -> int: ...  # what a payload built now shows
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload: ...
-    def delivered(self, seat: int, version: int) -> None: ...
+    def delivered(self, seat: int, version: int, *, notified: bool = False) -> None: ...  # notified: a new message
     def dms_closed(self, seat: int) -> None: ...  # 50007: fed to the table (the lock held)
     def owes(self, seat: int) -> bool: ...  # the seat's person has something to press (a decision, Take back)
     async def post(self, **kwargs: Any) -> discord.Message | None: ...
@@ -209,7 +209,7 @@ class HandMessages:
                 on_shown=partial(host.delivered, seat),
             )
             slot.live.mark_shown(version)
-            host.delivered(seat, version)
+            host.delivered(seat, version, notified=True)  # a new message: Discord notified them of it
             slot.live.want(host.version())
 
     def _rank(self, seat: int) -> int:

@@ -72,8 +72,12 @@ class Nudges:
         self.runner = runner
         self.open: dict[int, Nudge] = {}
 
-    def shown(self, seat: int) -> None:
-        """Discord acknowledged ``seat``'s prompt: a nudge is due a little later, unless they act first."""
+    def shown(self, seat: int, *, notified: bool = False) -> None:
+        """Discord acknowledged ``seat``'s prompt: a nudge is due a little later, unless they act first.
+        ``notified``: the prompt came in a new message (a hand sent afresh after a takeover or a restart),
+        which Discord notified; a nudge for that decision would be a second notification of one turn, and
+        after a takeover it spent a quarter of the prompts' requests while a hundred hands were still
+        waiting to go out (bench.cluster)."""
         screen = self.runner.session.screen(seat)
         key, user_id = owed(screen), screen.seats[seat].user_id
         current = self.open.get(seat)
@@ -81,6 +85,9 @@ class Nudges:
             return
         if current is not None:
             self._end(seat)
+        if notified:  # held as done: later edits showing this decision nudge no more
+            self.open[seat] = Nudge(key, user_id, over=True)
+            return
         at = nudge_at(time.time(), screen.deadline, after=self.runner.cog.timing.nudge_after)
         if at is None:
             return

@@ -308,11 +308,12 @@ class TableRunner:
         """Whether the seat's person has something to press now: their DM's edits then rank as prompts."""
         return self.session.screen(SEATS).has_a_button_to_press(seat)
 
-    def delivered(self, seat: int, version: int) -> None:
+    def delivered(self, seat: int, version: int, *, notified: bool = False) -> None:
         """Discord acknowledged a message showing ``seat`` its prompt at ``version``: the session may
-        restart that decision's clock from now (the clock starts when the person can act)."""
+        restart that decision's clock from now (the clock starts when the person can act). ``notified``:
+        a new message showed it, which Discord notified (no nudge then)."""
         self.carry(self.session.handle(ins.Shown(seat, version), time.time()))
-        self.nudges.shown(seat)
+        self.nudges.shown(seat, notified=notified)
         observer_of(self.cog.bot).delivered(self.session, seat, version)
 
     # ------------------------------------------------------------------ payloads
