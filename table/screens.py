@@ -225,9 +225,16 @@ class SeatsScreen:
         """A person at ``seat`` has something to press on their DM while the hand is played: a decision, or
         Take back while the table plays for them (代打). An edit of that DM is a prompt, not a picture
         (cogs/mahjong/live.py); between hands it is a picture."""
+        return self.button_to_press(seat) is not None
+
+    def button_to_press(self, seat: int) -> tuple[int, int] | None:
+        """What the person at ``seat`` has to press, as (hand, decision point) — decision -1 for Take back,
+        the same button the whole hand — or None: a DM that shows it already needs no urgent edit for it."""
         if not self.playing or self.hand_over or seat >= len(self.seats) or self.seats[seat].is_ai:
-            return False
-        return seat in self.auto or seat in self.to_act
+            return None
+        if seat in self.auto:
+            return (self.hand_number, -1)
+        return (self.hand_number, self.decision) if seat in self.to_act else None
 
     def seat_of_user(self, user_id: int) -> int | None:
         """``user_id``'s seat in the match (None: not seated, or no match drawn yet)."""

@@ -50,6 +50,8 @@ class DmSlot:
     failed: bool = False  # DMs closed (50007): they play through "Show my hand"
     sending: bool = False  # the hand's DM is on its way
     rounds: int = 0  # rounds of tries that failed (a transient failure: tried again later)
+    built: tuple[int, int] | None = None  # what the edit under way asks them to press (HandMessages._rank)
+    shown: tuple[int, int] | None = None  # what the message Discord last acknowledged asks them to press
 
     def coming(self) -> bool:
         """A prompt can still reach the person here (the session's clock waits for it)."""
@@ -68,7 +70,7 @@ class DmHost(Protocol):
     async def dm_payload(self, seat: int, mode: str = "main") -> Payload: ...
     def delivered(self, seat: int, version: int, *, notified: bool = False) -> None: ...  # notified: a new message
     def dms_closed(self, seat: int) -> None: ...  # 50007: fed to the table (the lock held)
-    def owes(self, seat: int) -> bool: ...  # the seat's person has something to press (a decision, Take back)
+    def owes(self, seat: int) -> tuple[int, int] | None: ...  # what the seat's person has to press (a decision, Take back)
     async def post(self, **kwargs: Any) -> discord.Message | None: ...
 
 
@@ -177,7 +179,7 @@ class HandMessages:
         for attempt, pause in enumerate((*DM_RETRY_PAUSES, None)):
             try:
                 # no lock: a payload reads every fact before its render's await, at this version
-                version = host.version()
+                version, asks = host.version(), host.owes(seat)
                 payload = await host.dm_payload(seat)
                 message = await cog.send_dm(who.user_id, **payload.send_kwargs())
                 break
@@ -203,21 +205,35 @@ class HandMessages:
                 return
             slot.live = LiveMessage(
                 message,
-                lambda: host.dm_payload(seat),
+                partial(self._payload, slot, seat),
                 budget=cog.budget,
-                rank=partial(self._rank, seat),
-                on_shown=partial(host.delivered, seat),
+                rank=partial(self._rank, slot, seat),
+                on_shown=partial(self._shown, slot, seat),
             )
+            slot.shown = asks
             slot.live.mark_shown(version)
             host.delivered(seat, version, notified=True)  # a new message: Discord notified them of it
             slot.live.want(host.version())
 
-    def _rank(self, seat: int) -> int:
+    async def _payload(self, slot: DmSlot, seat: int) -> Payload:
+        slot.built = self.host.owes(seat)  # read with the payload's facts, before its render's await
+        return await self.host.dm_payload(seat)
+
+    def _shown(self, slot: DmSlot, seat: int, version: int) -> None:
+        slot.shown = slot.built
+        self.host.delivered(seat, version)
+
+    def _rank(self, slot: DmSlot, seat: int) -> int:
         """An edit of a hand's DM goes before the channels' posts while its person has something to press (a
-        decision, or Take back: ranked a picture, it waits out every prompt and post under load); else it
-        waits with the table pictures (after a takeover, a hundred DMs were edited through the channel
-        route at every AI move, ahead of the prompts people were waiting for)."""
-        return PROMPT if self.host.owes(seat) else PICTURE
+        decision, or Take back: ranked a picture, it waits out every prompt and post under load) that the
+        message does not show yet; else it waits with the table pictures (after a takeover, a hundred DMs
+        were edited through the channel route at every AI move, ahead of the prompts people were waiting
+        for). A prompt already there, edited again (its clock restarted because it was delivered late, as
+        every hand a takeover sends afresh is), shows a countdown that ends sooner than the one enforced
+        until the edit lands: a person is never hurried past their time, and a hundred such edits no longer
+        go ahead of the prompts still on their way (two in three of a takeover's prompt requests were)."""
+        asks = self.host.owes(seat)
+        return PROMPT if asks is not None and asks != slot.shown else PICTURE
 
     async def _failed(self, seat: int, who: Seat) -> None:
         """DMs closed (50007): the seat is auto-played, the channel tells them how to play on."""
@@ -280,7 +296,7 @@ class HandMessages:
         """Answer (outside the lock, within Discord's 3 s: answers.respond) with the seat's hand in place
         of the clicked message. The version is read before the payload is built, so it is never newer
         than what the answer shows; if the answer fails, the DM is brought up to date instead."""
-        version = self.host.version()
+        version, asks = self.host.version(), self.host.owes(seat)  # the click already played: what it shows
         live = self.live(seat) if self.answering(interaction, seat) is not None else None
         edits_before = live.edits if live is not None else 0
         if live is not None:
@@ -296,6 +312,9 @@ class HandMessages:
             return
         if live is not None:  # its token carries later edits of the DM (live.py)
             live.answered(version, edits_before, via=interaction)
+            slot = self.slots.get(seat)
+            if slot is not None and slot.live is live:
+                slot.shown = asks
         self.host.delivered(seat, version)
 
     def answer_failed(self, seat: int) -> None:

@@ -304,9 +304,10 @@ class TableRunner:
         self.feed(ins.DmsClosed(seat))  # the seat is auto-played
         self.clock.poke()
 
-    def owes(self, seat: int) -> bool:
-        """Whether the seat's person has something to press now: their DM's edits then rank as prompts."""
-        return self.session.screen(SEATS).has_a_button_to_press(seat)
+    def owes(self, seat: int) -> tuple[int, int] | None:
+        """What the seat's person has to press now, (hand, decision point), or None: until their DM shows
+        it, its edits rank as prompts (dms.py)."""
+        return self.session.screen(SEATS).button_to_press(seat)
 
     def delivered(self, seat: int, version: int, *, notified: bool = False) -> None:
         """Discord acknowledged a message showing ``seat`` its prompt at ``version``: the session may

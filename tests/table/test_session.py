@@ -488,3 +488,25 @@ def test_a_person_has_a_button_to_press_while_deciding_and_while_the_table_plays
     assert not any(seats.has_a_button_to_press(s) for s in others), "an AI seat has no person to press"
     session.dms_closed(seat, now=0.0)  # the table plays for them now
     assert seat not in session.needs_buttons() and session.screen(SEATS).has_a_button_to_press(seat)
+
+
+def test_what_a_person_has_to_press_names_the_decision_and_take_back_is_one_button_a_hand():
+    """The key a DM's edits are ranked by (cogs/mahjong/dms.py): a decision point of theirs while they owe
+    it, (hand, -1) while the table plays for them, None otherwise."""
+    from .transcript import started as host_started
+
+    host = host_started(seed=3)
+    seat = host.seat(ALICE)
+    assert host.session.screen(SEATS).button_to_press(seat) is None  # the AI deal's first moves: nothing yet
+    host.run_until(lambda h: h.owes(ALICE))
+    seats = host.session.screen(SEATS)
+    first = seats.button_to_press(seat)
+    assert first == (seats.hand_number, seats.decision) == (seats.hand_number, host.session.decision)
+    assert all(seats.button_to_press(s) is None for s in range(4) if s != seat), "AI seats press nothing"
+    host.run_until(lambda h: not h.owes(ALICE))  # her clock ran out: a move was played for her
+    host.run_until(lambda h: h.owes(ALICE) or h.auto(ALICE))
+    later = host.session.screen(SEATS).button_to_press(seat)
+    assert later is not None and later != first, "each decision is a new thing to press"
+    host.session.dms_closed(seat, now=host.now)  # the table plays for her from now
+    seats = host.session.screen(SEATS)
+    assert seats.button_to_press(seat) == (seats.hand_number, -1)
