@@ -76,8 +76,8 @@ class Nudges:
         """Discord acknowledged ``seat``'s prompt: a nudge is due a little later, unless they act first.
         ``notified``: the prompt came in a new message (a hand sent afresh after a takeover or a restart),
         which Discord notified; a nudge for that decision would be a second notification of one turn, and
-        after a takeover it spent a quarter of the prompts' requests while a hundred hands were still
-        waiting to go out (bench.cluster)."""
+        after a takeover nudges took 4-12 of the 35 requests a second while a hundred hands were still
+        going out (bench.cluster)."""
         screen = self.runner.session.screen(seat)
         key, user_id = owed(screen), screen.seats[seat].user_id
         current = self.open.get(seat)

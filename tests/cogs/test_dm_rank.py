@@ -1,7 +1,7 @@
 """Which edits of a hand's DM go with the prompts: only one that brings its person something to press that
 the message does not show yet. A prompt already there, edited again (its clock restarted after a late
-delivery, as every hand a takeover sends afresh is), waits with the pictures: in a 100-table takeover two
-in three of the prompts' requests were such edits, ahead of hands still on their way."""
+delivery, as every hand a takeover sends afresh is), waits with the pictures: in a 100-table takeover such
+edits went ahead of hands still on their way (the prompt-rank DM edits of its first 12 s: 213, then 118)."""
 
 from __future__ import annotations
 
