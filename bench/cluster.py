@@ -61,7 +61,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -506,6 +506,17 @@ def ms(values: list[float], q: float | None = None) -> float | None:
     return round(1000 * (statistics.median(values) if q is None else percentile(values, q)), 1)
 
 
+@contextlib.asynccontextmanager
+async def _reaped(bots: list[BotProcess]) -> AsyncIterator[None]:
+    """A run that ends early (Ctrl-C, an error) SIGKILLs the bot processes it started: left running, each
+    kept calling the stand-in that had gone, for the minutes its start-up retries last."""
+    try:
+        yield
+    finally:
+        for bot in bots:
+            bot.kill()
+
+
 async def stored_moves(database: str) -> Counter[tuple[int, int, str]]:
     connection = await asyncpg.connect(database)
     try:
@@ -539,19 +550,21 @@ async def run(
         openapi=False,  # the bodies' schema check is the tests' cost, not the bot's: the bench measures the bot
     )
     server = DevServer(config, channels=channels, members=tuple(names))
-    async with Harness(server) as harness:
+    spawned: list[BotProcess] = []  # every bot process of the run (killed should the run end early)
+    async with Harness(server) as harness, _reaped(spawned):
         count, plan = shard_plan(server.world.guild_id, processes)
         where = (server.api_url, server.gateway_url, server.config.token)
 
         def process(index: int) -> BotProcess:
             sharded = processes > 1
-            return BotProcess(
+            spawned.append(bot := BotProcess(
                 *where, database=database, shards=plan[index] if sharded else None,
                 shard_count=count if sharded else None, name=f"bench-{index}",
                 lease_seconds=lease_seconds, edit_interval=1.0, seed=1,
                 shard0_standby=sharded and index != 0,  # DM clicks reach it too: shard 0 may die
                 picture_workers=picture_workers,
-            )  # fmt: skip
+            ))  # fmt: skip
+            return bot
 
         bots = [process(i) for i in range(processes)]
         retired: list[BotProcess] = []
