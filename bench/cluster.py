@@ -228,8 +228,7 @@ class Player(Person):
         for message in self.user.server.recorder.private_to(self.user.id):
             if message.dm_with != self.user.id:
                 continue
-            current = {**message.snapshot(), "components": message.components}
-            for version in [*message.history, current]:
+            for version in [*message.history, message.snapshot()]:
                 if start < version["at"] < end:
                     buttons = [c.get("custom_id", "") for row in version["components"] for c in row.get("components", [])]
                     prompt = "▶" if any(b.startswith("mj:a:") for b in buttons) else " "

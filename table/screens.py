@@ -221,15 +221,11 @@ class SeatsScreen:
     to_act: tuple[int, ...] = ()
     auto: frozenset[int] = frozenset()  # the seats auto-played (代打)
 
-    def has_a_button_to_press(self, seat: int) -> bool:
-        """A person at ``seat`` has something to press on their DM while the hand is played: a decision, or
-        Take back while the table plays for them (代打). An edit of that DM is a prompt, not a picture
-        (cogs/mahjong/live.py); between hands it is a picture."""
-        return self.button_to_press(seat) is not None
-
     def button_to_press(self, seat: int) -> tuple[int, int] | None:
-        """What the person at ``seat`` has to press, as (hand, decision point) — decision -1 for Take back,
-        the same button the whole hand — or None: a DM that shows it already needs no urgent edit for it."""
+        """What the person at ``seat`` has to press on their DM while the hand is played, as (hand, decision
+        point): a decision, or Take back while the table plays for them (代打: decision -1, the same button
+        the whole hand); None between hands and for AI seats. An edit of that DM bringing it is a prompt,
+        not a picture; one to a DM that shows it already is not (cogs/mahjong/dms.py)."""
         if not self.playing or self.hand_over or seat >= len(self.seats) or self.seats[seat].is_ai:
             return None
         if seat in self.auto:

@@ -484,10 +484,10 @@ def test_a_person_has_a_button_to_press_while_deciding_and_while_the_table_plays
     assert seat is not None
     others = [s for s in range(4) if s != seat]
     seats = session.screen(SEATS)
-    assert seats.has_a_button_to_press(seat) == (seat in session.needs_buttons())
-    assert not any(seats.has_a_button_to_press(s) for s in others), "an AI seat has no person to press"
+    assert (seats.button_to_press(seat) is not None) == (seat in session.needs_buttons())
+    assert not any(seats.button_to_press(s) is not None for s in others), "an AI seat has no person to press"
     session.dms_closed(seat, now=0.0)  # the table plays for them now
-    assert seat not in session.needs_buttons() and session.screen(SEATS).has_a_button_to_press(seat)
+    assert seat not in session.needs_buttons() and session.screen(SEATS).button_to_press(seat) is not None
 
 
 def test_what_a_person_has_to_press_names_the_decision_and_take_back_is_one_button_a_hand():
